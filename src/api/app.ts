@@ -1,0 +1,46 @@
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { BerthError, notFound, payloadTooLarge } from '../domain/errors.js';
+import { authMiddleware } from './auth.js';
+import { BODY_LIMIT } from './body.js';
+import type { AppEnv, AppOptions } from './env.js';
+import { internalError, sendError } from './errors.js';
+import { metaRoutes } from './routes/meta.js';
+import { organizationRoutes } from './routes/organizations.js';
+import { userRoutes } from './routes/users.js';
+
+/**
+ * The HTTP API: the single contract of berth. `serve` puts it behind a socket; local mode calls
+ * its `fetch` in-process. Routes only parse, call one service and serialise.
+ */
+export function createApp(options: AppOptions): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.onError((err, c) => {
+    if (err instanceof BerthError) return sendError(c, err);
+    options.onUnexpectedError?.(err);
+    return sendError(c, internalError());
+  });
+  app.notFound((c) => sendError(c, notFound(`no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
+
+  const meta = metaRoutes();
+  app.route('/', meta.root);
+
+  const v2 = new Hono<AppEnv>();
+  v2.use(
+    '*',
+    bodyLimit({
+      maxSize: BODY_LIMIT,
+      onError: () => {
+        throw payloadTooLarge(`request bodies are limited to ${BODY_LIMIT} bytes`);
+      },
+    }),
+  );
+  v2.route('/', meta.v2);
+  v2.use('*', authMiddleware(options));
+  v2.route('/', organizationRoutes());
+  v2.route('/', userRoutes());
+
+  app.route('/api/v2', v2);
+  return app;
+}

@@ -1,0 +1,112 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { totalPages, type Paged } from '../domain/paging.js';
+
+export const JSONAPI = 'application/vnd.api+json';
+
+export interface ResourceIdentifier {
+  id: string;
+  type: string;
+}
+
+export interface Relationship {
+  data?: ResourceIdentifier | ResourceIdentifier[] | null;
+  links?: Record<string, string>;
+}
+
+export interface ResourceObject extends ResourceIdentifier {
+  attributes?: Record<string, unknown>;
+  relationships?: Record<string, Relationship>;
+  links?: Record<string, string>;
+  meta?: Record<string, unknown>;
+}
+
+export const API_PREFIX = '/api/v2';
+
+/** A to-one relationship object. */
+export function toOne(type: string, id: string | null | undefined, related?: string): Relationship {
+  const rel: Relationship = { data: id ? { id, type } : null };
+  if (id && related) rel.links = { related };
+  return rel;
+}
+
+/** A relationship that carries only a link to its collection. */
+export function linkOnly(related: string): Relationship {
+  return { links: { related } };
+}
+
+function dedupe(included: ResourceObject[]): ResourceObject[] {
+  const seen = new Set<string>();
+  return included.filter((r) => {
+    const key = `${r.type}\u0000${r.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** Every JSON:API body goes out through here, with the JSON:API media type. */
+export function sendDocument(c: Context, body: unknown, status: ContentfulStatusCode = 200): Response {
+  return c.body(JSON.stringify(body), status, { 'Content-Type': JSONAPI });
+}
+
+export function sendResource(c: Context, data: ResourceObject, options: { status?: ContentfulStatusCode; included?: ResourceObject[] } = {}): Response {
+  const body: Record<string, unknown> = { data };
+  if (options.included && options.included.length > 0) body.included = dedupe(options.included);
+  return sendDocument(c, body, options.status ?? 200);
+}
+
+/** A list without pagination (e.g. tag bindings). */
+export function sendList(c: Context, data: ResourceObject[], extra: { links?: Record<string, string>; included?: ResourceObject[] } = {}): Response {
+  const body: Record<string, unknown> = { data };
+  if (extra.included && extra.included.length > 0) body.included = dedupe(extra.included);
+  if (extra.links) body.links = extra.links;
+  return sendDocument(c, body);
+}
+
+/** Absolute link to the current request's URL with another page number. */
+function pageLink(c: Context, number: number, size: number): string {
+  const url = new URL(c.req.url);
+  const params = new URLSearchParams(url.search);
+  params.delete('page[number]');
+  params.delete('page[size]');
+  params.set('page[number]', String(number));
+  params.set('page[size]', String(size));
+  url.search = params.toString();
+  return url.toString();
+}
+
+/**
+ * A paginated collection: `meta.pagination` as HCP Terraform sends it, the same keys directly
+ * under `meta` (what the OpenAPI-generated clients read), and absolute `links`.
+ */
+export function sendCollection<T>(
+  c: Context,
+  paged: Paged<T>,
+  serialize: (item: T) => ResourceObject,
+  included: ResourceObject[] = [],
+): Response {
+  const { number, size } = paged.page;
+  const pages = totalPages(paged.total, size);
+  const pagination = {
+    'current-page': number,
+    'page-size': size,
+    'prev-page': number > 1 ? Math.min(number - 1, pages) : null,
+    'next-page': number < pages ? number + 1 : null,
+    'total-pages': pages,
+    'total-count': paged.total,
+  };
+  const body: Record<string, unknown> = {
+    data: paged.items.map(serialize),
+    links: {
+      self: pageLink(c, number, size),
+      first: pageLink(c, 1, size),
+      prev: pagination['prev-page'] ? pageLink(c, pagination['prev-page'], size) : null,
+      next: pagination['next-page'] ? pageLink(c, pagination['next-page'], size) : null,
+      last: pageLink(c, pages, size),
+    },
+    meta: { pagination, ...pagination },
+  };
+  if (included.length > 0) body.included = dedupe(included);
+  return sendDocument(c, body);
+}

@@ -1,0 +1,25 @@
+import type { Kysely } from 'kysely';
+import type { Actor } from '../domain/actor.js';
+import type { Clock } from '../domain/clock.js';
+import type { ServiceContext, InstanceSettings } from '../services/context.js';
+import type { DB } from '../store/schema.js';
+
+export interface AppOptions {
+  db: Kysely<DB>;
+  clock?: Clock;
+  settings?: InstanceSettings;
+  /**
+   * The actor for requests that carry no token. Only the in-process transport of local mode sets
+   * it (to the local site administrator); `serve` never does, so tokenless requests get 401.
+   */
+  localActor?: Actor;
+  /** Receives unexpected errors (logged by `serve`). */
+  onUnexpectedError?: (err: unknown) => void;
+}
+
+export interface AppEnv {
+  Variables: {
+    actor: Actor;
+    ctx: ServiceContext;
+  };
+}

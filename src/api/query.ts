@@ -1,0 +1,30 @@
+import type { Context } from 'hono';
+import { badRequest } from '../domain/errors.js';
+import { parsePage, type PageRequest } from '../domain/paging.js';
+
+/** `page[number]` and `page[size]` of the request (brackets may arrive percent-encoded). */
+export function pageOf(c: Context): PageRequest {
+  return parsePage(c.req.query('page[number]'), c.req.query('page[size]'));
+}
+
+/**
+ * Parses `include`: a comma-separated list, accepting `-` and `_` spellings alike. Returns the
+ * values normalised to underscores; any value not in `allowed` is a 400 `Invalid include parameter`.
+ */
+export function includesOf(c: Context, allowed: readonly string[]): Set<string> {
+  const raw = c.req.queries('include') ?? [];
+  const out = new Set<string>();
+  for (const part of raw.flatMap((r) => r.split(','))) {
+    const value = part.trim().replace(/-/g, '_');
+    if (value === '') continue;
+    if (!allowed.includes(value)) throw badRequest('Invalid include parameter', { parameter: 'include' });
+    out.add(value);
+  }
+  return out;
+}
+
+/** A query parameter, or undefined when absent or empty. */
+export function queryParam(c: Context, name: string): string | undefined {
+  const value = c.req.query(name);
+  return value === undefined || value === '' ? undefined : value;
+}

@@ -1,0 +1,21 @@
+import { Hono } from 'hono';
+
+export const API_VERSION = '2.6';
+export const APP_NAME = 'berth';
+export const BERTH_VERSION = '0.1.0';
+
+/** Ping (read by go-tfe at start-up) and service discovery (read by Terraform and its provider). */
+export function metaRoutes(): { root: Hono; v2: Hono } {
+  const root = new Hono();
+  root.get('/.well-known/terraform.json', (c) =>
+    c.json({ 'tfe.v2': '/api/v2/', 'tfe.v2.1': '/api/v2/', 'tfe.v2.2': '/api/v2/' }),
+  );
+  const v2 = new Hono();
+  v2.get('/ping', (c) => {
+    c.header('TFP-API-Version', API_VERSION);
+    c.header('TFP-AppName', APP_NAME);
+    c.header('X-TFE-Version', `berth-${BERTH_VERSION}`);
+    return c.body(null, 204);
+  });
+  return { root, v2 };
+}

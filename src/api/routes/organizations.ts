@@ -1,0 +1,48 @@
+import { Hono } from 'hono';
+import { parseOrganizationAttributes } from '../../domain/organization.js';
+import * as orgs from '../../services/organizations.js';
+import { readResource } from '../body.js';
+import { sendCollection, sendResource } from '../documents.js';
+import type { AppEnv } from '../env.js';
+import { includesOf, pageOf, queryParam } from '../query.js';
+import { serializeOrganization } from '../serializers/organization.js';
+import { serializeProject } from '../serializers/project.js';
+
+const INCLUDES = ['default_project'] as const;
+
+export function organizationRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.get('/organizations', async (c) => {
+    const page = pageOf(c);
+    const paged = await orgs.listOrganizations(c.get('ctx'), page, queryParam(c, 'q'));
+    return sendCollection(c, paged, serializeOrganization);
+  });
+
+  r.post('/organizations', async (c) => {
+    const input = parseOrganizationAttributes((await readResource(c, 'organizations')).attributes, 'create');
+    const org = await orgs.createOrganization(c.get('ctx'), input);
+    return sendResource(c, serializeOrganization(org), { status: 201 });
+  });
+
+  r.get('/organizations/:name', async (c) => {
+    const include = includesOf(c, INCLUDES);
+    const ctx = c.get('ctx');
+    const org = await orgs.getOrganization(ctx, c.req.param('name'));
+    const included = include.has('default_project') ? [serializeProject(await orgs.getDefaultProject(ctx, org.name))] : [];
+    return sendResource(c, serializeOrganization(org), { included });
+  });
+
+  r.patch('/organizations/:name', async (c) => {
+    const input = parseOrganizationAttributes((await readResource(c, 'organizations')).attributes, 'update');
+    const org = await orgs.updateOrganization(c.get('ctx'), c.req.param('name'), input);
+    return sendResource(c, serializeOrganization(org));
+  });
+
+  r.delete('/organizations/:name', async (c) => {
+    await orgs.deleteOrganization(c.get('ctx'), c.req.param('name'));
+    return c.body(null, 204);
+  });
+
+  return r;
+}

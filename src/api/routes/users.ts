@@ -1,0 +1,55 @@
+import { Hono } from 'hono';
+import { parseUserAttributes } from '../../domain/user.js';
+import { createSiteAdminToken, createUserToken } from '../../services/tokens.js';
+import * as users from '../../services/users.js';
+import { readJson, readResource } from '../body.js';
+import { sendCollection, sendResource } from '../documents.js';
+import type { AppEnv } from '../env.js';
+import { pageOf, queryParam } from '../query.js';
+import { serializeToken, serializeUser } from '../serializers/user.js';
+
+function descriptionOf(body: Record<string, unknown> | null): string | null {
+  const data = body?.data as { attributes?: { description?: unknown } } | undefined;
+  const d = data?.attributes?.description;
+  return typeof d === 'string' ? d : null;
+}
+
+/**
+ * Users of the instance (the admin API, as Terraform Enterprise names it, plus `POST`, which is a
+ * berth extension since berth has no sign-up page) and their tokens.
+ */
+export function userRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.get('/admin/users', async (c) => {
+    const paged = await users.listUsers(c.get('ctx'), pageOf(c), queryParam(c, 'q'));
+    return sendCollection(c, paged, serializeUser);
+  });
+
+  r.post('/admin/users', async (c) => {
+    const input = parseUserAttributes((await readResource(c, 'users')).attributes);
+    return sendResource(c, serializeUser(await users.createUser(c.get('ctx'), input)), { status: 201 });
+  });
+
+  r.delete('/admin/users/:id', async (c) => {
+    await users.deleteUser(c.get('ctx'), c.req.param('id'));
+    return c.body(null, 204);
+  });
+
+  r.get('/users/:id', async (c) => sendResource(c, serializeUser(await users.getUser(c.get('ctx'), c.req.param('id')))));
+
+  r.post('/users/:id/authentication-tokens', async (c) => {
+    const description = descriptionOf(await readJson(c, { optional: true }));
+    const token = await createUserToken(c.get('ctx'), c.req.param('id'), description);
+    return sendResource(c, serializeToken(token), { status: 201 });
+  });
+
+  // berth extension: site-administrator tokens, minted by a site administrator.
+  r.post('/admin/authentication-tokens', async (c) => {
+    const description = descriptionOf(await readJson(c, { optional: true }));
+    const token = await createSiteAdminToken(c.get('ctx'), description);
+    return sendResource(c, serializeToken(token), { status: 201 });
+  });
+
+  return r;
+}

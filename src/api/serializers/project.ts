@@ -1,0 +1,38 @@
+import type { Project } from '../../domain/project.js';
+import { API_PREFIX, linkOnly, toOne, type ResourceObject } from '../documents.js';
+
+/** The one project serialisation: create, read and list emit exactly this. */
+export function serializeProject(p: Project): ResourceObject {
+  const self = `${API_PREFIX}/projects/${p.id}`;
+  return {
+    id: p.id,
+    type: 'projects',
+    attributes: {
+      name: p.name,
+      description: p.description,
+      'created-at': p.createdAt,
+      'auto-destroy-activity-duration': p.autoDestroyActivityDuration,
+      'default-execution-mode': p.defaultExecutionMode,
+      'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false },
+      'workspace-count': p.workspaceCount,
+      'team-count': p.teamCount,
+      'is-default': p.isDefault,
+      permissions: {
+        'can-read': p.permissions.canRead,
+        'can-update': p.permissions.canUpdate,
+        'can-destroy': p.permissions.canDestroy,
+        'can-create-workspace': p.permissions.canCreateWorkspace,
+        'can-move-workspace': p.permissions.canMoveWorkspace,
+        'can-manage-tags': p.permissions.canManageTags,
+        'can-manage-teams': p.permissions.canManageTeams,
+      },
+    },
+    relationships: {
+      organization: toOne('organizations', p.organizationName, `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`),
+      'default-agent-pool': toOne('agent-pools', null),
+      'tag-bindings': linkOnly(`${self}/tag-bindings`),
+      'effective-tag-bindings': linkOnly(`${self}/effective-tag-bindings`),
+    },
+    links: { self },
+  };
+}

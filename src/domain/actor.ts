@@ -1,0 +1,29 @@
+/**
+ * Who is calling. Every request acts as exactly one of these; the permission policy decides
+ * from it (and from the facts services load about its teams) what it may do.
+ */
+export type Actor =
+  | { kind: 'site-admin'; tokenId: string | null }
+  | { kind: 'user'; tokenId: string; userId: string; username: string; siteAdmin: boolean }
+  | { kind: 'team'; tokenId: string; teamId: string; organizationId: string }
+  | { kind: 'organization'; tokenId: string; organizationId: string };
+
+/** The operator of a local database, or the holder of a site-admin token. */
+export const LOCAL_SITE_ADMIN: Actor = { kind: 'site-admin', tokenId: null };
+
+export function isSiteAdmin(actor: Actor): boolean {
+  return actor.kind === 'site-admin' || (actor.kind === 'user' && actor.siteAdmin);
+}
+
+export function describeActor(actor: Actor): string {
+  switch (actor.kind) {
+    case 'site-admin':
+      return 'site administrator';
+    case 'user':
+      return `user ${actor.username}`;
+    case 'team':
+      return `team ${actor.teamId}`;
+    case 'organization':
+      return `organization token of ${actor.organizationId}`;
+  }
+}

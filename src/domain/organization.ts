@@ -1,0 +1,96 @@
+import * as v from 'valibot';
+import { bool, checkAttributes, int, nullable, oneOf, opt, str } from './attributes.js';
+import { Problems } from './errors.js';
+
+export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
+export type ExecutionMode = (typeof EXECUTION_MODES)[number];
+
+export const AUTH_POLICIES = ['password', 'two_factor_mandatory'] as const;
+
+export interface Organization {
+  id: string;
+  name: string;
+  email: string;
+  allowForceDeleteWorkspaces: boolean;
+  assessmentsEnforced: boolean;
+  defaultExecutionMode: ExecutionMode;
+  costEstimationEnabled: boolean;
+  sessionTimeout: number | null;
+  sessionRemember: number | null;
+  collaboratorAuthPolicy: string;
+  createdAt: string;
+  defaultProjectId: string;
+  permissions: OrganizationPermissions;
+}
+
+export interface OrganizationPermissions {
+  canUpdate: boolean;
+  canDestroy: boolean;
+  canCreateWorkspace: boolean;
+  canCreateProject: boolean;
+  canManageTokens: boolean;
+}
+
+/** The writable organization settings, all optional; `name`/`email` are required on create. */
+export interface OrganizationInput {
+  name?: string;
+  email?: string;
+  allowForceDeleteWorkspaces?: boolean;
+  assessmentsEnforced?: boolean;
+  defaultExecutionMode?: ExecutionMode;
+  costEstimationEnabled?: boolean;
+  sessionTimeout?: number | null;
+  sessionRemember?: number | null;
+  collaboratorAuthPolicy?: string;
+}
+
+const schema = v.looseObject({
+  name: opt(str()),
+  email: opt(str()),
+  'allow-force-delete-workspaces': opt(bool()),
+  'assessments-enforced': opt(bool()),
+  'default-execution-mode': opt(oneOf(EXECUTION_MODES)),
+  'cost-estimation-enabled': opt(bool()),
+  'session-timeout': nullable(int()),
+  'session-remember': nullable(int()),
+  'collaborator-auth-policy': opt(oneOf(AUTH_POLICIES)),
+});
+
+const ORG_NAME = /^[A-Za-z0-9_-]+$/;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export function validOrganizationName(name: string): boolean {
+  return ORG_NAME.test(name) && name.length <= 255;
+}
+
+/** Validates the attributes of an organization create (`mode: 'create'`) or update body. */
+export function parseOrganizationAttributes(attributes: unknown, mode: 'create' | 'update'): OrganizationInput {
+  const a = checkAttributes(schema, attributes);
+  const problems = new Problems();
+  if (a.name === undefined) {
+    if (mode === 'create') problems.add('/data/attributes/name', "Name can't be blank");
+  } else if (!validOrganizationName(a.name)) {
+    problems.add('/data/attributes/name', 'Name may only contain letters, numbers, "-" and "_"');
+  }
+  if (a.email === undefined) {
+    if (mode === 'create') problems.add('/data/attributes/email', "Email can't be blank");
+  } else if (!EMAIL.test(a.email)) {
+    problems.add('/data/attributes/email', 'Email is invalid');
+  }
+  for (const key of ['session-timeout', 'session-remember'] as const) {
+    const n = a[key];
+    if (typeof n === 'number' && n < 1) problems.add(`/data/attributes/${key}`, `${key} must be greater than 0`);
+  }
+  problems.throwIfAny();
+  return {
+    name: a.name,
+    email: a.email,
+    allowForceDeleteWorkspaces: a['allow-force-delete-workspaces'],
+    assessmentsEnforced: a['assessments-enforced'],
+    defaultExecutionMode: a['default-execution-mode'],
+    costEstimationEnabled: a['cost-estimation-enabled'],
+    sessionTimeout: a['session-timeout'],
+    sessionRemember: a['session-remember'],
+    collaboratorAuthPolicy: a['collaborator-auth-policy'],
+  };
+}

@@ -1,0 +1,80 @@
+import { isSiteAdmin, type Actor } from './actor.js';
+
+/**
+ * The permission policy: one function every service operation asks. It is pure; services load
+ * the facts (which teams the actor acts through in the organization) and pass them in.
+ */
+
+/** What a team grants its members (or its token) across an organization. */
+export interface TeamGrant {
+  teamId: string;
+  isOwners: boolean;
+  manageProjects: boolean;
+  manageWorkspaces: boolean;
+  readProjects: boolean;
+  readWorkspaces: boolean;
+}
+
+/** Facts about an actor inside one organization. */
+export interface OrgFacts {
+  organizationId: string;
+  /** The teams of this organization the actor acts through (its memberships, or its team token). */
+  teams: TeamGrant[];
+}
+
+export type Action =
+  | 'organization:create'
+  | 'organization:read'
+  | 'organization:update'
+  | 'organization:delete'
+  | 'organization:manage-tokens'
+  | 'project:create'
+  | 'project:read'
+  | 'project:update'
+  | 'project:delete'
+  | 'workspace:create'
+  | 'workspace:read';
+
+/** Actions outside any organization (the instance itself). */
+export type InstanceAction = 'instance:manage-users' | 'instance:mint-site-admin-token';
+
+export function canOnInstance(actor: Actor, action: InstanceAction): boolean {
+  switch (action) {
+    case 'instance:manage-users':
+    case 'instance:mint-site-admin-token':
+      return isSiteAdmin(actor);
+  }
+}
+
+function isMember(actor: Actor, facts: OrgFacts): boolean {
+  if (actor.kind === 'organization') return actor.organizationId === facts.organizationId;
+  if (actor.kind === 'team') return actor.organizationId === facts.organizationId && facts.teams.length > 0;
+  return facts.teams.length > 0;
+}
+
+const isOwner = (facts: OrgFacts) => facts.teams.some((t) => t.isOwners);
+
+export function can(actor: Actor, action: Action, facts: OrgFacts | null): boolean {
+  if (isSiteAdmin(actor)) return true;
+  if (action === 'organization:create') return actor.kind === 'user';
+  if (!facts) return false;
+  const orgToken = actor.kind === 'organization' && actor.organizationId === facts.organizationId;
+  switch (action) {
+    case 'organization:read':
+      return isMember(actor, facts);
+    case 'organization:update':
+    case 'organization:delete':
+    case 'organization:manage-tokens':
+      return isOwner(facts);
+    case 'project:create':
+    case 'project:update':
+    case 'project:delete':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageProjects);
+    case 'project:read':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageProjects || t.readProjects || t.manageWorkspaces);
+    case 'workspace:create':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
+    case 'workspace:read':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces || t.readWorkspaces);
+  }
+}

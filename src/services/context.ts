@@ -1,0 +1,19 @@
+import type { Kysely } from 'kysely';
+import type { Actor } from '../domain/actor.js';
+import type { Clock } from '../domain/clock.js';
+import type { DB } from '../store/schema.js';
+
+/** Instance-wide settings (stored in the `settings` table). */
+export interface InstanceSettings {
+  edition: 'self-hosted' | 'hosted';
+}
+
+/** What every service operation receives. */
+export interface ServiceContext {
+  db: Kysely<DB>;
+  actor: Actor;
+  clock: Clock;
+  settings: InstanceSettings;
+}
+
+export const DEFAULT_SETTINGS: InstanceSettings = { edition: 'self-hosted' };

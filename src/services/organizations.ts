@@ -1,0 +1,200 @@
+import { sql } from 'kysely';
+import { isSiteAdmin } from '../domain/actor.js';
+import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { ExecutionMode, Organization, OrganizationInput } from '../domain/organization.js';
+import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import { can, type OrgFacts } from '../domain/policy.js';
+import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
+import type { OrganizationsTable } from '../store/schema.js';
+import { writeTransaction, type Tx } from '../store/transaction.js';
+import { authorize, orgFacts } from './access.js';
+import type { ServiceContext } from './context.js';
+import { findProjectRow, projectCounts, toProject } from './projects-read.js';
+
+type OrgRow = OrganizationsTable & { default_project_id: string };
+
+function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Organization {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    allowForceDeleteWorkspaces: row.allow_force_delete_workspaces === 1,
+    assessmentsEnforced: row.assessments_enforced === 1,
+    defaultExecutionMode: row.default_execution_mode as ExecutionMode,
+    costEstimationEnabled: row.cost_estimation_enabled === 1,
+    sessionTimeout: row.session_timeout,
+    sessionRemember: row.session_remember,
+    collaboratorAuthPolicy: row.collaborator_auth_policy,
+    createdAt: row.created_at,
+    defaultProjectId: row.default_project_id,
+    permissions: {
+      canUpdate: can(ctx.actor, 'organization:update', facts),
+      canDestroy: can(ctx.actor, 'organization:delete', facts),
+      canCreateWorkspace: can(ctx.actor, 'workspace:create', facts),
+      canCreateProject: can(ctx.actor, 'project:create', facts),
+      canManageTokens: can(ctx.actor, 'organization:manage-tokens', facts),
+    },
+  };
+}
+
+function selectOrgs(db: Tx) {
+  return db
+    .selectFrom('organizations')
+    .innerJoin('projects', (j) => j.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', 1))
+    .selectAll('organizations')
+    .select('projects.id as default_project_id');
+}
+
+/** Finds an organization row by name, or null. No permission check. */
+export async function findOrganizationRow(db: Tx, name: string): Promise<OrgRow | null> {
+  return (await selectOrgs(db).where('organizations.name', '=', name).executeTakeFirst()) ?? null;
+}
+
+/** The organization row the actor may read, else 404. Shared by every org-scoped service. */
+export async function readableOrganization(ctx: ServiceContext, name: string, db: Tx = ctx.db): Promise<{ row: OrgRow; facts: OrgFacts }> {
+  const row = await findOrganizationRow(db, name);
+  if (!row) throw notFound(`organization ${name} not found`);
+  const facts = await orgFacts(db, ctx.actor, row.id);
+  if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`organization ${name} not found`);
+  return { row, facts };
+}
+
+function nameTaken(): BerthError {
+  return new BerthError([
+    { status: 422, title: 'invalid attribute', detail: 'Name has already been taken', pointer: '/data/attributes/name' },
+  ]);
+}
+
+export async function createOrganization(ctx: ServiceContext, input: OrganizationInput): Promise<Organization> {
+  if (!can(ctx.actor, 'organization:create', null)) {
+    throw forbidden('only users and site administrators can create organizations');
+  }
+  const name = input.name!;
+  const now = ctx.clock.now().toISOString();
+  const orgId = newId('org');
+  await writeTransaction(ctx.db, async (tx) => {
+    if (await findOrganizationRow(tx, name)) throw nameTaken();
+    await tx
+      .insertInto('organizations')
+      .values({
+        id: orgId,
+        name,
+        email: input.email!,
+        allow_force_delete_workspaces: input.allowForceDeleteWorkspaces ? 1 : 0,
+        assessments_enforced: input.assessmentsEnforced ? 1 : 0,
+        default_execution_mode: input.defaultExecutionMode ?? 'remote',
+        cost_estimation_enabled: input.costEstimationEnabled ? 1 : 0,
+        session_timeout: input.sessionTimeout ?? null,
+        session_remember: input.sessionRemember ?? null,
+        collaborator_auth_policy: input.collaboratorAuthPolicy ?? 'password',
+        created_at: now,
+      })
+      .execute();
+    await tx
+      .insertInto('projects')
+      .values({
+        id: newId('prj'),
+        organization_id: orgId,
+        name: DEFAULT_PROJECT_NAME,
+        name_lower: DEFAULT_PROJECT_NAME.toLowerCase(),
+        description: null,
+        auto_destroy_activity_duration: null,
+        default_execution_mode: input.defaultExecutionMode ?? 'remote',
+        is_default: 1,
+        created_at: now,
+      })
+      .execute();
+    const ownersId = newId('team');
+    await tx
+      .insertInto('teams')
+      .values({
+        id: ownersId,
+        organization_id: orgId,
+        name: 'owners',
+        is_owners: 1,
+        manage_projects: 1,
+        manage_workspaces: 1,
+        read_projects: 1,
+        read_workspaces: 1,
+        visibility: 'secret',
+        created_at: now,
+      })
+      .execute();
+    if (ctx.actor.kind === 'user') {
+      await tx.insertInto('team_members').values({ team_id: ownersId, user_id: ctx.actor.userId }).execute();
+    }
+  });
+  return getOrganization(ctx, name);
+}
+
+export async function getOrganization(ctx: ServiceContext, name: string): Promise<Organization> {
+  const { row, facts } = await readableOrganization(ctx, name);
+  return toOrganization(ctx, row, facts);
+}
+
+export async function listOrganizations(ctx: ServiceContext, page: PageRequest, q?: string): Promise<Paged<Organization>> {
+  const actor = ctx.actor;
+  let query = selectOrgs(ctx.db);
+  if (!isSiteAdmin(actor)) {
+    if (actor.kind === 'user') {
+      query = query.where('organizations.id', 'in', (eb) =>
+        eb
+          .selectFrom('teams')
+          .innerJoin('team_members', 'team_members.team_id', 'teams.id')
+          .select('teams.organization_id')
+          .where('team_members.user_id', '=', actor.userId),
+      );
+    } else if (actor.kind === 'team' || actor.kind === 'organization') {
+      query = query.where('organizations.id', '=', actor.organizationId);
+    }
+  }
+  if (q) query = query.where(sql`lower(organizations.name)`, 'like', `%${q.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`);
+  const countRow = await ctx.db
+    .selectFrom(query.as('visible'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await query.orderBy('organizations.name').limit(page.size).offset(offsetOf(page)).execute();
+  const items: Organization[] = [];
+  for (const row of rows) items.push(toOrganization(ctx, row, await orgFacts(ctx.db, actor, row.id)));
+  return { items, total: Number(countRow.n), page };
+}
+
+export async function updateOrganization(ctx: ServiceContext, name: string, input: OrganizationInput): Promise<Organization> {
+  const newName = await writeTransaction(ctx.db, async (tx) => {
+    const { row } = await readableOrganization(ctx, name, tx);
+    await authorize(tx, ctx.actor, row.id, 'organization:update', () => forbidden('not authorized to update this organization'));
+    if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name))) throw nameTaken();
+    const changes: Partial<OrganizationsTable> = {};
+    if (input.name !== undefined) changes.name = input.name;
+    if (input.email !== undefined) changes.email = input.email;
+    if (input.allowForceDeleteWorkspaces !== undefined) changes.allow_force_delete_workspaces = input.allowForceDeleteWorkspaces ? 1 : 0;
+    if (input.assessmentsEnforced !== undefined) changes.assessments_enforced = input.assessmentsEnforced ? 1 : 0;
+    if (input.defaultExecutionMode !== undefined) changes.default_execution_mode = input.defaultExecutionMode;
+    if (input.costEstimationEnabled !== undefined) changes.cost_estimation_enabled = input.costEstimationEnabled ? 1 : 0;
+    if (input.sessionTimeout !== undefined) changes.session_timeout = input.sessionTimeout;
+    if (input.sessionRemember !== undefined) changes.session_remember = input.sessionRemember;
+    if (input.collaboratorAuthPolicy !== undefined) changes.collaborator_auth_policy = input.collaboratorAuthPolicy;
+    if (Object.keys(changes).length > 0) await tx.updateTable('organizations').set(changes).where('id', '=', row.id).execute();
+    return input.name ?? row.name;
+  });
+  return getOrganization(ctx, newName);
+}
+
+/** Deletes the organization and, through foreign keys, everything in it. */
+export async function deleteOrganization(ctx: ServiceContext, name: string): Promise<void> {
+  await writeTransaction(ctx.db, async (tx) => {
+    const { row } = await readableOrganization(ctx, name, tx);
+    await authorize(tx, ctx.actor, row.id, 'organization:delete', () => forbidden('not authorized to delete this organization'));
+    const deleted = await tx.deleteFrom('organizations').where('id', '=', row.id).executeTakeFirst();
+    if (Number(deleted.numDeletedRows) !== 1) throw conflict('organization changed while deleting');
+  });
+}
+
+/** The organization's default project, as `?include=default-project` shows it. */
+export async function getDefaultProject(ctx: ServiceContext, name: string): Promise<Project> {
+  const { row, facts } = await readableOrganization(ctx, name);
+  const project = await findProjectRow(ctx.db, row.default_project_id);
+  if (!project) throw notFound('default project not found');
+  return toProject(ctx, project, row.name, facts, await projectCounts(ctx.db, project.id));
+}

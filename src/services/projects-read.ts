@@ -1,0 +1,56 @@
+import type { ExecutionMode } from '../domain/organization.js';
+import type { OrgFacts } from '../domain/policy.js';
+import { can } from '../domain/policy.js';
+import type { Project } from '../domain/project.js';
+import type { Selectable } from 'kysely';
+import type { ProjectsTable } from '../store/schema.js';
+
+export type ProjectRow = Selectable<ProjectsTable>;
+import type { Tx } from '../store/transaction.js';
+import type { ServiceContext } from './context.js';
+
+/** Turns a project row into the domain object, with permissions computed for the caller. */
+export function toProject(
+  ctx: ServiceContext,
+  row: ProjectRow,
+  organizationName: string,
+  facts: OrgFacts,
+  counts: { workspaceCount: number; teamCount: number },
+): Project {
+  const canUpdate = can(ctx.actor, 'project:update', facts);
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    organizationName,
+    name: row.name,
+    description: row.description,
+    autoDestroyActivityDuration: row.auto_destroy_activity_duration,
+    defaultExecutionMode: row.default_execution_mode as ExecutionMode,
+    isDefault: row.is_default === 1,
+    createdAt: row.created_at,
+    workspaceCount: counts.workspaceCount,
+    teamCount: counts.teamCount,
+    permissions: {
+      canRead: can(ctx.actor, 'project:read', facts),
+      canUpdate,
+      canDestroy: can(ctx.actor, 'project:delete', facts),
+      canCreateWorkspace: can(ctx.actor, 'workspace:create', facts),
+      canMoveWorkspace: canUpdate,
+      canManageTags: canUpdate,
+      canManageTeams: canUpdate,
+    },
+  };
+}
+
+/** Loads one project row by id (no permission check). */
+export async function findProjectRow(db: Tx, id: string): Promise<ProjectRow | null> {
+  return (await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+/**
+ * Counts shown on a project document. Workspaces and team access do not exist in the store yet
+ * (their issues add them), so both counts are zero until then.
+ */
+export async function projectCounts(_db: Tx, _projectId: string): Promise<{ workspaceCount: number; teamCount: number }> {
+  return { workspaceCount: 0, teamCount: 0 };
+}

@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import { canOnInstance } from '../domain/policy.js';
+import type { User, UserInput } from '../domain/user.js';
+import type { UsersTable } from '../store/schema.js';
+import { writeTransaction } from '../store/transaction.js';
+import type { ServiceContext } from './context.js';
+
+function toUser(row: UsersTable): User {
+  return { id: row.id, username: row.username, email: row.email, isSiteAdmin: row.site_admin === 1, createdAt: row.created_at };
+}
+
+function requireAdmin(ctx: ServiceContext): void {
+  if (!canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
+}
+
+export async function createUser(ctx: ServiceContext, input: UserInput): Promise<User> {
+  requireAdmin(ctx);
+  const row: UsersTable = {
+    id: newId('user'),
+    username: input.username,
+    email: input.email,
+    site_admin: input.isSiteAdmin ? 1 : 0,
+    created_at: ctx.clock.now().toISOString(),
+  };
+  await writeTransaction(ctx.db, async (tx) => {
+    const taken = await tx.selectFrom('users').select('id').where('username', '=', input.username).executeTakeFirst();
+    if (taken) {
+      throw new BerthError([
+        { status: 422, title: 'invalid attribute', detail: 'Username has already been taken', pointer: '/data/attributes/username' },
+      ]);
+    }
+    await tx.insertInto('users').values(row).execute();
+  });
+  return toUser(row);
+}
+
+export async function listUsers(ctx: ServiceContext, page: PageRequest, q?: string): Promise<Paged<User>> {
+  requireAdmin(ctx);
+  let query = ctx.db.selectFrom('users');
+  if (q) {
+    const pattern = `%${q.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`;
+    query = query.where((eb) =>
+      eb.or([eb(sql`lower(username)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
+    );
+  }
+  const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await query.selectAll().orderBy('username').limit(page.size).offset(offsetOf(page)).execute();
+  return { items: rows.map(toUser), total: Number(n), page };
+}
+
+/** A user by id: the user itself or a site administrator may read it. */
+export async function getUser(ctx: ServiceContext, id: string): Promise<User> {
+  const self = ctx.actor.kind === 'user' && ctx.actor.userId === id;
+  if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
+  const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`user ${id} not found`);
+  return toUser(row);
+}
+
+export async function deleteUser(ctx: ServiceContext, id: string): Promise<void> {
+  requireAdmin(ctx);
+  if (ctx.actor.kind === 'user' && ctx.actor.userId === id) throw forbidden('you cannot delete yourself');
+  const result = await writeTransaction(ctx.db, (tx) => tx.deleteFrom('users').where('id', '=', id).executeTakeFirst());
+  if (Number(result.numDeletedRows) === 0) throw notFound(`user ${id} not found`);
+}

@@ -1,0 +1,42 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { migrate } from './migrate.js';
+import type { DB } from './schema.js';
+
+export interface Store {
+  db: Kysely<DB>;
+  path: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens (creating if needed, with its folder) the SQLite file, sets the pragmas berth relies on
+ * and runs pending migrations. `:memory:` gives a private in-memory database (tests).
+ */
+export async function openStore(path: string): Promise<Store> {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new Database(path);
+  sqlite.pragma('busy_timeout = 10000');
+  if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  try {
+    await migrate(db);
+  } catch (err) {
+    await db.destroy();
+    throw err;
+  }
+  let closed = false;
+  return {
+    db,
+    path,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

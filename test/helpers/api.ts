@@ -1,0 +1,83 @@
+import { createApp } from '../../src/api/app.js';
+import { LOCAL_SITE_ADMIN, type Actor } from '../../src/domain/actor.js';
+import { openStore, type Store } from '../../src/store/open.js';
+import { createSiteAdminToken, createUserToken } from '../../src/services/tokens.js';
+import { createUser } from '../../src/services/users.js';
+import { systemClock } from '../../src/domain/clock.js';
+import { DEFAULT_SETTINGS, type ServiceContext } from '../../src/services/context.js';
+
+export interface ApiResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  text: string;
+}
+
+/**
+ * A fresh in-memory berth with its API app, and helpers to call it with a token. Each test file
+ * gets its own database, so tests run in parallel.
+ */
+export class TestApi {
+  private constructor(
+    readonly store: Store,
+    readonly app: ReturnType<typeof createApp>,
+    public adminToken: string,
+  ) {}
+
+  static async create(): Promise<TestApi> {
+    const store = await openStore(':memory:');
+    const app = createApp({ db: store.db, onUnexpectedError: (e) => console.error(e) });
+    const token = await createSiteAdminToken(TestApi.ctx(store, LOCAL_SITE_ADMIN), 'tests');
+    return new TestApi(store, app, token.token!);
+  }
+
+  static ctx(store: Store, actor: Actor): ServiceContext {
+    return { db: store.db, actor, clock: systemClock, settings: DEFAULT_SETTINGS };
+  }
+
+  /** Creates a user and returns a token acting as them. */
+  async userToken(username: string): Promise<{ userId: string; token: string }> {
+    const ctx = TestApi.ctx(this.store, LOCAL_SITE_ADMIN);
+    const user = await createUser(ctx, { username, email: `${username}@example.com`, isSiteAdmin: false });
+    const token = await createUserToken(ctx, user.id, null);
+    return { userId: user.id, token: token.token! };
+  }
+
+  async request(
+    method: string,
+    path: string,
+    options: { body?: unknown; raw?: string; token?: string | null; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...(options.headers ?? {}) };
+    const token = options.token === undefined ? this.adminToken : options.token;
+    if (token !== null) headers.Authorization = `Bearer ${token}`;
+    let body: string | undefined;
+    if (options.raw !== undefined) body = options.raw;
+    else if (options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !('Content-Type' in headers)) headers['Content-Type'] = 'application/vnd.api+json';
+    const res = await this.app.fetch(new Request(`http://berth.test${path}`, { method, headers, body }));
+    const text = await res.text();
+    let parsed: any = null;
+    if (text.length > 0) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+    }
+    return { status: res.status, headers: res.headers, body: parsed, text };
+  }
+
+  get = (path: string, options: { token?: string | null } = {}) => this.request('GET', path, options);
+  post = (path: string, body?: unknown, options: { token?: string | null } = {}) => this.request('POST', path, { ...options, body });
+  patch = (path: string, body?: unknown, options: { token?: string | null } = {}) => this.request('PATCH', path, { ...options, body });
+  delete = (path: string, options: { token?: string | null; body?: unknown } = {}) => this.request('DELETE', path, options);
+
+  async createOrg(name: string, token?: string): Promise<ApiResponse> {
+    return this.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } }, { token });
+  }
+
+  async close(): Promise<void> {
+    await this.store.close();
+  }
+}
