@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { isSiteAdmin } from '../domain/actor.js';
 import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -6,6 +5,7 @@ import type { ExecutionMode, Organization, OrganizationInput } from '../domain/o
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
+import { containsInsensitive } from '../store/like.js';
 import type { OrganizationsTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { authorize, orgFacts } from './access.js';
@@ -149,7 +149,7 @@ export async function listOrganizations(ctx: ServiceContext, page: PageRequest, 
       query = query.where('organizations.id', '=', actor.organizationId);
     }
   }
-  if (q) query = query.where(sql`lower(organizations.name)`, 'like', `%${q.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`);
+  if (q) query = query.where(containsInsensitive('organizations.name', q));
   const countRow = await ctx.db
     .selectFrom(query.as('visible'))
     .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,9 +1,9 @@
-import { sql } from 'kysely';
 import { BerthError, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { canOnInstance } from '../domain/policy.js';
 import type { User, UserInput } from '../domain/user.js';
+import { containsInsensitive } from '../store/like.js';
 import type { UsersTable } from '../store/schema.js';
 import { writeTransaction } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
@@ -41,10 +41,7 @@ export async function listUsers(ctx: ServiceContext, page: PageRequest, q?: stri
   requireAdmin(ctx);
   let query = ctx.db.selectFrom('users');
   if (q) {
-    const pattern = `%${q.toLowerCase().replace(/[%_\\]/g, '\\$&')}%`;
-    query = query.where((eb) =>
-      eb.or([eb(sql`lower(username)`, 'like', pattern), eb(sql`lower(email)`, 'like', pattern)]),
-    );
+    query = query.where((eb) => eb.or([containsInsensitive('username', q), containsInsensitive('email', q)]));
   }
   const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await query.selectAll().orderBy('username').limit(page.size).offset(offsetOf(page)).execute();

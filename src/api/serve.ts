@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import { serve as nodeServe } from '@hono/node-server';
+import { ensureSiteAdminToken } from '../services/tokens.js';
+import { loadSettings } from '../services/settings.js';
+import { openStore } from '../store/open.js';
+import { createApp } from './app.js';
+
+export interface ServeOptions {
+  host: string;
+  port: number;
+  dbPath: string;
+  /** Where log lines go (stderr in the CLI). */
+  log: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  /** The site-administrator token created at this start, if the database had none. */
+  createdToken: string | null;
+  /** Stops accepting connections, finishes in-flight requests, closes the database. */
+  close(): Promise<void>;
+}
+
+/**
+ * Server-only code: the HTTP listener around the API app, an access log line per request
+ * (method, path, status, milliseconds), and a clean shutdown. Only `berth serve` loads this.
+ */
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const store = await openStore(options.dbPath);
+  const settings = await loadSettings(store.db);
+  const app = createApp({
+    db: store.db,
+    settings,
+    onUnexpectedError: (err) => options.log(`unexpected error: ${(err as Error)?.stack ?? String(err)}`),
+  });
+  const createdToken = await ensureSiteAdminToken(store.db, new Date());
+
+  const fetch = async (request: Request): Promise<Response> => {
+    const started = performance.now();
+    const response = await app.fetch(request);
+    const ms = (performance.now() - started).toFixed(1);
+    options.log(`${request.method} ${new URL(request.url).pathname} ${response.status} ${ms}ms`);
+    return response;
+  };
+
+  const server = await new Promise<Server>((resolve, reject) => {
+    const s = nodeServe({ fetch, hostname: options.host, port: options.port }, () => resolve(s as Server)) as Server;
+    s.once('error', reject);
+  });
+  const address = server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+
+  let closing: Promise<void> | null = null;
+  return {
+    url: `http://${host}:${address.port}`,
+    createdToken,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }).then(() => store.close());
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { Command, Flags, type Interfaces } from '@oclif/core';
+import { BerthClient } from '../client/client.js';
+import { HttpTransport } from '../client/transport.js';
+import { resolveDatabasePath } from '../store/paths.js';
+import { exitCodeFor, messageFor } from './exit-codes.js';
+import { configureColour, renderJson } from './output.js';
+
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BerthCommand)['baseFlags'] & T['flags']>;
+export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+/**
+ * The base of every berth command: the shared flags, the client (local or remote), output in
+ * JSON or for humans, and errors mapped to a message and a stable exit code in one place.
+ */
+export abstract class BerthCommand<T extends typeof Command> extends Command {
+  static override baseFlags = {
+    server: Flags.string({ description: 'URL of a berth server (or any HCP Terraform API v2 server); local mode when absent', env: 'BERTH_SERVER', helpGroup: 'GLOBAL' }),
+    token: Flags.string({ description: 'API token to act as', env: 'BERTH_TOKEN', helpGroup: 'GLOBAL' }),
+    org: Flags.string({ description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
+    db: Flags.string({ description: 'local database file (local mode); $BERTH_DB wins over it', helpGroup: 'GLOBAL' }),
+    json: Flags.boolean({ description: 'print machine-readable JSON on stdout', default: false, helpGroup: 'GLOBAL' }),
+  };
+
+  protected flags!: BaseFlags<T>;
+  protected args!: BaseArgs<T>;
+  private clientInstance?: BerthClient;
+
+  public override async init(): Promise<void> {
+    await super.init();
+    configureColour();
+    const { args, flags } = await this.parse({
+      flags: this.ctor.flags,
+      baseFlags: (this.ctor as typeof BerthCommand).baseFlags,
+      args: this.ctor.args,
+      strict: this.ctor.strict,
+    });
+    this.flags = flags as BaseFlags<T>;
+    this.args = args as BaseArgs<T>;
+  }
+
+  /** The API client: over HTTP with `--server`, else in-process over the local database. */
+  protected async client(): Promise<BerthClient> {
+    if (this.clientInstance) return this.clientInstance;
+    const flags = this.flags as { server?: string; token?: string; db?: string };
+    if (flags.server) {
+      this.clientInstance = new BerthClient(new HttpTransport(flags.server), flags.token);
+    } else {
+      const { localTransport } = await import('./local.js');
+      this.clientInstance = new BerthClient(await localTransport(resolveDatabasePath(flags.db)), flags.token);
+    }
+    return this.clientInstance;
+  }
+
+  /** The organization from `--org` / `$BERTH_ORG`, or a usage error. */
+  protected requireOrg(): string {
+    const org = (this.flags as { org?: string }).org;
+    if (!org) this.error('an organization is required: pass --org NAME or set BERTH_ORG', { exit: 2 });
+    return org;
+  }
+
+  protected get jsonMode(): boolean {
+    return Boolean((this.flags as { json?: boolean }).json);
+  }
+
+  /** Prints machine output with --json, else the human rendering. */
+  protected print(json: unknown, human: () => string): void {
+    process.stdout.write(`${this.jsonMode ? renderJson(json) : human()}\n`);
+  }
+
+  /** A diagnostic line on stderr (never on stdout, so --json output stays clean). */
+  protected note(message: string): void {
+    process.stderr.write(`${message}\n`);
+  }
+
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<any> {
+    // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
+    if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
+    process.stderr.write(`${messageFor(err)}\n`);
+    process.exitCode = exitCodeFor(err);
+    return this.exit(exitCodeFor(err));
+  }
+
+  protected override async finally(err: Error | undefined): Promise<any> {
+    await this.clientInstance?.close().catch(() => undefined);
+    return super.finally(err);
+  }
+}

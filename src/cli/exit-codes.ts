@@ -1,0 +1,63 @@
+import { BerthError } from '../domain/errors.js';
+import { ServerUnreachableError } from '../client/transport.js';
+
+/** Stable exit codes, documented in the README. */
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  notFound: 3,
+  conflict: 4,
+  invalid: 5,
+  unauthorized: 6,
+  unreachable: 7,
+  lockedByOther: 8,
+  unavailable: 9,
+} as const;
+
+/** A command used wrongly (missing argument, refused prompt): exit code 2. */
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export function exitCodeFor(err: unknown): number {
+  if (err instanceof UsageError) return EXIT.usage;
+  if (err instanceof ServerUnreachableError) return EXIT.unreachable;
+  if (err instanceof BerthError) {
+    switch (err.status) {
+      case 400:
+      case 413:
+      case 415:
+      case 422:
+        return EXIT.invalid;
+      case 401:
+      case 403:
+        return EXIT.unauthorized;
+      case 404:
+        return EXIT.notFound;
+      case 409:
+        return /is locked by/.test(err.detail ?? '') ? EXIT.lockedByOther : EXIT.conflict;
+      case 503:
+        return EXIT.unavailable;
+      default:
+        return EXIT.unexpected;
+    }
+  }
+  return EXIT.unexpected;
+}
+
+/** The one-line message printed on stderr for an error. */
+export function messageFor(err: unknown): string {
+  if (err instanceof BerthError) {
+    const lines = err.items.map((i) => {
+      const where = i.pointer ? ` (${i.pointer.replace(/^\/data\/attributes\//, '')})` : '';
+      return i.detail ? `${i.title}: ${i.detail}${where}` : i.title;
+    });
+    return `Error: ${lines.join('\nError: ')}`;
+  }
+  if (err instanceof Error) return `Error: ${err.message}`;
+  return `Error: ${String(err)}`;
+}

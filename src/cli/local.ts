@@ -1,0 +1,16 @@
+import { createApp } from '../api/app.js';
+import { InProcessTransport } from '../client/transport.js';
+import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
+import { loadSettings } from '../services/settings.js';
+import { openStore } from '../store/open.js';
+
+/**
+ * Local mode: the very same API app, called in-process over the local SQLite file. Without a
+ * token the caller acts as the local site administrator.
+ */
+export async function localTransport(dbPath: string): Promise<InProcessTransport> {
+  const store = await openStore(dbPath);
+  const settings = await loadSettings(store.db);
+  const app = createApp({ db: store.db, settings, localActor: LOCAL_SITE_ADMIN });
+  return new InProcessTransport((req) => app.fetch(req), () => store.close());
+}

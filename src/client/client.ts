@@ -1,0 +1,141 @@
+import { BerthError } from '../domain/errors.js';
+import { resourceBody, type ListResult, type Resource, type SingleResult } from './jsonapi.js';
+import type { Transport } from './transport.js';
+
+export interface RequestOptions {
+  query?: Record<string, string | number | undefined>;
+  body?: unknown;
+}
+
+export interface PageOptions {
+  page?: number;
+  pageSize?: number;
+}
+
+/**
+ * The typed API client. Every CLI command goes through it, in local mode and against a server
+ * alike. Error documents come back as BerthError.
+ */
+export class BerthClient {
+  constructor(
+    private readonly transport: Transport,
+    private readonly token?: string,
+  ) {}
+
+  async close(): Promise<void> {
+    await this.transport.close();
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T | null }> {
+    const url = new URL(`${this.transport.baseUrl}/api/v2${path}`);
+    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    const headers: Record<string, string> = { Accept: 'application/vnd.api+json' };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    let body: string | undefined;
+    if (options.body !== undefined) {
+      headers['Content-Type'] = 'application/vnd.api+json';
+      body = JSON.stringify(options.body);
+    }
+    const res = await this.transport.send(new Request(url, { method, headers, body }));
+    const text = await res.text();
+    let parsed: any = null;
+    if (text.length > 0) {
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+    }
+    if (!res.ok) throw decodeError(res.status, parsed, text);
+    return { status: res.status, body: parsed as T };
+  }
+
+  async get(path: string, query?: RequestOptions['query']): Promise<SingleResult> {
+    return (await this.request<SingleResult>('GET', path, { query })).body!;
+  }
+
+  async list(path: string, query: RequestOptions['query'] = {}, page: PageOptions = {}): Promise<ListResult> {
+    const body = (
+      await this.request<any>('GET', path, {
+        query: { ...query, 'page[number]': page.page, 'page[size]': page.pageSize },
+      })
+    ).body;
+    return { data: body?.data ?? [], included: body?.included, pagination: body?.meta?.pagination };
+  }
+
+  /** Follows `next-page` until the last page; `onPage` reports progress. */
+  async listAll(path: string, query: RequestOptions['query'] = {}, onPage?: (fetched: number, total: number) => void): Promise<Resource[]> {
+    const all: Resource[] = [];
+    let page: number | null = 1;
+    while (page !== null) {
+      const result: ListResult = await this.list(path, query, { page, pageSize: 100 });
+      all.push(...result.data);
+      onPage?.(all.length, result.pagination?.['total-count'] ?? all.length);
+      page = result.pagination?.['next-page'] ?? null;
+    }
+    return all;
+  }
+
+  async create(path: string, type: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
+    return (await this.request<SingleResult>('POST', path, { body: resourceBody(type, attributes, relationships) })).body!;
+  }
+
+  async update(path: string, type: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
+    return (await this.request<SingleResult>('PATCH', path, { body: resourceBody(type, attributes, relationships) })).body!;
+  }
+
+  async delete(path: string, body?: unknown): Promise<void> {
+    await this.request('DELETE', path, { body });
+  }
+
+  // Organizations
+  organizations = {
+    list: (page: PageOptions & { q?: string } = {}) => this.list('/organizations', { q: page.q }, page),
+    listAll: (q?: string) => this.listAll('/organizations', { q }),
+    get: (name: string, include?: string) => this.get(`/organizations/${encodeURIComponent(name)}`, { include }),
+    create: (attributes: Record<string, unknown>) => this.create('/organizations', 'organizations', attributes),
+    update: (name: string, attributes: Record<string, unknown>) =>
+      this.update(`/organizations/${encodeURIComponent(name)}`, 'organizations', attributes),
+    delete: (name: string) => this.delete(`/organizations/${encodeURIComponent(name)}`),
+  };
+
+  // Users and tokens
+  users = {
+    list: (q?: string) => this.listAll('/admin/users', { q }),
+    create: (attributes: Record<string, unknown>) => this.create('/admin/users', 'users', attributes),
+    delete: (id: string) => this.delete(`/admin/users/${encodeURIComponent(id)}`),
+    /** Finds a user by exact username (site administrators only). */
+    byName: async (username: string): Promise<Resource> => {
+      const found = (await this.users.list(username)).find((u) => u.attributes.username === username);
+      if (!found) throw new BerthError([{ status: 404, title: 'not found', detail: `user ${username} not found` }]);
+      return found;
+    },
+  };
+
+  tokens = {
+    createForUser: async (userId: string, description?: string) =>
+      (await this.request<SingleResult>('POST', `/users/${encodeURIComponent(userId)}/authentication-tokens`, {
+        body: resourceBody('authentication-tokens', { description }),
+      })).body!,
+    createSiteAdmin: async (description?: string) =>
+      (await this.request<SingleResult>('POST', '/admin/authentication-tokens', {
+        body: resourceBody('authentication-tokens', { description }),
+      })).body!,
+  };
+}
+
+/** Turns an error response back into the typed error. */
+export function decodeError(status: number, body: any, text: string): BerthError {
+  const errors = Array.isArray(body?.errors) ? body.errors : null;
+  if (errors && errors.length > 0) {
+    return new BerthError(
+      errors.map((e: any) => ({
+        status: Number(e?.status) || status,
+        title: typeof e === 'string' ? e : String(e?.title ?? 'error'),
+        detail: typeof e?.detail === 'string' ? e.detail : undefined,
+        pointer: e?.source?.pointer,
+      })),
+    );
+  }
+  return new BerthError([{ status, title: `HTTP ${status}`, detail: text.slice(0, 200) || undefined }]);
+}
