@@ -72,6 +72,15 @@ export interface ProjectsTable {
   seq: Generated<number>;
 }
 
+export interface ProjectTagBindingsTable {
+  seq: Generated<number>;
+  id: string;
+  project_id: string;
+  key: string;
+  value: string;
+  created_at: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -90,6 +99,7 @@ export interface DB {
   team_members: TeamMembersTable;
   tokens: TokensTable;
   projects: ProjectsTable;
+  project_tag_bindings: ProjectTagBindingsTable;
   settings: SettingsTable;
   berth_migrations: MigrationsTable;
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import * as m001 from './001_foundation.js';
+import * as m002 from './002_project_tag_bindings.js';
 
 export interface Migration {
   version: number;
@@ -8,4 +9,7 @@ export interface Migration {
 }
 
 /** Numbered, forward-only. Append new migrations here; never edit one that has shipped. */
-export const MIGRATIONS: Migration[] = [{ version: 1, name: 'foundation', up: m001.up }];
+export const MIGRATIONS: Migration[] = [
+  { version: 1, name: 'foundation', up: m001.up },
+  { version: 2, name: 'project_tag_bindings', up: m002.up },
+];
