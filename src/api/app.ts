@@ -7,6 +7,8 @@ import type { AppEnv, AppOptions } from './env.js';
 import { internalError, sendError } from './errors.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
+import { teamRoutes } from './routes/teams.js';
+import { tokenRoutes } from './routes/tokens.js';
 import { userRoutes } from './routes/users.js';
 
 /**
@@ -40,6 +42,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.use('*', authMiddleware(options));
   v2.route('/', organizationRoutes());
   v2.route('/', userRoutes());
+  v2.route('/', teamRoutes());
+  v2.route('/', tokenRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -23,12 +23,14 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
+  /** Every positional argument, in order (for commands that take a variable number). */
+  protected positionals: string[] = [];
   private clientInstance?: BerthClient;
 
   public override async init(): Promise<void> {
     await super.init();
     configureColour();
-    const { args, flags } = await this.parse({
+    const { args, flags, argv } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (this.ctor as typeof BerthCommand).baseFlags,
       args: this.ctor.args,
@@ -36,6 +38,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     });
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;
+    this.positionals = argv as string[];
   }
 
   /** The API client: over HTTP with `--server`, else in-process over the local database. */

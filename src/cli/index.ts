@@ -8,10 +8,20 @@ import OrgList from '../commands/org/list.js';
 import OrgShow from '../commands/org/show.js';
 import OrgUpdate from '../commands/org/update.js';
 import Serve from '../commands/serve.js';
+import TeamAddMember from '../commands/team/add-member.js';
+import TeamCreate from '../commands/team/create.js';
+import TeamDelete from '../commands/team/delete.js';
+import TeamList from '../commands/team/list.js';
+import TeamRemoveMember from '../commands/team/remove-member.js';
+import TeamShow from '../commands/team/show.js';
+import TeamUpdate from '../commands/team/update.js';
 import TokenCreate from '../commands/token/create.js';
+import TokenList from '../commands/token/list.js';
+import TokenRevoke from '../commands/token/revoke.js';
 import UserCreate from '../commands/user/create.js';
 import UserDelete from '../commands/user/delete.js';
 import UserList from '../commands/user/list.js';
+import Whoami from '../commands/whoami.js';
 
 export const COMMANDS = {
   'org:create': OrgCreate,
@@ -20,10 +30,20 @@ export const COMMANDS = {
   'org:show': OrgShow,
   'org:update': OrgUpdate,
   serve: Serve,
+  'team:add-member': TeamAddMember,
+  'team:create': TeamCreate,
+  'team:delete': TeamDelete,
+  'team:list': TeamList,
+  'team:remove-member': TeamRemoveMember,
+  'team:show': TeamShow,
+  'team:update': TeamUpdate,
   'token:create': TokenCreate,
+  'token:list': TokenList,
+  'token:revoke': TokenRevoke,
   'user:create': UserCreate,
   'user:delete': UserDelete,
   'user:list': UserList,
+  whoami: Whoami,
 };
 
 export { execute, flush, handle } from '@oclif/core';

@@ -33,7 +33,8 @@ export type Action =
   | 'project:update'
   | 'project:delete'
   | 'workspace:create'
-  | 'workspace:read';
+  | 'workspace:read'
+  | 'team:manage';
 
 /** Actions outside any organization (the instance itself). */
 export type InstanceAction = 'instance:manage-users' | 'instance:mint-site-admin-token';
@@ -76,5 +77,7 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null): boole
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
     case 'workspace:read':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces || t.readWorkspaces);
+    case 'team:manage':
+      return orgToken || isOwner(facts);
   }
 }

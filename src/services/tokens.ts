@@ -1,12 +1,13 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Actor } from '../domain/actor.js';
-import { notFound } from '../domain/errors.js';
+import { forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { canOnInstance } from '../domain/policy.js';
+import { can, canOnInstance } from '../domain/policy.js';
 import { generateToken, hashToken, sameHash, type TokenInfo } from '../domain/token.js';
 import type { DB, TokensTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
+import { orgFacts } from './access.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
 export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor | null> {
@@ -108,4 +109,108 @@ export async function createUserToken(ctx: ServiceContext, userId: string, descr
       description,
     });
   });
+}
+
+function toInfo(row: Selectable<TokensTable>, organizationName: string | null = null): TokenInfo {
+  return {
+    id: row.id,
+    kind: row.kind,
+    description: row.description,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    userId: row.user_id,
+    teamId: row.team_id,
+    organizationName,
+  };
+}
+
+/** The user's own tokens (the user itself or a site administrator). Secrets are never listed. */
+export async function listUserTokens(ctx: ServiceContext, userId: string): Promise<TokenInfo[]> {
+  const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
+  if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
+  const rows = await ctx.db.selectFrom('tokens').selectAll().where('user_id', '=', userId).where('kind', '=', 'user').orderBy('created_at').execute();
+  return rows.map((r) => toInfo(r));
+}
+
+/**
+ * Revokes a token by id. Allowed for the user who owns it, owners of the team's or token's
+ * organization, and site administrators. Takes effect on the next request (nothing is cached).
+ */
+export async function revokeToken(ctx: ServiceContext, id: string): Promise<void> {
+  await writeTransaction(ctx.db, async (tx) => {
+    const row = await tx
+      .selectFrom('tokens')
+      .leftJoin('teams', 'teams.id', 'tokens.team_id')
+      .selectAll('tokens')
+      .select('teams.organization_id as team_org_id')
+      .where('tokens.id', '=', id)
+      .executeTakeFirst();
+    if (!row) throw notFound(`token ${id} not found`);
+    const orgId = row.organization_id ?? row.team_org_id;
+    let allowed = canOnInstance(ctx.actor, 'instance:manage-users');
+    if (!allowed && row.kind === 'user') allowed = ctx.actor.kind === 'user' && ctx.actor.userId === row.user_id;
+    if (!allowed && orgId) allowed = can(ctx.actor, 'organization:manage-tokens', await orgFacts(tx, ctx.actor, orgId));
+    if (!allowed) throw notFound(`token ${id} not found`);
+    await tx.deleteFrom('tokens').where('id', '=', id).execute();
+  });
+}
+
+/** Creates (or regenerates, revoking the old one) the team's token. Owners and org tokens may. */
+export async function createTeamToken(ctx: ServiceContext, teamId: string, description: string | null): Promise<TokenInfo> {
+  return writeTransaction(ctx.db, async (tx) => {
+    const team = await tx.selectFrom('teams').select(['id', 'organization_id']).where('id', '=', teamId).executeTakeFirst();
+    if (!team) throw notFound(`team ${teamId} not found`);
+    const facts = await orgFacts(tx, ctx.actor, team.organization_id);
+    if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`team ${teamId} not found`);
+    if (!can(ctx.actor, 'team:manage', facts)) throw forbidden('only owners and organization tokens can manage team tokens');
+    await tx.deleteFrom('tokens').where('team_id', '=', teamId).where('kind', '=', 'team').execute();
+    return insertToken(tx, ctx.clock.now().toISOString(), { kind: 'team', user_id: null, team_id: teamId, organization_id: null, description });
+  });
+}
+
+export async function deleteTeamToken(ctx: ServiceContext, teamId: string): Promise<void> {
+  await writeTransaction(ctx.db, async (tx) => {
+    const team = await tx.selectFrom('teams').select(['id', 'organization_id']).where('id', '=', teamId).executeTakeFirst();
+    if (!team) throw notFound(`team ${teamId} not found`);
+    const facts = await orgFacts(tx, ctx.actor, team.organization_id);
+    if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`team ${teamId} not found`);
+    if (!can(ctx.actor, 'team:manage', facts)) throw forbidden('only owners and organization tokens can manage team tokens');
+    const result = await tx.deleteFrom('tokens').where('team_id', '=', teamId).where('kind', '=', 'team').executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound('the team has no token');
+  });
+}
+
+/** Creates (or regenerates) the organization token. Only owners (not the org token itself). */
+export async function createOrganizationToken(ctx: ServiceContext, orgName: string, description: string | null): Promise<TokenInfo> {
+  return writeTransaction(ctx.db, async (tx) => {
+    const org = await orgForTokens(ctx, tx, orgName);
+    await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', 'organization').execute();
+    const info = await insertToken(tx, ctx.clock.now().toISOString(), {
+      kind: 'organization',
+      user_id: null,
+      team_id: null,
+      organization_id: org.id,
+      description,
+    });
+    return { ...info, organizationName: org.name };
+  });
+}
+
+export async function deleteOrganizationToken(ctx: ServiceContext, orgName: string): Promise<void> {
+  await writeTransaction(ctx.db, async (tx) => {
+    const org = await orgForTokens(ctx, tx, orgName);
+    const result = await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', 'organization').executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound('the organization has no token');
+  });
+}
+
+async function orgForTokens(ctx: ServiceContext, tx: Tx, orgName: string) {
+  const org = await tx.selectFrom('organizations').select(['id', 'name']).where('name', '=', orgName).executeTakeFirst();
+  if (!org) throw notFound(`organization ${orgName} not found`);
+  const facts = await orgFacts(tx, ctx.actor, org.id);
+  if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`organization ${orgName} not found`);
+  if (ctx.actor.kind === 'organization' || !can(ctx.actor, 'organization:manage-tokens', facts)) {
+    throw forbidden('only owners can manage the organization token');
+  }
+  return org;
 }

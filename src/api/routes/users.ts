@@ -7,12 +7,7 @@ import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf, queryParam } from '../query.js';
 import { serializeToken, serializeUser } from '../serializers/user.js';
-
-function descriptionOf(body: Record<string, unknown> | null): string | null {
-  const data = body?.data as { attributes?: { description?: unknown } } | undefined;
-  const d = data?.attributes?.description;
-  return typeof d === 'string' ? d : null;
-}
+import { descriptionOf } from './token-body.js';
 
 /**
  * Users of the instance (the admin API, as Terraform Enterprise names it, plus `POST`, which is a

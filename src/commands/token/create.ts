@@ -1,33 +1,45 @@
 import { Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
+import type { SingleResult } from '../../client/jsonapi.js';
+import { teamsApi, tokensApi } from '../../client/teams.js';
 
 export default class TokenCreate extends BerthCommand<typeof TokenCreate> {
   static override summary = 'Mint an API token (shown once).';
-  static override description =
-    'Mints a token for a user (--user) or a site-administrator token (--site-admin). The secret is printed once on stdout and stored only as a hash; keep it safe.';
+  static override description = `Mints a token for a user (--user), a team (--team), an organization (--org given on the command line, with no other kind), or the site administrator (--site-admin). The secret is printed once on stdout and stored only as a hash; keep it safe.
+
+A team or an organization has one token: creating another replaces (revokes) the previous one.`;
   static override examples = [
     '<%= config.bin %> token create --user alice',
+    '<%= config.bin %> token create --team platform --org acme',
+    '<%= config.bin %> token create --org acme',
     '<%= config.bin %> token create --site-admin --description "CI"',
     'export BERTH_TOKEN=$(<%= config.bin %> token create --user alice)',
   ];
   static override flags = {
-    user: Flags.string({ description: 'username the token acts as', exclusive: ['site-admin'] }),
-    'site-admin': Flags.boolean({ description: 'a token of the site administrator of this instance', exclusive: ['user'] }),
+    user: Flags.string({ description: 'username the token acts as', exclusive: ['site-admin', 'team'] }),
+    team: Flags.string({ description: 'team (team- id, or name within --org) the token acts as', exclusive: ['site-admin', 'user'] }),
+    'site-admin': Flags.boolean({ description: 'a token of the site administrator of this instance', exclusive: ['user', 'team'] }),
     description: Flags.string({ description: 'what the token is for' }),
   };
 
   async run(): Promise<void> {
     const client = await this.client();
-    const { user, description } = this.flags;
-    let result;
+    const { user, team, description } = this.flags;
+    const orgOnCommandLine = this.argv.some((a) => a === '--org' || a.startsWith('--org='));
+    let result: SingleResult;
     if (user) {
       const found = await client.users.byName(user);
       result = await client.tokens.createForUser(found.id, description);
+    } else if (team) {
+      const teams = teamsApi(client);
+      result = await teams.createToken((await teams.resolve(team, this.flags.org)).id, description);
     } else if (this.flags['site-admin']) {
       result = await client.tokens.createSiteAdmin(description);
+    } else if (orgOnCommandLine && this.flags.org) {
+      result = await tokensApi(client).createForOrganization(this.flags.org, description);
     } else {
-      throw usageError('say whose token to create: --user NAME or --site-admin');
+      throw usageError('say whose token to create: --user NAME, --team TEAM, --org ORG or --site-admin');
     }
     const token = result.data.attributes.token as string;
     this.print(result.data, () => token);

@@ -1,0 +1,22 @@
+import { Args } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { teamsApi } from '../../client/teams.js';
+
+export default class TeamAddMember extends BerthCommand<typeof TeamAddMember> {
+  static override summary = 'Add users to a team (this makes them members of its organization).';
+  static override examples = ['<%= config.bin %> team add-member owners alice --org acme', '<%= config.bin %> team add-member platform alice bob --org acme'];
+  static override strict = false;
+  static override args = {
+    team: Args.string({ description: 'team- id, or name within --org', required: true }),
+    user: Args.string({ description: 'username (several may follow)', required: true }),
+  };
+
+  async run(): Promise<void> {
+    const names = this.positionals.slice(1);
+    const api = teamsApi(await this.client());
+    const team = await api.resolve(this.args.team, this.flags.org);
+    await api.addMembers(team.id, names);
+    const { data } = await api.get(team.id);
+    this.print(data, () => `Added ${names.join(', ')} to team ${team.attributes.name}.`);
+  }
+}

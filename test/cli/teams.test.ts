@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDb } from '../helpers/cli.js';
+
+describe('berth team, token and whoami (local mode)', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+
+  beforeAll(async () => {
+    expect((await cli('org', 'create', 'acme', '--email', 'a@acme.test')).code).toBe(0);
+    expect((await cli('user', 'create', 'alice', '--email', 'alice@acme.test')).code).toBe(0);
+    expect((await cli('user', 'create', 'bob', '--email', 'bob@acme.test')).code).toBe(0);
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('creates, updates, shows, lists and deletes teams', async () => {
+    const created = await cli('team', 'create', 'platform', '--manage-workspaces', '--json');
+    expect(created.code).toBe(0);
+    expect(JSON.parse(created.stdout).attributes['organization-access']['manage-workspaces']).toBe(true);
+    const updated = await cli('team', 'update', 'platform', '--manage-projects', '--no-manage-workspaces', '--json');
+    expect(JSON.parse(updated.stdout).attributes['organization-access']).toMatchObject({ 'manage-projects': true, 'manage-workspaces': false });
+    const table = await cli('team', 'list');
+    expect(table.stdout).toMatch(/owners\s+0\s+owners \(everything\)/);
+    expect(table.stdout).toMatch(/platform\s+0\s+manage-projects/);
+    expect((await cli('team', 'show', 'nope')).code).toBe(3);
+    expect((await cli('team', 'delete', 'platform')).code).toBe(2);
+    expect((await cli('team', 'delete', 'platform', '--yes')).code).toBe(0);
+    expect((await cli('team', 'show', 'platform')).code).toBe(3);
+  });
+
+  it('adds and removes several members at once', async () => {
+    await cli('team', 'create', 'devs');
+    const added = await cli('team', 'add-member', 'devs', 'alice', 'bob', '--json');
+    expect(added.code).toBe(0);
+    expect(JSON.parse(added.stdout).attributes['users-count']).toBe(2);
+    const shown = await cli('team', 'show', 'devs');
+    expect(shown.stdout).toMatch(/Members\s+alice, bob/);
+    const removed = await cli('team', 'remove-member', 'devs', 'bob', '--json');
+    expect(JSON.parse(removed.stdout).attributes['users-count']).toBe(1);
+    const unknown = await cli('team', 'add-member', 'devs', 'zed');
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('zed');
+  });
+
+  it('mints team and organization tokens; whoami tells who they act as', async () => {
+    const teamToken = (await cli('token', 'create', '--team', 'devs')).stdout.trim();
+    const asTeam = await runCli(['whoami', '--json'], { BERTH_DB: tmp.db, BERTH_TOKEN: teamToken });
+    expect(JSON.parse(asTeam.stdout).attributes).toMatchObject({ kind: 'team', 'team-name': 'devs', organization: 'acme' });
+    const orgToken = (await runCli(['token', 'create', '--org', 'acme'], { BERTH_DB: tmp.db })).stdout.trim();
+    const asOrg = await runCli(['whoami'], { BERTH_DB: tmp.db, BERTH_TOKEN: orgToken });
+    expect(asOrg.stdout).toMatch(/Acting as\s+organization/);
+    expect(asOrg.stdout).toMatch(/Organization\s+acme/);
+    const local = await runCli(['whoami'], { BERTH_DB: tmp.db });
+    expect(local.stdout).toMatch(/Acting as\s+site administrator/);
+    expect(local.stdout).toMatch(/Token\s+none \(local mode\)/);
+  });
+
+  it('BERTH_ORG alone does not mint an organization token', async () => {
+    const r = await cli('token', 'create');
+    expect(r.code).toBe(2);
+  });
+
+  it('lists and revokes user tokens', async () => {
+    const token = (await cli('token', 'create', '--user', 'alice', '--description', 'laptop')).stdout.trim();
+    const asAlice = { BERTH_DB: tmp.db, BERTH_TOKEN: token };
+    const list = await runCli(['token', 'list', '--json'], asAlice);
+    expect(list.code).toBe(0);
+    const tokens = JSON.parse(list.stdout);
+    expect(tokens).toHaveLength(1);
+    expect(tokens[0].attributes.description).toBe('laptop');
+    expect(list.stdout).not.toContain(token);
+    expect((await runCli(['token', 'revoke', tokens[0].id], asAlice)).code).toBe(0);
+    const after = await runCli(['whoami'], asAlice);
+    expect(after.code).toBe(6);
+  });
+});
