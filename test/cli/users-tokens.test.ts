@@ -40,10 +40,10 @@ describe('berth user and berth token (local mode)', () => {
     expect((await runCli(['user', 'create', 'mallory', '--email', 'm@m.test'], asCarol)).code).toBe(3);
   });
 
-  it('needs --user or --site-admin', async () => {
+  it('needs to be told whose token to create', async () => {
     const r = await cli('token', 'create');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--user NAME or --site-admin');
+    expect(r.stderr).toContain('--user NAME, --team TEAM, --org ORG or --site-admin');
   });
 
   it('two processes opening a new database at once both succeed (migrations take turns)', async () => {
