@@ -7,6 +7,7 @@ import type { AppEnv, AppOptions } from './env.js';
 import { internalError, sendError } from './errors.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
+import { projectRoutes } from './routes/projects.js';
 import { userRoutes } from './routes/users.js';
 
 /**
@@ -39,6 +40,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', meta.v2);
   v2.use('*', authMiddleware(options));
   v2.route('/', organizationRoutes());
+  v2.route('/', projectRoutes());
   v2.route('/', userRoutes());
 
   app.route('/api/v2', v2);
