@@ -7,7 +7,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
 import { createProject } from '../../src/services/projects.js';
 import { openStore } from '../../src/store/open.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, runCliInTerminal } from '../helpers/cli.js';
 
 const PRJ_ID = /^prj-[A-Za-z0-9]{16}$/;
 
@@ -49,6 +49,19 @@ describe('berth project (local mode)', () => {
       expect(res.stdout).toMatch(/^Created project Data Lake \(prj-[A-Za-z0-9]{16}\)\.\n/);
       expect(res.stdout).toMatch(/Organization\s+acme/);
       expect(res.stderr).toBe('');
+    });
+
+    it('asks for the name and the optional settings on a terminal when NAME is missing', async () => {
+      const res = await runCliInTerminal(['project', 'create', '--org', 'acme'], env, [
+        [/Project name/, 'Asked For\r'],
+        [/Description \(optional\)/, 'typed in\r'],
+        [/Auto-destroy after inactivity/, '7d\r'],
+      ]);
+      expect(res.output).toContain('Created project Asked For');
+      expect(res.code).toBe(0);
+      const data = await json('project', 'show', 'Asked For', '--org', 'acme');
+      expect(data.attributes).toMatchObject({ name: 'Asked For', description: 'typed in', 'auto-destroy-activity-duration': '7d' });
+      expect((await berth('project', 'delete', data.id, '--yes')).code).toBe(0);
     });
 
     it('fails with a usage error (2) when NAME is missing and no terminal is there to ask', async () => {
