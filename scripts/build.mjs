@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 
 await rm(`${root}/dist`, { recursive: true, force: true });
-// A stale manifest would be read back by Config.load below instead of being recomputed.
+// A stale manifest would be read back instead of the commands just built.
 await rm(`${root}/oclif.manifest.json`, { force: true });
 await build({
   absWorkingDir: root,

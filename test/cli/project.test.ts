@@ -7,7 +7,8 @@ import { systemClock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
 import { createProject } from '../../src/services/projects.js';
 import { openStore } from '../../src/store/open.js';
-import { runCli, runCliInTerminal } from '../helpers/cli.js';
+import { runCli } from '../helpers/cli.js';
+import { runCliInTerminal } from '../helpers/terminal.js';
 
 const PRJ_ID = /^prj-[A-Za-z0-9]{16}$/;
 
