@@ -8,7 +8,7 @@ import { directEffective, type EffectiveTagBinding, type TagBinding } from '../d
 import { checkBindingCount, mergeBindings, type TagBindingInput } from '../domain/tags.js';
 import { containsInsensitive } from '../store/like.js';
 import type { ProjectsTable } from '../store/schema.js';
-import { writeTransaction, type Tx } from '../store/transaction.js';
+import { readTransaction, writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
@@ -81,7 +81,11 @@ async function ensureNameFree(tx: Tx, organizationId: string, name: string, exce
   if (await query.executeTakeFirst()) throw nameTaken();
 }
 
-async function bindingRows(db: Tx, projectId: string): Promise<TagBinding[]> {
+/**
+ * The bindings set directly on a project, in the order their keys were first added. No
+ * permission check: for services that already checked (workspaces inherit these).
+ */
+export async function projectTagBindings(db: Tx, projectId: string): Promise<TagBinding[]> {
   const rows = await db.selectFrom('project_tag_bindings').selectAll().where('project_id', '=', projectId).orderBy('seq').execute();
   return rows.map((r) => ({ id: r.id, key: r.key, value: r.value, createdAt: r.created_at }));
 }
@@ -91,7 +95,7 @@ async function bindingRows(db: Tx, projectId: string): Promise<TagBinding[]> {
  * values in place (keeping id and creation time), inserts new keys in the given order.
  */
 async function applyBindings(tx: Tx, projectId: string, target: TagBindingInput[], now: string): Promise<void> {
-  const existing = await bindingRows(tx, projectId);
+  const existing = await projectTagBindings(tx, projectId);
   const wanted = new Map(target.map((b) => [b.key, b.value]));
   for (const b of existing) {
     const value = wanted.get(b.key);
@@ -187,52 +191,58 @@ export async function deleteProject(ctx: ServiceContext, id: string): Promise<vo
   });
 }
 
+/** One consistent snapshot: counts, page and bindings are read in one read transaction. */
 export async function listProjects(ctx: ServiceContext, organizationName: string, page: PageRequest, q: ProjectListQuery = {}): Promise<ProjectList> {
-  const { row: org, facts } = await readableOrganization(ctx, organizationName);
-  const empty: ProjectList = { items: [], total: 0, page, statusCounts: { total: 0, matching: 0 } };
-  if (q.includeEffectiveTagBindings) empty.effectiveTagBindings = new Map();
-  if (!can(ctx.actor, 'project:read', facts)) return empty;
+  return readTransaction(ctx.db, async (tx) => {
+    const { row: org, facts } = await readableOrganization(ctx, organizationName, tx);
+    const empty: ProjectList = { items: [], total: 0, page, statusCounts: { total: 0, matching: 0 } };
+    if (q.includeEffectiveTagBindings) empty.effectiveTagBindings = new Map();
+    if (!can(ctx.actor, 'project:read', facts)) return empty;
 
-  const all = ctx.db.selectFrom('projects').where('projects.organization_id', '=', org.id);
-  const { n: total } = await all.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const all = tx.selectFrom('projects').where('projects.organization_id', '=', org.id);
+    const { n: total } = await all.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
 
-  // Permissions are organization-wide today (team access to single projects comes with teams),
-  // so a permission filter keeps every project or none.
-  if ((q.permissions ?? []).some((perm) => !can(ctx.actor, PERMISSION_ACTIONS[perm], facts))) {
-    return { ...empty, statusCounts: { total: Number(total), matching: 0 } };
-  }
+    // Permissions are organization-wide today (team access to single projects comes with teams),
+    // so a permission filter keeps every project or none.
+    if ((q.permissions ?? []).some((perm) => !can(ctx.actor, PERMISSION_ACTIONS[perm], facts))) {
+      return { ...empty, statusCounts: { total: Number(total), matching: 0 } };
+    }
 
-  let query = all;
-  if (q.names && q.names.length > 0) {
-    query = query.where('projects.name_lower', 'in', q.names.map((n) => n.toLowerCase()));
-  } else if (q.q) {
-    query = query.where(containsInsensitive('projects.name', q.q));
-  }
-  for (const t of q.tagged ?? []) {
-    if (!t.key && !t.value) continue;
-    query = query.where((eb) => {
-      let sub = eb.selectFrom('project_tag_bindings').select('project_tag_bindings.id').whereRef('project_tag_bindings.project_id', '=', 'projects.id');
-      if (t.key) sub = sub.where('project_tag_bindings.key', '=', t.key);
-      if (t.value) sub = sub.where('project_tag_bindings.value', '=', t.value);
-      return eb.exists(sub);
-    });
-  }
-  const { n: matching } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    let query = all;
+    if (q.names && q.names.length > 0) {
+      query = query.where('projects.name_lower', 'in', q.names.map((n) => n.toLowerCase()));
+    } else if (q.q) {
+      query = query.where(containsInsensitive('projects.name', q.q));
+    }
+    for (const t of q.tagged ?? []) {
+      if (!t.key && !t.value) continue;
+      query = query.where((eb) => {
+        let sub = eb
+          .selectFrom('project_tag_bindings')
+          .select('project_tag_bindings.id')
+          .whereRef('project_tag_bindings.project_id', '=', 'projects.id');
+        if (t.key) sub = sub.where('project_tag_bindings.key', '=', t.key);
+        if (t.value) sub = sub.where('project_tag_bindings.value', '=', t.value);
+        return eb.exists(sub);
+      });
+    }
+    const { n: matching } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
 
-  let ordered = query.selectAll('projects');
-  if (q.sort === 'name') ordered = ordered.orderBy('projects.name_lower', 'asc').orderBy('projects.seq', 'asc');
-  else if (q.sort === '-name') ordered = ordered.orderBy('projects.name_lower', 'desc').orderBy('projects.seq', 'desc');
-  else ordered = ordered.orderBy('projects.seq', 'asc');
-  const rows = await ordered.limit(page.size).offset(offsetOf(page)).execute();
+    let ordered = query.selectAll('projects');
+    if (q.sort === 'name') ordered = ordered.orderBy('projects.name_lower', 'asc').orderBy('projects.seq', 'asc');
+    else if (q.sort === '-name') ordered = ordered.orderBy('projects.name_lower', 'desc').orderBy('projects.seq', 'desc');
+    else ordered = ordered.orderBy('projects.seq', 'asc');
+    const rows = await ordered.limit(page.size).offset(offsetOf(page)).execute();
 
-  const items: Project[] = [];
-  for (const row of rows) items.push(toProject(ctx, row, org.name, facts, await projectCounts(ctx.db, row.id)));
-  const result: ProjectList = { items, total: Number(matching), page, statusCounts: { total: Number(total), matching: Number(matching) } };
-  if (q.includeEffectiveTagBindings) {
-    result.effectiveTagBindings = new Map();
-    for (const row of rows) result.effectiveTagBindings.set(row.id, (await bindingRows(ctx.db, row.id)).map(directEffective));
-  }
-  return result;
+    const items: Project[] = [];
+    for (const row of rows) items.push(toProject(ctx, row, org.name, facts, await projectCounts(tx, row.id)));
+    const result: ProjectList = { items, total: Number(matching), page, statusCounts: { total: Number(total), matching: Number(matching) } };
+    if (q.includeEffectiveTagBindings) {
+      result.effectiveTagBindings = new Map();
+      for (const row of rows) result.effectiveTagBindings.set(row.id, (await projectTagBindings(tx, row.id)).map(directEffective));
+    }
+    return result;
+  });
 }
 
 // --- Tag bindings --------------------------------------------------------------------------
@@ -240,7 +250,7 @@ export async function listProjects(ctx: ServiceContext, organizationName: string
 /** The bindings set directly on the project, in the order they were added. */
 export async function listProjectTagBindings(ctx: ServiceContext, id: string): Promise<TagBinding[]> {
   await readableProject(ctx, id, ctx.db);
-  return bindingRows(ctx.db, id);
+  return projectTagBindings(ctx.db, id);
 }
 
 /** For a project the effective bindings are its own bindings (projects inherit nothing). */
@@ -256,11 +266,11 @@ export async function addProjectTagBindings(ctx: ServiceContext, id: string, inc
   return writeTransaction(ctx.db, async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'manage the tags of');
-    const existing = await bindingRows(tx, id);
+    const existing = await projectTagBindings(tx, id);
     const merged = mergeBindings(existing, incoming);
     checkBindingCount(merged.length, pointer);
     await applyBindings(tx, id, merged, ctx.clock.now().toISOString());
-    return bindingRows(tx, id);
+    return projectTagBindings(tx, id);
   });
 }
 
@@ -271,11 +281,11 @@ export async function replaceProjectTagBindings(ctx: ServiceContext, id: string,
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'manage the tags of');
     await applyBindings(tx, id, target, ctx.clock.now().toISOString());
-    return bindingRows(tx, id);
+    return projectTagBindings(tx, id);
   });
 }
 
 /** The effective bindings of one project (for `include=effective_tag_bindings` on a read). */
 export async function projectEffectiveTagBindings(ctx: ServiceContext, id: string): Promise<EffectiveTagBinding[]> {
-  return (await bindingRows(ctx.db, id)).map(directEffective);
+  return (await projectTagBindings(ctx.db, id)).map(directEffective);
 }
