@@ -9,6 +9,7 @@ import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { teamRoutes } from './routes/teams.js';
 import { tokenRoutes } from './routes/tokens.js';
+import { projectRoutes } from './routes/projects.js';
 import { userRoutes } from './routes/users.js';
 
 /**
@@ -41,6 +42,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', meta.v2);
   v2.use('*', authMiddleware(options));
   v2.route('/', organizationRoutes());
+  v2.route('/', projectRoutes());
   v2.route('/', userRoutes());
   v2.route('/', teamRoutes());
   v2.route('/', tokenRoutes());

@@ -85,6 +85,7 @@ export function sendCollection<T>(
   paged: Paged<T>,
   serialize: (item: T) => ResourceObject,
   included: ResourceObject[] = [],
+  extraMeta: Record<string, unknown> = {},
 ): Response {
   const { number, size } = paged.page;
   const pages = totalPages(paged.total, size);
@@ -105,7 +106,7 @@ export function sendCollection<T>(
       next: pagination['next-page'] ? pageLink(c, pagination['next-page'], size) : null,
       last: pageLink(c, pages, size),
     },
-    meta: { pagination, ...pagination },
+    meta: { pagination, ...pagination, ...extraMeta },
   };
   if (included.length > 0) body.included = dedupe(included);
   return sendDocument(c, body);

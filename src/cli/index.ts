@@ -7,6 +7,14 @@ import OrgDelete from '../commands/org/delete.js';
 import OrgList from '../commands/org/list.js';
 import OrgShow from '../commands/org/show.js';
 import OrgUpdate from '../commands/org/update.js';
+import ProjectCreate from '../commands/project/create.js';
+import ProjectDelete from '../commands/project/delete.js';
+import ProjectList from '../commands/project/list.js';
+import ProjectShow from '../commands/project/show.js';
+import ProjectTagsAdd from '../commands/project/tags/add.js';
+import ProjectTagsEffective from '../commands/project/tags/effective.js';
+import ProjectTagsList from '../commands/project/tags/list.js';
+import ProjectUpdate from '../commands/project/update.js';
 import Serve from '../commands/serve.js';
 import TeamAddMember from '../commands/team/add-member.js';
 import TeamCreate from '../commands/team/create.js';
@@ -29,6 +37,14 @@ export const COMMANDS = {
   'org:list': OrgList,
   'org:show': OrgShow,
   'org:update': OrgUpdate,
+  'project:create': ProjectCreate,
+  'project:delete': ProjectDelete,
+  'project:list': ProjectList,
+  'project:show': ProjectShow,
+  'project:tags:add': ProjectTagsAdd,
+  'project:tags:effective': ProjectTagsEffective,
+  'project:tags:list': ProjectTagsList,
+  'project:update': ProjectUpdate,
   serve: Serve,
   'team:add-member': TeamAddMember,
   'team:create': TeamCreate,

@@ -1,8 +1,12 @@
 import type { Project } from '../../domain/project.js';
-import { API_PREFIX, linkOnly, toOne, type ResourceObject } from '../documents.js';
+import { API_PREFIX, linkOnly, toOne, type ResourceIdentifier, type ResourceObject } from '../documents.js';
 
-/** The one project serialisation: create, read and list emit exactly this. */
-export function serializeProject(p: Project): ResourceObject {
+/**
+ * The one project serialisation: create, read and list emit exactly this. With
+ * `effectiveTagBindings` (`include=effective_tag_bindings`) the `effective-tag-bindings`
+ * relationship also carries the identifiers of the bindings, which go in `included`.
+ */
+export function serializeProject(p: Project, options: { effectiveTagBindings?: ResourceIdentifier[] } = {}): ResourceObject {
   const self = `${API_PREFIX}/projects/${p.id}`;
   return {
     id: p.id,
@@ -31,7 +35,9 @@ export function serializeProject(p: Project): ResourceObject {
       organization: toOne('organizations', p.organizationName, `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`),
       'default-agent-pool': toOne('agent-pools', null),
       'tag-bindings': linkOnly(`${self}/tag-bindings`),
-      'effective-tag-bindings': linkOnly(`${self}/effective-tag-bindings`),
+      'effective-tag-bindings': options.effectiveTagBindings
+        ? { data: options.effectiveTagBindings, links: { related: `${self}/effective-tag-bindings` } }
+        : linkOnly(`${self}/effective-tag-bindings`),
     },
     links: { self },
   };

@@ -1,0 +1,19 @@
+import { findProjectByName, getProject } from '../client/projects.js';
+import type { BerthClient } from '../client/client.js';
+import type { Resource } from '../client/jsonapi.js';
+import { BerthError } from '../domain/errors.js';
+import { usageError } from './prompts.js';
+
+const PROJECT_ID = /^prj-[A-Za-z0-9]{16}$/;
+
+/**
+ * PROJECT arguments: a `prj-` id, or a project name in `org` (looked up with `filter[names]`).
+ * A name without an organization is a usage error; an unknown one a 404 (exit code 3).
+ */
+export async function resolveProject(client: BerthClient, ref: string, org: string | undefined): Promise<Resource> {
+  if (PROJECT_ID.test(ref)) return (await getProject(client, ref)).data;
+  if (!org) throw usageError(`"${ref}" is not a project id (prj-...); to find a project by name pass --org NAME or set BERTH_ORG`);
+  const found = await findProjectByName(client, org, ref);
+  if (!found) throw new BerthError([{ status: 404, title: 'not found', detail: `project "${ref}" not found in organization ${org}` }]);
+  return found;
+}

@@ -1,0 +1,19 @@
+import { Args } from '@oclif/core';
+import { BerthCommand } from '../../../cli/base-command.js';
+import { resolveProject } from '../../../cli/resolve-project.js';
+import { effectiveTagTable } from '../../../cli/views/project.js';
+import { listEffectiveTagBindings } from '../../../client/projects.js';
+
+export default class ProjectTagsEffective extends BerthCommand<typeof ProjectTagsEffective> {
+  static override summary = 'List the effective key-value tags of a project.';
+  static override description = 'For a project these are the tags set on it; its workspaces inherit them.';
+  static override examples = ['<%= config.bin %> project tags effective "Web Platform" --org acme'];
+  static override args = { project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }) };
+
+  async run(): Promise<void> {
+    const client = await this.client();
+    const project = await resolveProject(client, this.args.project, this.flags.org);
+    const tags = await listEffectiveTagBindings(client, project.id);
+    this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveTagTable(tags)));
+  }
+}

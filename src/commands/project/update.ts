@@ -1,0 +1,44 @@
+import { Args, Flags } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { usageError } from '../../cli/prompts.js';
+import { resolveProject } from '../../cli/resolve-project.js';
+import { parseTagArg } from '../../cli/tag-args.js';
+import { projectFields } from '../../cli/views/project.js';
+import { updateProject } from '../../client/projects.js';
+
+export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
+  static override summary = 'Change the settings of a project.';
+  static override description =
+    'Changes only what is given. --tag replaces all the tags of the project (use "project tags add" to add some); --clear-tags removes them. A new auto-destroy duration applies to every workspace of the project that does not set its own.';
+  static override examples = [
+    '<%= config.bin %> project update "Web Platform" --org acme --description "Public web"',
+    '<%= config.bin %> project update prj-WsVcWRr7SfxRci1v --auto-destroy-duration 7d',
+    '<%= config.bin %> project update web --org acme --no-auto-destroy --clear-tags',
+  ];
+  static override args = { project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }) };
+  static override flags = {
+    name: Flags.string({ description: 'new name' }),
+    description: Flags.string({ description: 'new description ("" for none)' }),
+    'auto-destroy-duration': Flags.string({ description: 'default inactivity period, e.g. 14d or 36h', exclusive: ['no-auto-destroy'] }),
+    'no-auto-destroy': Flags.boolean({ description: 'clear the auto-destroy duration', exclusive: ['auto-destroy-duration'] }),
+    tag: Flags.string({ description: 'KEY=VALUE; replaces all tags of the project (repeatable)', multiple: true, exclusive: ['clear-tags'] }),
+    'clear-tags': Flags.boolean({ description: 'remove every tag of the project', exclusive: ['tag'] }),
+  };
+
+  async run(): Promise<void> {
+    const f = this.flags;
+    const attributes: Record<string, unknown> = {
+      name: f.name,
+      description: f.description,
+      'auto-destroy-activity-duration': f['no-auto-destroy'] ? null : f['auto-destroy-duration'],
+    };
+    const tags = f['clear-tags'] ? [] : f.tag?.map(parseTagArg);
+    if (Object.values(attributes).every((v) => v === undefined) && tags === undefined) {
+      throw usageError('nothing to change: pass --name, --description, --auto-destroy-duration, --no-auto-destroy, --tag or --clear-tags');
+    }
+    const client = await this.client();
+    const project = await resolveProject(client, this.args.project, f.org);
+    const { data } = await updateProject(client, project.id, attributes, tags);
+    this.print(data, () => `Updated project ${data.attributes.name} (${data.id}).\n${projectFields(data)}`);
+  }
+}

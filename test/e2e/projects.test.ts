@@ -1,0 +1,77 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli, tempDb } from '../helpers/cli.js';
+
+/** Starts `berth serve --port 0` as a real process and waits for its address and token. */
+function startServe(db: string): Promise<{ child: ChildProcess; url: string; token: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
+      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20_000);
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const url = /berth listening on (http:\/\/\S+)/.exec(err)?.[1];
+      const token = /^\s+(berth\.\S+)$/m.exec(err)?.[1];
+      if (url && token) {
+        clearTimeout(timer);
+        resolve({ child, url, token });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
+  });
+}
+
+describe('project commands against berth serve (--server)', () => {
+  const tmp = tempDb();
+  let server: { child: ChildProcess; url: string; token: string };
+  const remote = (...args: string[]) => runCli([...args, '--server', server.url, '--token', server.token, '--org', 'acme']);
+  const json = async (...args: string[]) => {
+    const res = await remote(...args, '--json');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    return JSON.parse(res.stdout);
+  };
+
+  beforeAll(async () => {
+    server = await startServe(tmp.db);
+    expect((await remote('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
+  });
+  afterAll(() => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+    tmp.cleanup();
+  });
+
+  it('creates, tags, filters, shows and deletes a project over HTTP', async () => {
+    const created = await json('project', 'create', 'Web Platform', '--tag', 'env=prod', '--auto-destroy-duration', '14d');
+    await json('project', 'create', 'Batch', '--tag', 'env=dev');
+    expect(await json('project', 'show', 'web platform')).toEqual(created);
+    const all = await json('project', 'tags', 'add', 'Web Platform', 'team=web');
+    expect(all.map((t: any) => t.attributes.key)).toEqual(['env', 'team']);
+    const names = async (...args: string[]) => (await json('project', 'list', ...args)).map((p: any) => p.attributes.name);
+    expect(await names('--tag', 'env=prod', '--tag', 'team')).toEqual(['Web Platform']);
+    expect(await names('--names', 'batch,WEB PLATFORM', '--sort', '-name')).toEqual(['Web Platform', 'Batch']);
+    expect(await names('--search', 'plat')).toEqual(['Web Platform']);
+    expect(await json('project', 'delete', created.id, '--yes')).toEqual({ id: created.id, type: 'projects', deleted: true });
+    const gone = await remote('project', 'show', created.id);
+    expect(gone.code).toBe(3);
+  });
+
+  it('answers a go-tfe style request with percent-encoded brackets', async () => {
+    const url = `${server.url}/api/v2/organizations/acme/projects?filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=&include=effective_tag_bindings`;
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${server.token}`, Accept: 'application/vnd.api+json' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.api+json');
+    const body: any = await res.json();
+    expect(body.data.map((p: any) => p.attributes.name)).toEqual(['Batch']);
+    expect(body.included).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{16}$/), type: 'effective-tag-bindings', attributes: { key: 'env', value: 'dev' } }]);
+    expect(body.meta['status-counts']).toEqual({ total: 2, matching: 1 });
+  });
+
+  it('exits 6 for a bad token', async () => {
+    const res = await runCli(['project', 'list', '--org', 'acme', '--server', server.url, '--token', 'nope']);
+    expect(res.code).toBe(6);
+  });
+});
