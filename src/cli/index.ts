@@ -2,28 +2,50 @@
  * Entry of the CLI bundle. oclif finds the commands through COMMANDS (the "explicit" strategy),
  * so that one bundled file holds them all instead of a folder of modules.
  */
+import AgentPoolCreate from '../commands/agent-pool/create.js';
+import AgentPoolDelete from '../commands/agent-pool/delete.js';
+import AgentPoolList from '../commands/agent-pool/list.js';
+import OAuthTokenCreate from '../commands/oauth-token/create.js';
+import OAuthTokenList from '../commands/oauth-token/list.js';
 import OrgCreate from '../commands/org/create.js';
 import OrgDelete from '../commands/org/delete.js';
 import OrgList from '../commands/org/list.js';
 import OrgShow from '../commands/org/show.js';
 import OrgUpdate from '../commands/org/update.js';
+import ProjectMoveWorkspaces from '../commands/project/move-workspaces.js';
 import Serve from '../commands/serve.js';
 import TokenCreate from '../commands/token/create.js';
 import UserCreate from '../commands/user/create.js';
 import UserDelete from '../commands/user/delete.js';
 import UserList from '../commands/user/list.js';
+import WorkspaceCreate from '../commands/workspace/create.js';
+import WorkspaceDelete from '../commands/workspace/delete.js';
+import WorkspaceList from '../commands/workspace/list.js';
+import WorkspaceShow from '../commands/workspace/show.js';
+import WorkspaceUpdate from '../commands/workspace/update.js';
 
 export const COMMANDS = {
+  'agent-pool:create': AgentPoolCreate,
+  'agent-pool:delete': AgentPoolDelete,
+  'agent-pool:list': AgentPoolList,
+  'oauth-token:create': OAuthTokenCreate,
+  'oauth-token:list': OAuthTokenList,
   'org:create': OrgCreate,
   'org:delete': OrgDelete,
   'org:list': OrgList,
   'org:show': OrgShow,
   'org:update': OrgUpdate,
+  'project:move-workspaces': ProjectMoveWorkspaces,
   serve: Serve,
   'token:create': TokenCreate,
   'user:create': UserCreate,
   'user:delete': UserDelete,
   'user:list': UserList,
+  'workspace:create': WorkspaceCreate,
+  'workspace:delete': WorkspaceDelete,
+  'workspace:list': WorkspaceList,
+  'workspace:show': WorkspaceShow,
+  'workspace:update': WorkspaceUpdate,
 };
 
 export { execute, flush, handle } from '@oclif/core';
