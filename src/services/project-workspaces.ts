@@ -1,7 +1,7 @@
 import { forbidden, notFound } from '../domain/errors.js';
 import { can } from '../domain/policy.js';
 import { writeTransaction } from '../store/transaction.js';
-import { orgFacts } from './access.js';
+import { isProjectAdmin, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { findProjectRow } from './projects-read.js';
 
@@ -17,8 +17,7 @@ export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: st
     if (!project) throw missing();
     const facts = await orgFacts(tx, ctx.actor, project.organization_id);
     if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
-    // Admin on the destination (team access per project arrives with a later issue).
-    if (!can(ctx.actor, 'project:update', facts)) throw missing();
+    if (!isProjectAdmin(ctx.actor, facts, project.id)) throw missing();
     const rows = await tx
       .selectFrom('workspaces')
       .select(['id', 'project_id'])
@@ -30,7 +29,7 @@ export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: st
       const row = found.get(id);
       if (!row) return true;
       // Read access to the workspace and admin on its current project.
-      return !can(ctx.actor, 'workspace:read', facts) || !can(ctx.actor, 'project:update', facts);
+      return !can(ctx.actor, 'workspace:read', facts) || !isProjectAdmin(ctx.actor, facts, row.project_id);
     });
     if (refused.length > 0) {
       throw forbidden(`Workspace(s) not found, or you are not authorized to move them: ${refused.join(', ')}`);

@@ -14,6 +14,7 @@ import {
 import type { Updateable } from 'kysely';
 import type { WorkspacesTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
+import { isProjectAdmin } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { findProjectRow } from './projects-read.js';
@@ -139,9 +140,7 @@ export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, in
     }
     if (input.projectId !== undefined && input.projectId !== row.project_id) {
       const destination = await projectInOrganization(tx, row.organization_id, input.projectId);
-      // Admin on the source and on the destination project. Team access per project arrives
-      // with a later issue; until then both come from the organization-level grant.
-      if (!can(ctx.actor, 'project:update', facts) || !can(ctx.actor, 'project:update', facts)) {
+      if (!isProjectAdmin(ctx.actor, facts, row.project_id) || !isProjectAdmin(ctx.actor, facts, destination.id)) {
         throw forbidden(`not authorized to move workspace ${row.id} from project ${row.project_id} to project ${destination.id}`);
       }
       changes.project_id = destination.id;
