@@ -2,7 +2,6 @@ import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
 import { canPrompt, confirm, input, select, usageError } from '../../cli/prompts.js';
 import { workspaceFields } from '../../cli/views/workspace.js';
-import { interactiveCreateFlow } from '../../cli/workspace-create-flow.js';
 import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
 import { AgentPoolsClient, ProjectWorkspacesClient, WorkspacesClient } from '../../client/workspaces.js';
 import type { BerthClient } from '../../client/client.js';
@@ -31,6 +30,8 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
     let name = this.args.name;
     if (!name) {
       if (!canPrompt(this.flags)) throw usageError('a workspace NAME is required when not on a terminal (or with --json)');
+      // Loaded only when the flow runs, like the prompt library itself.
+      const { interactiveCreateFlow } = await import('../../cli/workspace-create-flow.js');
       const answers = await interactiveCreateFlow(
         { input, select, confirm, note: (line) => this.note(line) },
         { projects: () => projectChoices(client, org), agentPools: () => poolChoices(client, org) },
