@@ -410,6 +410,16 @@ describe('workspaces: create, read, update', () => {
       await expect422(api, () => post({ name: 'so2', 'execution-mode': 'remote', 'setting-overwrites': { 'execution-mode': true, 'agent-pool': false } }), `${A}/setting-overwrites`);
     });
 
+    it('setting-overwrites false (inherit) cannot come with an execution mode', async () => {
+      await expect422(api, () => post({ name: 'so3', 'execution-mode': 'local', 'setting-overwrites': { 'execution-mode': false } }), `${A}/setting-overwrites/execution-mode`);
+      await expect422(api, () => post({ name: 'so4', operations: false, 'setting-overwrites': { 'agent-pool': false } }), `${A}/setting-overwrites/execution-mode`);
+    });
+
+    it('vcs-repo tags-regex must be a regular expression', async () => {
+      const token = await createOAuthToken(api, 'acme');
+      await expect422(api, () => post({ name: 'rx', 'vcs-repo': { identifier: 'a/b', 'oauth-token-id': token, 'tags-regex': '([' } }), `${A}/vcs-repo/tags-regex`, 'Tags regex is not a valid regular expression');
+    });
+
     it('vcs-repo on create needs identifier and oauth-token-id', async () => {
       const token = await createOAuthToken(api, 'acme');
       await expect422(api, () => post({ name: 'v1', 'vcs-repo': { 'oauth-token-id': token } }), `${A}/vcs-repo/identifier`, "Identifier can't be blank");

@@ -51,6 +51,12 @@ describe('berth serve --edition', () => {
     });
     expect(res.status).toBe(201);
     expect(((await res.json()) as any).data.attributes['assessments-enabled']).toBe(true);
+    // The same commands against the server (remote mode).
+    const remote = await runCli(['workspace', 'list', '--org', 'acme', '--server', hosted.url, '--token', token!, '--json'], {});
+    expect(remote.code, remote.stderr).toBe(0);
+    expect(JSON.parse(remote.stdout).map((w: any) => w.attributes.name)).toEqual(['served']);
+    const noToken = await runCli(['workspace', 'show', 'acme/served', '--server', hosted.url], {});
+    expect(noToken.code).toBe(6);
     expect(await hosted.stop()).toBe(0);
 
     // Local mode over the same file reads the stored edition.
