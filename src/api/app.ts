@@ -5,12 +5,15 @@ import { authMiddleware } from './auth.js';
 import { BODY_LIMIT } from './body.js';
 import type { AppEnv, AppOptions } from './env.js';
 import { internalError, sendError } from './errors.js';
+import { agentPoolRoutes } from './routes/agent-pools.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { teamRoutes } from './routes/teams.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { projectRoutes } from './routes/projects.js';
+import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
 import { userRoutes } from './routes/users.js';
+import { workspaceRoutes } from './routes/workspaces.js';
 
 /**
  * The HTTP API: the single contract of berth. `serve` puts it behind a socket; local mode calls
@@ -46,6 +49,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', userRoutes());
   v2.route('/', teamRoutes());
   v2.route('/', tokenRoutes());
+  v2.route('/', workspaceRoutes());
+  v2.route('/', projectWorkspaceRoutes());
+  v2.route('/', agentPoolRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { serve as nodeServe } from '@hono/node-server';
 import { ensureSiteAdminToken } from '../services/tokens.js';
-import { loadSettings } from '../services/settings.js';
+import { loadSettings, saveEdition } from '../services/settings.js';
+import type { InstanceSettings } from '../services/context.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
 
@@ -10,12 +11,15 @@ export interface ServeOptions {
   host: string;
   port: number;
   dbPath: string;
+  /** When given, stored as the instance's edition before serving. */
+  edition?: InstanceSettings['edition'];
   /** Where log lines go (stderr in the CLI). */
   log: (line: string) => void;
 }
 
 export interface RunningServer {
   url: string;
+  edition: InstanceSettings['edition'];
   /** The site-administrator token created at this start, if the database had none. */
   createdToken: string | null;
   /** Stops accepting connections, finishes in-flight requests, closes the database. */
@@ -28,6 +32,7 @@ export interface RunningServer {
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = await openStore(options.dbPath);
+  if (options.edition) await saveEdition(store.db, options.edition);
   const settings = await loadSettings(store.db);
   const app = createApp({
     db: store.db,
@@ -53,6 +58,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   let closing: Promise<void> | null = null;
   return {
+    edition: settings.edition,
     url: `http://${host}:${address.port}`,
     createdToken,
     close() {

@@ -2,6 +2,11 @@
  * Entry of the CLI bundle. oclif finds the commands through COMMANDS (the "explicit" strategy),
  * so that one bundled file holds them all instead of a folder of modules.
  */
+import AgentPoolCreate from '../commands/agent-pool/create.js';
+import AgentPoolDelete from '../commands/agent-pool/delete.js';
+import AgentPoolList from '../commands/agent-pool/list.js';
+import OAuthTokenCreate from '../commands/oauth-token/create.js';
+import OAuthTokenList from '../commands/oauth-token/list.js';
 import OrgCreate from '../commands/org/create.js';
 import OrgDelete from '../commands/org/delete.js';
 import OrgList from '../commands/org/list.js';
@@ -15,6 +20,7 @@ import ProjectTagsAdd from '../commands/project/tags/add.js';
 import ProjectTagsEffective from '../commands/project/tags/effective.js';
 import ProjectTagsList from '../commands/project/tags/list.js';
 import ProjectUpdate from '../commands/project/update.js';
+import ProjectMoveWorkspaces from '../commands/project/move-workspaces.js';
 import Serve from '../commands/serve.js';
 import TeamAddMember from '../commands/team/add-member.js';
 import TeamCreate from '../commands/team/create.js';
@@ -30,8 +36,18 @@ import UserCreate from '../commands/user/create.js';
 import UserDelete from '../commands/user/delete.js';
 import UserList from '../commands/user/list.js';
 import Whoami from '../commands/whoami.js';
+import WorkspaceCreate from '../commands/workspace/create.js';
+import WorkspaceDelete from '../commands/workspace/delete.js';
+import WorkspaceList from '../commands/workspace/list.js';
+import WorkspaceShow from '../commands/workspace/show.js';
+import WorkspaceUpdate from '../commands/workspace/update.js';
 
 export const COMMANDS = {
+  'agent-pool:create': AgentPoolCreate,
+  'agent-pool:delete': AgentPoolDelete,
+  'agent-pool:list': AgentPoolList,
+  'oauth-token:create': OAuthTokenCreate,
+  'oauth-token:list': OAuthTokenList,
   'org:create': OrgCreate,
   'org:delete': OrgDelete,
   'org:list': OrgList,
@@ -45,6 +61,7 @@ export const COMMANDS = {
   'project:tags:effective': ProjectTagsEffective,
   'project:tags:list': ProjectTagsList,
   'project:update': ProjectUpdate,
+  'project:move-workspaces': ProjectMoveWorkspaces,
   serve: Serve,
   'team:add-member': TeamAddMember,
   'team:create': TeamCreate,
@@ -60,6 +77,11 @@ export const COMMANDS = {
   'user:delete': UserDelete,
   'user:list': UserList,
   whoami: Whoami,
+  'workspace:create': WorkspaceCreate,
+  'workspace:delete': WorkspaceDelete,
+  'workspace:list': WorkspaceList,
+  'workspace:show': WorkspaceShow,
+  'workspace:update': WorkspaceUpdate,
 };
 
 export { execute, flush, handle } from '@oclif/core';

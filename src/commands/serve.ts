@@ -10,10 +10,15 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 9000 --db /var/lib/berth/berth.db',
     '<%= config.bin %> serve --host 0.0.0.0 --port 8080',
+    '<%= config.bin %> serve --edition hosted',
   ];
   static override flags = {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
     port: Flags.integer({ description: 'port to listen on (0 picks a free one)', default: 8080, min: 0, max: 65535 }),
+    edition: Flags.string({
+      description: 'edition to behave as, stored in the database (default: what it stores, else self-hosted)',
+      options: ['self-hosted', 'hosted'],
+    }),
   };
 
   async run(): Promise<void> {
@@ -23,6 +28,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       host: this.flags.host,
       port: this.flags.port,
       dbPath: resolveDatabasePath(this.flags.db),
+      edition: this.flags.edition as 'self-hosted' | 'hosted' | undefined,
       log,
     });
     if (server.createdToken) {
@@ -34,7 +40,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       log('Use it with --token or BERTH_TOKEN, e.g. to create users and their tokens.');
       log('');
     }
-    log(`berth listening on ${server.url}`);
+    log(`berth listening on ${server.url} (${server.edition} edition)`);
     await new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         log(`received ${signal}, finishing in-flight requests`);

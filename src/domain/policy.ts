@@ -34,7 +34,17 @@ export type Action =
   | 'project:delete'
   | 'workspace:create'
   | 'workspace:read'
-  | 'team:manage';
+  | 'team:manage'
+  | 'workspace:update'
+  | 'workspace:delete'
+  | 'workspace:force-delete'
+  | 'organization:manage-agent-pools'
+  | 'organization:manage-vcs';
+
+/** Organization settings some decisions depend on. */
+export interface OrgSettingsFacts {
+  allowForceDeleteWorkspaces: boolean;
+}
 
 /** Actions outside any organization (the instance itself). */
 export type InstanceAction = 'instance:manage-users' | 'instance:mint-site-admin-token';
@@ -55,7 +65,7 @@ function isMember(actor: Actor, facts: OrgFacts): boolean {
 
 const isOwner = (facts: OrgFacts) => facts.teams.some((t) => t.isOwners);
 
-export function can(actor: Actor, action: Action, facts: OrgFacts | null): boolean {
+export function can(actor: Actor, action: Action, facts: OrgFacts | null, settings?: OrgSettingsFacts): boolean {
   if (isSiteAdmin(actor)) return true;
   if (action === 'organization:create') return actor.kind === 'user';
   if (!facts) return false;
@@ -77,6 +87,18 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null): boole
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
     case 'workspace:read':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces || t.readWorkspaces);
+    // Workspace admins: until teams get per-workspace access (a later issue), the teams that
+    // manage all workspaces of the organization.
+    case 'workspace:update':
+    case 'workspace:delete':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
+    // Owners (and the organization token) always; workspace admins only when the organization
+    // allows it (allow-force-delete-workspaces).
+    case 'workspace:force-delete':
+      if (orgToken || isOwner(facts)) return true;
+      return Boolean(settings?.allowForceDeleteWorkspaces) && facts.teams.some((t) => t.manageWorkspaces);
+    case 'organization:manage-agent-pools':
+    case 'organization:manage-vcs':
     case 'team:manage':
       return orgToken || isOwner(facts);
   }

@@ -61,3 +61,11 @@ export async function authorize(
   if (!can(actor, action, facts)) throw onDenied();
   return facts;
 }
+
+/**
+ * Admin on a project (what moving workspaces in or out needs). Team access per project arrives
+ * with a later issue; until then it is the organization-level grant to manage projects.
+ */
+export function isProjectAdmin(actor: Actor, facts: OrgFacts, _projectId: string): boolean {
+  return can(actor, 'project:update', facts);
+}

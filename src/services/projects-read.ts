@@ -48,9 +48,14 @@ export async function findProjectRow(db: Tx, id: string): Promise<ProjectRow | n
 }
 
 /**
- * Counts shown on a project document. Workspaces and team access do not exist in the store yet
- * (their issues add them), so both counts are zero until then.
+ * Counts shown on a project document: its workspaces. Team access does not exist in the store
+ * yet (the teams issue adds it), so the team count is zero until then.
  */
-export async function projectCounts(_db: Tx, _projectId: string): Promise<{ workspaceCount: number; teamCount: number }> {
-  return { workspaceCount: 0, teamCount: 0 };
+export async function projectCounts(db: Tx, projectId: string): Promise<{ workspaceCount: number; teamCount: number }> {
+  const row = await db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return { workspaceCount: Number(row.n), teamCount: 0 };
 }

@@ -81,6 +81,96 @@ export interface ProjectTagBindingsTable {
   created_at: string;
 }
 
+export interface WorkspacesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  project_id: string;
+  name: string;
+  name_lower: string;
+  description: string | null;
+  allow_destroy_plan: number;
+  assessments_enabled: number;
+  auto_apply: number;
+  auto_apply_run_trigger: number;
+  auto_destroy_at: string | null;
+  /** The workspace's own value, used only when `auto_destroy_overridden` is 1. */
+  auto_destroy_activity_duration: string | null;
+  auto_destroy_overridden: number;
+  /** Own execution mode; null inherits the project's, else the organization's. */
+  execution_mode: string | null;
+  agent_pool_id: string | null;
+  file_triggers_enabled: number;
+  global_remote_state: number;
+  queue_all_runs: number;
+  source: string;
+  source_name: string | null;
+  source_url: string | null;
+  speculative_enabled: number;
+  terraform_version: string;
+  /** JSON array of strings. */
+  trigger_patterns: string;
+  /** JSON array of strings. */
+  trigger_prefixes: string;
+  working_directory: string | null;
+  /** JSON of the VCS repository settings (see domain/workspace.ts VcsRepo), or null. */
+  vcs_repo: string | null;
+  vcs_oauth_token_id: string | null;
+  locked: number;
+  locked_reason: string | null;
+  locked_by_kind: string | null;
+  locked_by_id: string | null;
+  locked_at: string | null;
+  resource_count: number;
+  latest_change_at: string;
+  current_run_id: string | null;
+  current_run_status: string | null;
+  current_run_created_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface WorkspaceTagBindingsTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  key: string;
+  value: string;
+  created_at: string;
+}
+
+export interface TagsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  name: string;
+  created_at: string;
+}
+
+export interface WorkspaceTagsTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  tag_id: string;
+}
+
+export interface AgentPoolsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  name: string;
+  organization_scoped: number;
+  created_at: string;
+}
+
+export interface OauthTokensTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  service_provider: string;
+  name: string | null;
+  created_at: string;
+}
+
 export interface SettingsTable {
   key: string;
   value: string;
@@ -100,6 +190,12 @@ export interface DB {
   tokens: TokensTable;
   projects: ProjectsTable;
   project_tag_bindings: ProjectTagBindingsTable;
+  workspaces: WorkspacesTable;
+  workspace_tag_bindings: WorkspaceTagBindingsTable;
+  tags: TagsTable;
+  workspace_tags: WorkspaceTagsTable;
+  agent_pools: AgentPoolsTable;
+  oauth_tokens: OauthTokensTable;
   settings: SettingsTable;
   berth_migrations: MigrationsTable;
 }

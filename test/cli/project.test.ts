@@ -7,8 +7,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
 import { createProject } from '../../src/services/projects.js';
 import { openStore } from '../../src/store/open.js';
-import { runCli } from '../helpers/cli.js';
-import { runCliInTerminal } from '../helpers/terminal.js';
+import { runCli, runCliInPty } from '../helpers/cli.js';
 
 const PRJ_ID = /^prj-[A-Za-z0-9]{16}$/;
 
@@ -53,11 +52,15 @@ describe('berth project (local mode)', () => {
     });
 
     it('asks for the name and the optional settings on a terminal when NAME is missing', async () => {
-      const res = await runCliInTerminal(['project', 'create', '--org', 'acme'], env, [
-        [/Project name/, 'Asked For\r'],
-        [/Description \(optional\)/, 'typed in\r'],
-        [/Auto-destroy after inactivity/, '7d\r'],
-      ]);
+      const res = await runCliInPty(
+        ['project', 'create', '--org', 'acme'],
+        [
+          { expect: 'Project name', send: 'Asked For\r' },
+          { expect: 'Description (optional)', send: 'typed in\r' },
+          { expect: 'Auto-destroy after inactivity', send: '7d\r' },
+        ],
+        env,
+      );
       expect(res.output).toContain('Created project Asked For');
       expect(res.code).toBe(0);
       const data = await json('project', 'show', 'Asked For', '--org', 'acme');

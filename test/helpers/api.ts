@@ -4,7 +4,7 @@ import { openStore, type Store } from '../../src/store/open.js';
 import { createSiteAdminToken, createUserToken } from '../../src/services/tokens.js';
 import { createUser } from '../../src/services/users.js';
 import { systemClock } from '../../src/domain/clock.js';
-import { DEFAULT_SETTINGS, type ServiceContext } from '../../src/services/context.js';
+import { DEFAULT_SETTINGS, type InstanceSettings, type ServiceContext } from '../../src/services/context.js';
 
 export interface ApiResponse {
   status: number;
@@ -24,9 +24,9 @@ export class TestApi {
     public adminToken: string,
   ) {}
 
-  static async create(): Promise<TestApi> {
+  static async create(options: { settings?: InstanceSettings } = {}): Promise<TestApi> {
     const store = await openStore(':memory:');
-    const app = createApp({ db: store.db, onUnexpectedError: (e) => console.error(e) });
+    const app = createApp({ db: store.db, settings: options.settings, onUnexpectedError: (e) => console.error(e) });
     const token = await createSiteAdminToken(TestApi.ctx(store, LOCAL_SITE_ADMIN), 'tests');
     return new TestApi(store, app, token.token!);
   }

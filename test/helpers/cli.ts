@@ -35,7 +35,56 @@ export function runCli(args: string[], env: Record<string, string> = {}, stdin?:
 }
 
 /** A temporary folder with a database path in it; `cleanup()` removes it. */
-export function tempDb(): { dir: string; db: string; cleanup: () => void } {
+export function tempDb(): { dir: string; db: string; path: string; cleanup: () => void } {
   const dir = mkdtempSync(join(tmpdir(), 'berth-test-'));
-  return { dir, db: join(dir, 'berth.db'), cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  const db = join(dir, 'berth.db');
+  return { dir, db, path: db, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** One step of a terminal conversation: wait until the output contains `expect`, then type `send`. */
+export interface PtyStep {
+  expect: string;
+  send: string;
+}
+
+export const KEYS = { enter: '\r', down: '\x1b[B', up: '\x1b[A' } as const;
+
+/**
+ * Runs the CLI inside a pseudo-terminal (util-linux `script`), so that stdin and stderr are
+ * terminals and prompts appear; feeds keystrokes step by step. Output is what the terminal saw.
+ */
+export function runCliInPty(args: string[], steps: PtyStep[], env: Record<string, string> = {}, timeoutMs = 15_000): Promise<{ code: number; output: string }> {
+  const e = cleanEnv(env);
+  delete e.BERTH_NO_INPUT;
+  const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', quoted, '/dev/null'], { cwd: ROOT, env: e, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d) => (output += d.toString()));
+    child.stderr.on('data', (d) => (output += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`terminal conversation timed out; output so far:\n${output}`));
+    }, timeoutMs);
+    let offset = 0;
+    const drive = async () => {
+      for (const step of steps) {
+        while (output.indexOf(step.expect, offset) === -1) {
+          if (child.exitCode !== null) throw new Error(`exited before "${step.expect}":\n${output}`);
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        offset = output.indexOf(step.expect, offset) + step.expect.length;
+        child.stdin.write(step.send);
+      }
+    };
+    drive().catch((err) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(err);
+    });
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? -1, output });
+    });
+  });
 }

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import * as m001 from './001_foundation.js';
 import * as m002 from './002_project_tag_bindings.js';
+import * as m003 from './003_workspaces.js';
 
 export interface Migration {
   version: number;
@@ -12,4 +13,5 @@ export interface Migration {
 export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'foundation', up: m001.up },
   { version: 2, name: 'project_tag_bindings', up: m002.up },
+  { version: 3, name: 'workspaces', up: m003.up },
 ];

@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import { parseAgentPoolAttributes } from '../../domain/agent-pool.js';
+import { parseOAuthTokenAttributes } from '../../domain/oauth-token.js';
+import * as pools from '../../services/agent-pools.js';
+import * as tokens from '../../services/oauth-tokens.js';
+import { readResource } from '../body.js';
+import { sendCollection, sendResource } from '../documents.js';
+import type { AppEnv } from '../env.js';
+import { pageOf, queryParam } from '../query.js';
+import { serializeAgentPool, serializeOAuthToken } from '../serializers/agent-pool.js';
+
+/**
+ * The minimal records the workspace rules refer to: agent pools (for `agent` execution) and
+ * OAuth tokens (VCS connections named by `vcs-repo.oauth-token-id`).
+ */
+export function agentPoolRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.post('/organizations/:org/agent-pools', async (c) => {
+    const input = parseAgentPoolAttributes((await readResource(c, 'agent-pools')).attributes);
+    return sendResource(c, serializeAgentPool(await pools.createAgentPool(c.get('ctx'), c.req.param('org'), input)), { status: 201 });
+  });
+  r.get('/organizations/:org/agent-pools', async (c) => {
+    const paged = await pools.listAgentPools(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q'));
+    return sendCollection(c, paged, serializeAgentPool);
+  });
+  r.get('/agent-pools/:id', async (c) => sendResource(c, serializeAgentPool(await pools.getAgentPool(c.get('ctx'), c.req.param('id')))));
+  r.delete('/agent-pools/:id', async (c) => {
+    await pools.deleteAgentPool(c.get('ctx'), c.req.param('id'));
+    return c.body(null, 204);
+  });
+
+  // berth extension: HCP Terraform creates OAuth tokens through an OAuth client's handshake.
+  r.post('/organizations/:org/oauth-tokens', async (c) => {
+    const input = parseOAuthTokenAttributes((await readResource(c, 'oauth-tokens')).attributes);
+    return sendResource(c, serializeOAuthToken(await tokens.createOAuthToken(c.get('ctx'), c.req.param('org'), input)), { status: 201 });
+  });
+  r.get('/organizations/:org/oauth-tokens', async (c) => {
+    const paged = await tokens.listOAuthTokens(c.get('ctx'), c.req.param('org'), pageOf(c));
+    return sendCollection(c, paged, serializeOAuthToken);
+  });
+  r.get('/oauth-tokens/:id', async (c) => sendResource(c, serializeOAuthToken(await tokens.getOAuthToken(c.get('ctx'), c.req.param('id')))));
+
+  return r;
+}

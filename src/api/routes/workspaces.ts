@@ -1,0 +1,145 @@
+import { Hono, type Context } from 'hono';
+import { badRequest } from '../../domain/errors.js';
+import { parseWorkspaceInput, type Workspace } from '../../domain/workspace.js';
+import type { ServiceContext } from '../../services/context.js';
+import { safeDeleteWorkspace, forceDeleteWorkspace } from '../../services/workspaces-delete.js';
+import { loadWorkspaceIncludes } from '../../services/workspaces-include.js';
+import { getWorkspace, listWorkspaces, type TaggedFilter, type WorkspaceListQuery, type WorkspaceRef, type WorkspaceSort } from '../../services/workspaces-read.js';
+import { createWorkspace, updateWorkspace } from '../../services/workspaces-write.js';
+import { readResource } from '../body.js';
+import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
+import type { AppEnv } from '../env.js';
+import { includesOf, pageOf, queryParam } from '../query.js';
+import { serializeOrganization } from '../serializers/organization.js';
+import { serializeProject } from '../serializers/project.js';
+import { serializeEffectiveTagBinding, serializeWorkspace } from '../serializers/workspace.js';
+
+/** Every include value of the spec; those whose records do not exist yet add nothing. */
+export const WORKSPACE_INCLUDES = [
+  'current_configuration_version',
+  'current_configuration_version.ingress_attributes',
+  'current_run',
+  'current_run.configuration_version',
+  'current_run.configuration_version.ingress_attributes',
+  'current_run.plan',
+  'locked_by',
+  'organization',
+  'outputs',
+  'project',
+  'readme',
+  'effective_tag_bindings',
+  'current_state_version',
+] as const;
+
+const SORTS: WorkspaceSort[] = ['name', 'current-run.created-at', 'latest-change-at'];
+
+const byId = (c: Context<AppEnv>): WorkspaceRef => ({ id: c.req.param('id')! });
+const byName = (c: Context<AppEnv>): WorkspaceRef => ({ organization: c.req.param('org')!, name: c.req.param('name')! });
+
+const commaList = (value: string | undefined) =>
+  value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+
+/** Reads the list query parameters (filters, searches, sort) of `GET .../workspaces`. */
+export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
+  const query: WorkspaceListQuery = {
+    searchName: queryParam(c, 'search[name]'),
+    searchTags: commaList(queryParam(c, 'search[tags]')),
+    excludeTags: commaList(queryParam(c, 'search[exclude-tags]')),
+    wildcardName: queryParam(c, 'search[wildcard-name]'),
+    projectId: queryParam(c, 'filter[project][id]'),
+    currentRunStatus: commaList(queryParam(c, 'filter[current-run][status]')),
+  };
+  const tagged = new Map<number, Partial<TaggedFilter>>();
+  for (const [key, values] of Object.entries(c.req.queries())) {
+    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(key);
+    if (!m) continue;
+    const entry = tagged.get(Number(m[1])) ?? {};
+    entry[m[2] as 'key' | 'value'] = values[0] ?? '';
+    tagged.set(Number(m[1]), entry);
+  }
+  query.tagged = [...tagged.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([i, t]) => {
+      if (!t.key) throw badRequest(`filter[tagged][${i}][key] is required`, { parameter: `filter[tagged][${i}][key]` });
+      return { key: t.key, value: t.value ?? '' };
+    });
+  const sort = queryParam(c, 'sort');
+  if (sort !== undefined) {
+    const descending = sort.startsWith('-');
+    const by = (descending ? sort.slice(1) : sort) as WorkspaceSort;
+    if (!SORTS.includes(by)) throw badRequest(`Invalid sort parameter: use ${SORTS.join(', ')}, optionally prefixed with -`, { parameter: 'sort' });
+    query.sort = { by, descending };
+  }
+  return query;
+}
+
+async function sendWorkspace(c: Context<AppEnv>, ctx: ServiceContext, ws: Workspace, status: 200 | 201 = 200): Promise<Response> {
+  const include = includesOf(c, WORKSPACE_INCLUDES);
+  const inc = await loadWorkspaceIncludes(ctx, [ws], include);
+  const included: ResourceObject[] = [
+    ...inc.organizations.map(serializeOrganization),
+    ...inc.projects.map((p) => serializeProject(p)),
+    ...(inc.effectiveTagBindings?.get(ws.id) ?? []).map(serializeEffectiveTagBinding),
+  ];
+  const data = serializeWorkspace(ws, { edition: ctx.settings.edition, effectiveTagBindings: inc.effectiveTagBindings?.get(ws.id) });
+  return sendResource(c, data, { status, included });
+}
+
+/** Workspaces: every operation by id and by organization and name, through shared handlers. */
+export function workspaceRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+
+  r.post('/organizations/:org/workspaces', async (c) => {
+    const ctx = c.get('ctx');
+    const input = parseWorkspaceInput(await readResource(c, 'workspaces'), 'create', ctx.settings.edition);
+    return sendWorkspace(c, ctx, await createWorkspace(ctx, c.req.param('org'), input), 201);
+  });
+
+  r.get('/organizations/:org/workspaces', async (c) => {
+    const ctx = c.get('ctx');
+    const include = includesOf(c, WORKSPACE_INCLUDES);
+    const query = listQueryOf(c);
+    const paged = await listWorkspaces(ctx, c.req.param('org'), query, pageOf(c));
+    const inc = await loadWorkspaceIncludes(ctx, paged.items, include);
+    const included: ResourceObject[] = [
+      ...inc.organizations.map(serializeOrganization),
+      ...inc.projects.map((p) => serializeProject(p)),
+      ...[...(inc.effectiveTagBindings?.values() ?? [])].flat().map(serializeEffectiveTagBinding),
+    ];
+    return sendCollection(
+      c,
+      paged,
+      (w) => serializeWorkspace(w, { edition: ctx.settings.edition, effectiveTagBindings: inc.effectiveTagBindings?.get(w.id) }),
+      included,
+    );
+  });
+
+  for (const [path, ref] of [
+    ['/workspaces/:id', byId],
+    ['/organizations/:org/workspaces/:name', byName],
+  ] as const) {
+    r.get(path, async (c) => {
+      const ctx = c.get('ctx');
+      includesOf(c, WORKSPACE_INCLUDES);
+      return sendWorkspace(c, ctx, await getWorkspace(ctx, ref(c)));
+    });
+
+    r.patch(path, async (c) => {
+      const ctx = c.get('ctx');
+      const input = parseWorkspaceInput(await readResource(c, 'workspaces'), 'update', ctx.settings.edition);
+      return sendWorkspace(c, ctx, await updateWorkspace(ctx, ref(c), input));
+    });
+
+    r.delete(path, async (c) => {
+      await forceDeleteWorkspace(c.get('ctx'), ref(c));
+      return c.body(null, 204);
+    });
+
+    r.post(`${path}/actions/safe-delete`, async (c) => {
+      await safeDeleteWorkspace(c.get('ctx'), ref(c));
+      return c.body(null, 204);
+    });
+  }
+
+  return r;
+}

@@ -1,0 +1,161 @@
+import type { Edition, VcsRepo, Workspace } from '../../domain/workspace.js';
+import type { EffectiveTagBinding } from '../../services/workspaces-read.js';
+import { API_PREFIX, linkOnly, toOne, type Relationship, type ResourceObject } from '../documents.js';
+
+const PROVIDER_HOSTS: Record<string, string> = {
+  github: 'https://github.com',
+  github_enterprise: 'https://github.com',
+  gitlab_hosted: 'https://gitlab.com',
+  gitlab_community_edition: 'https://gitlab.com',
+  gitlab_enterprise_edition: 'https://gitlab.com',
+  bitbucket_hosted: 'https://bitbucket.org',
+  ado_services: 'https://dev.azure.com',
+};
+
+function serializeVcsRepo(repo: VcsRepo): Record<string, unknown> {
+  const host = PROVIDER_HOSTS[repo.serviceProvider ?? 'github'] ?? 'https://github.com';
+  return {
+    branch: repo.branch,
+    'display-identifier': repo.identifier,
+    identifier: repo.identifier,
+    'ingress-submodules': repo.ingressSubmodules,
+    'oauth-token-id': repo.oauthTokenId,
+    'github-app-installation-id': repo.githubAppInstallationId,
+    'repository-http-url': `${host}/${repo.identifier}`,
+    'service-provider': repo.serviceProvider,
+    'tags-regex': repo.tagsRegex,
+    'webhook-url': null,
+  };
+}
+
+export interface WorkspaceSerializeOptions {
+  edition: Edition;
+  /** With `include=effective_tag_bindings`: the bindings whose linkage the relationship carries. */
+  effectiveTagBindings?: EffectiveTagBinding[];
+}
+
+/**
+ * The one workspace serialisation (reference 5.8): create, update, read, list and every action
+ * that returns a workspace emit exactly this.
+ */
+export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOptions): ResourceObject {
+  const id = ws.id;
+  const wsPath = `${API_PREFIX}/workspaces/${id}`;
+  const org = encodeURIComponent(ws.organizationName);
+  const name = encodeURIComponent(ws.name);
+  const admin = ws.permissions.canUpdate;
+  const read = ws.permissions.canRead;
+  const attributes: Record<string, unknown> = {
+    name: ws.name,
+    description: ws.description,
+    actions: { 'is-destroyable': !ws.locked && ws.resourceCount === 0 },
+    'allow-destroy-plan': ws.allowDestroyPlan,
+    'apply-duration-average': ws.metrics.applyDurationAverage,
+    'assessments-enabled': ws.assessmentsEnabled,
+    'auto-apply': ws.autoApply,
+    'auto-apply-run-trigger': ws.autoApplyRunTrigger,
+    'auto-destroy-at': ws.autoDestroyAt,
+    'auto-destroy-activity-duration': ws.autoDestroyActivityDuration,
+    'auto-destroy-status': null,
+    'inherits-project-auto-destroy': ws.inheritsProjectAutoDestroy,
+    'created-at': ws.createdAt,
+    'updated-at': ws.updatedAt,
+    environment: 'default',
+    'execution-mode': ws.executionMode,
+    'file-triggers-enabled': ws.fileTriggersEnabled,
+    'global-remote-state': ws.globalRemoteState,
+    'project-remote-state': false,
+    'last-assessment-result-at': null,
+    'latest-change-at': ws.latestChangeAt,
+    locked: ws.locked,
+    'locked-reason': ws.lockedReason,
+    operations: ws.executionMode !== 'local',
+    permissions: {
+      'can-update': admin,
+      'can-destroy': ws.permissions.canDestroy,
+      'can-queue-run': admin,
+      'can-read-run': read,
+      'can-read-variable': read,
+      'can-update-variable': admin,
+      'can-read-state-versions': read,
+      'can-read-state-outputs': read,
+      'can-create-state-versions': admin,
+      'can-queue-apply': admin,
+      'can-lock': admin,
+      'can-unlock': admin,
+      'can-force-unlock': admin,
+      'can-read-settings': read,
+      'can-manage-tags': admin,
+      'can-manage-run-tasks': false,
+      'can-force-delete': ws.permissions.canForceDelete,
+      'can-manage-assessments': admin,
+      'can-manage-ephemeral-workspaces': false,
+      'can-read-assessment-results': read,
+      'can-queue-destroy': admin,
+    },
+    'plan-duration-average': ws.metrics.planDurationAverage,
+    'policy-check-failures': ws.metrics.policyCheckFailures,
+    'queue-all-runs': ws.queueAllRuns,
+    'resource-count': ws.resourceCount,
+    'run-failures': ws.metrics.runFailures,
+    'setting-overwrites': { 'execution-mode': ws.executionModeOverridden, 'agent-pool': ws.executionModeOverridden },
+    source: ws.source,
+    'source-name': ws.sourceName,
+    'source-url': ws.sourceUrl,
+    'speculative-enabled': ws.speculativeEnabled,
+    'structured-run-output-enabled': true,
+    'tag-names': ws.tagNames,
+    'terraform-version': ws.terraformVersion,
+    'trigger-patterns': ws.triggerPatterns,
+    'trigger-prefixes': ws.triggerPrefixes,
+    'vcs-repo': ws.vcsRepo ? serializeVcsRepo(ws.vcsRepo) : null,
+    'vcs-repo-identifier': ws.vcsRepo?.identifier ?? null,
+    'working-directory': ws.workingDirectory,
+    'workspace-kpis-runs-count': ws.metrics.runsCount,
+  };
+  // assessments-enabled is a hosted-edition attribute: the self-hosted edition omits it.
+  if (options.edition !== 'hosted') delete attributes['assessments-enabled'];
+
+  const run = ws.currentRunId ? toOne('runs', ws.currentRunId, `${API_PREFIX}/runs/${ws.currentRunId}`) : toOne('runs', null);
+  const lockedBy: Relationship = ws.lockedBy
+    ? toOne(ws.lockedBy.type, ws.lockedBy.id, `${API_PREFIX}/${ws.lockedBy.type}/${ws.lockedBy.id}`)
+    : { data: null };
+  const effective: Relationship = linkOnly(`${wsPath}/effective-tag-bindings`);
+  if (options.effectiveTagBindings) effective.data = options.effectiveTagBindings.map((t) => ({ type: 'effective-tag-bindings', id: t.id }));
+  const relationships: Record<string, Relationship> = {
+    organization: toOne('organizations', ws.organizationName, `${API_PREFIX}/organizations/${org}`),
+    project: toOne('projects', ws.projectId, `${API_PREFIX}/projects/${ws.projectId}`),
+    'current-run': run,
+    'latest-run': run,
+    'locked-by': lockedBy,
+    'ssh-key': { data: null },
+    'agent-pool': toOne('agent-pools', ws.agentPoolId, ws.agentPoolId ? `${API_PREFIX}/agent-pools/${ws.agentPoolId}` : undefined),
+    'current-state-version': { data: null },
+    'current-configuration-version': { data: null },
+    'current-assessment-result': { data: null },
+    readme: { data: null },
+    outputs: { data: [] },
+    vars: { data: [] },
+    'remote-state-consumers': linkOnly(`${wsPath}/relationships/remote-state-consumers`),
+    'tag-bindings': linkOnly(`${wsPath}/tag-bindings`),
+    'effective-tag-bindings': effective,
+  };
+  if (options.edition === 'self-hosted') relationships['data-retention-policy'] = { data: null };
+  return {
+    id,
+    type: 'workspaces',
+    attributes,
+    relationships,
+    links: {
+      self: `${API_PREFIX}/organizations/${org}/workspaces/${name}`,
+      'self-html': `/app/${org}/workspaces/${name}`,
+    },
+  };
+}
+
+/** An `effective-tag-bindings` resource: own ones carry no `links` member at all. */
+export function serializeEffectiveTagBinding(t: EffectiveTagBinding): ResourceObject {
+  const obj: ResourceObject = { id: t.id, type: 'effective-tag-bindings', attributes: { key: t.key, value: t.value } };
+  if (t.inheritedFrom) obj.links = { 'inherited-from': `${API_PREFIX}/projects/${t.inheritedFrom}` };
+  return obj;
+}

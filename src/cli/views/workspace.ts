@@ -1,0 +1,81 @@
+import type { Resource } from '../../client/jsonapi.js';
+import { renderFields, renderTable } from '../output.js';
+
+const one = (r: Resource, name: string) => {
+  const d = r.relationships?.[name]?.data;
+  return d && !Array.isArray(d) ? d.id : null;
+};
+
+export function workspaceTable(list: Resource[]): string {
+  return renderTable(list, [
+    { header: 'NAME', value: (w) => w.attributes.name },
+    { header: 'ID', value: (w) => w.id },
+    { header: 'PROJECT', value: (w) => one(w, 'project') },
+    { header: 'EXECUTION', value: (w) => w.attributes['execution-mode'] },
+    { header: 'VERSION', value: (w) => w.attributes['terraform-version'] },
+    { header: 'LOCKED', value: (w) => (w.attributes.locked ? 'yes' : 'no') },
+    { header: 'RESOURCES', value: (w) => w.attributes['resource-count'] },
+  ]);
+}
+
+export function workspaceFields(w: Resource, included: Resource[] = []): string {
+  const a = w.attributes;
+  const projectId = one(w, 'project');
+  const project = included.find((r) => r.type === 'projects' && r.id === projectId);
+  const inherited = (flag: boolean) => (flag ? ' (inherited)' : '');
+  const fields: [string, unknown][] = [
+    ['Name', a.name],
+    ['ID', w.id],
+    ['Organization', one(w, 'organization')],
+    ['Project', project ? `${project.attributes.name} (${projectId})` : projectId],
+    ['Description', a.description],
+    ['Execution mode', `${a['execution-mode']}${inherited(!a['setting-overwrites']?.['execution-mode'])}`],
+    ['Agent pool', one(w, 'agent-pool')],
+    ['Engine version', a['terraform-version']],
+    ['Auto apply', a['auto-apply']],
+    ['Auto apply (run triggers)', a['auto-apply-run-trigger']],
+    ['Allow destroy plan', a['allow-destroy-plan']],
+    ['Auto destroy at', a['auto-destroy-at']],
+    [
+      'Auto destroy after',
+      a['auto-destroy-activity-duration'] === null ? null : `${a['auto-destroy-activity-duration']}${inherited(a['inherits-project-auto-destroy'])}`,
+    ],
+    ['File triggers', a['file-triggers-enabled']],
+    ['Trigger prefixes', a['trigger-prefixes']],
+    ['Trigger patterns', a['trigger-patterns']],
+    ['Working directory', a['working-directory']],
+    ['VCS repository', a['vcs-repo'] ? `${a['vcs-repo'].identifier}${a['vcs-repo'].branch ? ` @ ${a['vcs-repo'].branch}` : ''}` : null],
+    ['Global remote state', a['global-remote-state']],
+    ['Queue all runs', a['queue-all-runs']],
+    ['Speculative plans', a['speculative-enabled']],
+    ['Tags', a['tag-names']],
+    ['Locked', a.locked ? `yes${a['locked-reason'] ? ` (${a['locked-reason']})` : ''}` : 'no'],
+    ['Resources', a['resource-count']],
+    ['Created', a['created-at']],
+    ['Updated', a['updated-at']],
+  ];
+  if ('assessments-enabled' in a) fields.splice(9, 0, ['Assessments', a['assessments-enabled']]);
+  const tags = included.filter((r) => r.type === 'effective-tag-bindings');
+  if (tags.length > 0) {
+    fields.push(['Tag bindings', tags.map((t) => `${t.attributes.key}=${t.attributes.value}${t.links?.['inherited-from'] ? ' (project)' : ''}`)]);
+  }
+  return renderFields(fields);
+}
+
+export function agentPoolTable(list: Resource[]): string {
+  return renderTable(list, [
+    { header: 'NAME', value: (p) => p.attributes.name },
+    { header: 'ID', value: (p) => p.id },
+    { header: 'WORKSPACES', value: (p) => (Array.isArray(p.relationships?.workspaces?.data) ? p.relationships!.workspaces!.data.length : 0) },
+    { header: 'CREATED', value: (p) => p.attributes['created-at'] },
+  ]);
+}
+
+export function oauthTokenTable(list: Resource[]): string {
+  return renderTable(list, [
+    { header: 'ID', value: (t) => t.id },
+    { header: 'PROVIDER', value: (t) => t.attributes['service-provider'] },
+    { header: 'NAME', value: (t) => t.attributes.name },
+    { header: 'CREATED', value: (t) => t.attributes['created-at'] },
+  ]);
+}

@@ -1,0 +1,91 @@
+import { NAME_DETAIL, validWorkspaceName } from '../domain/workspace.js';
+import { parseTagFlag } from './workspace-flags.js';
+
+/** The prompt functions the flow uses (the real ones from prompts.ts, or fakes in tests). */
+export interface FlowPrompts {
+  input(message: string, options?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  select<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T>;
+  confirm(message: string, defaultValue?: boolean): Promise<boolean>;
+  /** A line of the summary (stderr). */
+  note(line: string): void;
+}
+
+export interface FlowData {
+  projects(): Promise<{ id: string; name: string }[]>;
+  agentPools(): Promise<{ id: string; name: string }[]>;
+}
+
+const INHERIT = '(inherit)';
+
+function validTags(text: string): true | string {
+  if (text.trim() === '') return true;
+  try {
+    text.split(',').forEach((t) => parseTagFlag(t));
+    return true;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
+/**
+ * The interactive `workspace create`: name, project from a list, execution mode from a list,
+ * agent pool when agent, description, auto-apply, tags, then a summary and a confirm. Fields
+ * already given as flags are not asked. Returns flag values to merge over the given flags, or
+ * null when the person declines at the end.
+ */
+export async function interactiveCreateFlow(p: FlowPrompts, data: FlowData, given: Record<string, any>): Promise<Record<string, any> | null> {
+  const out: Record<string, any> = {};
+  out.name = await p.input('Workspace name', { validate: (v) => (validWorkspaceName(v.trim()) ? true : NAME_DETAIL) });
+  out.name = out.name.trim();
+
+  let projectLabel = given.project ?? 'the default project';
+  if (given.project === undefined) {
+    const projects = await data.projects();
+    if (projects.length === 1) {
+      out.project = projects[0]!.id;
+      projectLabel = `${projects[0]!.name} (${projects[0]!.id})`;
+    } else {
+      out.project = await p.select('Project', projects.map((pr) => ({ name: `${pr.name}  ${pr.id}`, value: pr.id })));
+      const chosen = projects.find((pr) => pr.id === out.project);
+      projectLabel = chosen ? `${chosen.name} (${chosen.id})` : out.project;
+    }
+  }
+
+  let mode: string = given['execution-mode'] ?? INHERIT;
+  if (given['execution-mode'] === undefined) {
+    mode = await p.select('Execution mode', [
+      { name: "inherit the project's default", value: INHERIT },
+      { name: 'remote: runs execute on berth workers', value: 'remote' },
+      { name: 'local: state storage only, runs execute elsewhere', value: 'local' },
+      { name: 'agent: runs execute on an agent pool', value: 'agent' },
+    ]);
+    if (mode !== INHERIT) out['execution-mode'] = mode;
+  }
+  if (mode === 'agent' && given['agent-pool'] === undefined) {
+    const pools = await data.agentPools();
+    if (pools.length === 0) throw new Error('agent mode needs an agent pool and this organization has none: create one with `berth agent-pool create NAME`');
+    out['agent-pool'] = await p.select('Agent pool', pools.map((pool) => ({ name: `${pool.name}  ${pool.id}`, value: pool.id })));
+  }
+
+  if (given.description === undefined) {
+    const description = (await p.input('Description (optional)')).trim();
+    if (description !== '') out.description = description;
+  }
+  if (given['auto-apply'] === undefined) out['auto-apply'] = await p.confirm('Apply automatically after a successful plan?', false);
+  if (given.tag === undefined) {
+    const tags = (await p.input('Tags, key=value separated by commas (optional)', { validate: validTags })).trim();
+    if (tags !== '') out.tag = tags.split(',').map((t) => t.trim());
+  }
+
+  const merged = { ...given, ...out };
+  p.note('');
+  p.note(`  Name            ${merged.name}`);
+  p.note(`  Project         ${projectLabel}`);
+  p.note(`  Execution mode  ${merged['execution-mode'] ?? 'inherited from the project'}${merged['agent-pool'] ? ` (pool ${merged['agent-pool']})` : ''}`);
+  p.note(`  Description     ${merged.description ?? '-'}`);
+  p.note(`  Auto apply      ${merged['auto-apply'] ? 'yes' : 'no'}`);
+  p.note(`  Tags            ${merged.tag?.length ? merged.tag.join(', ') : '-'}`);
+  p.note('');
+  if (!(await p.confirm('Create this workspace?', true))) return null;
+  return out;
+}

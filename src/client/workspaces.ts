@@ -1,0 +1,150 @@
+import type { BerthClient, PageOptions, RequestOptions } from './client.js';
+import { BerthError } from '../domain/errors.js';
+import type { ListResult, Resource, SingleResult } from './jsonapi.js';
+
+/** A workspace by id, or by organization and name (the API accepts both). */
+export type WorkspaceRef = { id: string } | { organization: string; name: string };
+
+export function workspacePath(ref: WorkspaceRef): string {
+  return 'id' in ref
+    ? `/workspaces/${encodeURIComponent(ref.id)}`
+    : `/organizations/${encodeURIComponent(ref.organization)}/workspaces/${encodeURIComponent(ref.name)}`;
+}
+
+/** List filters as the API names them (`search[name]`, `filter[tagged][0][key]`, `sort`, ...). */
+export interface WorkspaceListFilters {
+  search?: string;
+  wildcard?: string;
+  tags?: string[];
+  excludeTags?: string[];
+  projectId?: string;
+  runStatus?: string[];
+  tagged?: { key: string; value: string }[];
+  sort?: string;
+  include?: string;
+}
+
+export function listQuery(f: WorkspaceListFilters): RequestOptions['query'] {
+  const q: Record<string, string | undefined> = {
+    'search[name]': f.search,
+    'search[wildcard-name]': f.wildcard,
+    'search[tags]': f.tags?.join(','),
+    'search[exclude-tags]': f.excludeTags?.join(','),
+    'filter[project][id]': f.projectId,
+    'filter[current-run][status]': f.runStatus?.join(','),
+    sort: f.sort,
+    include: f.include,
+  };
+  (f.tagged ?? []).forEach((t, i) => {
+    q[`filter[tagged][${i}][key]`] = t.key;
+    q[`filter[tagged][${i}][value]`] = t.value;
+  });
+  return q;
+}
+
+/** The workspace endpoints, over any transport. */
+export class WorkspacesClient {
+  constructor(private readonly client: BerthClient) {}
+
+  get(ref: WorkspaceRef, include?: string): Promise<SingleResult> {
+    return this.client.get(workspacePath(ref), { include });
+  }
+
+  create(organization: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
+    return this.client.create(`/organizations/${encodeURIComponent(organization)}/workspaces`, 'workspaces', attributes, relationships);
+  }
+
+  update(ref: WorkspaceRef, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
+    return this.client.update(workspacePath(ref), 'workspaces', attributes, relationships);
+  }
+
+  list(organization: string, filters: WorkspaceListFilters = {}, page: PageOptions = {}): Promise<ListResult> {
+    return this.client.list(`/organizations/${encodeURIComponent(organization)}/workspaces`, listQuery(filters), page);
+  }
+
+  listAll(organization: string, filters: WorkspaceListFilters = {}): Promise<Resource[]> {
+    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/workspaces`, listQuery(filters));
+  }
+
+  async safeDelete(ref: WorkspaceRef): Promise<void> {
+    await this.client.request('POST', `${workspacePath(ref)}/actions/safe-delete`);
+  }
+
+  async forceDelete(ref: WorkspaceRef): Promise<void> {
+    await this.client.delete(workspacePath(ref));
+  }
+}
+
+/** Agent pools and OAuth tokens: the records that workspace settings refer to. */
+export class AgentPoolsClient {
+  constructor(private readonly client: BerthClient) {}
+
+  create(organization: string, name: string): Promise<SingleResult> {
+    return this.client.create(`/organizations/${encodeURIComponent(organization)}/agent-pools`, 'agent-pools', { name });
+  }
+
+  list(organization: string): Promise<Resource[]> {
+    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/agent-pools`);
+  }
+
+  get(id: string): Promise<SingleResult> {
+    return this.client.get(`/agent-pools/${encodeURIComponent(id)}`);
+  }
+
+  delete(id: string): Promise<void> {
+    return this.client.delete(`/agent-pools/${encodeURIComponent(id)}`);
+  }
+}
+
+export class OAuthTokensClient {
+  constructor(private readonly client: BerthClient) {}
+
+  create(organization: string, attributes: { 'service-provider'?: string; name?: string }): Promise<SingleResult> {
+    return this.client.create(`/organizations/${encodeURIComponent(organization)}/oauth-tokens`, 'oauth-tokens', attributes);
+  }
+
+  list(organization: string): Promise<Resource[]> {
+    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/oauth-tokens`);
+  }
+}
+
+/** Moving workspaces into a project, and finding projects by name. */
+export class ProjectWorkspacesClient {
+  constructor(private readonly client: BerthClient) {}
+
+  async move(projectId: string, workspaceIds: string[]): Promise<void> {
+    await this.client.request('POST', `/projects/${encodeURIComponent(projectId)}/relationships/workspaces`, {
+      body: { data: workspaceIds.map((id) => ({ type: 'workspaces', id })) },
+    });
+  }
+
+  /** The projects of an organization (every page). */
+  listProjects(organization: string, names?: string): Promise<Resource[]> {
+    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/projects`, { 'filter[names]': names });
+  }
+}
+
+function notFound(detail: string): BerthError {
+  return new BerthError([{ status: 404, title: 'not found', detail }]);
+}
+
+/**
+ * A project id from a `prj-` id or a name in the organization (looked up with
+ * `filter[names]`, which matches case-insensitively).
+ */
+export async function resolveProjectId(client: BerthClient, organization: string, project: string): Promise<string> {
+  if (/^prj-[A-Za-z0-9]{16}$/.test(project)) return project;
+  const found = (await new ProjectWorkspacesClient(client).listProjects(organization, project)).find(
+    (p) => String(p.attributes.name).toLowerCase() === project.toLowerCase(),
+  );
+  if (!found) throw notFound(`project ${project} not found in organization ${organization}`);
+  return found.id;
+}
+
+/** An agent pool id from an `apool-` id or a pool name in the organization. */
+export async function resolveAgentPoolId(client: BerthClient, organization: string, pool: string): Promise<string> {
+  if (/^apool-[A-Za-z0-9]{16}$/.test(pool)) return pool;
+  const found = (await new AgentPoolsClient(client).list(organization)).find((p) => p.attributes.name === pool);
+  if (!found) throw notFound(`agent pool ${pool} not found in organization ${organization}`);
+  return found.id;
+}

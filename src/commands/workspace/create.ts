@@ -1,0 +1,70 @@
+import { Args, Flags } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { canPrompt, confirm, input, select, usageError } from '../../cli/prompts.js';
+import { workspaceFields } from '../../cli/views/workspace.js';
+import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
+import { AgentPoolsClient, ProjectWorkspacesClient, WorkspacesClient } from '../../client/workspaces.js';
+import type { BerthClient } from '../../client/client.js';
+
+export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate> {
+  static override summary = 'Create a workspace.';
+  static override description =
+    'Creates a workspace in the organization (--org), in its default project unless --project names one. On a terminal without NAME, asks for the name, project, execution mode (and agent pool), description, auto-apply and tags, shows a summary and asks to confirm. Never prompts when stdin is not a terminal or with --json.';
+  static override examples = [
+    '<%= config.bin %> workspace create',
+    '<%= config.bin %> workspace create app-prod --org acme --project Platform --tag env=prod --auto-apply',
+    '<%= config.bin %> workspace create runner --org acme --execution-mode agent --agent-pool builders',
+    '<%= config.bin %> workspace create app --org acme --vcs-identifier acme/app --vcs-oauth-token ot-123 --vcs-branch main',
+  ];
+  static override args = { name: Args.string({ description: 'workspace name (letters, digits, -, _)' }) };
+  static override flags = {
+    ...workspaceSettingFlags,
+    'source-name': Flags.string({ description: 'name of the creating application ("Created via ...")' }),
+    'source-url': Flags.string({ description: 'URL of the creating application' }),
+  };
+
+  async run(): Promise<void> {
+    const org = this.requireOrg();
+    const client = await this.client();
+    let flags: Record<string, any> = { ...this.flags };
+    let name = this.args.name;
+    if (!name) {
+      if (!canPrompt(this.flags)) throw usageError('a workspace NAME is required when not on a terminal (or with --json)');
+      // Loaded only when the flow runs, like the prompt library itself.
+      const { interactiveCreateFlow } = await import('../../cli/workspace-create-flow.js');
+      const answers = await interactiveCreateFlow(
+        { input, select, confirm, note: (line) => this.note(line) },
+        { projects: () => projectChoices(client, org), agentPools: () => poolChoices(client, org) },
+        flags,
+      );
+      if (!answers) throw usageError('aborted');
+      name = answers.name as string;
+      flags = { ...flags, ...answers };
+    }
+    const { attributes, relationships } = await workspaceRequestFromFlags(client, org, flags);
+    attributes.name = name;
+    attributes['source-name'] = flags['source-name'];
+    attributes['source-url'] = flags['source-url'];
+    const { data } = await new WorkspacesClient(client).create(org, attributes, relationships);
+    this.print(data, () => `Created workspace ${data.attributes.name} (${data.id}).\n${workspaceFields(data)}`);
+  }
+}
+
+/** The projects to pick from; the default project alone when the projects list is not served. */
+async function projectChoices(client: BerthClient, org: string): Promise<{ id: string; name: string }[]> {
+  try {
+    const projects = await new ProjectWorkspacesClient(client).listProjects(org);
+    if (projects.length > 0) return projects.map((p) => ({ id: p.id, name: String(p.attributes.name) }));
+  } catch {
+    // An older server without GET /organizations/:org/projects: fall back to the default project.
+  }
+  const { data, included } = await client.organizations.get(org, 'default-project');
+  const rel = data.relationships?.['default-project']?.data;
+  const id = rel && !Array.isArray(rel) ? rel.id : '';
+  const project = included?.find((r) => r.id === id);
+  return [{ id, name: String(project?.attributes.name ?? 'Default Project') }];
+}
+
+async function poolChoices(client: BerthClient, org: string): Promise<{ id: string; name: string }[]> {
+  return (await new AgentPoolsClient(client).list(org)).map((p) => ({ id: p.id, name: String(p.attributes.name) }));
+}

@@ -1,0 +1,54 @@
+import { Flags } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { usageError } from '../../cli/prompts.js';
+import { workspaceTable } from '../../cli/views/workspace.js';
+import { parseTagFlag } from '../../cli/workspace-flags.js';
+import { resolveProjectId, WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';
+
+const SORTS = ['name', '-name', 'current-run.created-at', '-current-run.created-at', 'latest-change-at', '-latest-change-at'];
+const split = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+
+export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
+  static override summary = 'List the workspaces of an organization.';
+  static override description = 'Lists every page unless --page or --page-size is given. Filters combine with AND.';
+  static override examples = [
+    '<%= config.bin %> workspace list --org acme',
+    '<%= config.bin %> workspace list --org acme --search prod --project Platform --sort -name',
+    '<%= config.bin %> workspace list --org acme --wildcard "app-*" --tag env=prod --tag team',
+    '<%= config.bin %> workspace list --org acme --tags linux,blue --exclude-tags legacy --run-status applied,errored',
+    '<%= config.bin %> workspace list --org acme --page 2 --page-size 50 --json',
+  ];
+  static override flags = {
+    search: Flags.string({ description: 'names containing this text (case-insensitive)' }),
+    wildcard: Flags.string({ description: 'name pattern with * as prefix, suffix or both, e.g. "app-*"' }),
+    tags: Flags.string({ description: 'flat tags the workspaces must all have (comma-separated)' }),
+    'exclude-tags': Flags.string({ description: 'flat tags the workspaces must not have (comma-separated)' }),
+    project: Flags.string({ description: 'only this project (prj- id or name)' }),
+    'run-status': Flags.string({ description: 'current run status(es), comma-separated' }),
+    tag: Flags.string({ description: 'key-value tag key[=value]; repeat for AND; no value means any value', multiple: true }),
+    sort: Flags.string({ description: 'sort order', options: SORTS }),
+    page: Flags.integer({ description: 'page number', min: 1 }),
+    'page-size': Flags.integer({ description: 'items per page, 1 to 100', min: 1, max: 100 }),
+    all: Flags.boolean({ description: 'every page (the default without --page/--page-size)', exclusive: ['page', 'page-size'] }),
+  };
+
+  async run(): Promise<void> {
+    const org = this.requireOrg();
+    const client = await this.client();
+    const f = this.flags;
+    const filters: WorkspaceListFilters = {
+      search: f.search,
+      wildcard: f.wildcard,
+      tags: split(f.tags),
+      excludeTags: split(f['exclude-tags']),
+      runStatus: split(f['run-status']),
+      tagged: f.tag?.map(parseTagFlag),
+      sort: f.sort,
+    };
+    if (f.project) filters.projectId = await resolveProjectId(client, org, f.project);
+    if (f.tag?.some((t) => t.trim() === '')) throw usageError('--tag needs a key');
+    const ws = new WorkspacesClient(client);
+    const list = f.page || f['page-size'] ? (await ws.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data : await ws.listAll(org, filters);
+    this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list)));
+  }
+}

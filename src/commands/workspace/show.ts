@@ -1,0 +1,27 @@
+import { Args, Flags } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { workspaceFields } from '../../cli/views/workspace.js';
+import { WorkspacesClient } from '../../client/workspaces.js';
+
+export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
+  static override summary = 'Show a workspace.';
+  static override description =
+    'With --json, prints the workspace resource; with --include as well, prints {"data": ..., "included": [...]} as the API returns it.';
+  static override examples = [
+    '<%= config.bin %> workspace show app-prod --org acme',
+    '<%= config.bin %> workspace show acme/app-prod --include project,effective_tag_bindings',
+    '<%= config.bin %> workspace show ws-6jrRyVDv1J8zQMB5 --json',
+  ];
+  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override flags = {
+    include: Flags.string({ description: 'related resources to include, comma-separated (e.g. project,organization,effective_tag_bindings)' }),
+  };
+
+  async run(): Promise<void> {
+    const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
+    const result = await new WorkspacesClient(await this.client()).get(ref, this.flags.include);
+    const json = this.flags.include ? { data: result.data, included: result.included ?? [] } : result.data;
+    this.print(json, () => workspaceFields(result.data, result.included ?? []));
+  }
+}

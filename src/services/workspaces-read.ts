@@ -1,0 +1,292 @@
+import { createHash } from 'node:crypto';
+import { sql, type Selectable } from 'kysely';
+import { notFound } from '../domain/errors.js';
+import type { ExecutionMode } from '../domain/organization.js';
+import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import { can, type OrgFacts } from '../domain/policy.js';
+import type { VcsRepo, Workspace } from '../domain/workspace.js';
+import { containsInsensitive, likeEscape } from '../store/like.js';
+import type { WorkspacesTable } from '../store/schema.js';
+import type { Tx } from '../store/transaction.js';
+import { orgFacts } from './access.js';
+import type { ServiceContext } from './context.js';
+import { readableOrganization } from './organizations.js';
+
+/** A workspace row with what its effective values are derived from. */
+export type WorkspaceRow = Selectable<WorkspacesTable> & {
+  org_name: string;
+  org_execution_mode: string;
+  org_allow_force_delete: number;
+  project_execution_mode: string | null;
+  project_auto_destroy: string | null;
+};
+
+/** Addresses a workspace by id, or by organization and name: both forms behave identically. */
+export type WorkspaceRef = { id: string } | { organization: string; name: string };
+
+export function describeRef(ref: WorkspaceRef): string {
+  return 'id' in ref ? ref.id : `${ref.organization}/${ref.name}`;
+}
+
+export function selectWorkspaces(db: Tx) {
+  return db
+    .selectFrom('workspaces')
+    .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
+    .innerJoin('projects', 'projects.id', 'workspaces.project_id')
+    .selectAll('workspaces')
+    .select([
+      'organizations.name as org_name',
+      'organizations.default_execution_mode as org_execution_mode',
+      'organizations.allow_force_delete_workspaces as org_allow_force_delete',
+      'projects.default_execution_mode as project_execution_mode',
+      'projects.auto_destroy_activity_duration as project_auto_destroy',
+    ]);
+}
+
+function parseList(json: string): string[] {
+  try {
+    const v = JSON.parse(json);
+    return Array.isArray(v) ? v.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+export function parseVcsRepo(json: string | null): VcsRepo | null {
+  if (!json) return null;
+  return JSON.parse(json) as VcsRepo;
+}
+
+/** Turns a row into the domain object: effective values resolved, permissions for the caller. */
+export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFacts, tagNames: string[]): Workspace {
+  const lockedBy =
+    row.locked === 1 && row.locked_by_kind && row.locked_by_id
+      ? { type: row.locked_by_kind as 'users' | 'teams' | 'runs', id: row.locked_by_id }
+      : null;
+  const ownMode = row.execution_mode as ExecutionMode | null;
+  const settings = { allowForceDeleteWorkspaces: row.org_allow_force_delete === 1 };
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    organizationName: row.org_name,
+    projectId: row.project_id,
+    name: row.name,
+    description: row.description,
+    allowDestroyPlan: row.allow_destroy_plan === 1,
+    assessmentsEnabled: row.assessments_enabled === 1,
+    autoApply: row.auto_apply === 1,
+    autoApplyRunTrigger: row.auto_apply_run_trigger === 1,
+    autoDestroyAt: row.auto_destroy_at,
+    autoDestroyActivityDuration: row.auto_destroy_overridden === 1 ? row.auto_destroy_activity_duration : row.project_auto_destroy,
+    inheritsProjectAutoDestroy: row.auto_destroy_overridden !== 1,
+    executionMode: (ownMode ?? row.project_execution_mode ?? row.org_execution_mode) as ExecutionMode,
+    executionModeOverridden: ownMode !== null,
+    agentPoolId: ownMode === 'agent' ? row.agent_pool_id : null,
+    fileTriggersEnabled: row.file_triggers_enabled === 1,
+    globalRemoteState: row.global_remote_state === 1,
+    queueAllRuns: row.queue_all_runs === 1,
+    source: row.source,
+    sourceName: row.source_name,
+    sourceUrl: row.source_url,
+    speculativeEnabled: row.speculative_enabled === 1,
+    terraformVersion: row.terraform_version,
+    triggerPatterns: parseList(row.trigger_patterns),
+    triggerPrefixes: parseList(row.trigger_prefixes),
+    workingDirectory: row.working_directory,
+    vcsRepo: parseVcsRepo(row.vcs_repo),
+    tagNames,
+    locked: row.locked === 1,
+    lockedReason: row.locked === 1 ? (row.locked_reason ?? '') : null,
+    lockedBy,
+    resourceCount: row.resource_count,
+    latestChangeAt: row.latest_change_at,
+    currentRunId: row.current_run_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    metrics: { applyDurationAverage: null, planDurationAverage: null, policyCheckFailures: null, runFailures: null, runsCount: null },
+    permissions: {
+      canRead: can(ctx.actor, 'workspace:read', facts),
+      canUpdate: can(ctx.actor, 'workspace:update', facts),
+      canDestroy: can(ctx.actor, 'workspace:delete', facts),
+      canForceDelete: can(ctx.actor, 'workspace:force-delete', facts, settings),
+    },
+  };
+}
+
+/** Flat tag names of each workspace, in the order they were added. */
+export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(workspaceIds.map((id) => [id, []]));
+  if (workspaceIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('workspace_tags')
+    .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
+    .select(['workspace_tags.workspace_id', 'tags.name'])
+    .where('workspace_tags.workspace_id', 'in', workspaceIds)
+    .orderBy('workspace_tags.seq')
+    .execute();
+  for (const r of rows) out.get(r.workspace_id)?.push(r.name);
+  return out;
+}
+
+/** Finds a workspace row by reference, without any permission check. */
+export async function findWorkspaceRow(db: Tx, ref: WorkspaceRef): Promise<WorkspaceRow | null> {
+  let q = selectWorkspaces(db);
+  if ('id' in ref) q = q.where('workspaces.id', '=', ref.id);
+  else q = q.where('organizations.name', '=', ref.organization).where('workspaces.name_lower', '=', ref.name.toLowerCase());
+  return (await q.executeTakeFirst()) ?? null;
+}
+
+/**
+ * The workspace the actor may read, else 404 (an unknown organization, an unknown workspace
+ * and one the caller may not see all look the same).
+ */
+export async function readableWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
+  if (!('id' in ref)) await readableOrganization(ctx, ref.organization, db);
+  const row = await findWorkspaceRow(db, ref);
+  const missing = () => notFound(`workspace ${describeRef(ref)} not found`);
+  if (!row) throw missing();
+  const facts = await orgFacts(db, ctx.actor, row.organization_id);
+  if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'workspace:read', facts)) throw missing();
+  return { row, facts };
+}
+
+export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<Workspace> {
+  const { row, facts } = await readableWorkspace(ctx, ref, db);
+  const tags = await tagNamesOf(db, [row.id]);
+  return toWorkspace(ctx, row, facts, tags.get(row.id) ?? []);
+}
+
+export interface TaggedFilter {
+  key: string;
+  /** Empty means any value. */
+  value: string;
+}
+
+export type WorkspaceSort = 'name' | 'current-run.created-at' | 'latest-change-at';
+
+export interface WorkspaceListQuery {
+  searchName?: string;
+  searchTags?: string[];
+  excludeTags?: string[];
+  wildcardName?: string;
+  projectId?: string;
+  currentRunStatus?: string[];
+  tagged?: TaggedFilter[];
+  sort?: { by: WorkspaceSort; descending: boolean };
+}
+
+/** `*x`, `x*`, `*x*` (or no star: exact), case-insensitive, as a LIKE pattern. */
+export function wildcardPattern(wildcard: string): string {
+  const w = wildcard.toLowerCase();
+  const lead = w.startsWith('*');
+  const trail = w.length > 1 && w.endsWith('*');
+  const core = w.slice(lead ? 1 : 0, trail ? -1 : undefined);
+  return `${lead ? '%' : ''}${likeEscape(core)}${trail ? '%' : ''}`;
+}
+
+/** The workspaces of an organization the caller may see, filtered, sorted and paged. */
+export async function listWorkspaces(ctx: ServiceContext, organization: string, query: WorkspaceListQuery, page: PageRequest): Promise<Paged<Workspace>> {
+  const { row: org, facts } = await readableOrganization(ctx, organization);
+  if (!can(ctx.actor, 'workspace:read', facts)) return { items: [], total: 0, page };
+  let q = selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', org.id);
+  if (query.searchName) q = q.where(containsInsensitive('workspaces.name', query.searchName));
+  if (query.wildcardName) {
+    q = q.where(sql<boolean>`workspaces.name_lower like ${wildcardPattern(query.wildcardName)} escape '\\'`);
+  }
+  if (query.projectId) q = q.where('workspaces.project_id', '=', query.projectId);
+  if (query.currentRunStatus && query.currentRunStatus.length > 0) {
+    q = q.where('workspaces.current_run_status', 'in', query.currentRunStatus);
+  }
+  const hasTag = (name: string) => (eb: any) =>
+    eb.exists(
+      eb
+        .selectFrom('workspace_tags')
+        .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
+        .select('workspace_tags.seq')
+        .whereRef('workspace_tags.workspace_id', '=', 'workspaces.id')
+        .where('tags.name', '=', name.toLowerCase()),
+    );
+  for (const tag of query.searchTags ?? []) q = q.where(hasTag(tag));
+  for (const tag of query.excludeTags ?? []) q = q.where((eb) => eb.not(hasTag(tag)(eb)));
+  for (const t of query.tagged ?? []) {
+    q = q.where((eb) => {
+      const own = eb
+        .selectFrom('workspace_tag_bindings as wtb')
+        .select('wtb.seq')
+        .whereRef('wtb.workspace_id', '=', 'workspaces.id')
+        .where('wtb.key', '=', t.key);
+      const inherited = eb
+        .selectFrom('project_tag_bindings as ptb')
+        .select('ptb.seq')
+        .whereRef('ptb.project_id', '=', 'workspaces.project_id')
+        .where('ptb.key', '=', t.key);
+      // Effective bindings: the workspace's own value wins over its project's for the same key.
+      return eb.or([
+        eb.exists(t.value === '' ? own : own.where('wtb.value', '=', t.value)),
+        eb.and([eb.not(eb.exists(own)), eb.exists(t.value === '' ? inherited : inherited.where('ptb.value', '=', t.value))]),
+      ]);
+    });
+  }
+  const countRow = await ctx.db.selectFrom(q.as('matching')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const dir = query.sort?.descending ? 'desc' : 'asc';
+  switch (query.sort?.by) {
+    case 'name':
+      q = q.orderBy('workspaces.name_lower', dir).orderBy('workspaces.name', dir);
+      break;
+    case 'current-run.created-at':
+      // Workspaces without a current run come last in either direction.
+      q = q.orderBy(sql`workspaces.current_run_created_at is null`).orderBy('workspaces.current_run_created_at', dir);
+      break;
+    case 'latest-change-at':
+      q = q.orderBy('workspaces.latest_change_at', dir);
+      break;
+  }
+  const rows = await q.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page)).execute();
+  const tags = await tagNamesOf(ctx.db, rows.map((r) => r.id));
+  return { items: rows.map((r) => toWorkspace(ctx, r, facts, tags.get(r.id) ?? [])), total: Number(countRow.n), page };
+}
+
+export interface EffectiveTagBinding {
+  id: string;
+  key: string;
+  value: string;
+  /** The project the binding comes from, or null for the workspace's own. */
+  inheritedFrom: string | null;
+}
+
+function effectiveId(workspaceId: string, key: string): string {
+  return createHash('sha256').update(`${workspaceId}\u0000${key}`).digest('hex').slice(0, 16);
+}
+
+/**
+ * The workspace's own bindings plus those inherited from its project; a key bound on both is
+ * reported once, with the workspace's value.
+ */
+export async function effectiveTagBindingsOf(db: Tx, workspaces: { id: string; projectId: string }[]): Promise<Map<string, EffectiveTagBinding[]>> {
+  const out = new Map<string, EffectiveTagBinding[]>();
+  if (workspaces.length === 0) return out;
+  const own = await db
+    .selectFrom('workspace_tag_bindings')
+    .select(['workspace_id', 'key', 'value'])
+    .where('workspace_id', 'in', workspaces.map((w) => w.id))
+    .orderBy('seq')
+    .execute();
+  const projectIds = [...new Set(workspaces.map((w) => w.projectId))];
+  const inherited = await db
+    .selectFrom('project_tag_bindings')
+    .select(['project_id', 'key', 'value'])
+    .where('project_id', 'in', projectIds)
+    .orderBy('seq')
+    .execute();
+  for (const w of workspaces) {
+    const mine = own.filter((b) => b.workspace_id === w.id);
+    const keys = new Set(mine.map((b) => b.key));
+    out.set(w.id, [
+      ...mine.map((b) => ({ id: effectiveId(w.id, b.key), key: b.key, value: b.value, inheritedFrom: null })),
+      ...inherited
+        .filter((b) => b.project_id === w.projectId && !keys.has(b.key))
+        .map((b) => ({ id: effectiveId(w.id, b.key), key: b.key, value: b.value, inheritedFrom: w.projectId })),
+    ]);
+  }
+  return out;
+}

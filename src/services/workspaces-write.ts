@@ -1,0 +1,196 @@
+import { forbidden, invalid } from '../domain/errors.js';
+import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
+import { newId } from '../domain/ids.js';
+import { can } from '../domain/policy.js';
+import type { TagBindingInput } from '../domain/tags.js';
+import {
+  mergeVcsRepo,
+  nameTakenError,
+  resolveExecution,
+  type VcsRepo,
+  type Workspace,
+  type WorkspaceInput,
+} from '../domain/workspace.js';
+import type { Updateable } from 'kysely';
+import type { WorkspacesTable } from '../store/schema.js';
+import { writeTransaction, type Tx } from '../store/transaction.js';
+import { isProjectAdmin } from './access.js';
+import type { ServiceContext } from './context.js';
+import { readableOrganization } from './organizations.js';
+import { findProjectRow } from './projects-read.js';
+import { getWorkspace, parseVcsRepo, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+
+const b = (v: boolean) => (v ? 1 : 0);
+
+async function nameTaken(tx: Tx, organizationId: string, name: string, exceptId?: string): Promise<boolean> {
+  let q = tx.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).where('name_lower', '=', name.toLowerCase());
+  if (exceptId) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** The project of the request, which must belong to the organization (422 otherwise). */
+async function projectInOrganization(tx: Tx, organizationId: string, projectId: string) {
+  const project = await findProjectRow(tx, projectId);
+  if (!project || project.organization_id !== organizationId) {
+    throw invalid('/data/relationships/project/data/id', `Project ${projectId} not found in this organization`);
+  }
+  return project;
+}
+
+async function checkAgentPool(tx: Tx, organizationId: string, agentPoolId: string): Promise<void> {
+  const pool = await tx.selectFrom('agent_pools').select('id').where('id', '=', agentPoolId).where('organization_id', '=', organizationId).executeTakeFirst();
+  if (!pool) throw invalid('/data/attributes/agent-pool-id', `Agent pool ${agentPoolId} not found in this organization`);
+}
+
+/** Checks the repository's OAuth token (when it changed) and records its service provider. */
+async function checkVcsRepo(tx: Tx, organizationId: string, repo: VcsRepo | null, previous: VcsRepo | null): Promise<VcsRepo | null> {
+  if (!repo?.oauthTokenId || repo.oauthTokenId === previous?.oauthTokenId) return repo;
+  const token = await tx
+    .selectFrom('oauth_tokens')
+    .select(['id', 'service_provider'])
+    .where('id', '=', repo.oauthTokenId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!token) throw invalid('/data/attributes/vcs-repo/oauth-token-id', `OAuth token ${repo.oauthTokenId} not found in this organization`);
+  return { ...repo, serviceProvider: token.service_provider };
+}
+
+async function replaceTagBindings(tx: Tx, workspaceId: string, bindings: TagBindingInput[], now: string): Promise<void> {
+  await tx.deleteFrom('workspace_tag_bindings').where('workspace_id', '=', workspaceId).execute();
+  for (const binding of bindings) {
+    await tx
+      .insertInto('workspace_tag_bindings')
+      .values({ id: newId('tb'), workspace_id: workspaceId, key: binding.key, value: binding.value, created_at: now })
+      .execute();
+  }
+}
+
+/** Creates a workspace in the organization (its default project unless the request names one). */
+export async function createWorkspace(ctx: ServiceContext, organization: string, input: WorkspaceInput): Promise<Workspace> {
+  return writeTransaction(ctx.db, async (tx) => {
+    const { row: org, facts } = await readableOrganization(ctx, organization, tx);
+    if (!can(ctx.actor, 'workspace:create', facts)) throw forbidden('not authorized to create workspaces in this organization');
+    const project = await projectInOrganization(tx, org.id, input.projectId ?? org.default_project_id);
+    const name = input.name!;
+    if (await nameTaken(tx, org.id, name)) throw nameTakenError();
+    const execution = resolveExecution({ mode: null, agentPoolId: null }, input);
+    if (input.agentPoolId && execution.agentPoolId) await checkAgentPool(tx, org.id, execution.agentPoolId);
+    const vcsRepo = await checkVcsRepo(tx, org.id, mergeVcsRepo(null, input.vcsRepo), null);
+    const overridden = input.autoDestroyActivityDuration !== undefined || input.inheritsProjectAutoDestroy === false;
+    const now = ctx.clock.now().toISOString();
+    const id = newId('ws');
+    await tx
+      .insertInto('workspaces')
+      .values({
+        id,
+        organization_id: org.id,
+        project_id: project.id,
+        name,
+        name_lower: name.toLowerCase(),
+        description: input.description ?? null,
+        allow_destroy_plan: b(input.allowDestroyPlan ?? true),
+        assessments_enabled: b(input.assessmentsEnabled ?? false),
+        auto_apply: b(input.autoApply ?? false),
+        auto_apply_run_trigger: b(input.autoApplyRunTrigger ?? false),
+        auto_destroy_at: input.autoDestroyAt ?? null,
+        auto_destroy_activity_duration: input.autoDestroyActivityDuration ?? null,
+        auto_destroy_overridden: b(overridden),
+        execution_mode: execution.mode,
+        agent_pool_id: execution.agentPoolId,
+        file_triggers_enabled: b(input.fileTriggersEnabled ?? true),
+        global_remote_state: b(input.globalRemoteState ?? false),
+        queue_all_runs: b(input.queueAllRuns ?? false),
+        source: 'tfe-api',
+        source_name: input.sourceName ?? null,
+        source_url: input.sourceUrl ?? null,
+        speculative_enabled: b(input.speculativeEnabled ?? true),
+        terraform_version: input.terraformVersion ?? LATEST_ENGINE_VERSION,
+        trigger_patterns: JSON.stringify(input.triggerPatterns ?? []),
+        trigger_prefixes: JSON.stringify(input.triggerPrefixes ?? []),
+        working_directory: input.workingDirectory ?? null,
+        vcs_repo: vcsRepo ? JSON.stringify(vcsRepo) : null,
+        vcs_oauth_token_id: vcsRepo?.oauthTokenId ?? null,
+        locked: 0,
+        resource_count: 0,
+        latest_change_at: now,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
+    return getWorkspace(ctx, { id }, tx);
+  });
+}
+
+/**
+ * Updates a workspace: omitted members keep their values; a new name changes the by-name URL;
+ * `relationships.project` moves it (admin on both projects); `tag-bindings` replaces the own
+ * bindings when present.
+ */
+export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, input: WorkspaceInput): Promise<Workspace> {
+  return writeTransaction(ctx.db, async (tx) => {
+    const { row, facts } = await readableWorkspace(ctx, ref, tx);
+    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to update this workspace');
+    const changes: Updateable<WorkspacesTable> = {};
+
+    if (input.name !== undefined && input.name !== row.name) {
+      if (await nameTaken(tx, row.organization_id, input.name, row.id)) throw nameTakenError();
+      changes.name = input.name;
+      changes.name_lower = input.name.toLowerCase();
+    }
+    if (input.projectId !== undefined && input.projectId !== row.project_id) {
+      const destination = await projectInOrganization(tx, row.organization_id, input.projectId);
+      if (!isProjectAdmin(ctx.actor, facts, row.project_id) || !isProjectAdmin(ctx.actor, facts, destination.id)) {
+        throw forbidden(`not authorized to move workspace ${row.id} from project ${row.project_id} to project ${destination.id}`);
+      }
+      changes.project_id = destination.id;
+    }
+    const touchesExecution =
+      input.executionMode !== undefined || input.operations !== undefined || input.agentPoolId !== undefined || input.settingOverwrites !== undefined;
+    if (touchesExecution) {
+      const execution = resolveExecution({ mode: row.execution_mode as never, agentPoolId: row.agent_pool_id }, input);
+      if (input.agentPoolId && execution.agentPoolId === input.agentPoolId) await checkAgentPool(tx, row.organization_id, input.agentPoolId);
+      changes.execution_mode = execution.mode;
+      changes.agent_pool_id = execution.agentPoolId;
+    }
+    if (input.vcsRepo !== undefined) {
+      const previous = parseVcsRepo(row.vcs_repo);
+      const repo = await checkVcsRepo(tx, row.organization_id, mergeVcsRepo(previous, input.vcsRepo), previous);
+      changes.vcs_repo = repo ? JSON.stringify(repo) : null;
+      changes.vcs_oauth_token_id = repo?.oauthTokenId ?? null;
+    }
+    if (input.autoDestroyActivityDuration !== undefined) {
+      changes.auto_destroy_activity_duration = input.autoDestroyActivityDuration;
+      changes.auto_destroy_overridden = 1;
+    } else if (input.inheritsProjectAutoDestroy === true) {
+      changes.auto_destroy_activity_duration = null;
+      changes.auto_destroy_overridden = 0;
+    } else if (input.inheritsProjectAutoDestroy === false && row.auto_destroy_overridden !== 1) {
+      // Stop inheriting: keep the value in force now as the workspace's own.
+      changes.auto_destroy_activity_duration = row.project_auto_destroy;
+      changes.auto_destroy_overridden = 1;
+    }
+    if (input.description !== undefined) changes.description = input.description;
+    if (input.allowDestroyPlan !== undefined) changes.allow_destroy_plan = b(input.allowDestroyPlan);
+    if (input.assessmentsEnabled !== undefined) changes.assessments_enabled = b(input.assessmentsEnabled);
+    if (input.autoApply !== undefined) changes.auto_apply = b(input.autoApply);
+    if (input.autoApplyRunTrigger !== undefined) changes.auto_apply_run_trigger = b(input.autoApplyRunTrigger);
+    if (input.autoDestroyAt !== undefined) changes.auto_destroy_at = input.autoDestroyAt;
+    if (input.fileTriggersEnabled !== undefined) changes.file_triggers_enabled = b(input.fileTriggersEnabled);
+    if (input.globalRemoteState !== undefined) changes.global_remote_state = b(input.globalRemoteState);
+    if (input.queueAllRuns !== undefined) changes.queue_all_runs = b(input.queueAllRuns);
+    if (input.speculativeEnabled !== undefined) changes.speculative_enabled = b(input.speculativeEnabled);
+    if (input.terraformVersion !== undefined) changes.terraform_version = input.terraformVersion;
+    if (input.triggerPatterns !== undefined) changes.trigger_patterns = JSON.stringify(input.triggerPatterns);
+    if (input.triggerPrefixes !== undefined) changes.trigger_prefixes = JSON.stringify(input.triggerPrefixes);
+    if (input.workingDirectory !== undefined) changes.working_directory = input.workingDirectory;
+
+    const now = ctx.clock.now().toISOString();
+    if (Object.keys(changes).length > 0 || input.tagBindings !== undefined) {
+      changes.updated_at = now;
+      await tx.updateTable('workspaces').set(changes).where('id', '=', row.id).execute();
+    }
+    if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
+    return getWorkspace(ctx, { id: row.id }, tx);
+  });
+}
