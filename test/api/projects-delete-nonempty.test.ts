@@ -1,21 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
 import { createProject, expectRejected } from '../helpers/projects.js';
 
-// Workspaces do not exist in this branch yet, so the workspace count of a project is stubbed here:
-// projects whose name starts with "busy" report two workspaces. Once the workspaces issue lands,
-// a test that creates real workspaces should replace this stub.
-const busy = new Set<string>();
-vi.mock('../../src/services/projects-read.js', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../../src/services/projects-read.js')>();
-  return {
-    ...original,
-    projectCounts: async (db: any, id: string) => (busy.has(id) ? { workspaceCount: 2, teamCount: 0 } : original.projectCounts(db, id)),
-  };
-});
-
 describe('DELETE /projects/:id of a project that still contains workspaces', () => {
   let api: TestApi;
+  const workspaceIn = async (name: string, projectId: string) => {
+    const res = await api.post('/api/v2/organizations/acme/workspaces', {
+      data: { type: 'workspaces', attributes: { name }, relationships: { project: { data: { type: 'projects', id: projectId } } } },
+    });
+    expect(res.status).toBe(201);
+    return res.body.data.id as string;
+  };
+
   beforeAll(async () => {
     api = await TestApi.create();
     expect((await api.createOrg('acme')).status).toBe(201);
@@ -24,7 +20,8 @@ describe('DELETE /projects/:id of a project that still contains workspaces', () 
 
   it('answers 409 with a detail that says so, and deletes nothing', async () => {
     const p = await createProject(api, 'acme', { name: 'Busy' }, [{ key: 'a', value: 'b' }]);
-    busy.add(p.id);
+    await workspaceIn('busy-1', p.id);
+    await workspaceIn('busy-2', p.id);
     await expectRejected(api, () => api.delete(`/api/v2/projects/${p.id}`), {
       status: 409,
       title: 'conflict',
@@ -35,9 +32,18 @@ describe('DELETE /projects/:id of a project that still contains workspaces', () 
 
   it('deletes the project once it is empty', async () => {
     const p = await createProject(api, 'acme', { name: 'Emptied' });
-    busy.add(p.id);
+    const ws = await workspaceIn('leaving', p.id);
     expect((await api.delete(`/api/v2/projects/${p.id}`)).status).toBe(409);
-    busy.delete(p.id);
+    expect((await api.delete(`/api/v2/workspaces/${ws}`)).status).toBe(204);
     expect((await api.delete(`/api/v2/projects/${p.id}`)).status).toBe(204);
+    expect((await api.get(`/api/v2/projects/${p.id}`)).status).toBe(404);
+  });
+
+  it('deleting the organization removes its projects and workspaces together', async () => {
+    await api.createOrg('gone');
+    const res = await api.post('/api/v2/organizations/gone/workspaces', { data: { type: 'workspaces', attributes: { name: 'w' } } });
+    expect(res.status).toBe(201);
+    expect((await api.delete('/api/v2/organizations/gone')).status).toBe(204);
+    expect((await api.get(`/api/v2/workspaces/${res.body.data.id}`)).status).toBe(404);
   });
 });
