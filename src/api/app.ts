@@ -11,6 +11,9 @@ import { organizationRoutes } from './routes/organizations.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
 import { userRoutes } from './routes/users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { workspaceLockRoutes } from './routes/workspace-locks.js';
+import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
+import { systemClock } from '../domain/clock.js';
 
 /**
  * The HTTP API: the single contract of berth. `serve` puts it behind a socket; local mode calls
@@ -30,6 +33,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.route('/', meta.root);
 
   const v2 = new Hono<AppEnv>();
+  // Routes without a token come first: ping, and the state content URLs (their own limit).
+  v2.route('/', meta.v2);
+  v2.route('/', stateContentRoutes({ db: options.db, clock: options.clock ?? systemClock }));
   v2.use(
     '*',
     bodyLimit({
@@ -39,13 +45,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       },
     }),
   );
-  v2.route('/', meta.v2);
   v2.use('*', authMiddleware(options));
   v2.route('/', organizationRoutes());
   v2.route('/', userRoutes());
   v2.route('/', workspaceRoutes());
   v2.route('/', projectWorkspaceRoutes());
   v2.route('/', agentPoolRoutes());
+  v2.route('/', workspaceLockRoutes());
+  v2.route('/', stateVersionRoutes());
 
   app.route('/api/v2', v2);
   return app;

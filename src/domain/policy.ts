@@ -37,6 +37,7 @@ export type Action =
   | 'workspace:update'
   | 'workspace:delete'
   | 'workspace:force-delete'
+  | 'workspace:lock'
   | 'organization:manage-agent-pools'
   | 'organization:manage-vcs';
 
@@ -90,6 +91,9 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     // manage all workspaces of the organization.
     case 'workspace:update':
     case 'workspace:delete':
+    // Lock and unlock, and creating state versions (write access); teams get per-workspace
+    // levels with the authorization issue.
+    case 'workspace:lock':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
     // Owners (and the organization token) always; workspace admins only when the organization
     // allows it (allow-force-delete-workspaces).

@@ -60,7 +60,7 @@ export function parseVcsRepo(json: string | null): VcsRepo | null {
 /** Turns a row into the domain object: effective values resolved, permissions for the caller. */
 export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFacts, tagNames: string[]): Workspace {
   const lockedBy =
-    row.locked === 1 && row.locked_by_kind && row.locked_by_id
+    row.locked === 1 && row.locked_by_id && ['users', 'teams', 'runs'].includes(row.locked_by_kind ?? '')
       ? { type: row.locked_by_kind as 'users' | 'teams' | 'runs', id: row.locked_by_id }
       : null;
   const ownMode = row.execution_mode as ExecutionMode | null;
@@ -101,6 +101,7 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFa
     resourceCount: row.resource_count,
     latestChangeAt: row.latest_change_at,
     currentRunId: row.current_run_id,
+    currentStateVersionId: row.current_state_version_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     metrics: { applyDurationAverage: null, planDurationAverage: null, policyCheckFailures: null, runFailures: null, runsCount: null },
@@ -109,6 +110,8 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFa
       canUpdate: can(ctx.actor, 'workspace:update', facts),
       canDestroy: can(ctx.actor, 'workspace:delete', facts),
       canForceDelete: can(ctx.actor, 'workspace:force-delete', facts, settings),
+      canLock: can(ctx.actor, 'workspace:lock', facts),
+      canForceUnlock: can(ctx.actor, 'workspace:update', facts),
     },
   };
 }
