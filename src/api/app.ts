@@ -11,6 +11,7 @@ import { organizationRoutes } from './routes/organizations.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
 import { userRoutes } from './routes/users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { runRoutes } from './routes/runs.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
 import { systemClock } from '../domain/clock.js';
@@ -53,6 +54,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', agentPoolRoutes());
   v2.route('/', workspaceLockRoutes());
   v2.route('/', stateVersionRoutes());
+  v2.route('/', runRoutes());
 
   app.route('/api/v2', v2);
   return app;

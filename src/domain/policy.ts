@@ -38,6 +38,7 @@ export type Action =
   | 'workspace:delete'
   | 'workspace:force-delete'
   | 'workspace:lock'
+  | 'workspace:queue-run'
   | 'organization:manage-agent-pools'
   | 'organization:manage-vcs';
 
@@ -94,6 +95,7 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     // Lock and unlock, and creating state versions (write access); teams get per-workspace
     // levels with the authorization issue.
     case 'workspace:lock':
+    case 'workspace:queue-run':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
     // Owners (and the organization token) always; workspace admins only when the organization
     // allows it (allow-force-delete-workspaces).

@@ -11,6 +11,7 @@ import type { Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
+import { metricsOf } from './run-metrics.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -156,7 +157,8 @@ export async function readableWorkspace(ctx: ServiceContext, ref: WorkspaceRef, 
 export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<Workspace> {
   const { row, facts } = await readableWorkspace(ctx, ref, db);
   const tags = await tagNamesOf(db, [row.id]);
-  return toWorkspace(ctx, row, facts, tags.get(row.id) ?? []);
+  const metrics = await metricsOf(db, [row.id]);
+  return { ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []), metrics: metrics.get(row.id)! };
 }
 
 export interface TaggedFilter {
@@ -246,7 +248,9 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
   }
   const rows = await q.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page)).execute();
   const tags = await tagNamesOf(ctx.db, rows.map((r) => r.id));
-  return { items: rows.map((r) => toWorkspace(ctx, r, facts, tags.get(r.id) ?? [])), total: Number(countRow.n), page };
+  const metrics = await metricsOf(ctx.db, rows.map((r) => r.id));
+  const items = rows.map((r) => ({ ...toWorkspace(ctx, r, facts, tags.get(r.id) ?? []), metrics: metrics.get(r.id)! }));
+  return { items, total: Number(countRow.n), page };
 }
 
 export interface EffectiveTagBinding {

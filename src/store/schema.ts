@@ -207,6 +207,26 @@ export interface StateBodiesTable {
   body: string;
 }
 
+export interface RunsTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  status: string;
+  message: string | null;
+  is_destroy: number;
+  source: string;
+  plan_started_at: string | null;
+  plan_finished_at: string | null;
+  apply_started_at: string | null;
+  apply_finished_at: string | null;
+  error_message: string | null;
+  policy_check_failed: number;
+  created_by_kind: string | null;
+  created_by_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -218,6 +238,7 @@ export interface DB {
   workspaces: WorkspacesTable;
   state_versions: StateVersionsTable;
   state_bodies: StateBodiesTable;
+  runs: RunsTable;
   workspace_tag_bindings: WorkspaceTagBindingsTable;
   tags: TagsTable;
   workspace_tags: WorkspaceTagsTable;

@@ -1,4 +1,5 @@
 import type { Edition, VcsRepo, Workspace } from '../../domain/workspace.js';
+import type { WorkspaceOutput } from '../../services/workspaces-include.js';
 import type { EffectiveTagBinding } from '../../services/workspaces-read.js';
 import { API_PREFIX, linkOnly, toOne, type Relationship, type ResourceObject } from '../documents.js';
 
@@ -32,6 +33,8 @@ export interface WorkspaceSerializeOptions {
   edition: Edition;
   /** With `include=effective_tag_bindings`: the bindings whose linkage the relationship carries. */
   effectiveTagBindings?: EffectiveTagBinding[];
+  /** With `include=outputs`: the current state's outputs whose linkage `outputs` carries. */
+  outputs?: WorkspaceOutput[];
 }
 
 /**
@@ -136,7 +139,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'current-configuration-version': { data: null },
     'current-assessment-result': { data: null },
     readme: { data: null },
-    outputs: { data: [] },
+    outputs: { data: (options.outputs ?? []).map((o) => ({ type: 'workspace-outputs', id: o.id })) },
     vars: { data: [] },
     'remote-state-consumers': linkOnly(`${wsPath}/relationships/remote-state-consumers`),
     'tag-bindings': linkOnly(`${wsPath}/tag-bindings`),
@@ -160,4 +163,9 @@ export function serializeEffectiveTagBinding(t: EffectiveTagBinding): ResourceOb
   const obj: ResourceObject = { id: t.id, type: 'effective-tag-bindings', attributes: { key: t.key, value: t.value } };
   if (t.inheritedFrom) obj.links = { 'inherited-from': `${API_PREFIX}/projects/${t.inheritedFrom}` };
   return obj;
+}
+
+/** A `workspace-outputs` resource: an output of the current state (sensitive values hidden). */
+export function serializeOutput(o: WorkspaceOutput): ResourceObject {
+  return { id: o.id, type: 'workspace-outputs', attributes: { name: o.name, sensitive: o.sensitive, 'output-type': o.type, value: o.value } };
 }
