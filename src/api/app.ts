@@ -14,6 +14,10 @@ import { projectRoutes } from './routes/projects.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
 import { userRoutes } from './routes/users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { runRoutes } from './routes/runs.js';
+import { workspaceLockRoutes } from './routes/workspace-locks.js';
+import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
+import { systemClock } from '../domain/clock.js';
 
 /**
  * The HTTP API: the single contract of berth. `serve` puts it behind a socket; local mode calls
@@ -33,6 +37,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.route('/', meta.root);
 
   const v2 = new Hono<AppEnv>();
+  // Routes without a token come first: ping, and the state content URLs (their own limit).
+  v2.route('/', meta.v2);
+  v2.route('/', stateContentRoutes({ db: options.db, clock: options.clock ?? systemClock }));
   v2.use(
     '*',
     bodyLimit({
@@ -42,7 +49,6 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       },
     }),
   );
-  v2.route('/', meta.v2);
   v2.use('*', authMiddleware(options));
   v2.route('/', organizationRoutes());
   v2.route('/', projectRoutes());
@@ -52,6 +58,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', workspaceRoutes());
   v2.route('/', projectWorkspaceRoutes());
   v2.route('/', agentPoolRoutes());
+  v2.route('/', workspaceLockRoutes());
+  v2.route('/', stateVersionRoutes());
+  v2.route('/', runRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -38,6 +38,8 @@ export type Action =
   | 'workspace:update'
   | 'workspace:delete'
   | 'workspace:force-delete'
+  | 'workspace:lock'
+  | 'workspace:queue-run'
   | 'organization:manage-agent-pools'
   | 'organization:manage-vcs';
 
@@ -91,6 +93,10 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     // manage all workspaces of the organization.
     case 'workspace:update':
     case 'workspace:delete':
+    // Lock and unlock, and creating state versions (write access); teams get per-workspace
+    // levels with the authorization issue.
+    case 'workspace:lock':
+    case 'workspace:queue-run':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
     // Owners (and the organization token) always; workspace admins only when the organization
     // allows it (allow-force-delete-workspaces).

@@ -67,6 +67,8 @@ export interface WorkspacePermissions {
   canDestroy: boolean;
   canForceDelete: boolean;
   canRead: boolean;
+  canLock: boolean;
+  canForceUnlock: boolean;
 }
 
 /** A workspace as services return it: effective values resolved, permissions for the caller. */
@@ -106,6 +108,7 @@ export interface Workspace {
   resourceCount: number;
   latestChangeAt: string;
   currentRunId: string | null;
+  currentStateVersionId: string | null;
   createdAt: string;
   updatedAt: string;
   /** Performance attributes over the past 30 errored or applied runs (null until runs exist). */

@@ -1,6 +1,14 @@
 import type { Organization } from '../domain/organization.js';
 import type { Project } from '../domain/project.js';
+import { createHash } from 'node:crypto';
+import type { Run } from '../domain/run.js';
+import type { StateOutput } from '../domain/state.js';
+import type { StateVersion } from '../domain/state-version.js';
 import type { Workspace } from '../domain/workspace.js';
+import { getRun } from './runs.js';
+import { currentOutputs, getStateVersion } from './state-versions.js';
+
+export type WorkspaceOutput = StateOutput & { id: string };
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { getOrganization } from './organizations.js';
@@ -11,11 +19,17 @@ import { effectiveTagBindingsOf, type EffectiveTagBinding } from './workspaces-r
 export interface WorkspaceIncludes {
   organizations: Organization[];
   projects: Project[];
+  /** Current runs (`current_run`, `current_run.plan`). */
+  runs: Run[];
+  /** Current state versions (`current_state_version`). */
+  stateVersions: StateVersion[];
+  /** Outputs of each workspace's current state (`outputs`); sensitive values hidden. */
+  outputs: Map<string, WorkspaceOutput[]>;
   effectiveTagBindings?: Map<string, EffectiveTagBinding[]>;
 }
 
 export async function loadWorkspaceIncludes(ctx: ServiceContext, workspaces: Workspace[], include: Set<string>): Promise<WorkspaceIncludes> {
-  const out: WorkspaceIncludes = { organizations: [], projects: [] };
+  const out: WorkspaceIncludes = { organizations: [], projects: [], runs: [], stateVersions: [], outputs: new Map() };
   if (workspaces.length === 0) return out;
   if (include.has('organization')) {
     for (const name of new Set(workspaces.map((w) => w.organizationName))) out.organizations.push(await getOrganization(ctx, name));
@@ -25,6 +39,23 @@ export async function loadWorkspaceIncludes(ctx: ServiceContext, workspaces: Wor
     for (const id of new Set(workspaces.map((w) => w.projectId))) {
       const row = await findProjectRow(ctx.db, id);
       if (row) out.projects.push(toProject(ctx, row, workspaces[0]!.organizationName, facts, await projectCounts(ctx.db, id)));
+    }
+  }
+  if ([...include].some((i) => i.startsWith('current_run'))) {
+    for (const w of workspaces) if (w.currentRunId) out.runs.push(await getRun(ctx, w.currentRunId));
+  }
+  if (include.has('current_state_version')) {
+    for (const w of workspaces) if (w.currentStateVersionId) out.stateVersions.push(await getStateVersion(ctx, w.currentStateVersionId));
+  }
+  if (include.has('outputs')) {
+    for (const w of workspaces) {
+      out.outputs.set(
+        w.id,
+        (await currentOutputs(ctx.db, w.currentStateVersionId)).map((o) => ({
+          id: `wsout-${createHash('sha256').update(`${w.currentStateVersionId}/${o.name}`).digest('hex').slice(0, 16)}`,
+          ...o,
+        })),
+      );
     }
   }
   if (include.has('effective_tag_bindings')) {

@@ -11,6 +11,7 @@ import type { Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
+import { metricsOf } from './run-metrics.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -60,7 +61,7 @@ export function parseVcsRepo(json: string | null): VcsRepo | null {
 /** Turns a row into the domain object: effective values resolved, permissions for the caller. */
 export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFacts, tagNames: string[]): Workspace {
   const lockedBy =
-    row.locked === 1 && row.locked_by_kind && row.locked_by_id
+    row.locked === 1 && row.locked_by_id && ['users', 'teams', 'runs'].includes(row.locked_by_kind ?? '')
       ? { type: row.locked_by_kind as 'users' | 'teams' | 'runs', id: row.locked_by_id }
       : null;
   const ownMode = row.execution_mode as ExecutionMode | null;
@@ -101,6 +102,7 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFa
     resourceCount: row.resource_count,
     latestChangeAt: row.latest_change_at,
     currentRunId: row.current_run_id,
+    currentStateVersionId: row.current_state_version_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     metrics: { applyDurationAverage: null, planDurationAverage: null, policyCheckFailures: null, runFailures: null, runsCount: null },
@@ -109,6 +111,8 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFa
       canUpdate: can(ctx.actor, 'workspace:update', facts),
       canDestroy: can(ctx.actor, 'workspace:delete', facts),
       canForceDelete: can(ctx.actor, 'workspace:force-delete', facts, settings),
+      canLock: can(ctx.actor, 'workspace:lock', facts),
+      canForceUnlock: can(ctx.actor, 'workspace:update', facts),
     },
   };
 }
@@ -153,7 +157,8 @@ export async function readableWorkspace(ctx: ServiceContext, ref: WorkspaceRef, 
 export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<Workspace> {
   const { row, facts } = await readableWorkspace(ctx, ref, db);
   const tags = await tagNamesOf(db, [row.id]);
-  return toWorkspace(ctx, row, facts, tags.get(row.id) ?? []);
+  const metrics = await metricsOf(db, [row.id]);
+  return { ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []), metrics: metrics.get(row.id)! };
 }
 
 export interface TaggedFilter {
@@ -243,7 +248,9 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
   }
   const rows = await q.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page)).execute();
   const tags = await tagNamesOf(ctx.db, rows.map((r) => r.id));
-  return { items: rows.map((r) => toWorkspace(ctx, r, facts, tags.get(r.id) ?? [])), total: Number(countRow.n), page };
+  const metrics = await metricsOf(ctx.db, rows.map((r) => r.id));
+  const items = rows.map((r) => ({ ...toWorkspace(ctx, r, facts, tags.get(r.id) ?? []), metrics: metrics.get(r.id)! }));
+  return { items, total: Number(countRow.n), page };
 }
 
 export interface EffectiveTagBinding {

@@ -126,6 +126,7 @@ export interface WorkspacesTable {
   current_run_id: string | null;
   current_run_status: string | null;
   current_run_created_at: string | null;
+  current_state_version_id: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -182,6 +183,50 @@ export interface MigrationsTable {
   applied_at: string;
 }
 
+export interface StateVersionsTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  serial: number;
+  lineage: string | null;
+  md5: string;
+  status: 'pending' | 'finalized';
+  intermediate: number;
+  resource_count: number;
+  size: number;
+  terraform_version: string | null;
+  url_secret: string;
+  created_by_kind: string | null;
+  created_by_id: string | null;
+  created_at: string;
+  finalized_at: string | null;
+}
+
+export interface StateBodiesTable {
+  state_version_id: string;
+  body: string;
+}
+
+export interface RunsTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  status: string;
+  message: string | null;
+  is_destroy: number;
+  source: string;
+  plan_started_at: string | null;
+  plan_finished_at: string | null;
+  apply_started_at: string | null;
+  apply_finished_at: string | null;
+  error_message: string | null;
+  policy_check_failed: number;
+  created_by_kind: string | null;
+  created_by_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -191,6 +236,9 @@ export interface DB {
   projects: ProjectsTable;
   project_tag_bindings: ProjectTagBindingsTable;
   workspaces: WorkspacesTable;
+  state_versions: StateVersionsTable;
+  state_bodies: StateBodiesTable;
+  runs: RunsTable;
   workspace_tag_bindings: WorkspaceTagBindingsTable;
   tags: TagsTable;
   workspace_tags: WorkspaceTagsTable;

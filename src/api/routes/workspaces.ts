@@ -3,7 +3,7 @@ import { badRequest } from '../../domain/errors.js';
 import { parseWorkspaceInput, type Workspace } from '../../domain/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
 import { safeDeleteWorkspace, forceDeleteWorkspace } from '../../services/workspaces-delete.js';
-import { loadWorkspaceIncludes } from '../../services/workspaces-include.js';
+import { loadWorkspaceIncludes, type WorkspaceIncludes } from '../../services/workspaces-include.js';
 import { getWorkspace, listWorkspaces, type TaggedFilter, type WorkspaceListQuery, type WorkspaceRef, type WorkspaceSort } from '../../services/workspaces-read.js';
 import { createWorkspace, updateWorkspace } from '../../services/workspaces-write.js';
 import { readResource } from '../body.js';
@@ -12,7 +12,9 @@ import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';
 import { serializeOrganization } from '../serializers/organization.js';
 import { serializeProject } from '../serializers/project.js';
-import { serializeEffectiveTagBinding, serializeWorkspace } from '../serializers/workspace.js';
+import { serializePlan, serializeRun } from '../serializers/run.js';
+import { serializeStateVersion } from '../serializers/state-version.js';
+import { serializeEffectiveTagBinding, serializeOutput, serializeWorkspace } from '../serializers/workspace.js';
 
 /** Every include value of the spec; those whose records do not exist yet add nothing. */
 export const WORKSPACE_INCLUDES = [
@@ -73,16 +75,28 @@ export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
   return query;
 }
 
+/** The `included` resources of a workspace document or list. */
+function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: Set<string>): ResourceObject[] {
+  const origin = new URL(c.req.url).origin;
+  return [
+    ...inc.organizations.map(serializeOrganization),
+    ...inc.projects.map((p) => serializeProject(p)),
+    ...[...(inc.effectiveTagBindings?.values() ?? [])].flat().map(serializeEffectiveTagBinding),
+    ...(include.has('current_run') ? inc.runs.map(serializeRun) : []),
+    ...(include.has('current_run.plan') ? inc.runs.map(serializePlan) : []),
+    ...inc.stateVersions.map((sv) => serializeStateVersion(sv, origin)),
+    ...[...inc.outputs.values()].flat().map(serializeOutput),
+  ];
+}
+
+function serializeOptions(ctx: ServiceContext, inc: WorkspaceIncludes, ws: Workspace) {
+  return { edition: ctx.settings.edition, effectiveTagBindings: inc.effectiveTagBindings?.get(ws.id), outputs: inc.outputs.get(ws.id) };
+}
+
 async function sendWorkspace(c: Context<AppEnv>, ctx: ServiceContext, ws: Workspace, status: 200 | 201 = 200): Promise<Response> {
   const include = includesOf(c, WORKSPACE_INCLUDES);
   const inc = await loadWorkspaceIncludes(ctx, [ws], include);
-  const included: ResourceObject[] = [
-    ...inc.organizations.map(serializeOrganization),
-    ...inc.projects.map((p) => serializeProject(p)),
-    ...(inc.effectiveTagBindings?.get(ws.id) ?? []).map(serializeEffectiveTagBinding),
-  ];
-  const data = serializeWorkspace(ws, { edition: ctx.settings.edition, effectiveTagBindings: inc.effectiveTagBindings?.get(ws.id) });
-  return sendResource(c, data, { status, included });
+  return sendResource(c, serializeWorkspace(ws, serializeOptions(ctx, inc, ws)), { status, included: includedResources(c, inc, include) });
 }
 
 /** Workspaces: every operation by id and by organization and name, through shared handlers. */
@@ -101,17 +115,7 @@ export function workspaceRoutes(): Hono<AppEnv> {
     const query = listQueryOf(c);
     const paged = await listWorkspaces(ctx, c.req.param('org'), query, pageOf(c));
     const inc = await loadWorkspaceIncludes(ctx, paged.items, include);
-    const included: ResourceObject[] = [
-      ...inc.organizations.map(serializeOrganization),
-      ...inc.projects.map((p) => serializeProject(p)),
-      ...[...(inc.effectiveTagBindings?.values() ?? [])].flat().map(serializeEffectiveTagBinding),
-    ];
-    return sendCollection(
-      c,
-      paged,
-      (w) => serializeWorkspace(w, { edition: ctx.settings.edition, effectiveTagBindings: inc.effectiveTagBindings?.get(w.id) }),
-      included,
-    );
+    return sendCollection(c, paged, (w) => serializeWorkspace(w, serializeOptions(ctx, inc, w)), includedResources(c, inc, include));
   });
 
   for (const [path, ref] of [

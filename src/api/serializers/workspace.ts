@@ -1,4 +1,5 @@
 import type { Edition, VcsRepo, Workspace } from '../../domain/workspace.js';
+import type { WorkspaceOutput } from '../../services/workspaces-include.js';
 import type { EffectiveTagBinding } from '../../services/workspaces-read.js';
 import { API_PREFIX, linkOnly, toOne, type Relationship, type ResourceObject } from '../documents.js';
 
@@ -32,6 +33,8 @@ export interface WorkspaceSerializeOptions {
   edition: Edition;
   /** With `include=effective_tag_bindings`: the bindings whose linkage the relationship carries. */
   effectiveTagBindings?: EffectiveTagBinding[];
+  /** With `include=outputs`: the current state's outputs whose linkage `outputs` carries. */
+  outputs?: WorkspaceOutput[];
 }
 
 /**
@@ -79,11 +82,11 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
       'can-update-variable': admin,
       'can-read-state-versions': read,
       'can-read-state-outputs': read,
-      'can-create-state-versions': admin,
+      'can-create-state-versions': ws.permissions.canLock,
       'can-queue-apply': admin,
-      'can-lock': admin,
-      'can-unlock': admin,
-      'can-force-unlock': admin,
+      'can-lock': ws.permissions.canLock,
+      'can-unlock': ws.permissions.canLock,
+      'can-force-unlock': ws.permissions.canForceUnlock,
       'can-read-settings': read,
       'can-manage-tags': admin,
       'can-manage-run-tasks': false,
@@ -130,11 +133,13 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'locked-by': lockedBy,
     'ssh-key': { data: null },
     'agent-pool': toOne('agent-pools', ws.agentPoolId, ws.agentPoolId ? `${API_PREFIX}/agent-pools/${ws.agentPoolId}` : undefined),
-    'current-state-version': { data: null },
+    'current-state-version': ws.currentStateVersionId
+      ? toOne('state-versions', ws.currentStateVersionId, `${wsPath}/current-state-version`)
+      : { data: null },
     'current-configuration-version': { data: null },
     'current-assessment-result': { data: null },
     readme: { data: null },
-    outputs: { data: [] },
+    outputs: { data: (options.outputs ?? []).map((o) => ({ type: 'workspace-outputs', id: o.id })) },
     vars: { data: [] },
     'remote-state-consumers': linkOnly(`${wsPath}/relationships/remote-state-consumers`),
     'tag-bindings': linkOnly(`${wsPath}/tag-bindings`),
@@ -158,4 +163,9 @@ export function serializeEffectiveTagBinding(t: EffectiveTagBinding): ResourceOb
   const obj: ResourceObject = { id: t.id, type: 'effective-tag-bindings', attributes: { key: t.key, value: t.value } };
   if (t.inheritedFrom) obj.links = { 'inherited-from': `${API_PREFIX}/projects/${t.inheritedFrom}` };
   return obj;
+}
+
+/** A `workspace-outputs` resource: an output of the current state (sensitive values hidden). */
+export function serializeOutput(o: WorkspaceOutput): ResourceObject {
+  return { id: o.id, type: 'workspace-outputs', attributes: { name: o.name, sensitive: o.sensitive, 'output-type': o.type, value: o.value } };
 }

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import * as m001 from './001_foundation.js';
 import * as m002 from './002_project_tag_bindings.js';
+import * as m006 from './006_runs.js';
+import * as m005 from './005_state_versions.js';
 import * as m003 from './003_workspaces.js';
 
 export interface Migration {
@@ -14,4 +16,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 1, name: 'foundation', up: m001.up },
   { version: 2, name: 'project_tag_bindings', up: m002.up },
   { version: 3, name: 'workspaces', up: m003.up },
+  { version: 5, name: 'state_versions', up: m005.up },
+  { version: 6, name: 'runs', up: m006.up },
 ];

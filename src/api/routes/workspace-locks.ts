@@ -1,0 +1,38 @@
+import { Hono, type Context } from 'hono';
+import { BerthError } from '../../domain/errors.js';
+import { forceUnlockWorkspace, lockWorkspace, unlockWorkspace } from '../../services/workspace-locks.js';
+import { readJson } from '../body.js';
+import { sendResource } from '../documents.js';
+import type { AppEnv } from '../env.js';
+import { serializeWorkspace } from '../serializers/workspace.js';
+
+/**
+ * The lock reason from any of the bodies clients send: `{"reason": ...}` (docs),
+ * `{"data":{"type":"","attributes":{"reason":...}}}` (go-tfe), `{"data":{"type":""}}`, or none.
+ */
+async function reasonOf(c: Context<AppEnv>): Promise<string> {
+  const body = await readJson(c, { optional: true });
+  const data = body?.data as { attributes?: { reason?: unknown } } | undefined;
+  const reason = body?.reason !== undefined ? body.reason : data?.attributes?.reason;
+  if (reason === undefined || reason === null) return '';
+  if (typeof reason !== 'string') {
+    throw new BerthError([{ status: 422, title: 'invalid attribute', detail: 'Reason must be a string', pointer: body?.reason !== undefined ? '/reason' : '/data/attributes/reason' }]);
+  }
+  return reason;
+}
+
+export function workspaceLockRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  const ws = (c: Context<AppEnv>) => ({ id: c.req.param('id')! });
+  const edition = (c: Context<AppEnv>) => ({ edition: c.get('ctx').settings.edition });
+
+  r.post('/workspaces/:id/actions/lock', async (c) => {
+    const reason = await reasonOf(c);
+    return sendResource(c, serializeWorkspace(await lockWorkspace(c.get('ctx'), ws(c), reason), edition(c)));
+  });
+  r.post('/workspaces/:id/actions/unlock', async (c) => sendResource(c, serializeWorkspace(await unlockWorkspace(c.get('ctx'), ws(c)), edition(c))));
+  r.post('/workspaces/:id/actions/force-unlock', async (c) =>
+    sendResource(c, serializeWorkspace(await forceUnlockWorkspace(c.get('ctx'), ws(c)), edition(c))),
+  );
+  return r;
+}

@@ -1,0 +1,126 @@
+/**
+ * Run records. berth executes no engine: an external executor reports each run's progress, and
+ * berth keeps the statuses, phase times and failures that locks, sorting and metrics read.
+ */
+export const RUN_STATUSES = [
+  'pending',
+  'plan_queued',
+  'planning',
+  'planned',
+  'cost_estimated',
+  'policy_checked',
+  'policy_soft_failed',
+  'policy_override',
+  'confirmed',
+  'planned_and_finished',
+  'apply_queued',
+  'applying',
+  'applied',
+  'discarded',
+  'errored',
+  'canceled',
+  'force_canceled',
+] as const;
+export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/** Statuses in which a run holds the workspace lock (its plan or apply is running or awaits confirmation). */
+export const LOCKING_STATUSES: RunStatus[] = [
+  'planning',
+  'planned',
+  'cost_estimated',
+  'policy_checked',
+  'policy_soft_failed',
+  'policy_override',
+  'confirmed',
+  'apply_queued',
+  'applying',
+];
+
+export const FINAL_STATUSES: RunStatus[] = ['applied', 'planned_and_finished', 'discarded', 'errored', 'canceled', 'force_canceled'];
+
+/** The statuses a run may move to from each status (reports and actions alike). */
+const NEXT: Record<RunStatus, RunStatus[]> = {
+  pending: ['plan_queued', 'planning', 'errored', 'canceled', 'discarded'],
+  plan_queued: ['planning', 'errored', 'canceled'],
+  planning: ['planned', 'planned_and_finished', 'errored', 'canceled'],
+  planned: ['cost_estimated', 'policy_checked', 'policy_soft_failed', 'confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
+  cost_estimated: ['policy_checked', 'policy_soft_failed', 'confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
+  policy_checked: ['confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
+  policy_soft_failed: ['policy_override', 'discarded', 'errored'],
+  policy_override: ['confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
+  confirmed: ['apply_queued', 'applying', 'errored', 'canceled'],
+  planned_and_finished: [],
+  apply_queued: ['applying', 'errored', 'canceled'],
+  applying: ['applied', 'errored', 'canceled'],
+  applied: [],
+  discarded: [],
+  errored: [],
+  canceled: [],
+  force_canceled: [],
+};
+
+export function canMove(from: RunStatus, to: RunStatus): boolean {
+  return NEXT[from].includes(to);
+}
+
+export function isRunStatus(value: unknown): value is RunStatus {
+  return typeof value === 'string' && (RUN_STATUSES as readonly string[]).includes(value);
+}
+
+export interface RunMetrics {
+  applyDurationAverage: number | null;
+  planDurationAverage: number | null;
+  policyCheckFailures: number | null;
+  runFailures: number | null;
+  runsCount: number | null;
+}
+
+export interface RunTimes {
+  status: string;
+  planStartedAt: string | null;
+  planFinishedAt: string | null;
+  applyStartedAt: string | null;
+  applyFinishedAt: string | null;
+  policyCheckFailed: boolean;
+}
+
+export const METRICS_WINDOW = 30;
+
+/**
+ * The performance attributes, over the past 30 runs that errored or applied (newest first in
+ * `runs`): average plan and apply durations in milliseconds, failures, policy-check failures,
+ * and how many runs were counted. Null when no run counts yet.
+ */
+export function computeMetrics(runs: RunTimes[]): RunMetrics {
+  const counted = runs.filter((r) => r.status === 'applied' || r.status === 'errored').slice(0, METRICS_WINDOW);
+  if (counted.length === 0) return { applyDurationAverage: null, planDurationAverage: null, policyCheckFailures: null, runFailures: null, runsCount: null };
+  const average = (spans: [string | null, string | null][]) => {
+    const ms = spans.filter(([a, b]) => a && b).map(([a, b]) => Date.parse(b!) - Date.parse(a!));
+    return ms.length === 0 ? null : Math.round(ms.reduce((x, y) => x + y, 0) / ms.length);
+  };
+  return {
+    planDurationAverage: average(counted.map((r) => [r.planStartedAt, r.planFinishedAt])),
+    applyDurationAverage: average(counted.map((r) => [r.applyStartedAt, r.applyFinishedAt])),
+    runFailures: counted.filter((r) => r.status === 'errored').length,
+    policyCheckFailures: counted.filter((r) => r.status === 'errored' && r.policyCheckFailed).length,
+    runsCount: counted.length,
+  };
+}
+
+export interface Run {
+  id: string;
+  workspaceId: string;
+  status: RunStatus;
+  message: string | null;
+  isDestroy: boolean;
+  source: string;
+  planStartedAt: string | null;
+  planFinishedAt: string | null;
+  applyStartedAt: string | null;
+  applyFinishedAt: string | null;
+  errorMessage: string | null;
+  policyCheckFailed: boolean;
+  createdAt: string;
+  updatedAt: string;
+  permissions: { canApply: boolean; canCancel: boolean; canDiscard: boolean };
+}

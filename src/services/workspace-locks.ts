@@ -1,0 +1,105 @@
+import { BerthError, conflict, forbidden } from '../domain/errors.js';
+import { alreadyLocked, holderOf, lockedByOther, NOT_LOCKED_FORCE, NOT_LOCKED_UNLOCK, sameHolder, STILL_PENDING, type LockHolder } from '../domain/lock.js';
+import { can } from '../domain/policy.js';
+import type { Workspace } from '../domain/workspace.js';
+import { writeTransaction, type Tx } from '../store/transaction.js';
+import type { ServiceContext } from './context.js';
+import { promoteIntermediateState } from './state-versions.js';
+import { getWorkspace, readableWorkspace, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
+
+/** Seconds a client should wait before retrying an unlock refused with 503. */
+export const UNLOCK_RETRY_AFTER = 2;
+
+function holderOfRow(row: WorkspaceRow): LockHolder | null {
+  if (row.locked !== 1 || !row.locked_by_kind || !row.locked_by_id) return null;
+  return { kind: row.locked_by_kind as LockHolder['kind'], id: row.locked_by_id };
+}
+
+/** Loads the workspace for a lock operation: 404 unless readable, 403 unless `action` is allowed. */
+async function lockable(ctx: ServiceContext, tx: Tx, ref: WorkspaceRef, action: 'workspace:lock' | 'workspace:update') {
+  const { row, facts } = await readableWorkspace(ctx, ref, tx);
+  if (!can(ctx.actor, action, facts)) {
+    throw forbidden(action === 'workspace:lock' ? 'not authorized to lock or unlock this workspace' : 'force-unlock needs admin access to the workspace');
+  }
+  return row;
+}
+
+async function setLock(tx: Tx, id: string, holder: LockHolder | null, reason: string | null, now: string): Promise<void> {
+  await tx
+    .updateTable('workspaces')
+    .set({
+      locked: holder ? 1 : 0,
+      locked_reason: holder ? reason : null,
+      locked_by_kind: holder?.kind ?? null,
+      locked_by_id: holder?.id ?? null,
+      locked_at: holder ? now : null,
+    })
+    .where('id', '=', id)
+    .execute();
+}
+
+/**
+ * unlocked -> locked by the caller (200); locked -> 409. The check and the change happen in one
+ * write transaction, so of many concurrent attempts exactly one wins.
+ */
+export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reason: string): Promise<Workspace> {
+  const id = await writeTransaction(ctx.db, async (tx) => {
+    const row = await lockable(ctx, tx, ref, 'workspace:lock');
+    const current = holderOfRow(row);
+    if (current) throw conflict(alreadyLocked(current));
+    await setLock(tx, row.id, holderOf(ctx.actor), reason, ctx.clock.now().toISOString());
+    return row.id;
+  });
+  return getWorkspace(ctx, { id });
+}
+
+/**
+ * locked by the caller -> unlocked (200), promoting the latest finalized intermediate state
+ * version to current; 409 when unlocked or held by someone else; 503 while the latest
+ * intermediate state version is still pending.
+ */
+export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
+  const id = await writeTransaction(ctx.db, async (tx) => {
+    const row = await lockable(ctx, tx, ref, 'workspace:lock');
+    const current = holderOfRow(row);
+    if (!current) throw conflict(NOT_LOCKED_UNLOCK);
+    if (!sameHolder(current, holderOf(ctx.actor))) throw conflict(lockedByOther(current));
+    const latest = await tx
+      .selectFrom('state_versions')
+      .select(['status'])
+      .where('workspace_id', '=', row.id)
+      .where('intermediate', '=', 1)
+      .orderBy('seq', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    if (latest?.status === 'pending') {
+      throw new BerthError([{ status: 503, title: 'service unavailable', detail: STILL_PENDING }], { 'Retry-After': String(UNLOCK_RETRY_AFTER) });
+    }
+    await promoteIntermediateState(tx, row.id);
+    await setLock(tx, row.id, null, null, ctx.clock.now().toISOString());
+    return row.id;
+  });
+  return getWorkspace(ctx, { id });
+}
+
+/**
+ * Admins release any lock (200); 409 when unlocked. It does not wait for pending uploads: the
+ * latest finalized intermediate state version, if any, becomes current, pending ones stay
+ * intermediate (documented in docs/api.md).
+ */
+export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
+  const id = await writeTransaction(ctx.db, async (tx) => {
+    const row = await lockable(ctx, tx, ref, 'workspace:update');
+    if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
+    await promoteIntermediateState(tx, row.id, true);
+    await setLock(tx, row.id, null, null, ctx.clock.now().toISOString());
+    return row.id;
+  });
+  return getWorkspace(ctx, { id });
+}
+
+/** Whether the actor holds the workspace's lock (state versions may only be written then). */
+export function holdsLock(ctx: ServiceContext, row: WorkspaceRow): boolean {
+  const current = holderOfRow(row);
+  return current !== null && sameHolder(current, holderOf(ctx.actor));
+}
