@@ -21,7 +21,13 @@ import ProjectTagsEffective from '../commands/project/tags/effective.js';
 import ProjectTagsList from '../commands/project/tags/list.js';
 import ProjectUpdate from '../commands/project/update.js';
 import ProjectMoveWorkspaces from '../commands/project/move-workspaces.js';
+import RunList from '../commands/run/list.js';
+import RunRecord from '../commands/run/record.js';
+import RunShow from '../commands/run/show.js';
 import Serve from '../commands/serve.js';
+import StateList from '../commands/state/list.js';
+import StatePull from '../commands/state/pull.js';
+import StatePush from '../commands/state/push.js';
 import TeamAddMember from '../commands/team/add-member.js';
 import TeamCreate from '../commands/team/create.js';
 import TeamDelete from '../commands/team/delete.js';
@@ -39,7 +45,9 @@ import Whoami from '../commands/whoami.js';
 import WorkspaceCreate from '../commands/workspace/create.js';
 import WorkspaceDelete from '../commands/workspace/delete.js';
 import WorkspaceList from '../commands/workspace/list.js';
+import WorkspaceLock from '../commands/workspace/lock.js';
 import WorkspaceShow from '../commands/workspace/show.js';
+import WorkspaceUnlock from '../commands/workspace/unlock.js';
 import WorkspaceUpdate from '../commands/workspace/update.js';
 
 export const COMMANDS = {
@@ -62,7 +70,13 @@ export const COMMANDS = {
   'project:tags:list': ProjectTagsList,
   'project:update': ProjectUpdate,
   'project:move-workspaces': ProjectMoveWorkspaces,
+  'run:list': RunList,
+  'run:record': RunRecord,
+  'run:show': RunShow,
   serve: Serve,
+  'state:list': StateList,
+  'state:pull': StatePull,
+  'state:push': StatePush,
   'team:add-member': TeamAddMember,
   'team:create': TeamCreate,
   'team:delete': TeamDelete,
@@ -80,7 +94,9 @@ export const COMMANDS = {
   'workspace:create': WorkspaceCreate,
   'workspace:delete': WorkspaceDelete,
   'workspace:list': WorkspaceList,
+  'workspace:lock': WorkspaceLock,
   'workspace:show': WorkspaceShow,
+  'workspace:unlock': WorkspaceUnlock,
   'workspace:update': WorkspaceUpdate,
 };
 

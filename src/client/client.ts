@@ -50,6 +50,27 @@ export class BerthClient {
     return { status: res.status, body: parsed as T };
   }
 
+  /**
+   * A request to an absolute URL the API handed out (e.g. a hosted-state URL), through the same
+   * transport; errors become BerthError like any other.
+   */
+  async raw(url: string, options: { method: string; body?: Buffer; contentType?: string }): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (options.contentType) headers['Content-Type'] = options.contentType;
+    const res = await this.transport.send(new Request(url, { method: options.method, headers, body: options.body }));
+    if (!res.ok) {
+      const text = await res.text();
+      let parsed: any = null;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = null;
+      }
+      throw decodeError(res.status, parsed, text);
+    }
+    return res;
+  }
+
   async get(path: string, query?: RequestOptions['query']): Promise<SingleResult> {
     return (await this.request<SingleResult>('GET', path, { query })).body!;
   }

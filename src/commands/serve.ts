@@ -40,8 +40,9 @@ export default class Serve extends BerthCommand<typeof Serve> {
       log('Use it with --token or BERTH_TOKEN, e.g. to create users and their tokens.');
       log('');
     }
-    log(`berth listening on ${server.url} (${server.edition} edition)`);
-    await new Promise<void>((resolve) => {
+    // Handlers first, then the line that tells others we are ready: a supervisor may signal us
+    // the moment it reads it.
+    const stopped = new Promise<void>((resolve) => {
       const stop = (signal: string) => {
         log(`received ${signal}, finishing in-flight requests`);
         server.close().then(resolve, resolve);
@@ -49,6 +50,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    log(`berth listening on ${server.url} (${server.edition} edition)`);
+    await stopped;
     log('berth stopped');
   }
 }

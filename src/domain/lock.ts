@@ -48,7 +48,7 @@ export const NOT_LOCKED_FORCE = 'Unable to force-unlock workspace: the workspace
 export const STILL_PENDING = 'Unable to unlock workspace: the latest state version is still pending; retry shortly.';
 
 export function alreadyLocked(h: LockHolder): string {
-  return `Unable to lock workspace: it is already locked by ${describeHolder(h)}.`;
+  return `Unable to lock workspace. The workspace is locked by ${describeHolder(h)}.`;
 }
 
 export function lockedByOther(h: LockHolder): string {

@@ -104,6 +104,8 @@ export interface Workspace {
   tagNames: string[];
   locked: boolean;
   lockedReason: string | null;
+  /** When the lock was taken (berth extension attribute `locked-at`). */
+  lockedAt: string | null;
   lockedBy: { type: 'users' | 'teams' | 'runs'; id: string } | null;
   resourceCount: number;
   latestChangeAt: string;

@@ -98,6 +98,7 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFa
     tagNames,
     locked: row.locked === 1,
     lockedReason: row.locked === 1 ? (row.locked_reason ?? '') : null,
+    lockedAt: row.locked === 1 ? row.locked_at : null,
     lockedBy,
     resourceCount: row.resource_count,
     latestChangeAt: row.latest_change_at,

@@ -64,6 +64,7 @@ describe('workspaces: create, read, update', () => {
         'latest-change-at': data.attributes['created-at'],
         locked: false,
         'locked-reason': null,
+        'locked-at': null,
         operations: true,
         permissions: {
           'can-update': true, 'can-destroy': true, 'can-queue-run': true, 'can-read-run': true,

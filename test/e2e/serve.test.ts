@@ -1,35 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDb } from '../helpers/cli.js';
-
-interface Server {
-  child: ChildProcess;
-  url: string;
-  token: string;
-  stderr: () => string;
-}
-
-/** Starts `berth serve --port 0` as a real process and waits for its address and token. */
-function startServe(db: string): Promise<Server> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
-      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20_000);
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const url = /berth listening on (http:\/\/\S+)/.exec(err)?.[1];
-      const token = /^\s+(berth\.\S+)$/m.exec(err)?.[1];
-      if (url && token) {
-        clearTimeout(timer);
-        resolve({ child, url, token, stderr: () => err });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
-  });
-}
+import { runCli, tempDb } from '../helpers/cli.js';
+import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 function strip(org: any) {
   const { attributes, relationships, ...rest } = org;
@@ -40,10 +11,12 @@ function strip(org: any) {
 describe('berth serve, and the CLI with --server', () => {
   const tmp = tempDb();
   const local = tempDb();
-  let server: Server;
+  let server: ServeProcess;
+  let token: string;
 
   beforeAll(async () => {
     server = await startServe(tmp.db);
+    token = server.token!;
   });
   afterAll(() => {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
@@ -66,7 +39,7 @@ describe('berth serve, and the CLI with --server', () => {
 
   it('gives the same results through the server as in local mode', async () => {
     const remote = { BERTH_SERVER: server.url };
-    const admin = { ...remote, BERTH_TOKEN: server.token };
+    const admin = { ...remote, BERTH_TOKEN: token };
     expect((await runCli(['user', 'create', 'alice', '--email', 'alice@acme.test'], admin)).code).toBe(0);
     const tok = await runCli(['token', 'create', '--user', 'alice'], admin);
     expect(tok.code).toBe(0);
@@ -94,7 +67,7 @@ describe('berth serve, and the CLI with --server', () => {
   it('shares its database file with a local-mode CLI process', async () => {
     const viaLocal = await runCli(['org', 'create', 'side-door', '--email', 's@d.test'], { BERTH_DB: tmp.db });
     expect(viaLocal.code).toBe(0);
-    const viaServer = await runCli(['org', 'show', 'side-door', '--json'], { BERTH_SERVER: server.url, BERTH_TOKEN: server.token });
+    const viaServer = await runCli(['org', 'show', 'side-door', '--json'], { BERTH_SERVER: server.url, BERTH_TOKEN: token });
     expect(viaServer.code).toBe(0);
     expect(JSON.parse(viaServer.stdout).id).toBe('side-door');
   });
@@ -105,21 +78,12 @@ describe('berth serve, and the CLI with --server', () => {
   });
 
   it('prints the site-admin token only on the first start of a database', async () => {
-    server.child.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => server.child.on('exit', resolve));
-    expect(code).toBe(0);
+    expect(await server.stop()).toBe(0);
     expect(server.stderr()).toContain('berth stopped');
-    const again = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', tmp.db], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    await new Promise<void>((resolve) => {
-      again.stderr!.on('data', (d) => {
-        err += d;
-        if (err.includes('berth listening on')) resolve();
-      });
-    });
-    again.kill('SIGTERM');
-    await new Promise((resolve) => again.on('exit', resolve));
-    expect(err).not.toContain('site-administrator token was created');
+    const again = await startServe(tmp.db);
+    expect(await again.stop()).toBe(0);
+    expect(again.token).toBeNull();
+    expect(again.stderr()).not.toContain('site-administrator token was created');
     // The organization created before the restart is still there.
     const orgs = await runCli(['org', 'list', '--json'], { BERTH_DB: tmp.db });
     expect(JSON.parse(orgs.stdout).map((o: any) => o.id)).toEqual(['acme', 'side-door']);

@@ -72,6 +72,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'latest-change-at': ws.latestChangeAt,
     locked: ws.locked,
     'locked-reason': ws.lockedReason,
+    'locked-at': ws.lockedAt,
     operations: ws.executionMode !== 'local',
     permissions: {
       'can-update': admin,

@@ -1,0 +1,59 @@
+import type { BerthClient } from './client.js';
+import { resourceBody, type ListResult, type Resource, type SingleResult } from './jsonapi.js';
+import { workspacePath, type WorkspaceRef } from './workspaces.js';
+
+const enc = encodeURIComponent;
+
+/** Locks, state versions and run records of workspaces. */
+export class WorkspaceStateClient {
+  constructor(private readonly client: BerthClient) {}
+
+  /** The workspace id of a reference (the lock, state and run endpoints are addressed by id). */
+  async workspaceId(ref: WorkspaceRef): Promise<string> {
+    if ('id' in ref) return ref.id;
+    return (await this.client.get(workspacePath(ref))).data.id;
+  }
+
+  async lock(id: string, reason?: string): Promise<Resource> {
+    return (await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/actions/lock`, { body: reason === undefined ? undefined : { reason } })).body!.data;
+  }
+
+  async unlock(id: string, force = false): Promise<Resource> {
+    return (await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/actions/${force ? 'force-unlock' : 'unlock'}`)).body!.data;
+  }
+
+  async createStateVersion(id: string, attributes: Record<string, unknown>): Promise<Resource> {
+    return (await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/state-versions`, { body: resourceBody('state-versions', attributes) })).body!.data;
+  }
+
+  currentStateVersion(id: string): Promise<SingleResult> {
+    return this.client.get(`/workspaces/${enc(id)}/current-state-version`);
+  }
+
+  listStateVersions(id: string): Promise<Resource[]> {
+    return this.client.listAll(`/workspaces/${enc(id)}/state-versions`);
+  }
+
+  /** PUTs or GETs a hosted-state URL (absolute, authorized by the secret it carries). */
+  async content(url: string, upload?: Buffer): Promise<Buffer> {
+    const res = await this.client.raw(url, upload ? { method: 'PUT', body: upload, contentType: 'application/octet-stream' } : { method: 'GET' });
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  createRun(workspaceId: string, attributes: Record<string, unknown>): Promise<SingleResult> {
+    return this.client.create('/runs', 'runs', attributes, { workspace: { data: { type: 'workspaces', id: workspaceId } } });
+  }
+
+  getRun(id: string): Promise<SingleResult> {
+    return this.client.get(`/runs/${enc(id)}`);
+  }
+
+  listRuns(workspaceId: string, page: { page?: number; pageSize?: number } = {}): Promise<ListResult> {
+    return this.client.list(`/workspaces/${enc(workspaceId)}/runs`, {}, page);
+  }
+
+  /** berth's executor extension: reports a run's move to `status` at time `at`. */
+  async report(runId: string, attributes: { status: string; at?: string; 'error-message'?: string; 'policy-check-failed'?: boolean }): Promise<Resource> {
+    return (await this.client.request<SingleResult>('POST', `/runs/${enc(runId)}/actions/report`, { body: resourceBody('run-reports', attributes) })).body!.data;
+  }
+}

@@ -1,0 +1,65 @@
+import { Args, Flags } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { usageError } from '../../cli/prompts.js';
+import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { runFields } from '../../cli/views/run.js';
+import { WorkspaceStateClient } from '../../client/state.js';
+
+const OUTCOMES = ['applied', 'errored', 'planned_and_finished', 'discarded', 'canceled'] as const;
+
+export default class RunRecord extends BerthCommand<typeof RunRecord> {
+  static override summary = 'Record a run executed elsewhere, with its outcome and phase durations.';
+  static override description = `For scripts that import run history: creates a run and reports its phases through berth's executor extension (POST /runs/:id/actions/report), ending at --finished-at (default now). The durations feed the workspace's performance attributes.
+
+While it is reported, the run holds the workspace lock, so the workspace must not be locked by someone else.`;
+  static override examples = [
+    '<%= config.bin %> run record app-prod --org acme --status applied --plan-ms 42000 --apply-ms 180000 --message "nightly"',
+    '<%= config.bin %> run record acme/app-prod --status errored --plan-ms 9000 --error "provider crashed"',
+    '<%= config.bin %> run record acme/app-prod --status errored --plan-ms 9000 --policy-failed',
+  ];
+  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override flags = {
+    status: Flags.string({ description: 'how the run ended', options: [...OUTCOMES], required: true }),
+    'plan-ms': Flags.integer({ description: 'plan duration in milliseconds', min: 0, default: 0 }),
+    'apply-ms': Flags.integer({ description: 'apply duration in milliseconds (applied, or errored while applying)', min: 0 }),
+    message: Flags.string({ description: 'run message' }),
+    destroy: Flags.boolean({ description: 'a destroy run', default: false }),
+    error: Flags.string({ description: 'error message (errored runs)' }),
+    'policy-failed': Flags.boolean({ description: 'the run failed a policy check', default: false }),
+    'finished-at': Flags.string({ description: 'when the run ended (ISO-8601; default now)' }),
+  };
+
+  async run(): Promise<void> {
+    const f = this.flags;
+    const end = f['finished-at'] ? Date.parse(f['finished-at']) : Date.now();
+    if (Number.isNaN(end)) throw usageError(`--finished-at ${f['finished-at']} is not a timestamp`);
+    if (f['apply-ms'] !== undefined && !['applied', 'errored'].includes(f.status)) throw usageError('--apply-ms needs --status applied or errored');
+    const applyMs = f['apply-ms'] ?? (f.status === 'applied' ? 0 : undefined);
+    const iso = (ms: number) => new Date(ms).toISOString();
+    const applyStart = applyMs === undefined ? end : end - applyMs;
+    const planEnd = applyStart;
+    const planStart = planEnd - f['plan-ms'];
+
+    const state = new WorkspaceStateClient(await this.client());
+    const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, f.org));
+    const run = (await state.createRun(id, { message: f.message, 'is-destroy': f.destroy })).data;
+    const steps: { status: string; at: string }[] = [];
+    if (f.status !== 'canceled') steps.push({ status: 'planning', at: iso(planStart) });
+    if (f.status === 'applied' || (f.status === 'errored' && applyMs !== undefined)) {
+      steps.push({ status: 'planned', at: iso(planEnd) }, { status: 'applying', at: iso(applyStart) });
+    } else if (f.status === 'discarded') {
+      steps.push({ status: 'planned', at: iso(planEnd) });
+    }
+    steps.push({ status: f.status, at: iso(end) });
+    let last = run;
+    for (const step of steps) {
+      const final = step === steps[steps.length - 1];
+      last = await state.report(run.id, {
+        ...step,
+        ...(final && f.error ? { 'error-message': f.error } : {}),
+        ...(final && f['policy-failed'] ? { 'policy-check-failed': true } : {}),
+      });
+    }
+    this.print(last, () => `Recorded run ${last.id} (${last.attributes.status}).\n${runFields(last)}`);
+  }
+}

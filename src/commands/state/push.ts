@@ -1,0 +1,71 @@
+import { readFileSync } from 'node:fs';
+import { Args } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { explainLockConflict } from '../../cli/lock-conflict.js';
+import { usageError } from '../../cli/prompts.js';
+import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { WorkspaceStateClient } from '../../client/state.js';
+import { BerthError } from '../../domain/errors.js';
+import { md5Hex } from '../../domain/state.js';
+
+/** States up to this size travel inline (base64 in the JSON body); larger ones go to the upload URL. */
+const INLINE_LIMIT = 512 * 1024;
+
+export default class StatePush extends BerthCommand<typeof StatePush> {
+  static override summary = 'Upload a state file as the workspace’s new state version.';
+  static override description =
+    'Locks the workspace, uploads the state, and unlocks it so that the new version becomes current. If you already hold the lock, it uploads and leaves the lock to you (the version becomes current when you unlock).';
+  static override examples = ['<%= config.bin %> state push app-prod terraform.tfstate --org acme', '<%= config.bin %> state push acme/app-prod ./state.json --json'];
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+    file: Args.string({ description: 'state file (JSON)', required: true }),
+  };
+
+  async run(): Promise<void> {
+    let bytes: Buffer;
+    try {
+      bytes = readFileSync(this.args.file);
+    } catch (err) {
+      throw usageError(`cannot read ${this.args.file}: ${(err as Error).message}`);
+    }
+    let parsed: { serial?: unknown; lineage?: unknown };
+    try {
+      parsed = JSON.parse(bytes.toString('utf8'));
+    } catch {
+      throw usageError(`${this.args.file} is not a state file (not JSON)`);
+    }
+    if (typeof parsed.serial !== 'number') throw usageError(`${this.args.file} is not a state file (no numeric "serial")`);
+    const attributes: Record<string, unknown> = {
+      serial: parsed.serial,
+      lineage: typeof parsed.lineage === 'string' ? parsed.lineage : undefined,
+      md5: md5Hex(bytes),
+      state: bytes.length <= INLINE_LIMIT ? bytes.toString('base64') : undefined,
+    };
+
+    const client = await this.client();
+    const state = new WorkspaceStateClient(client);
+    const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    const upload = async () => {
+      const sv = await state.createStateVersion(id, attributes);
+      if (attributes.state !== undefined) return sv;
+      await state.content(sv.attributes['hosted-state-upload-url'], bytes);
+      return (await client.get(`/state-versions/${sv.id}`)).data;
+    };
+
+    let sv;
+    try {
+      sv = await upload(); // succeeds when the caller already holds the lock
+      this.note('You hold the lock: the new version becomes current when you unlock the workspace.');
+    } catch (err) {
+      if (!(err instanceof BerthError && err.status === 409)) throw err;
+      await state.lock(id, 'berth state push').catch((e) => explainLockConflict(e, client, id));
+      try {
+        sv = await upload();
+      } finally {
+        await state.unlock(id);
+      }
+      sv = (await client.get(`/state-versions/${sv.id}`)).data;
+    }
+    this.print(sv, () => `Pushed state serial ${sv.attributes.serial} (${sv.attributes['resource-count']} resources) as ${sv.id}.`);
+  }
+}

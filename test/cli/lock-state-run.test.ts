@@ -1,0 +1,120 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDb } from '../helpers/cli.js';
+
+const FIXTURE = new URL('../fixtures/state-small.json', import.meta.url).pathname;
+
+describe('berth workspace lock|unlock, state push|pull|list, run record|list|show (local mode)', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+  let bobToken: string;
+
+  beforeAll(async () => {
+    expect((await cli('org', 'create', 'acme', '--email', 'a@acme.test')).code).toBe(0);
+    for (const ws of ['app', 'data', 'runs']) expect((await cli('workspace', 'create', ws)).code).toBe(0);
+    await cli('user', 'create', 'bob', '--email', 'bob@acme.test');
+    await cli('team', 'add-member', 'owners', 'bob');
+    bobToken = (await cli('token', 'create', '--user', 'bob')).stdout.trim();
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('locks with a reason; a second lock exits 8 and says who, since when and why', async () => {
+    const locked = await cli('workspace', 'lock', 'app', '--reason', 'db migration', '--json');
+    expect(locked.code).toBe(0);
+    expect(JSON.parse(locked.stdout).attributes).toMatchObject({ locked: true, 'locked-reason': 'db migration' });
+    const again = await runCli(['workspace', 'lock', 'acme/app'], { ...env, BERTH_TOKEN: bobToken });
+    expect(again.code).toBe(8);
+    expect(again.stderr).toMatch(/is locked by the local site administrator\. Locked since \d{4}-\d\d-\d\dT[\d:.]+Z\. Reason: db migration\./);
+  });
+
+  it('unlock by someone else exits 8; --force releases it; unlocking an unlocked workspace exits 4', async () => {
+    const other = await runCli(['workspace', 'unlock', 'app'], { ...env, BERTH_TOKEN: bobToken });
+    expect(other.code).toBe(8);
+    const forced = await runCli(['workspace', 'unlock', 'app', '--force'], { ...env, BERTH_TOKEN: bobToken });
+    expect(forced.code).toBe(0);
+    expect(forced.stdout).toContain('Force-unlocked workspace app');
+    const none = await cli('workspace', 'unlock', 'app');
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain('not locked');
+  });
+
+  it('pushes a state (lock, upload, unlock), lists it, and pulls it back byte for byte', async () => {
+    const pushed = await cli('state', 'push', 'data', FIXTURE, '--json');
+    expect(pushed.code).toBe(0);
+    const sv = JSON.parse(pushed.stdout);
+    expect(sv.attributes).toMatchObject({ serial: 3, status: 'finalized', current: true, 'resource-count': 3 });
+    const ws = JSON.parse((await cli('workspace', 'show', 'data', '--json')).stdout);
+    expect(ws.attributes).toMatchObject({ locked: false, 'resource-count': 3 });
+    const list = await cli('state', 'list', 'data');
+    expect(list.stdout).toMatch(new RegExp(`${sv.id}\\s+3\\s+finalized\\s+3\\s+yes`));
+    const pulled = await cli('state', 'pull', 'data');
+    expect(pulled.stdout).toBe(readFileSync(FIXTURE, 'utf8'));
+    const file = join(tmp.dir, 'pulled.tfstate');
+    expect((await cli('state', 'pull', 'data', file)).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toBe(readFileSync(FIXTURE, 'utf8'));
+  });
+
+  it('a push while you hold the lock leaves the lock to you', async () => {
+    await cli('workspace', 'lock', 'data');
+    const newer = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    newer.serial = 4;
+    newer.resources = [];
+    const file = join(tmp.dir, 'newer.tfstate');
+    writeFileSync(file, JSON.stringify(newer));
+    const pushed = await cli('state', 'push', 'data', file);
+    expect(pushed.code).toBe(0);
+    expect(pushed.stderr).toContain('becomes current when you unlock');
+    expect(JSON.parse((await cli('workspace', 'show', 'data', '--json')).stdout).attributes).toMatchObject({ locked: true, 'resource-count': 3 });
+    await cli('workspace', 'unlock', 'data');
+    expect(JSON.parse((await cli('workspace', 'show', 'data', '--json')).stdout).attributes['resource-count']).toBe(0);
+  });
+
+  it('pushes a large state (over 1 MiB) through the upload URL and pulls it back', async () => {
+    const big = JSON.parse(readFileSync(FIXTURE, 'utf8'));
+    big.serial = 10;
+    big.resources = Array.from({ length: 2500 }, (_, i) => ({
+      mode: 'managed',
+      type: 'null_resource',
+      name: `r${i}`,
+      provider: 'provider["registry.terraform.io/hashicorp/null"]',
+      instances: [{ schema_version: 0, attributes: { id: String(i), padding: 'x'.repeat(400) } }],
+    }));
+    const file = join(tmp.dir, 'big.tfstate');
+    writeFileSync(file, JSON.stringify(big));
+    expect(readFileSync(file).length).toBeGreaterThan(1024 * 1024);
+    const pushed = await cli('state', 'push', 'runs', file, '--json');
+    expect(pushed.code).toBe(0);
+    expect(JSON.parse(pushed.stdout).attributes).toMatchObject({ status: 'finalized', 'resource-count': 2500, current: true });
+    const pulled = await cli('state', 'pull', 'runs');
+    expect(pulled.stdout).toBe(readFileSync(file, 'utf8'));
+  });
+
+  it('refuses a file that is not a state (usage error) and a push onto a workspace locked by someone else (8)', async () => {
+    const bad = await cli('state', 'push', 'data', join(tmp.dir, 'missing.tfstate'));
+    expect(bad.code).toBe(2);
+    await runCli(['workspace', 'lock', 'data'], { ...env, BERTH_TOKEN: bobToken });
+    const blocked = await cli('state', 'push', 'data', FIXTURE);
+    expect(blocked.code).toBe(8);
+    await runCli(['workspace', 'unlock', 'data'], { ...env, BERTH_TOKEN: bobToken });
+  });
+
+  it('records runs with durations that the workspace metrics show', async () => {
+    const applied = await cli('run', 'record', 'runs', '--status', 'applied', '--plan-ms', '4000', '--apply-ms', '9000', '--message', 'nightly', '--json');
+    expect(applied.code).toBe(0);
+    const run = JSON.parse(applied.stdout);
+    expect(run.attributes).toMatchObject({ status: 'applied', message: 'nightly' });
+    const failed = await cli('run', 'record', 'runs', '--status', 'errored', '--plan-ms', '2000', '--policy-failed', '--error', 'policy said no');
+    expect(failed.code).toBe(0);
+    const ws = JSON.parse((await cli('workspace', 'show', 'runs', '--json')).stdout).attributes;
+    expect(ws).toMatchObject({ 'workspace-kpis-runs-count': 2, 'run-failures': 1, 'policy-check-failures': 1, 'plan-duration-average': 3000, 'apply-duration-average': 9000, locked: false });
+    const list = await cli('run', 'list', 'runs');
+    expect(list.stdout).toMatch(/errored\s+2000 ms/);
+    expect(list.stdout).toMatch(/applied\s+4000 ms\s+9000 ms\s+nightly/);
+    const show = await cli('run', 'show', run.id);
+    expect(show.stdout).toMatch(/Apply duration\s+9000 ms/);
+    expect((await cli('run', 'show', 'run-AAAAAAAAAAAAAAAA')).code).toBe(3);
+    expect((await cli('run', 'record', 'runs', '--status', 'canceled', '--apply-ms', '5')).code).toBe(2);
+  });
+});

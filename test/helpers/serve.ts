@@ -1,0 +1,44 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { BIN } from './cli.js';
+
+export interface ServeProcess {
+  child: ChildProcess;
+  url: string;
+  /** The site-administrator token printed at the first start of a database (null on later starts). */
+  token: string | null;
+  stderr: () => string;
+  stop: (signal?: NodeJS.Signals) => Promise<number | null>;
+}
+
+/** Starts `berth serve --port 0` on `db` as a real process and waits until it listens. */
+export function startServe(db: string, extraArgs: string[] = []): Promise<ServeProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, ...extraArgs], {
+      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20_000);
+    const onExit = (code: number | null) => reject(new Error(`serve exited with ${code}:\n${err}`));
+    child.on('exit', onExit);
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const url = /berth listening on (http:\/\/\S+)/.exec(err)?.[1];
+      if (!url) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve({
+        child,
+        url,
+        token: /^\s+(berth\.\S+)$/m.exec(err)?.[1] ?? null,
+        stderr: () => err,
+        stop: (signal = 'SIGTERM') =>
+          new Promise((done) => {
+            if (child.exitCode !== null) return done(child.exitCode);
+            child.once('exit', (code) => done(code));
+            child.kill(signal);
+          }),
+      });
+    });
+  });
+}
