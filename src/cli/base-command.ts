@@ -2,6 +2,8 @@ import { Command, Flags, type Interfaces } from '@oclif/core';
 import { BerthClient } from '../client/client.js';
 import { HttpTransport } from '../client/transport.js';
 import { resolveDatabasePath } from '../store/paths.js';
+import { configPath, readConfig } from './config.js';
+import { resolveConnection } from './connection.js';
 import { exitCodeFor, messageFor } from './exit-codes.js';
 import { configureColour, renderJson } from './output.js';
 
@@ -19,6 +21,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     org: Flags.string({ description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
     db: Flags.string({ description: 'local database file (local mode); $BERTH_DB wins over it', helpGroup: 'GLOBAL' }),
     json: Flags.boolean({ description: 'print machine-readable JSON on stdout', default: false, helpGroup: 'GLOBAL' }),
+    profile: Flags.string({ description: 'named profile of defaults in the berth config file', env: 'BERTH_PROFILE', default: 'default', helpGroup: 'GLOBAL' }),
   };
 
   protected flags!: BaseFlags<T>;
@@ -39,6 +42,14 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;
     this.positionals = argv as string[];
+    // Server, token and organization may also come from the ecosystem's variables, the Terraform
+    // credentials file and berth's config: resolve them once, here, for every command.
+    const f = this.flags as { server?: string; token?: string; org?: string; json?: boolean; profile: string };
+    const connection = resolveConnection(f, process.env, readConfig(configPath()), f.profile);
+    f.server = connection.server;
+    f.token = connection.token;
+    f.org = connection.org;
+    if (!f.json && connection.output === 'json') f.json = true;
   }
 
   /** The API client: over HTTP with `--server`, else in-process over the local database. */
@@ -57,7 +68,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   /** The organization from `--org` / `$BERTH_ORG`, or a usage error. */
   protected requireOrg(): string {
     const org = (this.flags as { org?: string }).org;
-    if (!org) this.error('an organization is required: pass --org NAME or set BERTH_ORG', { exit: 2 });
+    if (!org) this.error('an organization is required: pass --org NAME, set BERTH_ORG, or `berth config set org NAME`', { exit: 2 });
     return org;
   }
 

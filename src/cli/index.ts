@@ -7,6 +7,11 @@ import AgentPoolDelete from '../commands/agent-pool/delete.js';
 import AgentPoolList from '../commands/agent-pool/list.js';
 import OAuthTokenCreate from '../commands/oauth-token/create.js';
 import OAuthTokenList from '../commands/oauth-token/list.js';
+import ConfigGet from '../commands/config/get.js';
+import ConfigList from '../commands/config/list.js';
+import ConfigSet from '../commands/config/set.js';
+import ConfigUnset from '../commands/config/unset.js';
+import Login from '../commands/login.js';
 import OrgCreate from '../commands/org/create.js';
 import OrgDelete from '../commands/org/delete.js';
 import OrgList from '../commands/org/list.js';
@@ -51,6 +56,11 @@ import WorkspaceUnlock from '../commands/workspace/unlock.js';
 import WorkspaceUpdate from '../commands/workspace/update.js';
 
 export const COMMANDS = {
+  'config:get': ConfigGet,
+  'config:list': ConfigList,
+  'config:set': ConfigSet,
+  'config:unset': ConfigUnset,
+  login: Login,
   'agent-pool:create': AgentPoolCreate,
   'agent-pool:delete': AgentPoolDelete,
   'agent-pool:list': AgentPoolList,

@@ -16,8 +16,12 @@ export interface CliResult {
 /** Environment without any berth or colour settings of the developer's shell. */
 function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('BERTH_') && k !== 'FORCE_COLOR') env[k] = v;
-  return { ...env, NO_COLOR: '1', BERTH_NO_INPUT: '1', ...extra };
+  for (const [k, v] of Object.entries(process.env)) {
+    if (k.startsWith('BERTH_') || k.startsWith('TFE_') || k.startsWith('TF_TOKEN_') || k === 'FORCE_COLOR') continue;
+    env[k] = v;
+  }
+  // Hermetic: no config file of the developer's (tests that need one pass BERTH_CONFIG or HOME).
+  return { ...env, NO_COLOR: '1', BERTH_NO_INPUT: '1', BERTH_CONFIG: join(tmpdir(), 'berth-tests-no-config.json'), ...extra };
 }
 
 /** Runs the built CLI (`bin/run.js`) with `args`; never throws on a non-zero exit. */

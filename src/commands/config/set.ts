@@ -1,0 +1,33 @@
+import { Args } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { configPath, readConfig, writeConfig } from '../../cli/config.js';
+import { usageError } from '../../cli/prompts.js';
+
+export const SETTABLE = ['server', 'org', 'output'] as const;
+
+export default class ConfigSet extends BerthCommand<typeof ConfigSet> {
+  static override summary = 'Set a default in the berth config file (per profile).';
+  static override description = `Keys: server (URL used when --server and the environment name none), org (default organization), output (table or json).
+Tokens are stored with \`berth login\`, never with this command.`;
+  static override examples = [
+    '<%= config.bin %> config set org acme',
+    '<%= config.bin %> config set server https://berth.example.com --profile prod',
+    '<%= config.bin %> config set output json',
+  ];
+  static override args = {
+    key: Args.string({ description: 'setting', required: true, options: [...SETTABLE] }),
+    value: Args.string({ description: 'value', required: true }),
+  };
+
+  async run(): Promise<void> {
+    const { key, value } = this.args;
+    if (key === 'output' && !['table', 'json'].includes(value)) throw usageError('output must be table or json');
+    if (key === 'server' && !/^https?:\/\/[^\s/]+/.test(value)) throw usageError('server must be an http:// or https:// URL');
+    const path = configPath();
+    const config = readConfig(path);
+    const profile = this.flags.profile;
+    config.profiles[profile] = { ...(config.profiles[profile] ?? {}), [key]: value };
+    writeConfig(path, config);
+    this.print({ profile, key, value }, () => `Set ${key} = ${value} in profile ${profile} (${path}).`);
+  }
+}
