@@ -38,14 +38,7 @@ export class BerthClient {
     }
     const res = await this.transport.send(new Request(url, { method, headers, body }));
     const text = await res.text();
-    let parsed: any = null;
-    if (text.length > 0) {
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = null;
-      }
-    }
+    const parsed = parseJson(text);
     if (!res.ok) throw decodeError(res.status, parsed, text);
     return { status: res.status, body: parsed as T };
   }
@@ -60,13 +53,7 @@ export class BerthClient {
     const res = await this.transport.send(new Request(url, { method: options.method, headers, body: options.body }));
     if (!res.ok) {
       const text = await res.text();
-      let parsed: any = null;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        parsed = null;
-      }
-      throw decodeError(res.status, parsed, text);
+      throw decodeError(res.status, parseJson(text), text);
     }
     return res;
   }
@@ -143,6 +130,16 @@ export class BerthClient {
         body: resourceBody('authentication-tokens', { description }),
       })).body!,
   };
+}
+
+/** A response body as JSON, or null when it is empty or not JSON. */
+function parseJson(text: string): any {
+  if (text.length === 0) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** Turns an error response back into the typed error. */

@@ -1,6 +1,7 @@
 import type { BerthClient, PageOptions, RequestOptions } from './client.js';
 import { BerthError } from '../domain/errors.js';
 import type { ListResult, Resource, SingleResult } from './jsonapi.js';
+import { findProjectByName } from './projects.js';
 
 /** A workspace by id, or by organization and name (the API accepts both). */
 export type WorkspaceRef = { id: string } | { organization: string; name: string };
@@ -117,26 +118,16 @@ export class ProjectWorkspacesClient {
       body: { data: workspaceIds.map((id) => ({ type: 'workspaces', id })) },
     });
   }
-
-  /** The projects of an organization (every page). */
-  listProjects(organization: string, names?: string): Promise<Resource[]> {
-    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/projects`, { 'filter[names]': names });
-  }
 }
 
 function notFound(detail: string): BerthError {
   return new BerthError([{ status: 404, title: 'not found', detail }]);
 }
 
-/**
- * A project id from a `prj-` id or a name in the organization (looked up with
- * `filter[names]`, which matches case-insensitively).
- */
+/** A project id from a `prj-` id or a name in the organization (case-insensitive). */
 export async function resolveProjectId(client: BerthClient, organization: string, project: string): Promise<string> {
   if (/^prj-[A-Za-z0-9]{16}$/.test(project)) return project;
-  const found = (await new ProjectWorkspacesClient(client).listProjects(organization, project)).find(
-    (p) => String(p.attributes.name).toLowerCase() === project.toLowerCase(),
-  );
+  const found = await findProjectByName(client, organization, project);
   if (!found) throw notFound(`project ${project} not found in organization ${organization}`);
   return found.id;
 }

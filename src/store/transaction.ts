@@ -3,14 +3,9 @@ import type { DB } from './schema.js';
 
 export type Tx = Kysely<DB>;
 
-/**
- * Runs `fn` in one write transaction that takes the database's write lock at its start
- * (SQLite `BEGIN IMMEDIATE`), so that operations which race (locks, unique names, moves) are
- * serialised across connections and processes. Commits on success, rolls back on any error.
- */
-export async function writeTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function inTransaction<T>(db: Kysely<DB>, begin: 'begin' | 'begin immediate', fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
-    await sql`begin immediate`.execute(conn);
+    await sql.raw(begin).execute(conn);
     try {
       const result = await fn(conn);
       await sql`commit`.execute(conn);
@@ -22,17 +17,16 @@ export async function writeTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promis
   });
 }
 
+/**
+ * Runs `fn` in one write transaction that takes the database's write lock at its start
+ * (SQLite `BEGIN IMMEDIATE`), so that operations which race (locks, unique names, moves) are
+ * serialised across connections and processes. Commits on success, rolls back on any error.
+ */
+export function writeTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inTransaction(db, 'begin immediate', fn);
+}
+
 /** A read transaction: one consistent snapshot for several queries. */
-export async function readTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.connection().execute(async (conn) => {
-    await sql`begin`.execute(conn);
-    try {
-      const result = await fn(conn);
-      await sql`commit`.execute(conn);
-      return result;
-    } catch (err) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
-      throw err;
-    }
-  });
+export function readTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return inTransaction(db, 'begin', fn);
 }

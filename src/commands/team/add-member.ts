@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
-import { teamsApi } from '../../client/teams.js';
+import { changeTeamMembers } from '../../cli/team-members.js';
 
 export default class TeamAddMember extends BerthCommand<typeof TeamAddMember> {
   static override summary = 'Add users to a team (this makes them members of its organization).';
@@ -13,10 +13,7 @@ export default class TeamAddMember extends BerthCommand<typeof TeamAddMember> {
 
   async run(): Promise<void> {
     const names = this.positionals.slice(1);
-    const api = teamsApi(await this.client());
-    const team = await api.resolve(this.args.team, this.flags.org);
-    await api.addMembers(team.id, names);
-    const { data } = await api.get(team.id);
-    this.print(data, () => `Added ${names.join(', ')} to team ${team.attributes.name}.`);
+    const { before, after } = await changeTeamMembers(await this.client(), this.args.team, this.flags.org, names, 'add');
+    this.print(after, () => `Added ${names.join(', ')} to team ${before.attributes.name}.`);
   }
 }

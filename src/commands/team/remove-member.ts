@@ -1,6 +1,6 @@
 import { Args } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
-import { teamsApi } from '../../client/teams.js';
+import { changeTeamMembers } from '../../cli/team-members.js';
 
 export default class TeamRemoveMember extends BerthCommand<typeof TeamRemoveMember> {
   static override summary = 'Remove users from a team.';
@@ -13,10 +13,7 @@ export default class TeamRemoveMember extends BerthCommand<typeof TeamRemoveMemb
 
   async run(): Promise<void> {
     const names = this.positionals.slice(1);
-    const api = teamsApi(await this.client());
-    const team = await api.resolve(this.args.team, this.flags.org);
-    await api.removeMembers(team.id, names);
-    const { data } = await api.get(team.id);
-    this.print(data, () => `Removed ${names.join(', ')} from team ${team.attributes.name}.`);
+    const { before, after } = await changeTeamMembers(await this.client(), this.args.team, this.flags.org, names, 'remove');
+    this.print(after, () => `Removed ${names.join(', ')} from team ${before.attributes.name}.`);
   }
 }

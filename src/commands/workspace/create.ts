@@ -3,8 +3,9 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { canPrompt, confirm, input, select, usageError } from '../../cli/prompts.js';
 import { workspaceFields } from '../../cli/views/workspace.js';
 import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
-import { AgentPoolsClient, ProjectWorkspacesClient, WorkspacesClient } from '../../client/workspaces.js';
+import { AgentPoolsClient, WorkspacesClient } from '../../client/workspaces.js';
 import type { BerthClient } from '../../client/client.js';
+import { listAllProjects } from '../../client/projects.js';
 
 export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate> {
   static override summary = 'Create a workspace.';
@@ -53,7 +54,7 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
 /** The projects to pick from; the default project alone when the projects list is not served. */
 async function projectChoices(client: BerthClient, org: string): Promise<{ id: string; name: string }[]> {
   try {
-    const projects = await new ProjectWorkspacesClient(client).listProjects(org);
+    const projects = await listAllProjects(client, org);
     if (projects.length > 0) return projects.map((p) => ({ id: p.id, name: String(p.attributes.name) }));
   } catch {
     // An older server without GET /organizations/:org/projects: fall back to the default project.
