@@ -10,6 +10,9 @@ import { writeTransaction } from './transaction.js';
  */
 export async function migrate(db: Kysely<DB>, migrations: Migration[] = MIGRATIONS): Promise<number> {
   await sql`create table if not exists berth_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(db);
+  // The common case, every migration applied: one read, no write lock.
+  const latest = Math.max(0, ...migrations.map((m) => m.version));
+  if ((await currentVersion(db)) >= latest) return 0;
   let applied = 0;
   for (const m of migrations) {
     const done = await writeTransaction(db, async (tx) => {
