@@ -5,7 +5,7 @@ import { resolveDatabasePath } from '../store/paths.js';
 import { configPath, readConfig } from './config.js';
 import { resolveConnection } from './connection.js';
 import { exitCodeFor, messageFor } from './exit-codes.js';
-import { configureColour, renderJson } from './output.js';
+import { configureColour, renderJson, selectColumns } from './output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BerthCommand)['baseFlags'] & T['flags']>;
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
@@ -21,6 +21,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     org: Flags.string({ description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
     db: Flags.string({ description: 'local database file (local mode); $BERTH_DB wins over it', helpGroup: 'GLOBAL' }),
     json: Flags.boolean({ description: 'print machine-readable JSON on stdout', default: false, helpGroup: 'GLOBAL' }),
+    columns: Flags.string({ description: 'table columns to show, comma-separated, e.g. name,locked (tables only)', helpGroup: 'GLOBAL' }),
     profile: Flags.string({ description: 'named profile of defaults in the berth config file', env: 'BERTH_PROFILE', default: 'default', helpGroup: 'GLOBAL' }),
   };
 
@@ -42,6 +43,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     this.flags = flags as BaseFlags<T>;
     this.args = args as BaseArgs<T>;
     this.positionals = argv as string[];
+    selectColumns((flags as { columns?: string }).columns);
     // Server, token and organization may also come from the ecosystem's variables, the Terraform
     // credentials file and berth's config: resolve them once, here, for every command.
     const f = this.flags as { server?: string; token?: string; org?: string; json?: boolean; profile: string };

@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import Table from 'cli-table3';
 import type { Resource } from '../client/jsonapi.js';
+import { UsageError } from './exit-codes.js';
 
 /** No colour when stdout is not a terminal or NO_COLOR is set. */
 export function configureColour(stream: NodeJS.WriteStream = process.stdout): void {
@@ -19,8 +20,27 @@ function cell(value: unknown): string {
   return String(value);
 }
 
+let selectedColumns: string[] | null = null;
+
+/** `--columns a,b`: the tables of this command show only these columns, in this order. */
+export function selectColumns(list: string | undefined): void {
+  selectedColumns = list ? list.split(',').map((c) => c.trim()).filter((c) => c !== '') : null;
+}
+
+const columnKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '-');
+
+function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
+  if (!selectedColumns) return columns;
+  return selectedColumns.map((wanted) => {
+    const found = columns.find((c) => columnKey(c.header) === columnKey(wanted));
+    if (!found) throw new UsageError(`unknown column "${wanted}"; this table has: ${columns.map((c) => columnKey(c.header)).join(', ')}`);
+    return found;
+  });
+}
+
 /** A table for humans. When stdout is not a terminal, a plain tab-free layout without borders. */
-export function renderTable<T>(rows: T[], columns: Column<T>[]): string {
+export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
+  const columns = pickColumns(allColumns);
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header)),
     style: { head: [], border: [], compact: true },

@@ -1,0 +1,48 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDb } from '../helpers/cli.js';
+
+describe('output modes', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+
+  beforeAll(async () => {
+    await cli('org', 'create', 'acme', '--email', 'a@acme.test');
+    await cli('workspace', 'create', 'web');
+    await cli('workspace', 'create', 'db');
+    await cli('workspace', 'lock', 'db');
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('--columns picks and orders the columns of a table (case and separators do not matter)', async () => {
+    const r = await cli('workspace', 'list', '--columns', 'Locked,name');
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map((l) => l.split(/\s+/))).toEqual([
+      ['LOCKED', 'NAME'],
+      ['no', 'web'],
+      ['yes', 'db'],
+    ]);
+  });
+
+  it('an unknown column is a usage error that lists the columns there are', async () => {
+    const r = await cli('workspace', 'list', '--columns', 'name,colour');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown column "colour"');
+    expect(r.stderr).toContain('locked');
+    expect(r.stdout).toBe('');
+  });
+
+  it('--json ignores --columns and prints the API resources', async () => {
+    const r = await cli('workspace', 'list', '--json', '--columns', 'name');
+    expect(JSON.parse(r.stdout).map((w: any) => w.type)).toEqual(['workspaces', 'workspaces']);
+  });
+
+  it('the profile can make JSON the default output', async () => {
+    const home = tempDb();
+    const config = `${home.dir}/config.json`;
+    expect((await runCli(['config', 'set', 'output', 'json'], { ...env, BERTH_CONFIG: config })).code).toBe(0);
+    const r = await runCli(['workspace', 'list'], { ...env, BERTH_CONFIG: config });
+    expect(JSON.parse(r.stdout)).toHaveLength(2);
+    home.cleanup();
+  });
+});
