@@ -1,12 +1,10 @@
 import { Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
-import { parseTagFlag } from '../../cli/workspace-flags.js';
-import { resolveProjectId, WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';
+import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
+import { WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';
 
 const SORTS = ['name', '-name', 'current-run.created-at', '-current-run.created-at', 'latest-change-at', '-latest-change-at'];
-const split = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
 
 export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
   static override summary = 'List the workspaces of an organization.';
@@ -19,13 +17,7 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
     '<%= config.bin %> workspace list --org acme --page 2 --page-size 50 --json',
   ];
   static override flags = {
-    search: Flags.string({ description: 'names containing this text (case-insensitive)' }),
-    wildcard: Flags.string({ description: 'name pattern with * as prefix, suffix or both, e.g. "app-*"' }),
-    tags: Flags.string({ description: 'flat tags the workspaces must all have (comma-separated)' }),
-    'exclude-tags': Flags.string({ description: 'flat tags the workspaces must not have (comma-separated)' }),
-    project: Flags.string({ description: 'only this project (prj- id or name)' }),
-    'run-status': Flags.string({ description: 'current run status(es), comma-separated' }),
-    tag: Flags.string({ description: 'key-value tag key[=value]; repeat for AND; no value means any value', multiple: true }),
+    ...workspaceFilterFlags,
     sort: Flags.string({ description: 'sort order', options: SORTS }),
     page: Flags.integer({ description: 'page number', min: 1 }),
     'page-size': Flags.integer({ description: 'items per page, 1 to 100', min: 1, max: 100 }),
@@ -36,17 +28,7 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
     const org = this.requireOrg();
     const client = await this.client();
     const f = this.flags;
-    const filters: WorkspaceListFilters = {
-      search: f.search,
-      wildcard: f.wildcard,
-      tags: split(f.tags),
-      excludeTags: split(f['exclude-tags']),
-      runStatus: split(f['run-status']),
-      tagged: f.tag?.map(parseTagFlag),
-      sort: f.sort,
-    };
-    if (f.project) filters.projectId = await resolveProjectId(client, org, f.project);
-    if (f.tag?.some((t) => t.trim() === '')) throw usageError('--tag needs a key');
+    const filters: WorkspaceListFilters = { ...(await filtersFromFlags(client, org, f)), sort: f.sort };
     const ws = new WorkspacesClient(client);
     const list = f.page || f['page-size'] ? (await ws.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data : await ws.listAll(org, filters);
     this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list)));

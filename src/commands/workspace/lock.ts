@@ -1,22 +1,45 @@
 import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
+import { bulkTable, runBulk } from '../../cli/bulk.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
+import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspaceStateClient } from '../../client/state.js';
+import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceLock extends BerthCommand<typeof WorkspaceLock> {
-  static override summary = 'Lock a workspace so that no run or state change happens until it is unlocked.';
-  static override description = 'Exits 8 when someone else holds the lock, and says who, since when and why.';
+  static override summary = 'Lock a workspace (or every workspace matching filters) so that no run or state change happens until it is unlocked.';
+  static override description = `Exits 8 when someone else holds the lock, and says who, since when and why.
+
+With --all-matching and the filters of \`workspace list\`, locks every matching workspace: it previews them, asks to confirm on a terminal (or takes --yes), reports each result and exits non-zero if any failed.`;
   static override examples = [
     '<%= config.bin %> workspace lock app-prod --org acme --reason "database migration"',
     '<%= config.bin %> workspace lock acme/app-prod --json',
+    '<%= config.bin %> workspace lock --all-matching --org acme --tag env=prod --reason "freeze" --yes',
   ];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
-  static override flags = { reason: Flags.string({ description: 'why it is locked (shown to others)' }) };
+  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME' }) };
+  static override flags = {
+    reason: Flags.string({ description: 'why it is locked (shown to others)' }),
+    'all-matching': Flags.boolean({ description: 'lock every workspace that matches the filters', default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
+    ...workspaceFilterFlags,
+  };
 
   async run(): Promise<void> {
     const client = await this.client();
     const state = new WorkspaceStateClient(client);
+    if (this.flags['all-matching']) {
+      if (this.args.workspace) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
+      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
+      const org = this.requireOrg();
+      const items = await new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, this.flags));
+      const { results, exitCode } = await runBulk(items, 'Locking', this.flags, (w) => state.lock(w.id, this.flags.reason));
+      this.print(results, () => bulkTable(results));
+      if (exitCode !== 0) this.exit(exitCode);
+      return;
+    }
+    if (!this.args.workspace) throw usageError('say which workspace to lock, or use --all-matching with filters');
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const ws = await state.lock(id, this.flags.reason).catch((err) => explainLockConflict(err, client, id));
     this.print(ws, () => `Locked workspace ${ws.attributes.name}${this.flags.reason ? ` (${this.flags.reason})` : ''}.`);

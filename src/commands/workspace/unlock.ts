@@ -1,20 +1,46 @@
 import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
+import { bulkTable, runBulk } from '../../cli/bulk.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
+import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspaceStateClient } from '../../client/state.js';
+import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceUnlock extends BerthCommand<typeof WorkspaceUnlock> {
   static override summary = 'Unlock a workspace you locked (or, with --force, any lock; admins only).';
-  static override description =
-    'Exits 8 when someone else holds the lock, 4 when it is not locked, and 9 while the latest state upload is still pending (retry shortly).';
-  static override examples = ['<%= config.bin %> workspace unlock app-prod --org acme', '<%= config.bin %> workspace unlock acme/app-prod --force'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
-  static override flags = { force: Flags.boolean({ description: 'release a lock held by someone else (force-unlock)', default: false }) };
+  static override description = `Exits 8 when someone else holds the lock, 4 when it is not locked, and 9 while the latest state upload is still pending (retry shortly).
+
+With --all-matching and the filters of \`workspace list\`, unlocks every matching workspace that is locked, with a preview, a confirmation (or --yes) and a result per workspace.`;
+  static override examples = [
+    '<%= config.bin %> workspace unlock app-prod --org acme',
+    '<%= config.bin %> workspace unlock acme/app-prod --force',
+    '<%= config.bin %> workspace unlock --all-matching --org acme --wildcard "app-*" --yes',
+  ];
+  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME' }) };
+  static override flags = {
+    force: Flags.boolean({ description: 'release a lock held by someone else (force-unlock)', default: false }),
+    'all-matching': Flags.boolean({ description: 'unlock every locked workspace that matches the filters', default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
+    ...workspaceFilterFlags,
+  };
 
   async run(): Promise<void> {
     const client = await this.client();
     const state = new WorkspaceStateClient(client);
+    if (this.flags['all-matching']) {
+      if (this.args.workspace) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
+      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
+      const org = this.requireOrg();
+      const matching = await new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, this.flags));
+      const locked = matching.filter((w) => w.attributes.locked);
+      const { results, exitCode } = await runBulk(locked, 'Unlocking', this.flags, (w) => state.unlock(w.id, this.flags.force));
+      this.print(results, () => (locked.length === 0 ? 'No matching workspace is locked.' : bulkTable(results)));
+      if (exitCode !== 0) this.exit(exitCode);
+      return;
+    }
+    if (!this.args.workspace) throw usageError('say which workspace to unlock, or use --all-matching with filters');
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const ws = await state.unlock(id, this.flags.force).catch((err) => explainLockConflict(err, client, id));
     this.print(ws, () => `${this.flags.force ? 'Force-unlocked' : 'Unlocked'} workspace ${ws.attributes.name}.`);

@@ -1,0 +1,65 @@
+import type { Resource } from '../client/jsonapi.js';
+import { BerthError } from '../domain/errors.js';
+import { exitCodeFor, messageFor } from './exit-codes.js';
+import { renderTable } from './output.js';
+import { canPrompt, confirm, usageError } from './prompts.js';
+
+export interface BulkResult {
+  id: string;
+  name: string;
+  ok: boolean;
+  error?: string;
+}
+
+export interface BulkOutcome {
+  results: BulkResult[];
+  /** Exit code: 0 when all succeeded, else the code of the first failure's kind. */
+  exitCode: number;
+}
+
+/**
+ * A bulk operation over workspaces: preview them on stderr, confirm on a terminal (or take
+ * --yes; refuse without it elsewhere), act on each in turn with progress on stderr, and report
+ * every result. Failures do not stop the others.
+ */
+export async function runBulk(
+  items: Resource[],
+  verb: string,
+  flags: { yes?: boolean; json?: boolean },
+  act: (item: Resource) => Promise<unknown>,
+): Promise<BulkOutcome> {
+  if (items.length === 0) return { results: [], exitCode: 0 };
+  const names = items.map((w) => String(w.attributes.name));
+  process.stderr.write(`${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`);
+  if (!flags.yes) {
+    if (!canPrompt(flags)) throw usageError(`refusing to ${verb.toLowerCase()} ${items.length} workspaces without --yes when not on a terminal`);
+    if (!(await confirm(`${verb} these ${items.length} workspaces?`))) throw usageError('aborted');
+  }
+  const results: BulkResult[] = [];
+  let exitCode = 0;
+  const progress = process.stderr.isTTY && !flags.json;
+  for (const [i, item] of items.entries()) {
+    if (progress) process.stderr.write(`\r${verb} ${i + 1}/${items.length}…`);
+    try {
+      await act(item);
+      results.push({ id: item.id, name: String(item.attributes.name), ok: true });
+    } catch (err) {
+      if (!(err instanceof BerthError)) throw err;
+      results.push({ id: item.id, name: String(item.attributes.name), ok: false, error: messageFor(err).replace(/^Error: /, '') });
+      if (exitCode === 0) exitCode = exitCodeFor(err);
+    }
+  }
+  if (progress) process.stderr.write('\n');
+  return { results, exitCode };
+}
+
+export function bulkTable(results: BulkResult[]): string {
+  const failed = results.filter((r) => !r.ok).length;
+  const table = renderTable(results, [
+    { header: 'WORKSPACE', value: (r) => r.name },
+    { header: 'ID', value: (r) => r.id },
+    { header: 'RESULT', value: (r) => (r.ok ? 'ok' : 'failed') },
+    { header: 'DETAIL', value: (r) => r.error },
+  ]);
+  return `${table}\n${results.length - failed} succeeded, ${failed} failed.`;
+}

@@ -1,0 +1,50 @@
+import { Flags } from '@oclif/core';
+import type { BerthClient } from '../client/client.js';
+import { resolveProjectId, type WorkspaceListFilters } from '../client/workspaces.js';
+import { usageError } from './prompts.js';
+import { parseTagFlag } from './workspace-flags.js';
+
+const split = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+
+/** The filters of `workspace list`, shared by the bulk operations (`--all-matching`). */
+export const workspaceFilterFlags = {
+  search: Flags.string({ description: 'names containing this text (case-insensitive)' }),
+  wildcard: Flags.string({ description: 'name pattern with * as prefix, suffix or both, e.g. "app-*"' }),
+  tags: Flags.string({ description: 'flat tags the workspaces must all have (comma-separated)' }),
+  'exclude-tags': Flags.string({ description: 'flat tags the workspaces must not have (comma-separated)' }),
+  project: Flags.string({ description: 'only this project (prj- id or name)' }),
+  'run-status': Flags.string({ description: 'current run status(es), comma-separated' }),
+  tag: Flags.string({ description: 'key-value tag key[=value]; repeat for AND; no value means any value', multiple: true }),
+};
+
+type FilterFlagValues = {
+  search?: string;
+  wildcard?: string;
+  tags?: string;
+  'exclude-tags'?: string;
+  project?: string;
+  'run-status'?: string;
+  tag?: string[];
+};
+
+export async function filtersFromFlags(client: BerthClient, org: string, f: FilterFlagValues): Promise<WorkspaceListFilters> {
+  if (f.tag?.some((t) => t.trim() === '')) throw usageError('--tag needs a key');
+  const filters: WorkspaceListFilters = {
+    search: f.search,
+    wildcard: f.wildcard,
+    tags: split(f.tags),
+    excludeTags: split(f['exclude-tags']),
+    runStatus: split(f['run-status']),
+    tagged: f.tag?.map(parseTagFlag),
+  };
+  if (f.project) filters.projectId = await resolveProjectId(client, org, f.project);
+  return filters;
+}
+
+/** Whether any filter flag is set (bulk operations refuse to act on a whole organization by accident). */
+export function anyFilter(f: FilterFlagValues): boolean {
+  return Object.keys(workspaceFilterFlags).some((k) => {
+    const v = f[k as keyof FilterFlagValues];
+    return Array.isArray(v) ? v.length > 0 : v !== undefined;
+  });
+}

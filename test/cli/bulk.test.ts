@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDb } from '../helpers/cli.js';
+
+describe('bulk lock and unlock (--all-matching)', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+  let bob: Record<string, string>;
+
+  beforeAll(async () => {
+    await cli('org', 'create', 'acme', '--email', 'a@acme.test');
+    for (const name of ['app-1', 'app-2', 'app-3', 'db-1']) expect((await cli('workspace', 'create', name)).code).toBe(0);
+    await cli('user', 'create', 'bob', '--email', 'bob@acme.test');
+    await cli('team', 'add-member', 'owners', 'bob');
+    bob = { ...env, BERTH_TOKEN: (await cli('token', 'create', '--user', 'bob')).stdout.trim() };
+    // app-2 is held by someone else: the bulk lock must fail there and carry on.
+    expect((await runCli(['workspace', 'lock', 'app-2', '--reason', 'bob was here'], bob)).code).toBe(0);
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('needs a filter and, off a terminal, --yes', async () => {
+    expect((await cli('workspace', 'lock', '--all-matching')).code).toBe(2);
+    const refused = await cli('workspace', 'lock', '--all-matching', '--wildcard', 'app-*');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Locking 3 workspaces: app-1, app-2, app-3');
+    expect(refused.stderr).toContain('--yes');
+    const ws = JSON.parse((await cli('workspace', 'list', '--json')).stdout);
+    expect(ws.filter((w: any) => w.attributes.locked).map((w: any) => w.attributes.name)).toEqual(['app-2']);
+  });
+
+  it('locks every match, reports each result, and exits 8 because one was locked by someone else', async () => {
+    const r = await cli('workspace', 'lock', '--all-matching', '--wildcard', 'app-*', '--reason', 'freeze', '--yes', '--json');
+    expect(r.code).toBe(8);
+    const results = JSON.parse(r.stdout);
+    expect(results.map((x: any) => [x.name, x.ok])).toEqual([
+      ['app-1', true],
+      ['app-2', false],
+      ['app-3', true],
+    ]);
+    expect(results[1].error).toContain('is locked by User');
+    const ws = JSON.parse((await cli('workspace', 'list', '--json')).stdout);
+    expect(Object.fromEntries(ws.map((w: any) => [w.attributes.name, w.attributes.locked]))).toEqual({ 'app-1': true, 'app-2': true, 'app-3': true, 'db-1': false });
+  });
+
+  it('unlocks the locked matches, as a table', async () => {
+    const r = await cli('workspace', 'unlock', '--all-matching', '--wildcard', 'app-*', '--yes');
+    expect(r.code).toBe(8);
+    expect(r.stdout).toMatch(/app-1\s+ws-\S+\s+ok/);
+    expect(r.stdout).toMatch(/app-2\s+ws-\S+\s+failed\s+conflict: .*is locked by User/);
+    expect(r.stdout).toContain('2 succeeded, 1 failed.');
+    const forced = await cli('workspace', 'unlock', '--all-matching', '--wildcard', 'app-*', '--force', '--yes', '--json');
+    expect(forced.code).toBe(0);
+    expect(JSON.parse(forced.stdout).map((x: any) => x.name)).toEqual(['app-2']);
+  });
+});
