@@ -53,3 +53,24 @@ describe('bulk lock and unlock (--all-matching)', () => {
     expect(JSON.parse(forced.stdout).map((x: any) => x.name)).toEqual(['app-2']);
   });
 });
+
+describe('bulk move into a project (--all-matching)', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+  afterAll(() => tmp.cleanup());
+
+  it('moves every matching workspace in one all-or-nothing request', async () => {
+    await cli('org', 'create', 'acme', '--email', 'a@acme.test');
+    await cli('project', 'create', 'Platform');
+    for (const name of ['platform-a', 'platform-b', 'other']) await cli('workspace', 'create', name);
+    expect((await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*')).code).toBe(2);
+    const moved = await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*', '--yes', '--json');
+    expect(moved.code).toBe(0);
+    expect(JSON.parse(moved.stdout).moved).toHaveLength(2);
+    const inPlatform = JSON.parse((await cli('workspace', 'list', '--project', 'Platform', '--json')).stdout).map((w: any) => w.attributes.name);
+    expect(inPlatform.sort()).toEqual(['platform-a', 'platform-b']);
+    const again = await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*', '--yes');
+    expect(again.stdout).toContain('No matching workspace outside the project.');
+  });
+});

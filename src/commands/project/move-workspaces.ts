@@ -1,39 +1,65 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
+import { canPrompt, confirm, usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { ProjectWorkspacesClient, resolveProjectId, WorkspacesClient } from '../../client/workspaces.js';
 
 export default class ProjectMoveWorkspaces extends BerthCommand<typeof ProjectMoveWorkspaces> {
   static override summary = 'Move workspaces into a project (all or nothing).';
-  static override description =
-    'PROJECT is a prj- id or a project name in --org. Each WORKSPACE is a ws- id, a NAME in --org, or ORG/NAME. Either every workspace moves or none does.';
+  static override description = `PROJECT is a prj- id or a project name in --org. Each WORKSPACE is a ws- id, a NAME in --org, or ORG/NAME. Either every workspace moves or none does.
+
+With --all-matching and the filters of \`workspace list\`, moves every matching workspace (not already in the project): it previews them and asks to confirm on a terminal (or takes --yes).`;
   static override examples = [
     '<%= config.bin %> project move-workspaces prj-WsVcWRr7SfxRci1v app-prod app-staging --org acme',
     '<%= config.bin %> project move-workspaces Platform ws-6jrRyVDv1J8zQMB5 --org acme',
+    '<%= config.bin %> project move-workspaces Platform --all-matching --wildcard "platform-*" --org acme --yes',
   ];
   static override strict = false;
   static override args = {
     project: Args.string({ description: 'prj- id or project name', required: true }),
-    workspace: Args.string({ description: 'workspace(s) to move', required: true }),
+    workspace: Args.string({ description: 'workspace(s) to move' }),
+  };
+  static override flags = {
+    'all-matching': Flags.boolean({ description: 'move every workspace that matches the filters', default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
+    ...workspaceFilterFlags,
   };
 
   async run(): Promise<void> {
-    const { argv } = await this.parse(ProjectMoveWorkspaces);
-    const [project, ...workspaces] = argv as string[];
-    if (!project || workspaces.length === 0) throw usageError('usage: project move-workspaces PROJECT WORKSPACE...');
+    const [project, ...workspaces] = this.positionals;
     const client = await this.client();
     const org = this.flags.org;
-    let projectId = project;
-    if (!/^prj-[A-Za-z0-9]{16}$/.test(project)) {
+    let projectId = project!;
+    if (!/^prj-[A-Za-z0-9]{16}$/.test(project!)) {
       if (!org) throw usageError('a project name needs --org (or pass the prj- id)');
-      projectId = await resolveProjectId(client, org, project);
+      projectId = await resolveProjectId(client, org, project!);
     }
     const ws = new WorkspacesClient(client);
     const ids: string[] = [];
-    for (const arg of workspaces) {
-      const ref = parseWorkspaceArg(arg, org);
-      ids.push('id' in ref ? ref.id : (await ws.get(ref)).data.id);
+    if (this.flags['all-matching']) {
+      if (workspaces.length > 0) throw usageError('give either WORKSPACE... or --all-matching with filters, not both');
+      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --wildcard)');
+      const orgName = this.requireOrg();
+      const matching = (await ws.listAll(orgName, await filtersFromFlags(client, orgName, this.flags))).filter(
+        (w) => (w.relationships?.project?.data as { id?: string } | undefined)?.id !== projectId,
+      );
+      if (matching.length === 0) {
+        this.print({ project: projectId, moved: [] }, () => 'No matching workspace outside the project.');
+        return;
+      }
+      this.note(`Moving ${matching.length} workspace(s) into ${project}: ${matching.map((w) => w.attributes.name).join(', ')}`);
+      if (!this.flags.yes) {
+        if (!canPrompt(this.flags)) throw usageError(`refusing to move ${matching.length} workspaces without --yes when not on a terminal`);
+        if (!(await confirm(`Move these ${matching.length} workspaces?`))) throw usageError('aborted');
+      }
+      ids.push(...matching.map((w) => w.id));
+    } else {
+      if (workspaces.length === 0) throw usageError('usage: project move-workspaces PROJECT WORKSPACE... (or --all-matching with filters)');
+      for (const arg of workspaces) {
+        const ref = parseWorkspaceArg(arg, org);
+        ids.push('id' in ref ? ref.id : (await ws.get(ref)).data.id);
+      }
     }
     await new ProjectWorkspacesClient(client).move(projectId, ids);
     this.print({ project: projectId, moved: ids }, () => `Moved ${ids.length} workspace(s) into project ${projectId}: ${ids.join(', ')}`);
