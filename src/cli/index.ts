@@ -7,6 +7,8 @@ import AgentPoolDelete from '../commands/agent-pool/delete.js';
 import AgentPoolList from '../commands/agent-pool/list.js';
 import OAuthTokenCreate from '../commands/oauth-token/create.js';
 import OAuthTokenList from '../commands/oauth-token/list.js';
+import Completion from '../commands/completion/index.js';
+import CompletionCandidates from '../commands/completion/candidates.js';
 import ConfigGet from '../commands/config/get.js';
 import ConfigList from '../commands/config/list.js';
 import ConfigSet from '../commands/config/set.js';
@@ -56,6 +58,8 @@ import WorkspaceUnlock from '../commands/workspace/unlock.js';
 import WorkspaceUpdate from '../commands/workspace/update.js';
 
 export const COMMANDS = {
+  completion: Completion,
+  'completion:candidates': CompletionCandidates,
   'config:get': ConfigGet,
   'config:list': ConfigList,
   'config:set': ConfigSet,

@@ -1,0 +1,101 @@
+import type { Command } from '@oclif/core';
+
+export interface CompletionCommand {
+  id: string;
+  flags: Record<string, { type: string; options?: readonly string[] | string[]; char?: string }>;
+  args: string[];
+}
+
+/** What the shell should offer after `words` (the last one is the word being completed). */
+export interface CompletionRequest {
+  /** Static candidates (commands, topics, flags, flag options). */
+  candidates: string[];
+  /** When an argument of this kind is being completed, the caller may add names (workspaces, projects). */
+  argument?: string;
+}
+
+export function commandsFromConfig(commands: Command.Loadable[]): CompletionCommand[] {
+  return commands
+    .filter((c) => !c.hidden)
+    .map((c) => ({
+      id: c.id,
+      flags: Object.fromEntries(Object.entries(c.flags ?? {}).map(([name, f]: [string, any]) => [name, { type: f.type, options: f.options, char: f.char }])),
+      args: Object.keys(c.args ?? {}),
+    }));
+}
+
+/**
+ * Completion for `words` typed after `berth`: the next word of a command id, a flag, a flag's
+ * options, or (signalled through `argument`) the name of a workspace or project.
+ */
+export function complete(commands: CompletionCommand[], words: string[]): CompletionRequest {
+  const current = words[words.length - 1] ?? '';
+  const before = words.slice(0, -1);
+  // The longest run of leading words that names a command.
+  let command: CompletionCommand | undefined;
+  let used = 0;
+  for (let n = before.length; n > 0; n--) {
+    command = commands.find((c) => c.id === before.slice(0, n).join(':'));
+    if (command) {
+      used = n;
+      break;
+    }
+  }
+  const starts = (s: string) => s.startsWith(current);
+  if (!command) {
+    const prefix = before.join(':');
+    const next = new Set<string>();
+    for (const c of commands) {
+      const parts = c.id.split(':');
+      if (prefix !== '' && !c.id.startsWith(`${prefix}:`)) continue;
+      const word = parts[before.length];
+      if (word && (prefix === '' || parts.slice(0, before.length).join(':') === prefix)) next.add(word);
+    }
+    return { candidates: [...next].filter(starts).sort() };
+  }
+  const previous = before[before.length - 1] ?? '';
+  if (previous.startsWith('--') && before.length > used) {
+    const flag = command.flags[previous.slice(2)];
+    if (flag && flag.type === 'option') return { candidates: [...(flag.options ?? [])].filter(starts) };
+  }
+  if (current.startsWith('-')) {
+    const names = Object.entries(command.flags).flatMap(([name, f]) => (f.type === 'boolean' && name !== 'json' ? [`--${name}`, `--no-${name}`] : [`--${name}`]));
+    return { candidates: names.filter((n) => !n.startsWith('--no-') || command!.flags[n.slice(5)]).filter(starts).sort() };
+  }
+  // Positional arguments typed so far (skipping flags and their values).
+  let position = 0;
+  for (let i = used; i < before.length; i++) {
+    const w = before[i]!;
+    if (w.startsWith('--')) {
+      if (command.flags[w.slice(2)]?.type === 'option' && !w.includes('=')) i++;
+      continue;
+    }
+    position++;
+  }
+  const argName = command.args[Math.min(position, command.args.length - 1)];
+  return { candidates: [], argument: argName };
+}
+
+export function bashScript(bin: string): string {
+  return `# ${bin} completion for bash: add to ~/.bashrc
+#   source <(${bin} completion bash)
+_${bin}_complete() {
+  local IFS=$'\\n'
+  COMPREPLY=($(${bin} completion candidates -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+}
+complete -o default -F _${bin}_complete ${bin}
+`;
+}
+
+export function zshScript(bin: string): string {
+  return `#compdef ${bin}
+# ${bin} completion for zsh: add to ~/.zshrc
+#   source <(${bin} completion zsh)
+_${bin}() {
+  local -a candidates
+  candidates=("\${(@f)$(${bin} completion candidates -- "\${(@)words[2,CURRENT]}" 2>/dev/null)}")
+  compadd -a candidates
+}
+compdef _${bin} ${bin}
+`;
+}
