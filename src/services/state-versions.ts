@@ -75,7 +75,7 @@ export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef,
   const now = ctx.clock.now().toISOString();
   const row = await writeTransaction(ctx.db, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:lock', facts)) throw forbidden('not authorized to create state versions in this workspace');
+    if (!can(ctx.actor, 'workspace:create-state-versions', facts)) throw forbidden('not authorized to create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
     const newest = await tx
       .selectFrom('state_versions')
