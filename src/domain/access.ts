@@ -114,8 +114,23 @@ export interface TeamWorkspaceInput {
   custom: Partial<TeamWorkspacePermissions>;
 }
 
+export const CUSTOM_ONLY_WORKSPACE_DETAIL =
+  'Custom permissions (runs, variables, state-versions, sentinel-mocks, workspace-locking, run-tasks) can only be set when access is custom';
+export const CUSTOM_ONLY_PROJECT_DETAIL = 'project-access and workspace-access can only be set when access is custom';
+
+/** Custom permissions may only accompany the `custom` level (422 otherwise). */
+export function checkCustomOnly(resultingAccess: string, customGiven: boolean, detail: string): void {
+  if (customGiven && resultingAccess !== 'custom') {
+    const problems = new Problems();
+    problems.add('/data/attributes', detail);
+    problems.throwIfAny();
+  }
+}
+
 export interface TeamProjectInput {
   access?: ProjectAccessLevel;
+  /** Whether the request named any custom permission. */
+  customGiven: boolean;
   settings?: ProjectSettings;
   teams?: ProjectTeams;
   workspace: Partial<TeamProjectPermissions['workspace']>;
@@ -154,7 +169,7 @@ function level<T extends string>(problems: Problems, attrs: Attrs, values: reado
  * `team-workspaces` attributes. The custom keys (`runs`, `variables`, `state-versions`,
  * `sentinel-mocks`, `workspace-locking`, `run-tasks`) may only be set with `access: custom`.
  */
-export function parseTeamWorkspaceAttributes(attrs: Attrs, mode: 'create' | 'update', currentAccess?: WorkspaceAccessLevel): TeamWorkspaceInput {
+export function parseTeamWorkspaceAttributes(attrs: Attrs, mode: 'create' | 'update'): TeamWorkspaceInput {
   const problems = new Problems();
   const access = level(problems, attrs, WORKSPACE_ACCESS_LEVELS, mode);
   const p = '/data/attributes';
@@ -168,10 +183,7 @@ export function parseTeamWorkspaceAttributes(attrs: Attrs, mode: 'create' | 'upd
   set('sentinelMocks', pickEnum(problems, attrs, 'sentinel-mocks', SENTINEL_MOCKS, p));
   set('locking', pickBool(problems, attrs, 'workspace-locking', p));
   set('runTasks', pickBool(problems, attrs, 'run-tasks', p));
-  const resulting = access ?? currentAccess;
-  if (Object.keys(custom).length > 0 && resulting !== undefined && resulting !== 'custom') {
-    problems.add(p, 'Custom permissions (runs, variables, state-versions, sentinel-mocks, workspace-locking, run-tasks) can only be set when access is custom');
-  }
+  if (Object.keys(custom).length > 0 && access !== undefined && access !== 'custom') problems.add(p, CUSTOM_ONLY_WORKSPACE_DETAIL);
   problems.throwIfAny();
   return { access, custom };
 }
@@ -181,10 +193,10 @@ export function parseTeamWorkspaceAttributes(attrs: Attrs, mode: 'create' | 'upd
  * (`settings`, `teams`) and `workspace-access` (`runs`, `variables`, `state-versions`,
  * `sentinel-mocks`, `create`, `locking`, `delete`, `move`, `run-tasks`).
  */
-export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'update', currentAccess?: ProjectAccessLevel): TeamProjectInput {
+export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'update'): TeamProjectInput {
   const problems = new Problems();
   const access = level(problems, attrs, PROJECT_ACCESS_LEVELS, mode);
-  const out: TeamProjectInput = { access, workspace: {} };
+  const out: TeamProjectInput = { access, workspace: {}, customGiven: false };
   let customGiven = false;
   const pa = attrs['project-access'];
   if (pa !== undefined && pa !== null) {
@@ -217,10 +229,8 @@ export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'updat
       customGiven ||= Object.keys(w).length > 0;
     }
   }
-  const resulting = access ?? currentAccess;
-  if (customGiven && resulting !== undefined && resulting !== 'custom') {
-    problems.add('/data/attributes', 'project-access and workspace-access can only be set when access is custom');
-  }
+  if (customGiven && access !== undefined && access !== 'custom') problems.add('/data/attributes', CUSTOM_ONLY_PROJECT_DETAIL);
   problems.throwIfAny();
+  out.customGiven = customGiven;
   return out;
 }

@@ -74,7 +74,12 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
       (facts.projectGrants ?? []).some((g) => can(ctx.actor, 'workspace:create', scoped(facts, { projectId: g.projectId })));
     if (!mayCreateSomewhere) throw forbidden('not authorized to create workspaces in this organization');
     const project = await projectInOrganization(tx, org.id, input.projectId ?? org.default_project_id);
-    if (!can(ctx.actor, 'workspace:create', scoped(facts, { projectId: project.id }))) {
+    const target = scoped(facts, { projectId: project.id });
+    // A named project the caller may not read is reported like an unknown one.
+    if (input.projectId && !can(ctx.actor, 'project:read', target)) {
+      throw invalid('/data/relationships/project/data/id', `Project ${input.projectId} not found in this organization`);
+    }
+    if (!can(ctx.actor, 'workspace:create', target)) {
       throw forbidden(`not authorized to create workspaces in project ${project.id}`);
     }
     const name = input.name!;
