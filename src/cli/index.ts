@@ -22,6 +22,8 @@ import ProjectTagsList from '../commands/project/tags/list.js';
 import ProjectUpdate from '../commands/project/update.js';
 import ProjectMoveWorkspaces from '../commands/project/move-workspaces.js';
 import Serve from '../commands/serve.js';
+import TeamAccess from '../commands/team/access.js';
+import TeamAccessList from '../commands/team/access/list.js';
 import TeamAddMember from '../commands/team/add-member.js';
 import TeamCreate from '../commands/team/create.js';
 import TeamDelete from '../commands/team/delete.js';
@@ -63,6 +65,8 @@ export const COMMANDS = {
   'project:update': ProjectUpdate,
   'project:move-workspaces': ProjectMoveWorkspaces,
   serve: Serve,
+  'team:access': TeamAccess,
+  'team:access:list': TeamAccessList,
   'team:add-member': TeamAddMember,
   'team:create': TeamCreate,
   'team:delete': TeamDelete,
