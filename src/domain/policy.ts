@@ -98,6 +98,7 @@ export type Action =
   | 'workspace:manage-team-access'
   | 'workspace:replace-consumers'
   | 'workspace:add-remove-consumers'
+  | 'project:read-teams'
   | 'project:manage-teams'
   | 'project:move-workspaces'
   | 'organization:manage-agent-pools'
@@ -287,6 +288,8 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
       return prj().read && prj().settings >= 1;
     case 'project:delete':
       return prj().read && prj().settings >= 2;
+    case 'project:read-teams':
+      return prj().teams >= 1;
     case 'project:manage-teams':
       return prj().teams >= 2;
     case 'project:move-workspaces':

@@ -39,7 +39,7 @@ async function readableProjectFor(ctx: ServiceContext, db: Tx, projectId: string
   if (!project) throw missing();
   const facts = scoped(await orgFacts(db, ctx.actor, project.organization_id), { projectId: project.id });
   if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
-  return { project, facts, manage: can(ctx.actor, 'project:manage-teams', facts) };
+  return { project, facts, manage: can(ctx.actor, 'project:manage-teams', facts), seeAll: can(ctx.actor, 'project:read-teams', facts) };
 }
 
 async function teamOf(db: Tx, teamId: string, organizationId: string) {
@@ -105,9 +105,9 @@ export async function createTeamProject(ctx: ServiceContext, teamId: string, pro
 
 export async function listTeamProjects(ctx: ServiceContext, projectId: string | undefined, page: PageRequest): Promise<Paged<TeamProject>> {
   if (!projectId) throw badRequest('filter[project][id] is required', { parameter: 'filter[project][id]' });
-  const { facts, manage } = await readableProjectFor(ctx, ctx.db, projectId);
+  const { facts, seeAll } = await readableProjectFor(ctx, ctx.db, projectId);
   let q = ctx.db.selectFrom('team_projects').where('project_id', '=', projectId);
-  if (!manage) {
+  if (!seeAll) {
     const mine = facts.teams.map((t) => t.teamId);
     if (mine.length === 0) return { items: [], total: 0, page };
     q = q.where('team_id', 'in', mine);
@@ -124,7 +124,7 @@ async function visibleTeamProject(ctx: ServiceContext, db: Tx, id: string) {
   const p = await readableProjectFor(ctx, db, row.project_id).catch(() => {
     throw missing();
   });
-  if (!p.manage && !ownTeam(p.facts, row.team_id)) throw missing();
+  if (!p.seeAll && !ownTeam(p.facts, row.team_id)) throw missing();
   return { row, ...p };
 }
 

@@ -127,6 +127,12 @@ describe('team-projects and team-workspaces', () => {
       const nobody = await teamMember(f, 'nobody');
       expect((await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: nobody.token })).status).toBe(404);
       expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: nobody.token })).status).toBe(404);
+      // A custom grant with project-access teams "read" sees every grant on the project, but may not change them.
+      const auditors = await teamMember(f, 'auditors');
+      await grantProject(f, auditors.teamId, f.alpha, 'custom', { 'project-access': { teams: 'read' } });
+      const audited = await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: auditors.token });
+      expect(audited.body.data.length).toBeGreaterThanOrEqual(3);
+      expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: auditors.token })).status).toBe(403);
       expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: admin.token })).status).toBe(204);
     });
   });
