@@ -11,9 +11,11 @@ import { accessFixture, grantProject, grantWorkspace, teamMember, type AccessFix
  */
 
 type Actor =
+  | 'site administrator'
   | 'owner'
   | 'manage-projects team'
   | 'manage-workspaces team'
+  | 'read-workspaces team'
   | 'project admin'
   | 'project read'
   | 'workspace admin'
@@ -21,6 +23,7 @@ type Actor =
   | 'workspace plan'
   | 'workspace read'
   | 'custom lock-only'
+  | 'team token (workspace admin team)'
   | 'organization token'
   | 'other organization token'
   | 'revoked token'
@@ -65,9 +68,11 @@ const OPS: Op[] = [
 const MATRIX: Record<Actor, number[]> = {
   //                          create  upd   del   view  settings lock unlock force  run   ws in  ws in  safe  force force   move
   //                          prj     Alpha Beta  ws    ws            unlock        Alpha  Beta   del   del   allowed
+  'site administrator':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204],
   'owner':                    [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204],
   'manage-projects team':     [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    204],
   'manage-workspaces team':   [403,   403,  403,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    404],
+  'read-workspaces team':     [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404],
   'project admin':            [403,   200,  404,  200,  200,     200, 200,  200,   201,  201,   422,   204,  403,  204,    404],
   'project read':             [403,   403,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404],
   'workspace admin':          [403,   404,  404,  200,  200,     200, 200,  200,   201,  403,   403,   204,  403,  204,    404],
@@ -75,6 +80,7 @@ const MATRIX: Record<Actor, number[]> = {
   'workspace plan':           [403,   404,  404,  200,  403,     403, 403,  403,   201,  403,   403,   404,  403,  403,    404],
   'workspace read':           [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404],
   'custom lock-only':         [403,   404,  404,  200,  403,     200, 200,  403,   403,  403,   403,   404,  403,  403,    404],
+  'team token (workspace admin team)': [403, 404, 404, 200, 200, 200, 200,  200,   201,  403,   403,   204,  403,  204,    404],
   'organization token':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204],
   'other organization token': [404,   404,  404,  404,  404,     404, 404,  404,   404,  404,   404,   404,  404,  404,    404],
   'revoked token':            [401,   401,  401,  401,  401,     401, 401,  401,   401,  401,   401,   401,  401,  401,    401],
@@ -85,8 +91,19 @@ const MATRIX: Record<Actor, number[]> = {
 async function actorToken(f: AccessFixture, actor: Actor): Promise<string | null> {
   const { api } = f;
   switch (actor) {
+    case 'site administrator':
+      return api.adminToken;
     case 'owner':
       return f.owner.token;
+    case 'read-workspaces team':
+      return (await teamMember(f, 'rw', { 'read-workspaces': true })).token;
+    case 'team token (workspace admin team)': {
+      const m = await teamMember(f, 'wadmin-token');
+      await grantWorkspace(f, m.teamId, f.web, 'admin');
+      const res = await api.post(`/api/v2/teams/${m.teamId}/authentication-token`, undefined, { token: f.owner.token });
+      expect(res.status, res.text).toBe(201);
+      return res.body.data.attributes.token;
+    }
     case 'manage-projects team':
       return (await teamMember(f, 'mp', { 'manage-projects': true })).token;
     case 'manage-workspaces team':
