@@ -9,6 +9,7 @@ import { agentPoolRoutes } from './routes/agent-pools.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { teamRoutes } from './routes/teams.js';
+import { teamAccessRoutes } from './routes/team-access.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { projectRoutes } from './routes/projects.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
@@ -54,6 +55,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', projectRoutes());
   v2.route('/', userRoutes());
   v2.route('/', teamRoutes());
+  v2.route('/', teamAccessRoutes());
   v2.route('/', tokenRoutes());
   v2.route('/', workspaceRoutes());
   v2.route('/', projectWorkspaceRoutes());

@@ -35,6 +35,8 @@ import Serve from '../commands/serve.js';
 import StateList from '../commands/state/list.js';
 import StatePull from '../commands/state/pull.js';
 import StatePush from '../commands/state/push.js';
+import TeamAccess from '../commands/team/access.js';
+import TeamAccessList from '../commands/team/access/list.js';
 import TeamAddMember from '../commands/team/add-member.js';
 import TeamCreate from '../commands/team/create.js';
 import TeamDelete from '../commands/team/delete.js';
@@ -91,6 +93,8 @@ export const COMMANDS = {
   'state:list': StateList,
   'state:pull': StatePull,
   'state:push': StatePush,
+  'team:access': TeamAccess,
+  'team:access:list': TeamAccessList,
   'team:add-member': TeamAddMember,
   'team:create': TeamCreate,
   'team:delete': TeamDelete,

@@ -69,6 +69,13 @@ export interface WorkspacePermissions {
   canRead: boolean;
   canLock: boolean;
   canForceUnlock: boolean;
+  canQueueRun: boolean;
+  canQueueApply: boolean;
+  canReadVariable: boolean;
+  canUpdateVariable: boolean;
+  canReadStateVersions: boolean;
+  canReadStateOutputs: boolean;
+  canCreateStateVersions: boolean;
 }
 
 /** A workspace as services return it: effective values resolved, permissions for the caller. */

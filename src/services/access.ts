@@ -1,8 +1,19 @@
 import type { Kysely } from 'kysely';
 import type { Actor } from '../domain/actor.js';
 import { notFound } from '../domain/errors.js';
-import { can, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
-import type { DB, TeamsTable } from '../store/schema.js';
+import type { Selectable } from 'kysely';
+import {
+  impliedProjectPermissions,
+  impliedWorkspacePermissions,
+  type ProjectAccessLevel,
+  type TeamProjectGrant,
+  type TeamProjectPermissions,
+  type TeamWorkspaceGrant,
+  type TeamWorkspacePermissions,
+  type WorkspaceAccessLevel,
+} from '../domain/access.js';
+import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
+import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
 
 function toGrant(t: Pick<TeamsTable, 'id' | 'is_owners' | 'manage_projects' | 'manage_workspaces' | 'read_projects' | 'read_workspaces'>): TeamGrant {
   return {
@@ -17,12 +28,70 @@ function toGrant(t: Pick<TeamsTable, 'id' | 'is_owners' | 'manage_projects' | 'm
 
 const TEAM_COLUMNS = ['id', 'is_owners', 'manage_projects', 'manage_workspaces', 'read_projects', 'read_workspaces'] as const;
 
-/** Loads the facts the policy needs about `actor` in one organization. */
+/** A stored `team-projects` row as a grant: a fixed level means its implied permissions. */
+export function projectGrantOf(row: Selectable<TeamProjectsTable>): TeamProjectGrant {
+  const access = row.access as ProjectAccessLevel;
+  const permissions: TeamProjectPermissions =
+    access === 'custom'
+      ? {
+          settings: row.project_settings as TeamProjectPermissions['settings'],
+          teams: row.project_teams as TeamProjectPermissions['teams'],
+          workspace: {
+            runs: row.ws_runs as TeamWorkspacePermissions['runs'],
+            variables: row.ws_variables as TeamWorkspacePermissions['variables'],
+            stateVersions: row.ws_state_versions as TeamWorkspacePermissions['stateVersions'],
+            sentinelMocks: row.ws_sentinel_mocks as TeamWorkspacePermissions['sentinelMocks'],
+            locking: row.ws_locking === 1,
+            runTasks: row.ws_run_tasks === 1,
+            create: row.ws_create === 1,
+            move: row.ws_move === 1,
+            delete: row.ws_delete === 1,
+          },
+        }
+      : impliedProjectPermissions(access);
+  return { id: row.id, teamId: row.team_id, projectId: row.project_id, access, permissions };
+}
+
+/** A stored `team-workspaces` row as a grant. */
+export function workspaceGrantOf(row: Selectable<TeamWorkspacesTable>): TeamWorkspaceGrant {
+  const access = row.access as WorkspaceAccessLevel;
+  const permissions: TeamWorkspacePermissions =
+    access === 'custom'
+      ? {
+          runs: row.runs as TeamWorkspacePermissions['runs'],
+          variables: row.variables as TeamWorkspacePermissions['variables'],
+          stateVersions: row.state_versions as TeamWorkspacePermissions['stateVersions'],
+          sentinelMocks: row.sentinel_mocks as TeamWorkspacePermissions['sentinelMocks'],
+          locking: row.workspace_locking === 1,
+          runTasks: row.run_tasks === 1,
+        }
+      : impliedWorkspacePermissions(access);
+  return { id: row.id, teamId: row.team_id, workspaceId: row.workspace_id, access, permissions };
+}
+
+
+/** Adds the teams' project and workspace grants (of this organization) to the facts. */
+async function withGrants(db: Kysely<DB>, facts: OrgFacts): Promise<OrgFacts> {
+  const teamIds = facts.teams.map((t) => t.teamId);
+  if (teamIds.length === 0) return { ...facts, projectGrants: [], workspaceGrants: [] };
+  const projectRows = await db.selectFrom('team_projects').selectAll().where('team_id', 'in', teamIds).execute();
+  const workspaceRows = await db.selectFrom('team_workspaces').selectAll().where('team_id', 'in', teamIds).execute();
+  return {
+    ...facts,
+    projectGrants: projectRows.map(projectGrantOf),
+    workspaceGrants: workspaceRows.map(workspaceGrantOf),
+  };
+}
+
+/**
+ * Loads the facts the policy needs about `actor` in one organization: the teams it acts
+ * through, and those teams' grants on single projects and workspaces.
+ */
 export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: string): Promise<OrgFacts> {
   switch (actor.kind) {
     case 'site-admin':
     case 'organization':
-      return { organizationId, teams: [] };
+      return { organizationId, teams: [], projectGrants: [], workspaceGrants: [] };
     case 'team': {
       const team = await db
         .selectFrom('teams')
@@ -30,7 +99,7 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
         .where('id', '=', actor.teamId)
         .where('organization_id', '=', organizationId)
         .executeTakeFirst();
-      return { organizationId, teams: team ? [toGrant(team)] : [] };
+      return withGrants(db, { organizationId, teams: team ? [toGrant(team)] : [] });
     }
     case 'user': {
       const teams = await db
@@ -40,7 +109,7 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
         .where('team_members.user_id', '=', actor.userId)
         .where('teams.organization_id', '=', organizationId)
         .execute();
-      return { organizationId, teams: teams.map(toGrant) };
+      return withGrants(db, { organizationId, teams: teams.map(toGrant) });
     }
   }
 }
@@ -63,9 +132,9 @@ export async function authorize(
 }
 
 /**
- * Admin on a project (what moving workspaces in or out needs). Team access per project arrives
- * with a later issue; until then it is the organization-level grant to manage projects.
+ * May move workspaces into or out of the project: project admin (or custom "move"), or the
+ * organization-level grants that are admin on every project.
  */
-export function isProjectAdmin(actor: Actor, facts: OrgFacts, _projectId: string): boolean {
-  return can(actor, 'project:update', facts);
+export function isProjectAdmin(actor: Actor, facts: OrgFacts, projectId: string): boolean {
+  return can(actor, 'project:move-workspaces', scoped(facts, { projectId }));
 }

@@ -1,5 +1,5 @@
 import { forbidden, notFound } from '../domain/errors.js';
-import { can } from '../domain/policy.js';
+import { can, scoped } from '../domain/policy.js';
 import { writeTransaction } from '../store/transaction.js';
 import { isProjectAdmin, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
@@ -16,7 +16,7 @@ export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: st
     const missing = () => notFound(`project ${projectId} not found`);
     if (!project) throw missing();
     const facts = await orgFacts(tx, ctx.actor, project.organization_id);
-    if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
+    if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', scoped(facts, { projectId: project.id }))) throw missing();
     if (!isProjectAdmin(ctx.actor, facts, project.id)) throw missing();
     const rows = await tx
       .selectFrom('workspaces')
@@ -29,7 +29,7 @@ export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: st
       const row = found.get(id);
       if (!row) return true;
       // Read access to the workspace and admin on its current project.
-      return !can(ctx.actor, 'workspace:read', facts) || !isProjectAdmin(ctx.actor, facts, row.project_id);
+      return !can(ctx.actor, 'workspace:read', scoped(facts, { projectId: row.project_id, workspaceId: row.id })) || !isProjectAdmin(ctx.actor, facts, row.project_id);
     });
     if (refused.length > 0) {
       throw forbidden(`Workspace(s) not found, or you are not authorized to move them: ${refused.join(', ')}`);

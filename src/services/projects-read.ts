@@ -1,6 +1,6 @@
 import type { ExecutionMode } from '../domain/organization.js';
 import type { OrgFacts } from '../domain/policy.js';
-import { can } from '../domain/policy.js';
+import { can, scoped } from '../domain/policy.js';
 import type { Project } from '../domain/project.js';
 import type { Selectable } from 'kysely';
 import type { ProjectsTable } from '../store/schema.js';
@@ -14,9 +14,10 @@ export function toProject(
   ctx: ServiceContext,
   row: ProjectRow,
   organizationName: string,
-  facts: OrgFacts,
+  orgLevelFacts: OrgFacts,
   counts: { workspaceCount: number; teamCount: number },
 ): Project {
+  const facts = scoped(orgLevelFacts, { projectId: row.id });
   const canUpdate = can(ctx.actor, 'project:update', facts);
   return {
     id: row.id,
@@ -35,9 +36,9 @@ export function toProject(
       canUpdate,
       canDestroy: can(ctx.actor, 'project:delete', facts),
       canCreateWorkspace: can(ctx.actor, 'workspace:create', facts),
-      canMoveWorkspace: canUpdate,
+      canMoveWorkspace: can(ctx.actor, 'project:move-workspaces', facts),
       canManageTags: canUpdate,
-      canManageTeams: canUpdate,
+      canManageTeams: can(ctx.actor, 'project:manage-teams', facts),
     },
   };
 }
@@ -47,15 +48,17 @@ export async function findProjectRow(db: Tx, id: string): Promise<ProjectRow | n
   return (await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-/**
- * Counts shown on a project document: its workspaces. Team access does not exist in the store
- * yet (the teams issue adds it), so the team count is zero until then.
- */
+/** Counts shown on a project document: its workspaces, and the teams with access to it. */
 export async function projectCounts(db: Tx, projectId: string): Promise<{ workspaceCount: number; teamCount: number }> {
   const row = await db
     .selectFrom('workspaces')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('project_id', '=', projectId)
     .executeTakeFirstOrThrow();
-  return { workspaceCount: Number(row.n), teamCount: 0 };
+  const teams = await db
+    .selectFrom('team_projects')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', projectId)
+    .executeTakeFirstOrThrow();
+  return { workspaceCount: Number(row.n), teamCount: Number(teams.n) };
 }

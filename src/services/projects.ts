@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
-import { can, type Action, type OrgFacts } from '../domain/policy.js';
+import { can, readableProjectScope, scoped, type Action, type OrgFacts } from '../domain/policy.js';
 import { NAME_TAKEN_DETAIL, type Project, type ProjectInput } from '../domain/project.js';
 import { directEffective, type EffectiveTagBinding, type TagBinding } from '../domain/tag-binding.js';
 import { checkBindingCount, mergeBindings, type TagBindingInput } from '../domain/tags.js';
@@ -61,7 +61,7 @@ async function readableProject(ctx: ServiceContext, id: string, db: Tx): Promise
   if (!row) throw missing();
   const org = await db.selectFrom('organizations').select(['id', 'name']).where('id', '=', row.organization_id).executeTakeFirst();
   if (!org) throw missing();
-  const facts = await orgFacts(db, ctx.actor, org.id);
+  const facts = scoped(await orgFacts(db, ctx.actor, org.id), { projectId: row.id });
   if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
   return { row, organizationName: org.name, facts };
 }
@@ -197,18 +197,26 @@ export async function listProjects(ctx: ServiceContext, organizationName: string
     const { row: org, facts } = await readableOrganization(ctx, organizationName, tx);
     const empty: ProjectList = { items: [], total: 0, page, statusCounts: { total: 0, matching: 0 } };
     if (q.includeEffectiveTagBindings) empty.effectiveTagBindings = new Map();
-    if (!can(ctx.actor, 'project:read', facts)) return empty;
+    const scope = readableProjectScope(ctx.actor, facts);
+    if (scope !== 'all' && scope.projectIds.length === 0) return empty;
 
-    const all = tx.selectFrom('projects').where('projects.organization_id', '=', org.id);
+    let all = tx.selectFrom('projects').where('projects.organization_id', '=', org.id);
+    if (scope !== 'all') all = all.where('projects.id', 'in', scope.projectIds);
     const { n: total } = await all.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
 
-    // Permissions are organization-wide today (team access to single projects comes with teams),
-    // so a permission filter keeps every project or none.
-    if ((q.permissions ?? []).some((perm) => !can(ctx.actor, PERMISSION_ACTIONS[perm], facts))) {
-      return { ...empty, statusCounts: { total: Number(total), matching: 0 } };
+    let query = all;
+    // A permission filter keeps the projects where the caller has it: every project when an
+    // organization-level grant gives it, else those whose team access gives it.
+    for (const perm of q.permissions ?? []) {
+      const action = PERMISSION_ACTIONS[perm];
+      if (can(ctx.actor, action, facts)) continue;
+      const granted = [...new Set((facts.projectGrants ?? []).map((g) => g.projectId))].filter((projectId) =>
+        can(ctx.actor, action, scoped(facts, { projectId })),
+      );
+      if (granted.length === 0) return { ...empty, statusCounts: { total: Number(total), matching: 0 } };
+      query = query.where('projects.id', 'in', granted);
     }
 
-    let query = all;
     if (q.names && q.names.length > 0) {
       query = query.where('projects.name_lower', 'in', q.names.map((n) => n.toLowerCase()));
     } else if (q.q) {

@@ -30,6 +30,7 @@ export interface RunReport {
 
 function toRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): Run {
   const mayRun = can(ctx.actor, 'workspace:queue-run', facts);
+  const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
   const status = row.status as RunStatus;
   return {
     id: row.id,
@@ -47,7 +48,7 @@ function toRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): Run {
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     permissions: {
-      canApply: mayRun && canMove(status, 'apply_queued'),
+      canApply: mayApply && canMove(status, 'apply_queued'),
       canCancel: mayRun && canMove(status, 'canceled'),
       canDiscard: mayRun && canMove(status, 'discarded'),
     },
@@ -71,6 +72,8 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
       throw notFound(`workspace ${input.workspaceId} not found`);
     });
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw forbidden('not authorized to queue runs in this workspace');
+    // A destroy run applies by nature: it needs permission to apply.
+    if (input.isDestroy && !can(ctx.actor, 'workspace:apply-run', facts)) throw forbidden('not authorized to queue destroy runs in this workspace');
     const row: RunRow = {
       seq: 0,
       id: newId('run'),
@@ -131,6 +134,10 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw forbidden('not authorized to change runs in this workspace');
     const from = row.status as RunStatus;
     const to = report.status;
+    // Confirming or applying needs permission to apply; the rest of a run's life, to plan.
+    if (['confirmed', 'apply_queued', 'applying'].includes(to) && !can(ctx.actor, 'workspace:apply-run', facts)) {
+      throw forbidden('not authorized to apply runs in this workspace');
+    }
     if (!canMove(from, to)) throw conflict(`Run ${id} cannot move from ${from} to ${to}`);
     const at = report.at ?? ctx.clock.now().toISOString();
     const changes: Updateable<RunsTable> = { status: to, updated_at: ctx.clock.now().toISOString() };

@@ -4,7 +4,7 @@ import { checkAttributes, int, nullable, str } from '../domain/attributes.js';
 import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
 import { newId, randomTail } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
-import { can } from '../domain/policy.js';
+import { can, type OrgFacts } from '../domain/policy.js';
 import { decodeBase64, md5Hex, parseState } from '../domain/state.js';
 import type { StateVersion, StateVersionInput } from '../domain/state-version.js';
 import { sameHash } from '../domain/token.js';
@@ -75,7 +75,7 @@ export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef,
   const now = ctx.clock.now().toISOString();
   const row = await writeTransaction(ctx.db, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:lock', facts)) throw forbidden('not authorized to create state versions in this workspace');
+    if (!can(ctx.actor, 'workspace:create-state-versions', facts)) throw forbidden('not authorized to create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
     const newest = await tx
       .selectFrom('state_versions')
@@ -184,12 +184,18 @@ export async function promoteIntermediateState(tx: Tx, workspaceId: string, aban
   await done.execute();
 }
 
+/** Reading state versions needs state versions `read` (403 for who may only read the workspace). */
+function requireStateRead(ctx: ServiceContext, facts: OrgFacts): void {
+  if (!can(ctx.actor, 'workspace:read-state-versions', facts)) throw forbidden('not authorized to read the state versions of this workspace');
+}
+
 async function readableVersion(ctx: ServiceContext, id: string) {
   const row = await ctx.db.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`state version ${id} not found`);
-  const { row: ws } = await readableWorkspace(ctx, { id: row.workspace_id }).catch(() => {
+  const { row: ws, facts } = await readableWorkspace(ctx, { id: row.workspace_id }).catch(() => {
     throw notFound(`state version ${id} not found`);
   });
+  requireStateRead(ctx, facts);
   return { row, ws };
 }
 
@@ -199,7 +205,8 @@ export async function getStateVersion(ctx: ServiceContext, id: string): Promise<
 }
 
 export async function currentStateVersion(ctx: ServiceContext, ref: WorkspaceRef): Promise<StateVersion> {
-  const { row: ws } = await readableWorkspace(ctx, ref);
+  const { row: ws, facts } = await readableWorkspace(ctx, ref);
+  requireStateRead(ctx, facts);
   if (!ws.current_state_version_id) throw notFound('the workspace has no current state version');
   const row = await ctx.db.selectFrom('state_versions').selectAll().where('id', '=', ws.current_state_version_id).executeTakeFirstOrThrow();
   return toStateVersion(row, ws.current_state_version_id);
@@ -207,7 +214,8 @@ export async function currentStateVersion(ctx: ServiceContext, ref: WorkspaceRef
 
 /** State versions of a workspace, newest first. */
 export async function listStateVersions(ctx: ServiceContext, ref: WorkspaceRef, page: PageRequest): Promise<Paged<StateVersion>> {
-  const { row: ws } = await readableWorkspace(ctx, ref);
+  const { row: ws, facts } = await readableWorkspace(ctx, ref);
+  requireStateRead(ctx, facts);
   const base = ctx.db.selectFrom('state_versions').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').limit(page.size).offset(offsetOf(page)).execute();

@@ -10,6 +10,7 @@ import { currentOutputs, getStateVersion } from './state-versions.js';
 
 export type WorkspaceOutput = StateOutput & { id: string };
 import { orgFacts } from './access.js';
+import { can, scoped } from '../domain/policy.js';
 import type { ServiceContext } from './context.js';
 import { getOrganization } from './organizations.js';
 import { findProjectRow, projectCounts, toProject } from './projects-read.js';
@@ -38,17 +39,19 @@ export async function loadWorkspaceIncludes(ctx: ServiceContext, workspaces: Wor
     const facts = await orgFacts(ctx.db, ctx.actor, workspaces[0]!.organizationId);
     for (const id of new Set(workspaces.map((w) => w.projectId))) {
       const row = await findProjectRow(ctx.db, id);
-      if (row) out.projects.push(toProject(ctx, row, workspaces[0]!.organizationName, facts, await projectCounts(ctx.db, id)));
+      // Only projects the caller may read are sideloaded (a workspace grant does not reach its project).
+      if (row && can(ctx.actor, 'project:read', scoped(facts, { projectId: id }))) out.projects.push(toProject(ctx, row, workspaces[0]!.organizationName, facts, await projectCounts(ctx.db, id)));
     }
   }
   if ([...include].some((i) => i.startsWith('current_run'))) {
     for (const w of workspaces) if (w.currentRunId) out.runs.push(await getRun(ctx, w.currentRunId));
   }
   if (include.has('current_state_version')) {
-    for (const w of workspaces) if (w.currentStateVersionId) out.stateVersions.push(await getStateVersion(ctx, w.currentStateVersionId));
+    for (const w of workspaces) if (w.currentStateVersionId && w.permissions.canReadStateVersions) out.stateVersions.push(await getStateVersion(ctx, w.currentStateVersionId));
   }
   if (include.has('outputs')) {
     for (const w of workspaces) {
+      if (!w.permissions.canReadStateOutputs) continue;
       out.outputs.set(
         w.id,
         (await currentOutputs(ctx.db, w.currentStateVersionId)).map((o) => ({

@@ -3,7 +3,7 @@ import { sql, type Selectable } from 'kysely';
 import { notFound } from '../domain/errors.js';
 import type { ExecutionMode } from '../domain/organization.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
-import { can, type OrgFacts } from '../domain/policy.js';
+import { can, readableWorkspaceScope, scoped, type OrgFacts } from '../domain/policy.js';
 import type { VcsRepo, Workspace } from '../domain/workspace.js';
 import { containsInsensitive, likeEscape } from '../store/like.js';
 import type { WorkspacesTable } from '../store/schema.js';
@@ -59,7 +59,8 @@ export function parseVcsRepo(json: string | null): VcsRepo | null {
 }
 
 /** Turns a row into the domain object: effective values resolved, permissions for the caller. */
-export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFacts, tagNames: string[]): Workspace {
+export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, orgLevelFacts: OrgFacts, tagNames: string[]): Workspace {
+  const facts = scoped(orgLevelFacts, { projectId: row.project_id, workspaceId: row.id });
   const lockedBy =
     row.locked === 1 && row.locked_by_id && ['users', 'teams', 'runs'].includes(row.locked_by_kind ?? '')
       ? { type: row.locked_by_kind as 'users' | 'teams' | 'runs', id: row.locked_by_id }
@@ -114,6 +115,13 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, facts: OrgFa
       canForceDelete: can(ctx.actor, 'workspace:force-delete', facts, settings),
       canLock: can(ctx.actor, 'workspace:lock', facts),
       canForceUnlock: can(ctx.actor, 'workspace:update', facts),
+      canQueueRun: can(ctx.actor, 'workspace:queue-run', facts),
+      canQueueApply: can(ctx.actor, 'workspace:apply-run', facts),
+      canReadVariable: can(ctx.actor, 'workspace:read-variables', facts),
+      canUpdateVariable: can(ctx.actor, 'workspace:update-variables', facts),
+      canReadStateVersions: can(ctx.actor, 'workspace:read-state-versions', facts),
+      canReadStateOutputs: can(ctx.actor, 'workspace:read-state-outputs', facts),
+      canCreateStateVersions: can(ctx.actor, 'workspace:create-state-versions', facts),
     },
   };
 }
@@ -143,14 +151,15 @@ export async function findWorkspaceRow(db: Tx, ref: WorkspaceRef): Promise<Works
 
 /**
  * The workspace the actor may read, else 404 (an unknown organization, an unknown workspace
- * and one the caller may not see all look the same).
+ * and one the caller may not see all look the same). The facts come back aimed at the workspace
+ * (`target`), so the policy counts project- and workspace-level team access.
  */
 export async function readableWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
   if (!('id' in ref)) await readableOrganization(ctx, ref.organization, db);
   const row = await findWorkspaceRow(db, ref);
   const missing = () => notFound(`workspace ${describeRef(ref)} not found`);
   if (!row) throw missing();
-  const facts = await orgFacts(db, ctx.actor, row.organization_id);
+  const facts = scoped(await orgFacts(db, ctx.actor, row.organization_id), { projectId: row.project_id, workspaceId: row.id });
   if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'workspace:read', facts)) throw missing();
   return { row, facts };
 }
@@ -193,8 +202,19 @@ export function wildcardPattern(wildcard: string): string {
 /** The workspaces of an organization the caller may see, filtered, sorted and paged. */
 export async function listWorkspaces(ctx: ServiceContext, organization: string, query: WorkspaceListQuery, page: PageRequest): Promise<Paged<Workspace>> {
   const { row: org, facts } = await readableOrganization(ctx, organization);
-  if (!can(ctx.actor, 'workspace:read', facts)) return { items: [], total: 0, page };
+  const scope = readableWorkspaceScope(ctx.actor, facts);
   let q = selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', org.id);
+  if (scope !== 'all') {
+    // Only what the caller may read: workspaces of projects its teams have access to, and
+    // workspaces its teams have access to.
+    if (scope.projectIds.length === 0 && scope.workspaceIds.length === 0) return { items: [], total: 0, page };
+    q = q.where((eb) =>
+      eb.or([
+        ...(scope.projectIds.length > 0 ? [eb('workspaces.project_id', 'in', scope.projectIds)] : []),
+        ...(scope.workspaceIds.length > 0 ? [eb('workspaces.id', 'in', scope.workspaceIds)] : []),
+      ]),
+    );
+  }
   if (query.searchName) q = q.where(containsInsensitive('workspaces.name', query.searchName));
   if (query.wildcardName) {
     q = q.where(sql<boolean>`workspaces.name_lower like ${wildcardPattern(query.wildcardName)} escape '\\'`);

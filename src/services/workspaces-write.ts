@@ -1,7 +1,7 @@
 import { forbidden, invalid } from '../domain/errors.js';
 import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
 import { newId } from '../domain/ids.js';
-import { can } from '../domain/policy.js';
+import { can, scoped } from '../domain/policy.js';
 import type { TagBindingInput } from '../domain/tags.js';
 import {
   mergeVcsRepo,
@@ -69,8 +69,19 @@ async function replaceTagBindings(tx: Tx, workspaceId: string, bindings: TagBind
 export async function createWorkspace(ctx: ServiceContext, organization: string, input: WorkspaceInput): Promise<Workspace> {
   return writeTransaction(ctx.db, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
-    if (!can(ctx.actor, 'workspace:create', facts)) throw forbidden('not authorized to create workspaces in this organization');
+    const mayCreateSomewhere =
+      can(ctx.actor, 'workspace:create', facts) ||
+      (facts.projectGrants ?? []).some((g) => can(ctx.actor, 'workspace:create', scoped(facts, { projectId: g.projectId })));
+    if (!mayCreateSomewhere) throw forbidden('not authorized to create workspaces in this organization');
     const project = await projectInOrganization(tx, org.id, input.projectId ?? org.default_project_id);
+    const target = scoped(facts, { projectId: project.id });
+    // A named project the caller may not read is reported like an unknown one.
+    if (input.projectId && !can(ctx.actor, 'project:read', target)) {
+      throw invalid('/data/relationships/project/data/id', `Project ${input.projectId} not found in this organization`);
+    }
+    if (!can(ctx.actor, 'workspace:create', target)) {
+      throw forbidden(`not authorized to create workspaces in project ${project.id}`);
+    }
     const name = input.name!;
     if (await nameTaken(tx, org.id, name)) throw nameTakenError();
     const execution = resolveExecution({ mode: null, agentPoolId: null }, input);

@@ -227,6 +227,41 @@ export interface RunsTable {
   updated_at: string;
 }
 
+export interface TeamProjectsTable {
+  seq: Generated<number>;
+  id: string;
+  team_id: string;
+  project_id: string;
+  access: string;
+  project_settings: string;
+  project_teams: string;
+  ws_runs: string;
+  ws_variables: string;
+  ws_state_versions: string;
+  ws_sentinel_mocks: string;
+  ws_create: number;
+  ws_locking: number;
+  ws_delete: number;
+  ws_move: number;
+  ws_run_tasks: number;
+  created_at: string;
+}
+
+export interface TeamWorkspacesTable {
+  seq: Generated<number>;
+  id: string;
+  team_id: string;
+  workspace_id: string;
+  access: string;
+  runs: string;
+  variables: string;
+  state_versions: string;
+  sentinel_mocks: string;
+  workspace_locking: number;
+  run_tasks: number;
+  created_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -239,6 +274,8 @@ export interface DB {
   state_versions: StateVersionsTable;
   state_bodies: StateBodiesTable;
   runs: RunsTable;
+  team_projects: TeamProjectsTable;
+  team_workspaces: TeamWorkspacesTable;
   workspace_tag_bindings: WorkspaceTagBindingsTable;
   tags: TagsTable;
   workspace_tags: WorkspaceTagsTable;
