@@ -1,7 +1,7 @@
-import { findProjectByName, getProject } from '../client/projects.js';
+import { findProjectByName, getProject, listAllProjects } from '../client/projects.js';
+import { notFoundWithSuggestions } from '../client/suggest.js';
 import type { BerthClient } from '../client/client.js';
 import type { Resource } from '../client/jsonapi.js';
-import { BerthError } from '../domain/errors.js';
 import { usageError } from './prompts.js';
 
 const PROJECT_ID = /^prj-[A-Za-z0-9]{16}$/;
@@ -14,6 +14,6 @@ export async function resolveProject(client: BerthClient, ref: string, org: stri
   if (PROJECT_ID.test(ref)) return (await getProject(client, ref)).data;
   if (!org) throw usageError(`"${ref}" is not a project id (prj-...); to find a project by name pass --org NAME or set BERTH_ORG`);
   const found = await findProjectByName(client, org, ref);
-  if (!found) throw new BerthError([{ status: 404, title: 'not found', detail: `project "${ref}" not found in organization ${org}` }]);
+  if (!found) throw notFoundWithSuggestions('project', ref, org, (await listAllProjects(client, org)).map((p) => String(p.attributes.name)));
   return found;
 }

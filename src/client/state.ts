@@ -1,6 +1,6 @@
 import type { BerthClient } from './client.js';
 import { resourceBody, type ListResult, type Resource, type SingleResult } from './jsonapi.js';
-import { workspacePath, type WorkspaceRef } from './workspaces.js';
+import { WorkspacesClient, type WorkspaceRef } from './workspaces.js';
 
 const enc = encodeURIComponent;
 
@@ -11,7 +11,7 @@ export class WorkspaceStateClient {
   /** The workspace id of a reference (the lock, state and run endpoints are addressed by id). */
   async workspaceId(ref: WorkspaceRef): Promise<string> {
     if ('id' in ref) return ref.id;
-    return (await this.client.get(workspacePath(ref))).data.id;
+    return (await new WorkspacesClient(this.client).get(ref)).data.id;
   }
 
   async lock(id: string, reason?: string): Promise<Resource> {

@@ -1,7 +1,8 @@
 import type { BerthClient, PageOptions, RequestOptions } from './client.js';
 import { BerthError } from '../domain/errors.js';
 import type { ListResult, Resource, SingleResult } from './jsonapi.js';
-import { findProjectByName } from './projects.js';
+import { findProjectByName, listAllProjects } from './projects.js';
+import { notFoundWithSuggestions } from './suggest.js';
 
 /** A workspace by id, or by organization and name (the API accepts both). */
 export type WorkspaceRef = { id: string } | { organization: string; name: string };
@@ -47,8 +48,25 @@ export function listQuery(f: WorkspaceListFilters): RequestOptions['query'] {
 export class WorkspacesClient {
   constructor(private readonly client: BerthClient) {}
 
-  get(ref: WorkspaceRef, include?: string): Promise<SingleResult> {
-    return this.client.get(workspacePath(ref), { include });
+  /** A workspace; a name that is not found gets a 404 listing close matches. */
+  async get(ref: WorkspaceRef, include?: string): Promise<SingleResult> {
+    try {
+      return await this.client.get(workspacePath(ref), { include });
+    } catch (err) {
+      if (!(err instanceof BerthError) || err.status !== 404 || 'id' in ref) throw err;
+      throw await this.notFound(ref);
+    }
+  }
+
+  private async notFound(ref: { organization: string; name: string }): Promise<BerthError> {
+    let names: string[] = [];
+    try {
+      const { data } = await this.list(ref.organization, { search: ref.name.slice(0, 2) }, { pageSize: 100 });
+      names = data.map((w) => String(w.attributes.name));
+    } catch {
+      // An unreadable organization: no suggestions.
+    }
+    return notFoundWithSuggestions('workspace', ref.name, ref.organization, names);
   }
 
   create(organization: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
@@ -128,7 +146,7 @@ function notFound(detail: string): BerthError {
 export async function resolveProjectId(client: BerthClient, organization: string, project: string): Promise<string> {
   if (/^prj-[A-Za-z0-9]{16}$/.test(project)) return project;
   const found = await findProjectByName(client, organization, project);
-  if (!found) throw notFound(`project ${project} not found in organization ${organization}`);
+  if (!found) throw notFoundWithSuggestions('project', project, organization, (await listAllProjects(client, organization)).map((p) => String(p.attributes.name)));
   return found.id;
 }
 

@@ -46,3 +46,27 @@ describe('output modes', () => {
     home.cleanup();
   });
 });
+
+describe('names that are not found', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+  beforeAll(async () => {
+    await cli('org', 'create', 'acme', '--email', 'a@acme.test');
+    await cli('project', 'create', 'Platform');
+    for (const n of ['app-prod', 'app-stage', 'billing']) await cli('workspace', 'create', n);
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('list the close matches (exit 3)', async () => {
+    const ws = await cli('workspace', 'show', 'app-prd');
+    expect(ws.code).toBe(3);
+    expect(ws.stderr).toContain('workspace "app-prd" not found in organization acme; did you mean "app-prod"');
+    const lock = await cli('workspace', 'lock', 'acme/ap-stage');
+    expect(lock.stderr).toContain('did you mean "app-stage"');
+    const project = await cli('project', 'show', 'Platfrom');
+    expect(project.stderr).toContain('did you mean "Platform"');
+    const none = await cli('workspace', 'show', 'zzz');
+    expect(none.stderr).not.toContain('did you mean');
+  });
+});

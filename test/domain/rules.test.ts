@@ -112,3 +112,17 @@ describe('policy', () => {
     expect(can(orgToken, 'organization:create', null)).toBe(false);
   });
 });
+
+describe('close matches', async () => {
+  const { closeMatches, editDistance } = await import('../../src/client/suggest.js');
+  it('measures edit distance', () => {
+    expect(editDistance('kitten', 'sitting')).toBe(3);
+    expect(editDistance('', 'abc')).toBe(3);
+  });
+  it('ranks near names first and drops far ones', () => {
+    expect(closeMatches('app-prd', ['billing', 'app-prod', 'app-dev', 'app-prod-2'])).toEqual(['app-prod']);
+    expect(closeMatches('app', ['billing', 'app-prod', 'app-dev'])).toEqual(['app-dev', 'app-prod']);
+    expect(closeMatches('APP-PROD', ['app-prod'])).toEqual(['app-prod']);
+    expect(closeMatches('zzz', ['billing', 'app-prod'])).toEqual([]);
+  });
+});
