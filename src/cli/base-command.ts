@@ -64,6 +64,10 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       const { localTransport } = await import('./local.js');
       this.clientInstance = new BerthClient(await localTransport(resolveDatabasePath(flags.db)), flags.token);
     }
+    if (process.stderr.isTTY && !this.jsonMode) {
+      this.clientInstance.onListProgress = (fetched, total, done) =>
+        process.stderr.write(done ? '\r\x1b[K' : `\rFetching ${fetched}/${total}…`);
+    }
     return this.clientInstance;
   }
 

@@ -17,6 +17,9 @@ export interface PageOptions {
  * alike. Error documents come back as BerthError.
  */
 export class BerthClient {
+  /** Called after each page of a multi-page listAll (the CLI shows progress on a terminal). */
+  onListProgress?: (fetched: number, total: number, done: boolean) => void;
+
   constructor(
     private readonly transport: Transport,
     private readonly token?: string,
@@ -78,8 +81,10 @@ export class BerthClient {
     while (page !== null) {
       const result: ListResult = await this.list(path, query, { page, pageSize: 100 });
       all.push(...result.data);
-      onPage?.(all.length, result.pagination?.['total-count'] ?? all.length);
+      const total = result.pagination?.['total-count'] ?? all.length;
+      onPage?.(all.length, total);
       page = result.pagination?.['next-page'] ?? null;
+      if (total > 100) this.onListProgress?.(all.length, total, page === null);
     }
     return all;
   }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDb } from '../helpers/cli.js';
+import { runCli, runCliInPty, tempDb } from '../helpers/cli.js';
 
 describe('output modes', () => {
   const tmp = tempDb();
@@ -68,5 +68,34 @@ describe('names that are not found', () => {
     expect(project.stderr).toContain('did you mean "Platform"');
     const none = await cli('workspace', 'show', 'zzz');
     expect(none.stderr).not.toContain('did you mean');
+  });
+});
+
+describe('listing every page on a terminal', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  afterAll(() => tmp.cleanup());
+
+  it('shows progress on stderr while it fetches, then clears it', async () => {
+    await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], env);
+    const { default: Database } = await import('better-sqlite3');
+    const db = new Database(tmp.db);
+    const org = db.prepare("select id from organizations where name = 'acme'").get() as { id: string };
+    const project = db.prepare('select id from projects where organization_id = ? and is_default = 1').get(org.id) as { id: string };
+    const now = new Date().toISOString();
+    const insert = db.prepare(
+      "insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at) values (?, ?, ?, ?, ?, '1.13.3', ?, ?, ?)",
+    );
+    db.transaction(() => {
+      for (let i = 0; i < 150; i++) insert.run(`ws-Seed${String(i).padStart(12, '0')}`, org.id, project.id, `w${i}`, `w${i}`, now, now, now);
+    })();
+    db.close();
+    const r = await runCliInPty(['workspace', 'list', '--columns', 'name'], [], env);
+    expect(r.code).toBe(0);
+    expect(r.output).toContain('Fetching 100/150');
+    expect(r.output).toContain('w149');
+    const piped = await runCli(['workspace', 'list', '--columns', 'name'], env);
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout.trim().split('\n')).toHaveLength(151);
   });
 });
