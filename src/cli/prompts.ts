@@ -33,3 +33,14 @@ export async function confirmDestructive(what: string, flags: { yes?: boolean; j
   if (!canPrompt(flags)) throw usageError(`refusing to ${what} without --yes when not on a terminal`);
   if (!(await confirm(`Really ${what}?`))) throw usageError('aborted');
 }
+
+/**
+ * The strongest confirmation, for operations that cannot be undone and skip safety checks (force
+ * delete): on a terminal the person types the name back; elsewhere it refuses unless `--yes`.
+ */
+export async function confirmByTyping(what: string, name: string, flags: { yes?: boolean; json?: boolean }): Promise<void> {
+  if (flags.yes) return;
+  if (!canPrompt(flags)) throw usageError(`refusing to ${what} without --yes when not on a terminal`);
+  const typed = await input(`This will ${what}. Type the name (${name}) to confirm:`);
+  if (typed.trim() !== name) throw usageError(`aborted: "${typed.trim()}" is not "${name}"`);
+}

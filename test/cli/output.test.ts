@@ -99,3 +99,21 @@ describe('listing every page on a terminal', () => {
     expect(piped.stdout.trim().split('\n')).toHaveLength(151);
   });
 });
+
+describe('force delete on a terminal', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  afterAll(() => tmp.cleanup());
+
+  it('asks for the name to be typed back, and deletes only when it matches', async () => {
+    await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], env);
+    await runCli(['workspace', 'create', 'doomed'], env);
+    const wrong = await runCliInPty(['workspace', 'delete', 'doomed', '--force'], [{ expect: 'Type the name (doomed)', send: 'dommed\r' }], env);
+    expect(wrong.code).toBe(2);
+    expect(wrong.output).toContain('aborted');
+    expect((await runCli(['workspace', 'show', 'doomed'], env)).code).toBe(0);
+    const right = await runCliInPty(['workspace', 'delete', 'doomed', '--force'], [{ expect: 'Type the name (doomed)', send: 'doomed\r' }], env);
+    expect(right.code).toBe(0);
+    expect((await runCli(['workspace', 'show', 'doomed'], env)).code).toBe(3);
+  });
+});

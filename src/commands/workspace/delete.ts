@@ -1,13 +1,13 @@
 import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
-import { confirmDestructive } from '../../cli/prompts.js';
+import { confirmByTyping, confirmDestructive } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceDelete extends BerthCommand<typeof WorkspaceDelete> {
   static override summary = 'Delete a workspace (safe delete unless --force).';
   static override description =
-    'Safe delete refuses (exit 4) while the workspace is locked or still manages resources. --force deletes regardless (owners; workspace admins when the organization allows it). Asks to confirm on a terminal; elsewhere it needs --yes.';
+    'Safe delete refuses (exit 4) while the workspace is locked or still manages resources. --force deletes regardless (owners; workspace admins when the organization allows it). Asks to confirm on a terminal (for --force, by typing the name back); elsewhere it needs --yes.';
   static override examples = [
     '<%= config.bin %> workspace delete app-dev --org acme',
     '<%= config.bin %> workspace delete acme/app-dev --yes',
@@ -24,7 +24,8 @@ export default class WorkspaceDelete extends BerthCommand<typeof WorkspaceDelete
     const { data } = await ws.get(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const ref = { id: data.id };
     const name = data.attributes.name;
-    await confirmDestructive(`${this.flags.force ? 'force delete' : 'delete'} workspace ${name} (${data.id})`, this.flags);
+    if (this.flags.force) await confirmByTyping(`force delete workspace ${name} (${data.id}) and everything in it, managed resources or not`, name, this.flags);
+    else await confirmDestructive(`delete workspace ${name} (${data.id})`, this.flags);
     if (this.flags.force) await ws.forceDelete(ref);
     else await ws.safeDelete(ref);
     this.print({ id: data.id, type: 'workspaces', deleted: true, force: this.flags.force }, () => `Deleted workspace ${name} (${data.id}).`);
