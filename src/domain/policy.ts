@@ -41,7 +41,9 @@ export type Action =
   | 'workspace:lock'
   | 'workspace:queue-run'
   | 'organization:manage-agent-pools'
-  | 'organization:manage-vcs';
+  | 'organization:manage-vcs'
+  | 'organization:manage-ssh-keys'
+  | 'workspace:manage-consumers';
 
 /** Organization settings some decisions depend on. */
 export interface OrgSettingsFacts {
@@ -103,8 +105,13 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     case 'workspace:force-delete':
       if (orgToken || isOwner(facts)) return true;
       return Boolean(settings?.allowForceDeleteWorkspaces) && facts.teams.some((t) => t.manageWorkspaces);
+    // Replacing a workspace's whole remote state consumer list (PATCH): callers who manage
+    // workspaces across the whole organization, whatever per-workspace access they have.
+    case 'workspace:manage-consumers':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
     case 'organization:manage-agent-pools':
     case 'organization:manage-vcs':
+    case 'organization:manage-ssh-keys':
     case 'team:manage':
       return orgToken || isOwner(facts);
   }
