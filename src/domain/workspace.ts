@@ -109,6 +109,10 @@ export interface Workspace {
   latestChangeAt: string;
   currentRunId: string | null;
   currentStateVersionId: string | null;
+  /** The assigned SSH key, or null. */
+  sshKeyId: string | null;
+  /** The workspace's own data retention policy (type and id), or null (self-hosted edition). */
+  dataRetentionPolicy: { type: string; id: string } | null;
   createdAt: string;
   updatedAt: string;
   /** Performance attributes over the past 30 errored or applied runs (null until runs exist). */
