@@ -123,6 +123,15 @@ describe('data retention policies (self-hosted edition)', () => {
     expect((await api.get(orgPath, { token: outsider })).status).toBe(404);
   });
 
+  it('the organization token may set and delete the default', async () => {
+    const res = await api.post('/api/v2/organizations/acme/authentication-token', { data: { type: 'authentication-tokens', attributes: {} } });
+    expect(res.status, res.text).toBe(201);
+    const token = res.body.data.attributes.token;
+    expect((await api.post(orgPath, goTfeDontDelete, { token })).status).toBe(200);
+    expect((await api.get('/api/v2/organizations/acme', { token })).body.data.relationships['data-retention-policy'].data.type).toBe('data-retention-policy-dont-deletes');
+    expect((await api.delete(orgPath, { token })).status).toBe(204);
+  });
+
   it('deleting the workspace removes its policy', async () => {
     expect((await policies()).some((p) => p.workspace_id === ws)).toBe(true);
     expect((await api.delete(`/api/v2/workspaces/${ws}`)).status).toBe(204);

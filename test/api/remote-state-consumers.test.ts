@@ -78,6 +78,15 @@ describe('remote state consumers', () => {
     expect(await consumers()).toEqual([a, b]);
   });
 
+  it('a repeated id counts once; PATCH with an empty list clears it', async () => {
+    expect((await api.patch(path(), ids(b, b))).status).toBe(204);
+    expect(await consumers()).toEqual([b]);
+    expect((await api.patch(path(), { data: [] })).status).toBe(204);
+    expect(await consumers()).toEqual([]);
+    expect((await api.patch(path(), ids(a, b))).status).toBe(204);
+    expect(await consumers()).toEqual([a, b]);
+  });
+
   it('422 for the subject itself, unknown ids, other organizations, wrong types, missing ids; all-or-nothing', async () => {
     const before = await rows();
     const cases: [unknown, string][] = [
