@@ -31,15 +31,15 @@ export function normaliseFlatTag(name: string, pointer: string, problems: Proble
  * Items may carry more members (real clients send them); only type, id and name are read.
  * An item with an id is taken by id. Throws one 422 listing every problem.
  */
-export function parseFlatTagRefs(data: unknown): FlatTagRef[] {
+export function parseFlatTagRefs(data: unknown, pointer = '/data'): FlatTagRef[] {
   const problems = new Problems();
   if (!Array.isArray(data)) {
-    problems.add('/data', 'data must be an array of tags');
+    problems.add(pointer, 'data must be an array of tags');
     problems.throwIfAny();
   }
   const out: FlatTagRef[] = [];
   (data as unknown[]).forEach((item, i) => {
-    const at = `/data/${i}`;
+    const at = `${pointer}/${i}`;
     if (item === null || typeof item !== 'object' || Array.isArray(item)) {
       problems.add(at, 'each item must be an object');
       return;

@@ -60,12 +60,12 @@ function requireManageTags(ctx: ServiceContext, facts: OrgFacts, workspaceId: st
 }
 
 /** Checks that every id names a tag of the organization (422 listing each that does not). */
-async function tagsById(tx: Tx, organizationId: string, refs: FlatTagRef[]): Promise<Map<string, string>> {
+async function tagsById(tx: Tx, organizationId: string, refs: FlatTagRef[], pointer = '/data'): Promise<Map<string, string>> {
   const ids = refs.flatMap((r) => ('id' in r ? [r.id] : []));
   const found = ids.length === 0 ? [] : await tx.selectFrom('tags').select(['id', 'name']).where('organization_id', '=', organizationId).where('id', 'in', ids).execute();
   const byId = new Map(found.map((t) => [t.id, t.name]));
   const problems = refs.flatMap((r, i) =>
-    'id' in r && !byId.has(r.id) ? [{ status: 422, title: 'invalid attribute', detail: `Tag ${r.id} not found in this organization`, pointer: `/data/${i}/id` }] : [],
+    'id' in r && !byId.has(r.id) ? [{ status: 422, title: 'invalid attribute', detail: `Tag ${r.id} not found in this organization`, pointer: `${pointer}/${i}/id` }] : [],
   );
   if (problems.length > 0) throw new BerthError(problems);
   return byId;
@@ -79,28 +79,37 @@ export async function addWorkspaceTags(ctx: ServiceContext, ref: WorkspaceRef, r
   await writeTransaction(ctx.db, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     requireManageTags(ctx, facts, row.id);
-    await tagsById(tx, row.organization_id, refs);
     const now = ctx.clock.now().toISOString();
-    const have = new Set(
-      (await tx.selectFrom('workspace_tags').select('tag_id').where('workspace_id', '=', row.id).execute()).map((r) => r.tag_id),
-    );
-    for (const r of refs) {
-      let tagId: string;
-      if ('id' in r) tagId = r.id;
-      else {
-        const existing = await tx.selectFrom('tags').select('id').where('organization_id', '=', row.organization_id).where('name', '=', r.name).executeTakeFirst();
-        if (existing) tagId = existing.id;
-        else {
-          tagId = newId('tag');
-          await tx.insertInto('tags').values({ id: tagId, organization_id: row.organization_id, name: r.name, created_at: now }).execute();
-        }
-      }
-      if (have.has(tagId)) continue;
-      have.add(tagId);
-      await tx.insertInto('workspace_tags').values({ workspace_id: row.id, tag_id: tagId }).execute();
-    }
+    await addTagRefs(tx, row.organization_id, row.id, refs, now);
     await tx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', row.id).execute();
   });
+}
+
+/**
+ * Adds flat tags to a workspace inside the caller's transaction (also for the inline
+ * `relationships.tags` of workspace create and update): ids must be tags of the organization
+ * (422 at `pointer/<i>/id`), unknown names create organization tags, present ones are ignored.
+ */
+export async function addTagRefs(tx: Tx, organizationId: string, workspaceId: string, refs: FlatTagRef[], now: string, pointer = '/data'): Promise<void> {
+  await tagsById(tx, organizationId, refs, pointer);
+  const have = new Set(
+    (await tx.selectFrom('workspace_tags').select('tag_id').where('workspace_id', '=', workspaceId).execute()).map((r) => r.tag_id),
+  );
+  for (const r of refs) {
+    let tagId: string;
+    if ('id' in r) tagId = r.id;
+    else {
+      const existing = await tx.selectFrom('tags').select('id').where('organization_id', '=', organizationId).where('name', '=', r.name).executeTakeFirst();
+      if (existing) tagId = existing.id;
+      else {
+        tagId = newId('tag');
+        await tx.insertInto('tags').values({ id: tagId, organization_id: organizationId, name: r.name, created_at: now }).execute();
+      }
+    }
+    if (have.has(tagId)) continue;
+    have.add(tagId);
+    await tx.insertInto('workspace_tags').values({ workspace_id: workspaceId, tag_id: tagId }).execute();
+  }
 }
 
 /**

@@ -118,6 +118,25 @@ describe('flat string tags', () => {
     expect((await orgTags()).data.map((t: any) => [t.attributes.name, t.attributes['instance-count']])).toEqual([['prod', 1], ['us_east-1', 1]]);
   });
 
+  it('inline relationships.tags on workspace create (go-tfe shallow nodes) and update (adds)', async () => {
+    const created = await createWorkspace(api, 'acme', { name: 'inline' }, { tags: goTfeTagsByName('Inline-A', 'prod') });
+    expect(created.body.data.attributes['tag-names']).toEqual(['inline-a', 'prod']);
+    const id = created.body.data.id;
+    const updated = await api.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', attributes: {}, relationships: { tags: goTfeTagsByName('later') } } });
+    expect(updated.status, updated.text).toBe(200);
+    expect(updated.body.data.attributes['tag-names']).toEqual(['inline-a', 'prod', 'later']);
+    const before = await snapshot();
+    const bad = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'bad-inline' }, relationships: { tags: goTfeTagsByName('no spaces') } } });
+    expect(bad.status).toBe(422);
+    expect(bad.body.errors[0].source.pointer).toBe('/data/relationships/tags/data/0/attributes/name');
+    const unknownId = await api.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', attributes: { description: 'x' }, relationships: { tags: goTfeTagsById('tag-AAAAAAAAAAAAAAAA') } } });
+    expect(unknownId.status).toBe(422);
+    expect(unknownId.body.errors[0].source.pointer).toBe('/data/relationships/tags/data/0/id');
+    expect(await snapshot()).toEqual(before);
+    expect((await api.get(`/api/v2/workspaces/${id}`)).body.data.attributes.description).toBeNull();
+    expect((await api.delete(`/api/v2/workspaces/${id}`)).status).toBe(204);
+  });
+
   it('readers list but may not change tags (403); outsiders 404', async () => {
     const reader = await teamUser(api, 'acme', 'reader', { read_workspaces: 1 });
     const outsider = (await api.userToken('outsider')).token;
