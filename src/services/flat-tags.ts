@@ -33,13 +33,25 @@ const toTag = (r: TagRow): FlatTag => ({
  * The organization's flat tags that at least one workspace carries (a tag on no workspace
  * leaves the list), in creation order; `q` is a case-insensitive substring of the name.
  */
-export async function listOrganizationTags(ctx: ServiceContext, organization: string, page: PageRequest, q?: string): Promise<Paged<FlatTag>> {
+export async function listOrganizationTags(
+  ctx: ServiceContext,
+  organization: string,
+  page: PageRequest,
+  q?: string,
+  excludeWorkspaceId?: string,
+): Promise<Paged<FlatTag>> {
   const { row: org, facts } = await readableOrganization(ctx, organization);
   if (!can(ctx.actor, 'workspace:read', facts)) return { items: [], total: 0, page };
   let query = selectTags(ctx.db)
     .where('tags.organization_id', '=', org.id)
     .where((eb) => eb.exists(eb.selectFrom('workspace_tags').select('workspace_tags.seq').whereRef('workspace_tags.tag_id', '=', 'tags.id')));
   if (q) query = query.where(containsInsensitive('tags.name', q));
+  // `filter[exclude][taggable][id]`: leave out the tags that workspace carries.
+  if (excludeWorkspaceId) {
+    query = query.where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('workspace_tags as ex').select('ex.seq').whereRef('ex.tag_id', '=', 'tags.id').where('ex.workspace_id', '=', excludeWorkspaceId))),
+    );
+  }
   const { n } = await ctx.db.selectFrom(query.as('m')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await query.orderBy('tags.seq').limit(page.size).offset(offsetOf(page)).execute();
   return { items: rows.map(toTag), total: Number(n), page };

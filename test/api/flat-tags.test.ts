@@ -54,6 +54,8 @@ describe('flat string tags', () => {
 
   it('organization tags: paginated, q filters by substring', async () => {
     expect((await orgTags('?q=EAST')).data.map((t: any) => t.attributes.name)).toEqual(['us_east-1']);
+    // go-tfe's filter[exclude][taggable][id]: the tags that workspace does not carry.
+    expect((await orgTags(`?filter%5Bexclude%5D%5Btaggable%5D%5Bid%5D=${ws2}`)).data.map((t: any) => t.attributes.name)).toEqual(['team:web', 'us_east-1']);
     const page = await orgTags('?page[size]=2&page[number]=2');
     expect(page.data.map((t: any) => t.attributes.name)).toEqual(['us_east-1']);
     expect(page.meta.pagination).toMatchObject({ 'total-count': 3, 'total-pages': 2 });

@@ -75,7 +75,7 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
 
   // Flat tags of the organization.
   r.get('/organizations/:org/tags', async (c) =>
-    sendCollection(c, await listOrganizationTags(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q')), serializeFlatTag),
+    sendCollection(c, await listOrganizationTags(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q'), queryParam(c, 'filter[exclude][taggable][id]')), serializeFlatTag),
   );
 
   // The organization's default data retention policy (self-hosted only). PATCH is POST.
