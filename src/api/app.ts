@@ -15,6 +15,7 @@ import { projectRoutes } from './routes/projects.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
 import { userRoutes } from './routes/users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
+import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
@@ -63,6 +64,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', workspaceLockRoutes());
   v2.route('/', stateVersionRoutes());
   v2.route('/', runRoutes());
+  v2.route('/', workspaceRelationRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -6,6 +6,9 @@ import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
+import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
+import { systemClock, type Clock } from '../domain/clock.js';
+import { pruneRetainedData } from '../services/data-retention.js';
 
 export interface ServeOptions {
   host: string;
@@ -15,6 +18,13 @@ export interface ServeOptions {
   edition?: InstanceSettings['edition'];
   /** Where log lines go (stderr in the CLI). */
   log: (line: string) => void;
+  /**
+   * Milliseconds between runs of the retention pruning task (self-hosted edition); 0 or absent
+   * turns it off. The first run comes one interval after the start.
+   */
+  pruneIntervalMs?: number;
+  /** The clock of the pruning task (tests fix it). */
+  clock?: Clock;
 }
 
 export interface RunningServer {
@@ -41,6 +51,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const createdToken = await ensureSiteAdminToken(store.db, new Date());
 
+  // The retention pruning task: deletes what the data retention policies no longer keep.
+  let pruneTimer: NodeJS.Timeout | null = null;
+  let pruning: Promise<void> = Promise.resolve();
+  if (options.pruneIntervalMs && options.pruneIntervalMs > 0 && settings.edition === 'self-hosted') {
+    const ctx = { db: store.db, actor: LOCAL_SITE_ADMIN, clock: options.clock ?? systemClock, settings };
+    pruneTimer = setInterval(() => {
+      pruning = pruneRetainedData(ctx).then(
+        (r) => {
+          if (r.stateVersions > 0 || r.runs > 0) options.log(`prune: deleted ${r.stateVersions} state versions and ${r.runs} runs`);
+        },
+        (err) => options.log(`prune failed: ${(err as Error)?.message ?? String(err)}`),
+      );
+    }, options.pruneIntervalMs);
+    pruneTimer.unref();
+  }
+
   const fetch = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const response = await app.fetch(request);
@@ -62,10 +88,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     url: `http://${host}:${address.port}`,
     createdToken,
     close() {
+      if (pruneTimer) clearInterval(pruneTimer);
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
-      }).then(() => store.close());
+      })
+        .then(() => pruning)
+        .then(() => store.close());
       return closing;
     },
   };

@@ -58,6 +58,30 @@ import WorkspaceLock from '../commands/workspace/lock.js';
 import WorkspaceShow from '../commands/workspace/show.js';
 import WorkspaceUnlock from '../commands/workspace/unlock.js';
 import WorkspaceUpdate from '../commands/workspace/update.js';
+// Workspace relations (issue 6).
+import MaintenancePrune from '../commands/maintenance/prune.js';
+import OrgRetentionDelete from '../commands/org/retention/delete.js';
+import OrgRetentionSet from '../commands/org/retention/set.js';
+import OrgRetentionShow from '../commands/org/retention/show.js';
+import RemoteStateAdd from '../commands/remote-state/add.js';
+import RemoteStateList from '../commands/remote-state/list.js';
+import RemoteStateRemove from '../commands/remote-state/remove.js';
+import RemoteStateSet from '../commands/remote-state/set.js';
+import SshKeyCreate from '../commands/ssh-key/create.js';
+import SshKeyDelete from '../commands/ssh-key/delete.js';
+import SshKeyList from '../commands/ssh-key/list.js';
+import TagsList from '../commands/tags/list.js';
+import WorkspaceRetentionDelete from '../commands/workspace/retention/delete.js';
+import WorkspaceRetentionSet from '../commands/workspace/retention/set.js';
+import WorkspaceRetentionShow from '../commands/workspace/retention/show.js';
+import WorkspaceSshKeyAssign from '../commands/workspace/ssh-key/assign.js';
+import WorkspaceSshKeyUnassign from '../commands/workspace/ssh-key/unassign.js';
+import WorkspaceTagBindingsAdd from '../commands/workspace/tag-bindings/add.js';
+import WorkspaceTagBindingsEffective from '../commands/workspace/tag-bindings/effective.js';
+import WorkspaceTagBindingsList from '../commands/workspace/tag-bindings/list.js';
+import WorkspaceTagsAdd from '../commands/workspace/tags/add.js';
+import WorkspaceTagsList from '../commands/workspace/tags/list.js';
+import WorkspaceTagsRemove from '../commands/workspace/tags/remove.js';
 
 export const COMMANDS = {
   completion: Completion,
@@ -116,6 +140,30 @@ export const COMMANDS = {
   'workspace:show': WorkspaceShow,
   'workspace:unlock': WorkspaceUnlock,
   'workspace:update': WorkspaceUpdate,
+  // Workspace relations (issue 6).
+  'maintenance:prune': MaintenancePrune,
+  'org:retention:delete': OrgRetentionDelete,
+  'org:retention:set': OrgRetentionSet,
+  'org:retention:show': OrgRetentionShow,
+  'remote-state:add': RemoteStateAdd,
+  'remote-state:list': RemoteStateList,
+  'remote-state:remove': RemoteStateRemove,
+  'remote-state:set': RemoteStateSet,
+  'ssh-key:create': SshKeyCreate,
+  'ssh-key:delete': SshKeyDelete,
+  'ssh-key:list': SshKeyList,
+  'tags:list': TagsList,
+  'workspace:retention:delete': WorkspaceRetentionDelete,
+  'workspace:retention:set': WorkspaceRetentionSet,
+  'workspace:retention:show': WorkspaceRetentionShow,
+  'workspace:ssh-key:assign': WorkspaceSshKeyAssign,
+  'workspace:ssh-key:unassign': WorkspaceSshKeyUnassign,
+  'workspace:tag-bindings:add': WorkspaceTagBindingsAdd,
+  'workspace:tag-bindings:effective': WorkspaceTagBindingsEffective,
+  'workspace:tag-bindings:list': WorkspaceTagBindingsList,
+  'workspace:tags:add': WorkspaceTagsAdd,
+  'workspace:tags:list': WorkspaceTagsList,
+  'workspace:tags:remove': WorkspaceTagsRemove,
 };
 
 export { execute, flush, handle } from '@oclif/core';

@@ -19,6 +19,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
       description: 'edition to behave as, stored in the database (default: what it stores, else self-hosted)',
       options: ['self-hosted', 'hosted'],
     }),
+    'prune-interval': Flags.integer({
+      description: 'minutes between runs of the data retention pruning task (self-hosted edition); 0 turns it off',
+      default: 60,
+      min: 0,
+      env: 'BERTH_PRUNE_INTERVAL',
+    }),
   };
 
   async run(): Promise<void> {
@@ -30,6 +36,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       dbPath: resolveDatabasePath(this.flags.db),
       edition: this.flags.edition as 'self-hosted' | 'hosted' | undefined,
       log,
+      pruneIntervalMs: this.flags['prune-interval'] * 60_000,
     });
     if (server.createdToken) {
       log('');

@@ -20,6 +20,11 @@ export interface Organization {
   collaboratorAuthPolicy: string;
   createdAt: string;
   defaultProjectId: string;
+  /**
+   * The organization's default data retention policy (type and id) or null; undefined in the
+   * hosted edition, where the relationship does not exist.
+   */
+  dataRetentionPolicy?: { type: string; id: string } | null;
   permissions: OrganizationPermissions;
 }
 

@@ -102,7 +102,8 @@ export type Action =
   | 'project:manage-teams'
   | 'project:move-workspaces'
   | 'organization:manage-agent-pools'
-  | 'organization:manage-vcs';
+  | 'organization:manage-vcs'
+  | 'organization:manage-ssh-keys';
 
 /** Organization settings some decisions depend on. */
 export interface OrgSettingsFacts {
@@ -278,6 +279,7 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
       return isOwner(facts);
     case 'organization:manage-agent-pools':
     case 'organization:manage-vcs':
+    case 'organization:manage-ssh-keys':
     case 'team:manage':
       return orgToken || isOwner(facts);
     case 'project:create':

@@ -4,6 +4,7 @@ import { DURATION_FORMAT_DETAIL, isValidDuration } from './duration.js';
 import { isValidEngineVersion } from './engine-version.js';
 import { BerthError, Problems } from './errors.js';
 import { EXECUTION_MODES, type ExecutionMode } from './organization.js';
+import { parseFlatTagRefs, type FlatTagRef } from './flat-tags.js';
 import { checkBindingCount, parseTagBindings, type TagBindingInput } from './tags.js';
 
 export type Edition = 'self-hosted' | 'hosted';
@@ -60,6 +61,8 @@ export interface WorkspaceInput {
   projectId?: string;
   /** From `relationships.tag-bindings`; undefined when absent. */
   tagBindings?: TagBindingInput[];
+  /** From `relationships.tags` (flat tags to add, by id or name); undefined when absent. */
+  tags?: FlatTagRef[];
 }
 
 export interface WorkspacePermissions {
@@ -118,6 +121,10 @@ export interface Workspace {
   latestChangeAt: string;
   currentRunId: string | null;
   currentStateVersionId: string | null;
+  /** The assigned SSH key, or null. */
+  sshKeyId: string | null;
+  /** The workspace's own data retention policy (type and id), or null (self-hosted edition). */
+  dataRetentionPolicy: { type: string; id: string } | null;
   createdAt: string;
   updatedAt: string;
   /** Performance attributes over the past 30 errored or applied runs (null until runs exist). */
@@ -340,6 +347,10 @@ export function parseWorkspaceInput(
       input.tagBindings = parseTagBindings(data === null ? [] : data, '/data/relationships/tag-bindings/data');
       checkBindingCount(input.tagBindings.length, '/data/relationships/tag-bindings');
     }
+  }
+  if (rels.tags !== undefined && rels.tags !== null) {
+    const data = (rels.tags as { data?: unknown }).data;
+    if (data !== undefined && data !== null) input.tags = parseFlatTagRefs(data, '/data/relationships/tags/data');
   }
   return input;
 }

@@ -12,7 +12,7 @@ import { authorize, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { findProjectRow, projectCounts, toProject } from './projects-read.js';
 
-type OrgRow = OrganizationsTable & { default_project_id: string };
+type OrgRow = OrganizationsTable & { default_project_id: string; drp_id: string | null; drp_kind: string | null };
 
 function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Organization {
   return {
@@ -28,6 +28,9 @@ function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Orga
     collaboratorAuthPolicy: row.collaborator_auth_policy,
     createdAt: row.created_at,
     defaultProjectId: row.default_project_id,
+    ...(ctx.settings.edition === 'self-hosted'
+      ? { dataRetentionPolicy: row.drp_id && row.drp_kind ? { type: row.drp_kind, id: row.drp_id } : null }
+      : {}),
     permissions: {
       canUpdate: can(ctx.actor, 'organization:update', facts),
       canDestroy: can(ctx.actor, 'organization:delete', facts),
@@ -42,8 +45,10 @@ function selectOrgs(db: Tx) {
   return db
     .selectFrom('organizations')
     .innerJoin('projects', (j) => j.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', 1))
+    // The organization's default data retention policy (workspace_id null), if any.
+    .leftJoin('data_retention_policies as drp', (j) => j.onRef('drp.organization_id', '=', 'organizations.id').on('drp.workspace_id', 'is', null))
     .selectAll('organizations')
-    .select('projects.id as default_project_id');
+    .select(['projects.id as default_project_id', 'drp.id as drp_id', 'drp.kind as drp_kind']);
 }
 
 /** Finds an organization row by name, or null. No permission check. */

@@ -105,6 +105,8 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, orgLevelFact
     latestChangeAt: row.latest_change_at,
     currentRunId: row.current_run_id,
     currentStateVersionId: row.current_state_version_id,
+    sshKeyId: row.ssh_key_id ?? null,
+    dataRetentionPolicy: null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     metrics: { applyDurationAverage: null, planDurationAverage: null, policyCheckFailures: null, runFailures: null, runsCount: null },
@@ -141,6 +143,32 @@ export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<st
   return out;
 }
 
+/** The workspaces' own data retention policies (type and id), by workspace id. */
+export async function ownRetentionPoliciesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, { type: string; id: string }>> {
+  const out = new Map<string, { type: string; id: string }>();
+  if (workspaceIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('data_retention_policies')
+    .select(['id', 'kind', 'workspace_id'])
+    .where('workspace_id', 'in', workspaceIds)
+    .execute();
+  for (const r of rows) if (r.workspace_id) out.set(r.workspace_id, { type: r.kind, id: r.id });
+  return out;
+}
+
+/** Rows of one organization to domain objects, with tag names, metrics and policies loaded. */
+export async function completeWorkspaces(ctx: ServiceContext, db: Tx, rows: WorkspaceRow[], facts: OrgFacts): Promise<Workspace[]> {
+  const ids = rows.map((r) => r.id);
+  const tags = await tagNamesOf(db, ids);
+  const metrics = await metricsOf(db, ids);
+  const policies = await ownRetentionPoliciesOf(db, ids);
+  return rows.map((r) => ({
+    ...toWorkspace(ctx, r, facts, tags.get(r.id) ?? []),
+    metrics: metrics.get(r.id)!,
+    dataRetentionPolicy: policies.get(r.id) ?? null,
+  }));
+}
+
 /** Finds a workspace row by reference, without any permission check. */
 export async function findWorkspaceRow(db: Tx, ref: WorkspaceRef): Promise<WorkspaceRow | null> {
   let q = selectWorkspaces(db);
@@ -168,7 +196,8 @@ export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: T
   const { row, facts } = await readableWorkspace(ctx, ref, db);
   const tags = await tagNamesOf(db, [row.id]);
   const metrics = await metricsOf(db, [row.id]);
-  return { ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []), metrics: metrics.get(row.id)! };
+  const policies = await ownRetentionPoliciesOf(db, [row.id]);
+  return { ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []), metrics: metrics.get(row.id)!, dataRetentionPolicy: policies.get(row.id) ?? null };
 }
 
 export interface TaggedFilter {
@@ -268,9 +297,7 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
       break;
   }
   const rows = await q.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page)).execute();
-  const tags = await tagNamesOf(ctx.db, rows.map((r) => r.id));
-  const metrics = await metricsOf(ctx.db, rows.map((r) => r.id));
-  const items = rows.map((r) => ({ ...toWorkspace(ctx, r, facts, tags.get(r.id) ?? []), metrics: metrics.get(r.id)! }));
+  const items = await completeWorkspaces(ctx, ctx.db, rows, facts);
   return { items, total: Number(countRow.n), page };
 }
 

@@ -15,6 +15,7 @@ import type { Updateable } from 'kysely';
 import type { WorkspacesTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { isProjectAdmin } from './access.js';
+import { addTagRefs } from './flat-tags.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { findProjectRow } from './projects-read.js';
@@ -129,6 +130,7 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
       })
       .execute();
     if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
+    if (input.tags) await addTagRefs(tx, org.id, id, input.tags, now, '/data/relationships/tags/data');
     return getWorkspace(ctx, { id }, tx);
   });
 }
@@ -197,11 +199,12 @@ export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, in
     if (input.workingDirectory !== undefined) changes.working_directory = input.workingDirectory;
 
     const now = ctx.clock.now().toISOString();
-    if (Object.keys(changes).length > 0 || input.tagBindings !== undefined) {
+    if (Object.keys(changes).length > 0 || input.tagBindings !== undefined || input.tags !== undefined) {
       changes.updated_at = now;
       await tx.updateTable('workspaces').set(changes).where('id', '=', row.id).execute();
     }
     if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
+    if (input.tags !== undefined) await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
     return getWorkspace(ctx, { id: row.id }, tx);
   });
 }

@@ -10,9 +10,10 @@ import { writeTransaction } from './transaction.js';
  */
 export async function migrate(db: Kysely<DB>, migrations: Migration[] = MIGRATIONS): Promise<number> {
   await sql`create table if not exists berth_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(db);
-  // The common case, every migration applied: one read, no write lock.
-  const latest = Math.max(0, ...migrations.map((m) => m.version));
-  if ((await currentVersion(db)) >= latest) return 0;
+  // The common case, every migration applied: one read, no write lock. (Compare the sets, not the
+  // highest number: a migration merged later may carry a lower number than one already applied.)
+  const applied0 = new Set((await db.selectFrom('berth_migrations').select('version').execute()).map((r) => r.version));
+  if (migrations.every((m) => applied0.has(m.version))) return 0;
   let applied = 0;
   for (const m of migrations) {
     const done = await writeTransaction(db, async (tx) => {

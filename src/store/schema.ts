@@ -127,6 +127,7 @@ export interface WorkspacesTable {
   current_run_status: string | null;
   current_run_created_at: string | null;
   current_state_version_id: string | null;
+  ssh_key_id: Generated<string | null>;
   created_at: string;
   updated_at: string;
 }
@@ -259,6 +260,31 @@ export interface TeamWorkspacesTable {
   sentinel_mocks: string;
   workspace_locking: number;
   run_tasks: number;
+}
+
+export interface SshKeysTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  name: string;
+  value: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface RemoteStateConsumersTable {
+  seq: Generated<number>;
+  workspace_id: string;
+  consumer_id: string;
+}
+
+export interface DataRetentionPoliciesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  workspace_id: string | null;
+  kind: string;
+  delete_older_than_n_days: number | null;
   created_at: string;
 }
 
@@ -282,5 +308,8 @@ export interface DB {
   agent_pools: AgentPoolsTable;
   oauth_tokens: OauthTokensTable;
   settings: SettingsTable;
+  ssh_keys: SshKeysTable;
+  remote_state_consumers: RemoteStateConsumersTable;
+  data_retention_policies: DataRetentionPoliciesTable;
   berth_migrations: MigrationsTable;
 }

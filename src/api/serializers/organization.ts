@@ -31,6 +31,13 @@ export function serializeOrganization(org: Organization): ResourceObject {
     relationships: {
       'default-project': toOne('projects', org.defaultProjectId, `${API_PREFIX}/projects/${org.defaultProjectId}`),
       'default-agent-pool': toOne('agent-pools', null),
+      ...(org.dataRetentionPolicy === undefined
+        ? {}
+        : {
+            'data-retention-policy': org.dataRetentionPolicy
+              ? { data: org.dataRetentionPolicy, links: { related: `${self}/relationships/data-retention-policy` } }
+              : { data: null },
+          }),
     },
     links: { self },
   };

@@ -132,7 +132,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'current-run': run,
     'latest-run': run,
     'locked-by': lockedBy,
-    'ssh-key': { data: null },
+    'ssh-key': ws.sshKeyId ? toOne('ssh-keys', ws.sshKeyId, `${API_PREFIX}/ssh-keys/${ws.sshKeyId}`) : { data: null },
     'agent-pool': toOne('agent-pools', ws.agentPoolId, ws.agentPoolId ? `${API_PREFIX}/agent-pools/${ws.agentPoolId}` : undefined),
     'current-state-version': ws.currentStateVersionId
       ? toOne('state-versions', ws.currentStateVersionId, `${wsPath}/current-state-version`)
@@ -146,7 +146,11 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'tag-bindings': linkOnly(`${wsPath}/tag-bindings`),
     'effective-tag-bindings': effective,
   };
-  if (options.edition === 'self-hosted') relationships['data-retention-policy'] = { data: null };
+  if (options.edition === 'self-hosted') {
+    relationships['data-retention-policy'] = ws.dataRetentionPolicy
+      ? { data: ws.dataRetentionPolicy, links: { related: `${wsPath}/relationships/data-retention-policy` } }
+      : { data: null };
+  }
   return {
     id,
     type: 'workspaces',

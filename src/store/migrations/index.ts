@@ -4,6 +4,7 @@ import * as m002 from './002_project_tag_bindings.js';
 import * as m006 from './006_runs.js';
 import * as m005 from './005_state_versions.js';
 import * as m003 from './003_workspaces.js';
+import * as m007 from './007_workspace_relations.js';
 import * as m008 from './008_team_access.js';
 
 export interface Migration {
@@ -19,5 +20,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 3, name: 'workspaces', up: m003.up },
   { version: 5, name: 'state_versions', up: m005.up },
   { version: 6, name: 'runs', up: m006.up },
+  { version: 7, name: 'workspace_relations', up: m007.up },
   { version: 8, name: 'team_access', up: m008.up },
 ];

@@ -1,0 +1,118 @@
+import { BerthError } from '../domain/errors.js';
+import type { BerthClient } from './client.js';
+import type { Resource } from './jsonapi.js';
+import { workspacePath, type WorkspaceRef } from './workspaces.js';
+
+const org = (name: string) => `/organizations/${encodeURIComponent(name)}`;
+
+/** SSH keys of an organization; the key text is sent, never received. */
+export class SshKeysClient {
+  constructor(private readonly client: BerthClient) {}
+
+  async create(organization: string, name: string, value: string): Promise<Resource> {
+    return (await this.client.create(`${org(organization)}/ssh-keys`, 'ssh-keys', { name, value })).data;
+  }
+
+  list(organization: string): Promise<Resource[]> {
+    return this.client.listAll(`${org(organization)}/ssh-keys`);
+  }
+
+  async delete(id: string): Promise<void> {
+    await this.client.delete(`/ssh-keys/${encodeURIComponent(id)}`);
+  }
+
+  /** A key id from an `sshkey-` id or a key name in the organization. */
+  async resolve(organization: string | undefined, key: string): Promise<string> {
+    if (/^sshkey-[A-Za-z0-9]{16}$/.test(key)) return key;
+    if (!organization) throw new BerthError([{ status: 400, title: 'bad request', detail: `cannot find SSH key ${key} without an organization: pass --org or an sshkey- id` }]);
+    const found = (await this.list(organization)).filter((k) => k.attributes.name === key);
+    if (found.length === 0) throw new BerthError([{ status: 404, title: 'not found', detail: `SSH key ${key} not found in organization ${organization}` }]);
+    if (found.length > 1) throw new BerthError([{ status: 409, title: 'conflict', detail: `several SSH keys are named ${key}; use its sshkey- id` }]);
+    return found[0]!.id;
+  }
+
+  /** Assigns (or with null unassigns) a key, with the body go-tfe sends; returns the workspace. */
+  async assign(ref: WorkspaceRef, keyId: string | null): Promise<Resource> {
+    const res = await this.client.request('PATCH', `${workspacePath(ref)}/relationships/ssh-key`, {
+      body: { data: { type: 'workspaces', attributes: { id: keyId } } },
+    });
+    return (res.body as { data: Resource }).data;
+  }
+}
+
+export type ConsumerChange = 'add' | 'remove' | 'set';
+const CONSUMER_METHOD: Record<ConsumerChange, string> = { add: 'POST', remove: 'DELETE', set: 'PATCH' };
+
+/** Remote state consumers, flat tags, tag bindings and data retention policies of a workspace. */
+export class WorkspaceRelationsClient {
+  constructor(private readonly client: BerthClient) {}
+
+  consumers(ref: WorkspaceRef): Promise<Resource[]> {
+    return this.client.listAll(`${workspacePath(ref)}/relationships/remote-state-consumers`);
+  }
+
+  async changeConsumers(ref: WorkspaceRef, change: ConsumerChange, ids: string[]): Promise<void> {
+    await this.client.request(CONSUMER_METHOD[change], `${workspacePath(ref)}/relationships/remote-state-consumers`, {
+      body: { data: ids.map((id) => ({ type: 'workspaces', id })) },
+    });
+  }
+
+  tags(ref: WorkspaceRef): Promise<Resource[]> {
+    return this.client.listAll(`${workspacePath(ref)}/relationships/tags`);
+  }
+
+  async changeTags(ref: WorkspaceRef, change: 'add' | 'remove', names: string[]): Promise<void> {
+    await this.client.request(change === 'add' ? 'POST' : 'DELETE', `${workspacePath(ref)}/relationships/tags`, {
+      body: { data: names.map((name) => ({ type: 'tags', attributes: { name } })) },
+    });
+  }
+
+  organizationTags(organization: string, q?: string): Promise<Resource[]> {
+    return this.client.listAll(`${org(organization)}/tags`, { q });
+  }
+
+  async tagBindings(ref: WorkspaceRef): Promise<Resource[]> {
+    return (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/tag-bindings`)).body?.data ?? [];
+  }
+
+  async addTagBindings(ref: WorkspaceRef, tags: { key: string; value: string }[]): Promise<Resource[]> {
+    const body = { data: tags.map((t) => ({ type: 'tag-bindings', attributes: { key: t.key, value: t.value } })) };
+    return (await this.client.request<{ data: Resource[] }>('PATCH', `${workspacePath(ref)}/tag-bindings`, { body })).body?.data ?? [];
+  }
+
+  async effectiveTagBindings(ref: WorkspaceRef): Promise<Resource[]> {
+    return (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/effective-tag-bindings`)).body?.data ?? [];
+  }
+}
+
+/** The policy body: delete older than N days, or don't delete. */
+export function retentionBody(days: number | null): unknown {
+  return days === null
+    ? { data: { type: 'data-retention-policy-dont-deletes' } }
+    : { data: { type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': days } } };
+}
+
+/** Data retention policies of a workspace (`ref`) or an organization (a name). */
+export class RetentionClient {
+  constructor(private readonly client: BerthClient) {}
+
+  private path(owner: WorkspaceRef | string): string {
+    return `${typeof owner === 'string' ? org(owner) : workspacePath(owner)}/relationships/data-retention-policy`;
+  }
+
+  async show(owner: WorkspaceRef | string): Promise<Resource> {
+    return (await this.client.request<{ data: Resource }>('GET', this.path(owner))).body!.data;
+  }
+
+  async set(owner: WorkspaceRef | string, days: number | null): Promise<Resource> {
+    return (await this.client.request<{ data: Resource }>('POST', this.path(owner), { body: retentionBody(days) })).body!.data;
+  }
+
+  async delete(owner: WorkspaceRef | string): Promise<void> {
+    await this.client.request('DELETE', this.path(owner));
+  }
+
+  async prune(): Promise<Resource> {
+    return (await this.client.request<{ data: Resource }>('POST', '/admin/maintenance/prune')).body!.data;
+  }
+}

@@ -1,0 +1,17 @@
+import { Args } from '@oclif/core';
+import { BerthCommand } from '../../cli/base-command.js';
+import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { workspaceTable } from '../../cli/views/workspace.js';
+import { WorkspaceRelationsClient } from '../../client/relations.js';
+
+export default class RemoteStateList extends BerthCommand<typeof RemoteStateList> {
+  static override summary = "List the workspaces that may read a workspace's state.";
+  static override description = 'With global remote state on, that is every other workspace of the organization.';
+  static override examples = ['<%= config.bin %> remote-state list network --org acme'];
+  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+
+  async run(): Promise<void> {
+    const list = await new WorkspaceRelationsClient(await this.client()).consumers(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list)));
+  }
+}

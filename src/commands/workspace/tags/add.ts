@@ -1,0 +1,27 @@
+import { Args } from '@oclif/core';
+import { BerthCommand } from '../../../cli/base-command.js';
+import { usageError } from '../../../cli/prompts.js';
+import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
+import { flatTagTable } from '../../../cli/views/relations.js';
+import { WorkspaceRelationsClient } from '../../../client/relations.js';
+
+export default class WorkspaceTagsAdd extends BerthCommand<typeof WorkspaceTagsAdd> {
+  static override summary = "Add flat (string) tags to a workspace; new names become organization tags.";
+  static override description = "Names are lower-cased; letters, digits, -, _ and : only. Prints the workspace's tags afterwards.";
+  static override examples = ['<%= config.bin %> workspace tags add app-prod prod team:web --org acme'];
+  static override strict = false;
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+    tags: Args.string({ description: 'TAG ... (one or more)' }),
+  };
+
+  async run(): Promise<void> {
+    const names = this.positionals.slice(1);
+    if (names.length === 0) throw usageError('give at least one tag: berth workspace tags add WORKSPACE TAG ...');
+    const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
+    const relations = new WorkspaceRelationsClient(await this.client());
+    await relations.changeTags(ref, 'add', names);
+    const tags = await relations.tags(ref);
+    this.print(tags, () => (tags.length === 0 ? 'No tags.' : flatTagTable(tags, false)));
+  }
+}

@@ -1,0 +1,157 @@
+import { isSiteAdmin } from '../domain/actor.js';
+import { forbidden, notFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { can } from '../domain/policy.js';
+import { deletesOlder, type RetentionPolicy, type RetentionPolicyInput, type RetentionType } from '../domain/retention.js';
+import { writeTransaction, type Tx } from '../store/transaction.js';
+import type { ServiceContext } from './context.js';
+import { readableOrganization } from './organizations.js';
+import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+
+/** Data retention exists only in the self-hosted edition; the hosted edition answers 404. */
+export function requireSelfHosted(ctx: Pick<ServiceContext, 'settings'>): void {
+  if (ctx.settings.edition !== 'self-hosted') throw notFound('data retention policies are not available in the hosted edition');
+}
+
+type PolicyRow = { id: string; organization_id: string; workspace_id: string | null; kind: string; delete_older_than_n_days: number | null; created_at: string };
+
+function toPolicy(r: PolicyRow, organizationName: string): RetentionPolicy {
+  return {
+    id: r.id,
+    type: r.kind as RetentionType,
+    deleteOlderThanNDays: r.delete_older_than_n_days,
+    target: r.workspace_id ? { type: 'workspaces', id: r.workspace_id } : { type: 'organizations', id: organizationName },
+    createdAt: r.created_at,
+  };
+}
+
+async function orgPolicyRow(db: Tx, organizationId: string): Promise<PolicyRow | undefined> {
+  return db.selectFrom('data_retention_policies').selectAll().where('organization_id', '=', organizationId).where('workspace_id', 'is', null).executeTakeFirst();
+}
+
+async function workspacePolicyRow(db: Tx, workspaceId: string): Promise<PolicyRow | undefined> {
+  return db.selectFrom('data_retention_policies').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+}
+
+/** Creates the owner's policy or replaces it in place (same id; the type may change). */
+async function upsert(tx: Tx, existing: PolicyRow | undefined, owner: { organizationId: string; workspaceId: string | null }, input: RetentionPolicyInput, now: string): Promise<string> {
+  const values = { kind: input.type, delete_older_than_n_days: deletesOlder(input.type) ? input.deleteOlderThanNDays : null };
+  if (existing) {
+    await tx.updateTable('data_retention_policies').set(values).where('id', '=', existing.id).execute();
+    return existing.id;
+  }
+  const id = newId('drp');
+  await tx
+    .insertInto('data_retention_policies')
+    .values({ id, organization_id: owner.organizationId, workspace_id: owner.workspaceId, ...values, created_at: now })
+    .execute();
+  return id;
+}
+
+/** The organization's default policy; 404 when it has none. Members may read it. */
+export async function getOrganizationPolicy(ctx: ServiceContext, organization: string): Promise<RetentionPolicy> {
+  requireSelfHosted(ctx);
+  const { row: org } = await readableOrganization(ctx, organization);
+  const policy = await orgPolicyRow(ctx.db, org.id);
+  if (!policy) throw notFound(`organization ${organization} has no data retention policy`);
+  return toPolicy(policy, org.name);
+}
+
+/** Sets the organization default (owners, the organization token, site administrators). */
+export async function setOrganizationPolicy(ctx: ServiceContext, organization: string, input: RetentionPolicyInput): Promise<RetentionPolicy> {
+  requireSelfHosted(ctx);
+  return writeTransaction(ctx.db, async (tx) => {
+    const { row: org, facts } = await readableOrganization(ctx, organization, tx);
+    if (!can(ctx.actor, 'organization:update', facts) && !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)) {
+      throw forbidden('not authorized to set the data retention policy of this organization');
+    }
+    const id = await upsert(tx, await orgPolicyRow(tx, org.id), { organizationId: org.id, workspaceId: null }, input, ctx.clock.now().toISOString());
+    return toPolicy((await tx.selectFrom('data_retention_policies').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as PolicyRow, org.name);
+  });
+}
+
+/** Removes the organization default (204 whether or not there was one). */
+export async function deleteOrganizationPolicy(ctx: ServiceContext, organization: string): Promise<void> {
+  requireSelfHosted(ctx);
+  await writeTransaction(ctx.db, async (tx) => {
+    const { row: org, facts } = await readableOrganization(ctx, organization, tx);
+    if (!can(ctx.actor, 'organization:update', facts) && !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)) {
+      throw forbidden('not authorized to delete the data retention policy of this organization');
+    }
+    await tx.deleteFrom('data_retention_policies').where('organization_id', '=', org.id).where('workspace_id', 'is', null).execute();
+  });
+}
+
+/**
+ * The workspace's own policy, else its organization's default (the policy in force); 404 when
+ * neither exists.
+ */
+export async function getWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef): Promise<RetentionPolicy> {
+  requireSelfHosted(ctx);
+  const { row } = await readableWorkspace(ctx, ref);
+  const policy = (await workspacePolicyRow(ctx.db, row.id)) ?? (await orgPolicyRow(ctx.db, row.organization_id));
+  if (!policy) throw notFound(`workspace ${row.id} has no data retention policy, and its organization has no default`);
+  return toPolicy(policy, row.org_name);
+}
+
+/** Sets the workspace's own policy (workspace admins). */
+export async function setWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef, input: RetentionPolicyInput): Promise<RetentionPolicy> {
+  requireSelfHosted(ctx);
+  return writeTransaction(ctx.db, async (tx) => {
+    const { row, facts } = await readableWorkspace(ctx, ref, tx);
+    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to set the data retention policy of this workspace');
+    const now = ctx.clock.now().toISOString();
+    const id = await upsert(tx, await workspacePolicyRow(tx, row.id), { organizationId: row.organization_id, workspaceId: row.id }, input, now);
+    await tx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', row.id).execute();
+    return toPolicy((await tx.selectFrom('data_retention_policies').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as PolicyRow, row.org_name);
+  });
+}
+
+/** Removes the workspace's own policy (204 whether or not it had one); the default applies again. */
+export async function deleteWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
+  requireSelfHosted(ctx);
+  await writeTransaction(ctx.db, async (tx) => {
+    const { row, facts } = await readableWorkspace(ctx, ref, tx);
+    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to delete the data retention policy of this workspace');
+    await tx.deleteFrom('data_retention_policies').where('workspace_id', '=', row.id).execute();
+  });
+}
+
+export interface PruneResult {
+  /** Workspaces whose effective policy deletes old data. */
+  workspaces: number;
+  stateVersions: number;
+  runs: number;
+}
+
+/**
+ * Deletes, for every workspace whose effective policy (its own, else its organization's default)
+ * is delete-older-than-N-days, the state versions and run records created more than N days
+ * before `ctx.clock.now()`. The current state version and the current run are always kept.
+ * Site administrators only (the CLI in local mode, `serve`'s periodic task, or a site token).
+ */
+export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResult> {
+  requireSelfHosted(ctx);
+  if (!isSiteAdmin(ctx.actor)) throw forbidden('only site administrators can prune data');
+  const now = ctx.clock.now().getTime();
+  return writeTransaction(ctx.db, async (tx) => {
+    const policies = await tx.selectFrom('data_retention_policies').selectAll().execute();
+    const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
+    const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));
+    const workspaces = await tx.selectFrom('workspaces').select(['id', 'organization_id', 'current_state_version_id', 'current_run_id']).execute();
+    const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
+    for (const ws of workspaces) {
+      const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id);
+      if (!policy || !deletesOlder(policy.kind as RetentionType) || !policy.delete_older_than_n_days) continue;
+      result.workspaces++;
+      const cutoff = new Date(now - policy.delete_older_than_n_days * 86_400_000).toISOString();
+      let sv = tx.deleteFrom('state_versions').where('workspace_id', '=', ws.id).where('created_at', '<', cutoff);
+      if (ws.current_state_version_id) sv = sv.where('id', '!=', ws.current_state_version_id);
+      result.stateVersions += Number((await sv.executeTakeFirst()).numDeletedRows);
+      let runs = tx.deleteFrom('runs').where('workspace_id', '=', ws.id).where('created_at', '<', cutoff);
+      if (ws.current_run_id) runs = runs.where('id', '!=', ws.current_run_id);
+      result.runs += Number((await runs.executeTakeFirst()).numDeletedRows);
+    }
+    return result;
+  });
+}

@@ -1,0 +1,65 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, runCli, tempDb } from '../helpers/cli.js';
+
+/** Starts `berth serve --port 0 --prune-interval 0` as a real process; resolves with its log so far. */
+function startServe(db: string): Promise<{ child: ChildProcess; url: string; token: string; log: () => string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--prune-interval', '0'], {
+      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20_000);
+    child.stderr!.on('data', (d) => {
+      err += d;
+      const url = /berth listening on (http:\/\/\S+)/.exec(err)?.[1];
+      const token = /^\s+(berth\.\S+)$/m.exec(err)?.[1];
+      if (url && token) {
+        clearTimeout(timer);
+        resolve({ child, url, token, log: () => err });
+      }
+    });
+    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
+  });
+}
+
+describe('workspace relation commands against berth serve (--server)', () => {
+  const tmp = tempDb();
+  let server: Awaited<ReturnType<typeof startServe>>;
+  const remote = (...args: string[]) => runCli([...args, '--server', server.url, '--token', server.token, '--org', 'acme']);
+  const json = async (...args: string[]) => {
+    const res = await remote(...args, '--json');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    return JSON.parse(res.stdout);
+  };
+
+  beforeAll(async () => {
+    server = await startServe(tmp.db);
+    expect((await remote('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
+    for (const name of ['network', 'app']) expect((await remote('workspace', 'create', name)).code).toBe(0);
+  });
+  afterAll(() => {
+    if (server && server.child.exitCode === null) server.child.kill('SIGKILL');
+    tmp.cleanup();
+  });
+
+  it('ssh key, consumers, tags, bindings and retention over HTTP; the key never reaches the log', async () => {
+    writeFileSync(join(tmp.dir, 'key'), 'PRIVATE-KEY-MATERIAL\n');
+    await json('ssh-key', 'create', 'deploy', '--key-file', join(tmp.dir, 'key'));
+    expect((await json('workspace', 'ssh-key', 'assign', 'network', 'deploy')).relationships['ssh-key'].data.type).toBe('ssh-keys');
+    expect((await json('remote-state', 'add', 'network', 'app')).map((w: any) => w.attributes.name)).toEqual(['app']);
+    expect((await json('workspace', 'tags', 'add', 'app', 'Prod')).map((t: any) => t.attributes.name)).toEqual(['prod']);
+    expect((await json('tags', 'list')).map((t: any) => t.attributes['instance-count'])).toEqual([1]);
+    expect((await json('workspace', 'tag-bindings', 'add', 'app', 'env=prod')).map((t: any) => t.attributes.key)).toEqual(['env']);
+    expect((await json('workspace', 'tag-bindings', 'effective', 'app'))[0]).not.toHaveProperty('links');
+    expect((await json('org', 'retention', 'set', '--delete-older-than-days', '30')).type).toBe('data-retention-policy-delete-olders');
+    expect((await json('workspace', 'retention', 'show', 'app')).relationships.target.data).toEqual({ id: 'acme', type: 'organizations' });
+    expect(await json('maintenance', 'prune')).toEqual({ workspaces: 2, 'state-versions': 0, runs: 0 });
+    expect(server.log()).toContain('POST /api/v2/organizations/acme/ssh-keys 201');
+    expect(server.log()).not.toContain('PRIVATE-KEY-MATERIAL');
+  });
+});
