@@ -48,6 +48,9 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       expect(query("select value from ssh_keys where name = 'from-stdin'")[0].value).toBe(KEY);
       const empty = await runCli(['ssh-key', 'create', 'empty', '--key-file', '-'], env, '  ');
       expect(empty.code).toBe(2);
+      const missing = await berth('ssh-key', 'create', 'missing', '--key-file', join(db.dir, 'no-such-file'));
+      expect(missing.code).toBe(2);
+      expect(missing.stderr).toContain('cannot read the key from');
     });
 
     it('list shows names, never keys', async () => {

@@ -15,7 +15,12 @@ export default class SshKeyCreate extends BerthCommand<typeof SshKeyCreate> {
   async run(): Promise<void> {
     const org = this.requireOrg();
     const file = this.flags['key-file'];
-    const value = readFileSync(file === '-' ? 0 : file, 'utf8');
+    let value: string;
+    try {
+      value = readFileSync(file === '-' ? 0 : file, 'utf8');
+    } catch (err) {
+      throw usageError(`cannot read the key from ${file}: ${(err as Error).message}`);
+    }
     if (value.trim() === '') throw usageError(`the key in ${file === '-' ? 'stdin' : file} is empty`);
     const key = await new SshKeysClient(await this.client()).create(org, this.args.name, value);
     this.print(key, () => `Created SSH key ${key.attributes.name}.\n${renderFields([['ID', key.id], ['Name', key.attributes.name]])}`);
