@@ -4,7 +4,7 @@ import { can } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
 import { writeTransaction } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
-import { completeWorkspaces, readableWorkspace, selectWorkspaces, type WorkspaceRef } from './workspaces-read.js';
+import { completeWorkspaces, onlyReadable, readableWorkspace, selectWorkspaces, type WorkspaceRef } from './workspaces-read.js';
 
 export const GLOBAL_REMOTE_STATE_DETAIL =
   'Remote state consumers can only be managed while global-remote-state is false for this workspace';
@@ -18,7 +18,9 @@ export const GLOBAL_REMOTE_STATE_DETAIL =
 export async function listRemoteStateConsumers(ctx: ServiceContext, ref: WorkspaceRef, page: PageRequest): Promise<Paged<Workspace>> {
   const { row, facts } = await readableWorkspace(ctx, ref);
   if (!can(ctx.actor, 'workspace:read', facts)) return { items: [], total: 0, page };
-  let q = selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', row.organization_id).where('workspaces.id', '!=', row.id);
+  const readable = onlyReadable(ctx, facts, selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', row.organization_id).where('workspaces.id', '!=', row.id));
+  if (!readable) return { items: [], total: 0, page };
+  let q = readable;
   if (row.global_remote_state !== 1) {
     q = q
       .innerJoin('remote_state_consumers as rsc', 'rsc.consumer_id', 'workspaces.id')

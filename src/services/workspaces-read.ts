@@ -228,22 +228,31 @@ export function wildcardPattern(wildcard: string): string {
   return `${lead ? '%' : ''}${likeEscape(core)}${trail ? '%' : ''}`;
 }
 
+type WorkspaceQuery = ReturnType<typeof selectWorkspaces>;
+
+/**
+ * Narrows a workspace query to what the caller may read (every workspace with an
+ * organization-level grant; else those of the projects and workspaces its teams have access to).
+ * Null when the caller may read none.
+ */
+export function onlyReadable(ctx: ServiceContext, facts: OrgFacts, q: WorkspaceQuery): WorkspaceQuery | null {
+  const scope = readableWorkspaceScope(ctx.actor, facts);
+  if (scope === 'all') return q;
+  if (scope.projectIds.length === 0 && scope.workspaceIds.length === 0) return null;
+  return q.where((eb) =>
+    eb.or([
+      ...(scope.projectIds.length > 0 ? [eb('workspaces.project_id', 'in', scope.projectIds)] : []),
+      ...(scope.workspaceIds.length > 0 ? [eb('workspaces.id', 'in', scope.workspaceIds)] : []),
+    ]),
+  );
+}
+
 /** The workspaces of an organization the caller may see, filtered, sorted and paged. */
 export async function listWorkspaces(ctx: ServiceContext, organization: string, query: WorkspaceListQuery, page: PageRequest): Promise<Paged<Workspace>> {
   const { row: org, facts } = await readableOrganization(ctx, organization);
-  const scope = readableWorkspaceScope(ctx.actor, facts);
-  let q = selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', org.id);
-  if (scope !== 'all') {
-    // Only what the caller may read: workspaces of projects its teams have access to, and
-    // workspaces its teams have access to.
-    if (scope.projectIds.length === 0 && scope.workspaceIds.length === 0) return { items: [], total: 0, page };
-    q = q.where((eb) =>
-      eb.or([
-        ...(scope.projectIds.length > 0 ? [eb('workspaces.project_id', 'in', scope.projectIds)] : []),
-        ...(scope.workspaceIds.length > 0 ? [eb('workspaces.id', 'in', scope.workspaceIds)] : []),
-      ]),
-    );
-  }
+  const restricted = onlyReadable(ctx, facts, selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', org.id));
+  if (!restricted) return { items: [], total: 0, page };
+  let q = restricted;
   if (query.searchName) q = q.where(containsInsensitive('workspaces.name', query.searchName));
   if (query.wildcardName) {
     q = q.where(sql<boolean>`workspaces.name_lower like ${wildcardPattern(query.wildcardName)} escape '\\'`);

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestApi } from '../helpers/api.js';
+
+/** Remote state consumer lists never show workspaces the caller cannot read (per-workspace access). */
+describe('remote state consumers and per-workspace read access', () => {
+  let api: TestApi;
+  const ids: Record<string, string> = {};
+  let reader: { userId: string; token: string };
+
+  beforeAll(async () => {
+    api = await TestApi.create();
+    reader = await api.userToken('rita');
+    expect((await api.createOrg('acme')).status).toBe(201);
+    for (const name of ['subject', 'visible', 'hidden']) {
+      const res = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name, 'global-remote-state': name === 'subject' } } });
+      expect(res.status).toBe(201);
+      ids[name] = res.body.data.id;
+    }
+    const team = await api.post('/api/v2/organizations/acme/teams', { data: { type: 'teams', attributes: { name: 'readers' } } });
+    expect(team.status).toBe(201);
+    expect((await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, { data: [{ type: 'users', id: 'rita' }] })).status).toBe(204);
+    for (const name of ['subject', 'visible']) {
+      const grant = await api.post('/api/v2/team-workspaces', {
+        data: {
+          type: 'team-workspaces',
+          attributes: { access: 'read' },
+          relationships: { team: { data: { type: 'teams', id: team.body.data.id } }, workspace: { data: { type: 'workspaces', id: ids[name] } } },
+        },
+      });
+      expect(grant.status).toBeLessThan(300);
+    }
+  });
+  afterAll(() => api.close());
+
+  it('with global-remote-state, lists every other workspace the caller can read, and only those', async () => {
+    const asAdmin = await api.get(`/api/v2/workspaces/${ids.subject}/relationships/remote-state-consumers`);
+    expect(asAdmin.body.data.map((w: any) => w.attributes.name).sort()).toEqual(['hidden', 'visible']);
+    const asReader = await api.get(`/api/v2/workspaces/${ids.subject}/relationships/remote-state-consumers`, { token: reader.token });
+    expect(asReader.status).toBe(200);
+    expect(asReader.body.data.map((w: any) => w.attributes.name)).toEqual(['visible']);
+    expect(asReader.body.meta.pagination['total-count']).toBe(1);
+    expect(asReader.text).not.toContain(ids.hidden);
+  });
+
+  it('a reader may not change the list (403)', async () => {
+    const res = await api.post(`/api/v2/workspaces/${ids.visible}/relationships/remote-state-consumers`, { data: [{ type: 'workspaces', id: ids.subject }] }, { token: reader.token });
+    expect(res.status).toBe(403);
+  });
+});
