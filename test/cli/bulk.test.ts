@@ -74,3 +74,25 @@ describe('bulk move into a project (--all-matching)', () => {
     expect(again.stdout).toContain('No matching workspace outside the project.');
   });
 });
+
+describe('bulk flat tags (--all-matching)', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+  afterAll(() => tmp.cleanup());
+
+  it('adds the tags to every matching workspace, and reports each failure', async () => {
+    await cli('org', 'create', 'acme', '--email', 'a@acme.test');
+    for (const name of ['web-1', 'web-2', 'web-3', 'db']) await cli('workspace', 'create', name);
+    const ok = await cli('workspace', 'tags', 'add', '--all-matching', '--wildcard', 'web-*', 'frozen', 'Team:Web', '--yes', '--json');
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).map((r: any) => r.ok)).toEqual([true, true, true]);
+    const tagged = JSON.parse((await cli('workspace', 'list', '--tags', 'frozen', '--json')).stdout).map((w: any) => w.attributes.name);
+    expect(tagged.sort()).toEqual(['web-1', 'web-2', 'web-3']);
+    expect(JSON.parse((await cli('workspace', 'show', 'web-2', '--json')).stdout).attributes['tag-names']).toEqual(['frozen', 'team:web']);
+    // An invalid tag fails for every workspace; each is reported and the exit code says invalid input.
+    const bad = await cli('workspace', 'tags', 'add', '--all-matching', '--wildcard', 'web-*', 'not valid!', '--yes');
+    expect(bad.code).toBe(5);
+    expect(bad.stdout).toContain('0 succeeded, 3 failed.');
+  });
+});

@@ -1,25 +1,50 @@
-import { Args } from '@oclif/core';
+import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { bulkTable, runBulk } from '../../../cli/bulk.js';
 import { usageError } from '../../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { flatTagTable } from '../../../cli/views/relations.js';
+import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../../cli/workspace-filters.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
+import { WorkspacesClient } from '../../../client/workspaces.js';
 
 export default class WorkspaceTagsAdd extends BerthCommand<typeof WorkspaceTagsAdd> {
-  static override summary = "Add flat (string) tags to a workspace; new names become organization tags.";
-  static override description = "Names are lower-cased; letters, digits, -, _ and : only. Prints the workspace's tags afterwards.";
-  static override examples = ['<%= config.bin %> workspace tags add app-prod prod team:web --org acme'];
+  static override summary = 'Add flat (string) tags to a workspace (or every workspace matching filters); new names become organization tags.';
+  static override description = `Names are lower-cased; letters, digits, -, _ and : only. Prints the workspace's tags afterwards.
+
+With --all-matching and the filters of \`workspace list\`, every argument is a tag and every matching workspace gets them: a preview, a confirmation on a terminal (or --yes), a result per workspace, and a non-zero exit if any failed.`;
+  static override examples = [
+    '<%= config.bin %> workspace tags add app-prod prod team:web --org acme',
+    '<%= config.bin %> workspace tags add --all-matching --wildcard "app-*" --org acme frozen --yes',
+  ];
   static override strict = false;
   static override args = {
-    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME (not with --all-matching)' }),
     tags: Args.string({ description: 'TAG ... (one or more)' }),
+  };
+  static override flags = {
+    'all-matching': Flags.boolean({ description: 'tag every workspace that matches the filters', default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
+    ...workspaceFilterFlags,
   };
 
   async run(): Promise<void> {
+    const client = await this.client();
+    const relations = new WorkspaceRelationsClient(client);
+    if (this.flags['all-matching']) {
+      const names = this.positionals;
+      if (names.length === 0) throw usageError('give at least one tag: berth workspace tags add --all-matching [filters] TAG ...');
+      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
+      const org = this.requireOrg();
+      const items = await new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, this.flags));
+      const { results, exitCode } = await runBulk(items, `Tagging (${names.join(', ')})`, this.flags, (w) => relations.changeTags({ id: w.id }, 'add', names));
+      this.print(results, () => bulkTable(results));
+      if (exitCode !== 0) this.exit(exitCode);
+      return;
+    }
     const names = this.positionals.slice(1);
-    if (names.length === 0) throw usageError('give at least one tag: berth workspace tags add WORKSPACE TAG ...');
+    if (!this.args.workspace || names.length === 0) throw usageError('give at least one tag: berth workspace tags add WORKSPACE TAG ...');
     const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
-    const relations = new WorkspaceRelationsClient(await this.client());
     await relations.changeTags(ref, 'add', names);
     const tags = await relations.tags(ref);
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : flatTagTable(tags, false)));
