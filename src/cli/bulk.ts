@@ -1,8 +1,11 @@
+import type { BerthClient } from '../client/client.js';
 import type { Resource } from '../client/jsonapi.js';
 import { BerthError } from '../domain/errors.js';
 import { exitCodeFor, messageFor } from './exit-codes.js';
 import { renderTable } from './output.js';
 import { canPrompt, confirm, usageError } from './prompts.js';
+import { anyFilter, filtersFromFlags } from './workspace-filters.js';
+import { WorkspacesClient } from '../client/workspaces.js';
 
 export interface BulkResult {
   id: string;
@@ -62,4 +65,19 @@ export function bulkTable(results: BulkResult[]): string {
     { header: 'DETAIL', value: (r) => r.error },
   ]);
   return `${table}\n${results.length - failed} succeeded, ${failed} failed.`;
+}
+
+/**
+ * The workspaces a bulk command acts on: `--all-matching` needs at least one filter and no
+ * WORKSPACE argument (the whole organization is never the target by accident).
+ */
+export async function matchingWorkspaces(
+  client: BerthClient,
+  org: string,
+  workspaceArg: string | undefined,
+  flags: Parameters<typeof filtersFromFlags>[2],
+): Promise<Resource[]> {
+  if (workspaceArg) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
+  if (!anyFilter(flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
+  return new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, flags));
 }

@@ -1,30 +1,9 @@
-import { Args } from '@oclif/core';
-import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { workspaceIds } from '../../cli/workspace-ids.js';
-import { workspaceTable } from '../../cli/views/workspace.js';
-import { WorkspaceRelationsClient } from '../../client/relations.js';
+import { ConsumerChangeCommand } from '../../cli/consumer-change.js';
 
-export default class RemoteStateAdd extends BerthCommand<typeof RemoteStateAdd> {
+export default class RemoteStateAdd extends ConsumerChangeCommand {
   static override summary = "Allow workspaces to read a workspace's state (existing consumers are kept).";
   static override description = 'Only while the workspace does not share its state with the whole organization (global remote state off). Prints the consumers afterwards.';
   static override examples = ['<%= config.bin %> remote-state add network app-a app-b --org acme'];
-  static override strict = false;
-  static override args = {
-    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
-    consumers: Args.string({ description: 'CONSUMER ... workspaces (ws- ids, names in --org, or ORG/NAME)' }),
-  };
 
-  async run(): Promise<void> {
-    const consumers = this.positionals.slice(1);
-    if (consumers.length === 0) throw usageError('give at least one consumer workspace: berth remote-state add WORKSPACE CONSUMER ...');
-    const client = await this.client();
-    const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
-    const org = 'organization' in ref ? ref.organization : this.flags.org;
-    const relations = new WorkspaceRelationsClient(client);
-    await relations.changeConsumers(ref, 'add', await workspaceIds(client, consumers, org));
-    const list = await relations.consumers(ref);
-    this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list)));
-  }
+  protected readonly change = 'add';
 }

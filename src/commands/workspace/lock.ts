@@ -1,12 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
-import { bulkTable, runBulk } from '../../cli/bulk.js';
+import { bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
+import { workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspaceStateClient } from '../../client/state.js';
-import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceLock extends BerthCommand<typeof WorkspaceLock> {
   static override summary = 'Lock a workspace (or every workspace matching filters) so that no run or state change happens until it is unlocked.';
@@ -30,10 +29,7 @@ With --all-matching and the filters of \`workspace list\`, locks every matching 
     const client = await this.client();
     const state = new WorkspaceStateClient(client);
     if (this.flags['all-matching']) {
-      if (this.args.workspace) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
-      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
-      const org = this.requireOrg();
-      const items = await new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, this.flags));
+      const items = await matchingWorkspaces(client, this.requireOrg(), this.args.workspace, this.flags);
       const { results, exitCode } = await runBulk(items, 'Locking', this.flags, (w) => state.lock(w.id, this.flags.reason));
       this.print(results, () => bulkTable(results));
       if (exitCode !== 0) this.exit(exitCode);

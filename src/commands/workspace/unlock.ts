@@ -1,12 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../cli/base-command.js';
-import { bulkTable, runBulk } from '../../cli/bulk.js';
+import { bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
+import { workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspaceStateClient } from '../../client/state.js';
-import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceUnlock extends BerthCommand<typeof WorkspaceUnlock> {
   static override summary = 'Unlock a workspace you locked (or, with --force, any lock; admins only).';
@@ -30,10 +29,7 @@ With --all-matching and the filters of \`workspace list\`, unlocks every matchin
     const client = await this.client();
     const state = new WorkspaceStateClient(client);
     if (this.flags['all-matching']) {
-      if (this.args.workspace) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
-      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
-      const org = this.requireOrg();
-      const matching = await new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, this.flags));
+      const matching = await matchingWorkspaces(client, this.requireOrg(), this.args.workspace, this.flags);
       const locked = matching.filter((w) => w.attributes.locked);
       const { results, exitCode } = await runBulk(locked, 'Unlocking', this.flags, (w) => state.unlock(w.id, this.flags.force));
       this.print(results, () => (locked.length === 0 ? 'No matching workspace is locked.' : bulkTable(results)));

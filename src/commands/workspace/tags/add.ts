@@ -1,12 +1,11 @@
 import { Args, Flags } from '@oclif/core';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { bulkTable, runBulk } from '../../../cli/bulk.js';
+import { bulkTable, matchingWorkspaces, runBulk } from '../../../cli/bulk.js';
 import { usageError } from '../../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { flatTagTable } from '../../../cli/views/relations.js';
-import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../../cli/workspace-filters.js';
+import { workspaceFilterFlags } from '../../../cli/workspace-filters.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
-import { WorkspacesClient } from '../../../client/workspaces.js';
 
 export default class WorkspaceTagsAdd extends BerthCommand<typeof WorkspaceTagsAdd> {
   static override summary = 'Add flat (string) tags to a workspace (or every workspace matching filters); new names become organization tags.';
@@ -34,9 +33,7 @@ With --all-matching and the filters of \`workspace list\`, every argument is a t
     if (this.flags['all-matching']) {
       const names = this.positionals;
       if (names.length === 0) throw usageError('give at least one tag: berth workspace tags add --all-matching [filters] TAG ...');
-      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
-      const org = this.requireOrg();
-      const items = await new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, this.flags));
+      const items = await matchingWorkspaces(client, this.requireOrg(), undefined, this.flags);
       const { results, exitCode } = await runBulk(items, `Tagging (${names.join(', ')})`, this.flags, (w) => relations.changeTags({ id: w.id }, 'add', names));
       this.print(results, () => bulkTable(results));
       if (exitCode !== 0) this.exit(exitCode);
