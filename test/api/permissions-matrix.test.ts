@@ -44,7 +44,9 @@ type Op =
   | 'safe delete'
   | 'force delete'
   | 'force delete (org allows admins)'
-  | 'move workspace Alpha -> Beta';
+  | 'move workspace Alpha -> Beta'
+  | 'replace remote state consumers'
+  | 'add remote state consumers';
 
 const OPS: Op[] = [
   'create project',
@@ -62,29 +64,32 @@ const OPS: Op[] = [
   'force delete',
   'force delete (org allows admins)',
   'move workspace Alpha -> Beta',
+  'replace remote state consumers',
+  'add remote state consumers',
 ];
 
 // prettier-ignore
 const MATRIX: Record<Actor, number[]> = {
   //                          create  upd   del   view  settings lock unlock force  run   ws in  ws in  safe  force force   move
-  //                          prj     Alpha Beta  ws    ws            unlock        Alpha  Beta   del   del   allowed
-  'site administrator':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204],
-  'owner':                    [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204],
-  'manage-projects team':     [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    204],
-  'manage-workspaces team':   [403,   403,  403,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    404],
-  'read-workspaces team':     [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404],
-  'project admin':            [403,   200,  404,  200,  200,     200, 200,  200,   201,  201,   422,   204,  403,  204,    404],
-  'project read':             [403,   403,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404],
-  'workspace admin':          [403,   404,  404,  200,  200,     200, 200,  200,   201,  403,   403,   204,  403,  204,    404],
-  'workspace write':          [403,   404,  404,  200,  403,     200, 200,  403,   201,  403,   403,   404,  403,  403,    404],
-  'workspace plan':           [403,   404,  404,  200,  403,     403, 403,  403,   201,  403,   403,   404,  403,  403,    404],
-  'workspace read':           [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404],
-  'custom lock-only':         [403,   404,  404,  200,  403,     200, 200,  403,   403,  403,   403,   404,  403,  403,    404],
-  'team token (workspace admin team)': [403, 404, 404, 200, 200, 200, 200,  200,   201,  403,   403,   204,  403,  204,    404],
-  'organization token':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204],
-  'other organization token': [404,   404,  404,  404,  404,     404, 404,  404,   404,  404,   404,   404,  404,  404,    404],
-  'revoked token':            [401,   401,  401,  401,  401,     401, 401,  401,   401,  401,   401,   401,  401,  401,    401],
-  'no token':                 [401,   401,  401,  401,  401,     401, 401,  401,   401,  401,   401,   401,  401,  401,    401],
+  //                          prj     Alpha Beta  ws    ws            unlock        Alpha  Beta   del   del   allowed        consumers
+  //                                                                                                                        replace add
+  'site administrator':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204, 204,  204],
+  'owner':                    [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204, 204,  204],
+  'manage-projects team':     [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    204, 403,  204],
+  'manage-workspaces team':   [403,   403,  403,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    404, 204,  204],
+  'read-workspaces team':     [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
+  'project admin':            [403,   200,  404,  200,  200,     200, 200,  200,   201,  201,   422,   204,  403,  204,    404, 403,  204],
+  'project read':             [403,   403,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
+  'workspace admin':          [403,   404,  404,  200,  200,     200, 200,  200,   201,  403,   403,   204,  403,  204,    404, 403,  204],
+  'workspace write':          [403,   404,  404,  200,  403,     200, 200,  403,   201,  403,   403,   404,  403,  403,    404, 403,  403],
+  'workspace plan':           [403,   404,  404,  200,  403,     403, 403,  403,   201,  403,   403,   404,  403,  403,    404, 403,  403],
+  'workspace read':           [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
+  'custom lock-only':         [403,   404,  404,  200,  403,     200, 200,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
+  'team token (workspace admin team)': [403, 404, 404, 200, 200, 200, 200,  200,   201,  403,   403,   204,  403,  204,    404, 403,  204],
+  'organization token':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204, 204,  204],
+  'other organization token': [404,   404,  404,  404,  404,     404, 404,  404,   404,  404,   404,   404,  404,  404,    404, 404,  404],
+  'revoked token':            [401,   401,  401,  401,  401,     401, 401,  401,   401,  401,   401,   401,  401,  401,    401, 401,  401],
+  'no token':                 [401,   401,  401,  401,  401,     401, 401,  401,   401,  401,   401,   401,  401,  401,    401, 401,  401],
 };
 
 /** Sets up the actor in the fixture and returns its token (null: no Authorization header). */
@@ -203,6 +208,14 @@ async function perform(f: AccessFixture, op: Op, token: string | null): Promise<
     }
     case 'move workspace Alpha -> Beta':
       return api.post(`/api/v2/projects/${f.beta}/relationships/workspaces`, { data: [{ type: 'workspaces', id: web }] }, as);
+    case 'replace remote state consumers':
+    case 'add remote state consumers': {
+      const other = await api.post('/api/v2/organizations/acme/workspaces', wsCreate('reader', f.beta), { token: f.owner.token });
+      expect(other.status, other.text).toBe(201);
+      const body = { data: [{ type: 'workspaces', id: other.body.data.id }] };
+      const path = `/api/v2/workspaces/${web}/relationships/remote-state-consumers`;
+      return op === 'replace remote state consumers' ? api.patch(path, body, as) : api.post(path, body, as);
+    }
   }
 }
 
