@@ -1,33 +1,11 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDb } from '../helpers/cli.js';
-
-/** Starts `berth serve --port 0` as a real process and waits for its address and token. */
-function startServe(db: string): Promise<{ child: ChildProcess; url: string; token: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db], {
-      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20_000);
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const url = /berth listening on (http:\/\/\S+)/.exec(err)?.[1];
-      const token = /^\s+(berth\.\S+)$/m.exec(err)?.[1];
-      if (url && token) {
-        clearTimeout(timer);
-        resolve({ child, url, token });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
-  });
-}
+import { runCli, tempDb } from '../helpers/cli.js';
+import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 describe('project commands against berth serve (--server)', () => {
   const tmp = tempDb();
-  let server: { child: ChildProcess; url: string; token: string };
-  const remote = (...args: string[]) => runCli([...args, '--server', server.url, '--token', server.token, '--org', 'acme']);
+  let server: ServeProcess;
+  const remote = (...args: string[]) => runCli([...args, '--server', server.url, '--token', server.token!, '--org', 'acme']);
   const json = async (...args: string[]) => {
     const res = await remote(...args, '--json');
     expect(res.stderr).toBe('');
@@ -61,7 +39,7 @@ describe('project commands against berth serve (--server)', () => {
 
   it('answers a go-tfe style request with percent-encoded brackets', async () => {
     const url = `${server.url}/api/v2/organizations/acme/projects?filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=&include=effective_tag_bindings`;
-    const res = await fetch(url, { headers: { Authorization: `Bearer ${server.token}`, Accept: 'application/vnd.api+json' } });
+    const res = await fetch(url, { headers: { Authorization: `Bearer ${server.token!}`, Accept: 'application/vnd.api+json' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/vnd.api+json');
     const body: any = await res.json();

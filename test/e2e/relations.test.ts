@@ -1,35 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, runCli, tempDb } from '../helpers/cli.js';
-
-/** Starts `berth serve --port 0 --prune-interval 0` as a real process; resolves with its log so far. */
-function startServe(db: string): Promise<{ child: ChildProcess; url: string; token: string; log: () => string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--prune-interval', '0'], {
-      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    let err = '';
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20_000);
-    child.stderr!.on('data', (d) => {
-      err += d;
-      const url = /berth listening on (http:\/\/\S+)/.exec(err)?.[1];
-      const token = /^\s+(berth\.\S+)$/m.exec(err)?.[1];
-      if (url && token) {
-        clearTimeout(timer);
-        resolve({ child, url, token, log: () => err });
-      }
-    });
-    child.on('exit', (code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
-  });
-}
+import { runCli, tempDb } from '../helpers/cli.js';
+import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 describe('workspace relation commands against berth serve (--server)', () => {
   const tmp = tempDb();
-  let server: Awaited<ReturnType<typeof startServe>>;
-  const remote = (...args: string[]) => runCli([...args, '--server', server.url, '--token', server.token, '--org', 'acme']);
+  let server: ServeProcess;
+  const remote = (...args: string[]) => runCli([...args, '--server', server.url, '--token', server.token!, '--org', 'acme']);
   const json = async (...args: string[]) => {
     const res = await remote(...args, '--json');
     expect(res.stderr).toBe('');
@@ -38,7 +16,7 @@ describe('workspace relation commands against berth serve (--server)', () => {
   };
 
   beforeAll(async () => {
-    server = await startServe(tmp.db);
+    server = await startServe(tmp.db, ['--prune-interval', '0']);
     expect((await remote('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
     for (const name of ['network', 'app']) expect((await remote('workspace', 'create', name)).code).toBe(0);
   });
@@ -59,7 +37,7 @@ describe('workspace relation commands against berth serve (--server)', () => {
     expect((await json('org', 'retention', 'set', '--delete-older-than-days', '30')).type).toBe('data-retention-policy-delete-olders');
     expect((await json('workspace', 'retention', 'show', 'app')).relationships.target.data).toEqual({ id: 'acme', type: 'organizations' });
     expect(await json('maintenance', 'prune')).toEqual({ workspaces: 2, 'state-versions': 0, runs: 0 });
-    expect(server.log()).toContain('POST /api/v2/organizations/acme/ssh-keys 201');
-    expect(server.log()).not.toContain('PRIVATE-KEY-MATERIAL');
+    expect(server.stderr()).toContain('POST /api/v2/organizations/acme/ssh-keys 201');
+    expect(server.stderr()).not.toContain('PRIVATE-KEY-MATERIAL');
   });
 });
