@@ -27,7 +27,7 @@ export function timeRun(cmd, args, env = {}) {
 }
 
 export function ensureBuilt() {
-  if (!existsSync(join(ROOT, 'dist', 'cli.js'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 }
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz123456789';

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Development entry: rebuilds the bundle from src/ (esbuild takes well under a second), then runs it.
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+// Development entry: rebuilds the bundle from src/ (esbuild takes a second or two), then runs it.
+const { execFileSync } = require('node:child_process');
+const { join } = require('node:path');
 
-execFileSync(process.execPath, [fileURLToPath(new URL('../scripts/build.mjs', import.meta.url))], { stdio: 'inherit' });
-const { execute } = await import('../dist/cli.js');
-await execute({ development: true, dir: import.meta.url });
+execFileSync(process.execPath, [join(__dirname, '..', 'scripts', 'build.mjs')], { stdio: 'inherit' });
+require('./boot.js').boot({ development: true });

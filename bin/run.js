@@ -1,4 +1,2 @@
 #!/usr/bin/env node
-import { execute } from '../dist/cli.js';
-
-await execute({ dir: import.meta.url });
+require('./boot.js').boot();

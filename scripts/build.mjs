@@ -1,10 +1,57 @@
-// Builds the CLI into one ESM bundle (plus lazily loaded chunks) with esbuild, then writes
-// oclif.manifest.json so that `berth --help` lists commands without loading them.
+// Builds the CLI into one CommonJS bundle with esbuild, writes oclif.manifest.json so that
+// `berth --help` lists commands without loading them, then warms the V8 code cache that
+// bin/boot.js loads the bundle with.
+//
+// Why one CommonJS file: Node 20 reuses compiled code only for scripts compiled with node:vm's
+// `cachedData`, not for ES modules, and compiling the bundle is the largest part of start-up.
+// What must stay lazy is kept out of the bundle and required only when used: the prompt library
+// (a prompt is shown), the HTTP server adapter (`serve`), and the native SQLite addon.
 import { build } from 'esbuild';
-import { rm, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * esbuild's `charset: 'ascii'` escapes strings but not regular expression literals; the colour
+ * library has one with a raw U+009B (the C1 control sequence introducer). Written as `\x9b`, it is
+ * the same expression, and the bundle stays pure ASCII.
+ */
+function asciiRegexPlugin() {
+  return {
+    name: 'ascii-regex',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]node_modules[\\/]ansis[\\/].*\.c?js$/ }, async (args) => ({
+        contents: (await readFile(args.path, 'utf8')).replaceAll('\u009b', '\\x9b'),
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * oclif sorts the command list with String#localeCompare, whose first call loads ICU's collation
+ * data: 8 ms of every start, to sort ASCII ids. A plain code-point comparison gives the same
+ * order for these ids. The build fails if a new oclif no longer has the line, so that this patch
+ * never silently stops applying.
+ */
+function oclifSortPlugin() {
+  const from = '.sort((a, b) => a.id.localeCompare(b.id));';
+  return {
+    name: 'oclif-sort',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/ }, async (args) => {
+        const source = await readFile(args.path, 'utf8');
+        if (!source.includes(from)) throw new Error(`oclif-sort: ${args.path} no longer sorts with localeCompare; revisit the patch`);
+        return { contents: source.replace(from, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));'), loader: 'js' };
+      });
+    },
+  };
+}
 
 await rm(`${root}/dist`, { recursive: true, force: true });
 // A stale manifest would be read back instead of the commands just built.
@@ -13,20 +60,33 @@ await build({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli/index.ts' },
   outdir: 'dist',
+  outExtension: { '.js': '.cjs' },
   bundle: true,
-  splitting: true,
-  format: 'esm',
+  format: 'cjs',
   platform: 'node',
   target: 'node20',
   sourcemap: 'linked',
-  // Native addon: loaded from node_modules at run time. typescript: only oclif's development mode
-  // would load it (to read tsconfig), never a built CLI.
-  external: ['better-sqlite3', 'typescript'],
-  // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
-  banner: { js: "import { createRequire as __berthCreateRequire } from 'node:module'; const require = __berthCreateRequire(import.meta.url);" },
-  chunkNames: 'chunks/[name]-[hash]',
+  // Less to read and parse at each start; names are kept (oclif and error output use them), and
+  // the bundle is pure ASCII so that Node reads it without decoding UTF-8.
+  minifyWhitespace: true,
+  minifySyntax: true,
+  legalComments: 'none',
+  charset: 'ascii',
+  // Loaded from node_modules when first needed. typescript: only oclif's development mode would
+  // load it (to read tsconfig), never a built CLI.
+  external: ['better-sqlite3', 'typescript', '@inquirer/prompts', '@hono/node-server'],
+  // `await import(x)` of those becomes a require() inside a promise: the bundle is run through
+  // node:vm, where require() is the cheap and predictable way to load a package.
+  supported: { 'dynamic-import': false },
   logLevel: 'warning',
+  plugins: [asciiRegexPlugin(), oclifSortPlugin()],
 });
+const bundle = await readFile(`${root}/dist/cli.cjs`);
+const nonAscii = bundle.findIndex((b) => b > 0x7f);
+if (nonAscii >= 0) {
+  console.error(`build: dist/cli.cjs has a non-ASCII byte at offset ${nonAscii}; escape it (see asciiRegexPlugin)`);
+  process.exit(1);
+}
 
 // The manifest: oclif reads it instead of importing every command to list them.
 const { Config } = await import('@oclif/core');
@@ -38,4 +98,21 @@ if (!manifest || Object.keys(manifest.commands ?? {}).length === 0) {
   process.exit(1);
 }
 await writeFile(`${root}/oclif.manifest.json`, `${JSON.stringify(manifest, null, 2)}\n`);
-console.error(`build: dist/cli.js and oclif.manifest.json (${Object.keys(manifest.commands).length} commands)`);
+
+// Warm the code cache with what a typical local command compiles: each run adds the functions it
+// used to those already cached.
+const scratch = mkdtempSync(join(tmpdir(), 'berth-build-'));
+try {
+  const env = { ...process.env, BERTH_DB: join(scratch, 'warm.db'), BERTH_ORG: 'warm', NO_COLOR: '1', HOME: scratch, BERTH_CODE_CACHE: 'write' };
+  for (const args of [
+    ['org', 'create', 'warm', '--email', 'warm@example.test'],
+    ['workspace', 'create', 'app', '--json'],
+    ['workspace', 'show', 'app'],
+    ['workspace', 'list'],
+  ]) {
+    execFileSync(process.execPath, [join(root, 'bin', 'run.js'), ...args], { env, stdio: 'ignore' });
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+console.error(`build: dist/cli.cjs, its code cache and oclif.manifest.json (${Object.keys(manifest.commands).length} commands)`);

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { LinearRouter } from 'hono/router/linear-router';
 import { bodyLimit } from 'hono/body-limit';
 import { BerthError, notFound, payloadTooLarge } from '../domain/errors.js';
 import { authMiddleware } from './auth.js';
@@ -26,7 +27,7 @@ import { systemClock } from '../domain/clock.js';
  * its `fetch` in-process. Routes only parse, call one service and serialise.
  */
 export function createApp(options: AppOptions): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+  const app = new Hono<AppEnv>(options.singleRequest ? { router: new LinearRouter() } : {});
 
   app.onError((err, c) => {
     if (err instanceof BerthError) return sendError(c, err);

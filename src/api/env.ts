@@ -13,6 +13,12 @@ export interface AppOptions {
    * it (to the local site administrator); `serve` never does, so tokenless requests get 401.
    */
   localActor?: Actor;
+  /**
+   * One request per process (local mode): match routes with hono's LinearRouter, which needs no
+   * start-up work, instead of the default router that compiles every route into one regular
+   * expression on the first request (worth it only for a long-running server).
+   */
+  singleRequest?: boolean;
   /** Receives unexpected errors (logged by `serve`). */
   onUnexpectedError?: (err: unknown) => void;
 }

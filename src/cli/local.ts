@@ -1,4 +1,5 @@
 import { createApp } from '../api/app.js';
+import { installInProcessHttpObjects } from '../client/in-process-http.js';
 import { InProcessTransport } from '../client/transport.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { loadSettings } from '../services/settings.js';
@@ -6,11 +7,13 @@ import { openStore } from '../store/open.js';
 
 /**
  * Local mode: the very same API app, called in-process over the local SQLite file. Without a
- * token the caller acts as the local site administrator.
+ * token the caller acts as the local site administrator. Requests and responses are the light
+ * in-process stand-ins of client/in-process-http.ts (no socket, so no need to load undici).
  */
 export async function localTransport(dbPath: string): Promise<InProcessTransport> {
+  installInProcessHttpObjects();
   const store = await openStore(dbPath);
   const settings = await loadSettings(store.db);
-  const app = createApp({ db: store.db, settings, localActor: LOCAL_SITE_ADMIN });
+  const app = createApp({ db: store.db, settings, localActor: LOCAL_SITE_ADMIN, singleRequest: true });
   return new InProcessTransport((req) => app.fetch(req), () => store.close());
 }
