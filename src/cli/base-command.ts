@@ -1,4 +1,4 @@
-import { Command, Flags, type Interfaces } from '@oclif/core';
+import { Command, Flags, type Interfaces } from './oclif.js';
 import { BerthClient } from '../client/client.js';
 import { HttpTransport } from '../client/transport.js';
 import { resolveDatabasePath } from '../store/paths.js';

@@ -1,4 +1,4 @@
-import type { Command } from '@oclif/core';
+import type { Command } from './oclif.js';
 
 export interface CompletionCommand {
   id: string;

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args } from './oclif.js';
 import { BerthCommand } from './base-command.js';
 import { usageError } from './prompts.js';
 import { parseWorkspaceArg } from './resolve-workspace.js';

@@ -166,4 +166,4 @@ export const COMMANDS = {
   'workspace:tags:remove': WorkspaceTagsRemove,
 };
 
-export { execute, flush, handle } from '@oclif/core';
+export { execute, flush, handle } from './oclif.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from './oclif.js';
 import { usageError } from './prompts.js';
 
 export const retentionFlags = {

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from './oclif.js';
 import type { BerthClient } from '../client/client.js';
 import { resolveProjectId, type WorkspaceListFilters } from '../client/workspaces.js';
 import { usageError } from './prompts.js';

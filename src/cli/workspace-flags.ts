@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from './oclif.js';
 import type { BerthClient } from '../client/client.js';
 import { resolveAgentPoolId, resolveProjectId } from '../client/workspaces.js';
 import { usageError } from './prompts.js';

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../oclif.js';
 
 /** The organization-level permissions of a team, as flags. */
 export const teamAccessFlags = {

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { agentPoolTable } from '../../cli/views/workspace.js';
 import { AgentPoolsClient } from '../../client/workspaces.js';

@@ -1,4 +1,4 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { canPrompt, input, usageError } from '../../cli/prompts.js';
 import { parseTagArg } from '../../cli/tag-args.js';

@@ -1,4 +1,4 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
 import { resolveProject } from '../../cli/resolve-project.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
 import { renderFields } from '../../cli/output.js';

@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { Args } from '@oclif/core';
+import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { WorkspaceStateClient } from '../../client/state.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Args } from '@oclif/core';
+import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
 import { usageError } from '../../cli/prompts.js';

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { teamFields } from '../../cli/views/team.js';
 import { teamsApi } from '../../client/teams.js';

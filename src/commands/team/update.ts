@@ -1,4 +1,4 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { organizationAccess, teamAccessFlags } from '../../cli/flags/team-access.js';
 import { usageError } from '../../cli/prompts.js';

@@ -1,4 +1,4 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { canPrompt, confirm, input, select, usageError } from '../../cli/prompts.js';
 import { workspaceFields } from '../../cli/views/workspace.js';

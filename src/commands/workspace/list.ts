@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';

@@ -1,4 +1,4 @@
-import { Args } from '@oclif/core';
+import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { tagBindingTable } from '../../../cli/views/project.js';

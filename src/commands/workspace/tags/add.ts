@@ -1,4 +1,4 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { bulkTable, matchingWorkspaces, runBulk } from '../../../cli/bulk.js';
 import { usageError } from '../../../cli/prompts.js';
