@@ -9,7 +9,7 @@
 //   upgrade). BERTH_CODE_CACHE=off disables it, BERTH_CODE_CACHE=write rewrites it after this run
 //   (the build uses that to warm it).
 'use strict';
-const { readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
+const { accessSync, constants, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
@@ -39,10 +39,12 @@ async function boot({ development = false } = {}) {
     process.once('exit', () => {
       const tmp = `${cacheFile}.${process.pid}.tmp`;
       try {
+        // A read-only install (e.g. global, owned by root): don't even serialise.
+        accessSync(dirname(filename), constants.W_OK);
         writeFileSync(tmp, script.createCachedData());
         renameSync(tmp, cacheFile);
       } catch {
-        // A read-only install: run without a cache.
+        // Run without a cache.
       }
     });
   }
