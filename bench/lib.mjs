@@ -49,6 +49,7 @@ export async function seededDatabase(count) {
   if (existsSync(file)) return file;
   const tmp = `${file}.tmp`;
   for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) if (existsSync(f)) execFileSync('rm', ['-f', f]);
+  ensureBuilt();
   execFileSync(process.execPath, [BIN, 'org', 'create', 'bench', '--email', 'bench@example.test'], { env: { ...process.env, BERTH_DB: tmp } });
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(tmp);
@@ -61,6 +62,99 @@ export async function seededDatabase(count) {
     for (let i = 0; i < count; i++) {
       const name = `ws-${String(i).padStart(6, '0')}`;
       insert.run(id('ws'), org.id, project.id, name, name, now, now, now);
+    }
+  })();
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  execFileSync('mv', [tmp, file]);
+  return file;
+}
+
+/** A small deterministic random generator (mulberry32), so that a seed shape is reproducible. */
+export function prng(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export const TAGGED_SHAPE = {
+  projects: 50,
+  flatTags: ['a', 'b', 'c', 'd', 'e', 'web', 'api', 'db', 'cache', 'queue', 'eu', 'us', 'ap', 'critical', 'legacy', 'pci', 'gpu', 'batch', 'edge', 'internal'],
+  bindingKeys: ['env', 'team', 'region', 'tier', 'owner', 'app'],
+  envs: ['prod', 'staging', 'dev'],
+  regions: ['eu', 'us', 'ap'],
+  teams: ['core', 'data', 'infra', 'payments', 'search', 'mobile', 'platform', 'security'],
+};
+
+/**
+ * The list-scale database: one organization `bench`, `count` workspaces spread over 50 projects
+ * (`proj-00`...), each workspace with 2 to 5 flat tags and 1 to 5 key-value tag bindings, each
+ * project with 1 to 3 bindings (inherited). Names look like `svc17-prod-eu-000123`. Rows are the
+ * ones the services would write (ids, name_lower, lower-case tag names, timestamps), inserted
+ * in one transaction; the schema and the organization come from berth itself.
+ */
+export async function seededTaggedDatabase(count) {
+  mkdirSync(CACHE, { recursive: true });
+  const file = join(CACHE, `seed-tagged-v1-${count}.db`);
+  if (existsSync(file)) return file;
+  const tmp = `${file}.tmp`;
+  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) if (existsSync(f)) execFileSync('rm', ['-f', f]);
+  ensureBuilt();
+  execFileSync(process.execPath, [BIN, 'org', 'create', 'bench', '--email', 'bench@example.test'], { env: { ...process.env, BERTH_DB: tmp } });
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(tmp);
+  db.pragma('journal_mode = WAL');
+  const rand = prng(9);
+  const pick = (list) => list[Math.floor(rand() * list.length)];
+  const some = (list, min, max) => {
+    const n = min + Math.floor(rand() * (max - min + 1));
+    const copy = [...list];
+    for (let i = copy.length - 1; i > 0; i--) {
+      const j = Math.floor(rand() * (i + 1));
+      [copy[i], copy[j]] = [copy[j], copy[i]];
+    }
+    return copy.slice(0, n);
+  };
+  const S = TAGGED_SHAPE;
+  const valueOf = (key) =>
+    key === 'env' ? pick(S.envs) : key === 'region' ? pick(S.regions) : key === 'team' ? pick(S.teams) : `${key}-${Math.floor(rand() * 20)}`;
+  const org = db.prepare('select id, default_execution_mode from organizations where name = ?').get('bench');
+  const base = Date.parse('2025-01-01T00:00:00.000Z');
+  const at = (i) => new Date(base + i * 60_000).toISOString();
+  const now = at(0);
+  const insertProject = db.prepare(`insert into projects (id, organization_id, name, name_lower, default_execution_mode, is_default, created_at)
+    values (?, ?, ?, ?, ?, 0, ?)`);
+  const insertProjectBinding = db.prepare('insert into project_tag_bindings (id, project_id, key, value, created_at) values (?, ?, ?, ?, ?)');
+  const insertTag = db.prepare('insert into tags (id, organization_id, name, created_at) values (?, ?, ?, ?)');
+  const insertWorkspace = db.prepare(`insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at)
+    values (?, ?, ?, ?, ?, '1.13.3', ?, ?, ?)`);
+  const insertWorkspaceTag = db.prepare('insert into workspace_tags (workspace_id, tag_id) values (?, ?)');
+  const insertBinding = db.prepare('insert into workspace_tag_bindings (id, workspace_id, key, value, created_at) values (?, ?, ?, ?, ?)');
+  db.transaction(() => {
+    const projects = [];
+    for (let p = 0; p < S.projects; p++) {
+      const pid = id('prj');
+      const name = `proj-${String(p).padStart(2, '0')}`;
+      insertProject.run(pid, org.id, name, name, org.default_execution_mode, now);
+      for (const key of some(['env', 'team', 'cost-center'], 1, 3)) insertProjectBinding.run(id('tb'), pid, key, valueOf(key), now);
+      projects.push(pid);
+    }
+    const tagIds = new Map(S.flatTags.map((name) => [name, id('tag')]));
+    for (const [name, tagId] of tagIds) insertTag.run(tagId, org.id, name, now);
+    for (let i = 0; i < count; i++) {
+      const wid = id('ws');
+      const name = `svc${Math.floor(rand() * 200)}-${pick(S.envs)}-${pick(S.regions)}-${String(i).padStart(6, '0')}`;
+      // Creation order and latest change differ, so that the sorts have work to do.
+      const created = at(i);
+      const changed = at(Math.floor(rand() * count * 2));
+      insertWorkspace.run(wid, org.id, projects[i % projects.length], name, name.toLowerCase(), changed, created, created);
+      for (const tag of some(S.flatTags, 2, 5)) insertWorkspaceTag.run(wid, tagIds.get(tag));
+      for (const key of some(S.bindingKeys, 1, 5)) insertBinding.run(id('tb'), wid, key, valueOf(key), created);
     }
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');

@@ -67,11 +67,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     pruneTimer.unref();
   }
 
+  // Access log lines are written in batches (once per turn of the event loop): one write per
+  // request costs a system call each, a noticeable share of a small request under load.
+  let accessLines: string[] = [];
+  const flushAccessLog = () => {
+    const lines = accessLines;
+    accessLines = [];
+    if (lines.length > 0) options.log(lines.join('\n'));
+  };
   const fetch = async (request: Request): Promise<Response> => {
     const started = performance.now();
     const response = await app.fetch(request);
     const ms = (performance.now() - started).toFixed(1);
-    options.log(`${request.method} ${new URL(request.url).pathname} ${response.status} ${ms}ms`);
+    if (accessLines.push(`${request.method} ${new URL(request.url).pathname} ${response.status} ${ms}ms`) === 1) setImmediate(flushAccessLog);
     return response;
   };
 
@@ -94,6 +102,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeIdleConnections();
       })
         .then(() => pruning)
+        .then(() => flushAccessLog())
         .then(() => store.close());
       return closing;
     },

@@ -3,15 +3,15 @@ import { sql, type Selectable } from 'kysely';
 import { notFound } from '../domain/errors.js';
 import type { ExecutionMode } from '../domain/organization.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
-import { can, readableWorkspaceScope, scoped, type OrgFacts } from '../domain/policy.js';
+import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { VcsRepo, Workspace } from '../domain/workspace.js';
-import { containsInsensitive, likeEscape } from '../store/like.js';
 import type { WorkspacesTable } from '../store/schema.js';
 import type { Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
+import { readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -200,32 +200,13 @@ export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: T
   return { ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []), metrics: metrics.get(row.id)!, dataRetentionPolicy: policies.get(row.id) ?? null };
 }
 
-export interface TaggedFilter {
-  key: string;
-  /** Empty means any value. */
-  value: string;
-}
+export type { TaggedFilter } from './workspaces-filters.js';
+export { wildcardPattern } from './workspaces-filters.js';
 
 export type WorkspaceSort = 'name' | 'current-run.created-at' | 'latest-change-at';
 
-export interface WorkspaceListQuery {
-  searchName?: string;
-  searchTags?: string[];
-  excludeTags?: string[];
-  wildcardName?: string;
-  projectId?: string;
-  currentRunStatus?: string[];
-  tagged?: TaggedFilter[];
+export interface WorkspaceListQuery extends WorkspaceFilterQuery {
   sort?: { by: WorkspaceSort; descending: boolean };
-}
-
-/** `*x`, `x*`, `*x*` (or no star: exact), case-insensitive, as a LIKE pattern. */
-export function wildcardPattern(wildcard: string): string {
-  const w = wildcard.toLowerCase();
-  const lead = w.startsWith('*');
-  const trail = w.length > 1 && w.endsWith('*');
-  const core = w.slice(lead ? 1 : 0, trail ? -1 : undefined);
-  return `${lead ? '%' : ''}${likeEscape(core)}${trail ? '%' : ''}`;
 }
 
 type WorkspaceQuery = ReturnType<typeof selectWorkspaces>;
@@ -236,76 +217,48 @@ type WorkspaceQuery = ReturnType<typeof selectWorkspaces>;
  * Null when the caller may read none.
  */
 export function onlyReadable(ctx: ServiceContext, facts: OrgFacts, q: WorkspaceQuery): WorkspaceQuery | null {
-  const scope = readableWorkspaceScope(ctx.actor, facts);
-  if (scope === 'all') return q;
-  if (scope.projectIds.length === 0 && scope.workspaceIds.length === 0) return null;
-  return q.where((eb) =>
-    eb.or([
-      ...(scope.projectIds.length > 0 ? [eb('workspaces.project_id', 'in', scope.projectIds)] : []),
-      ...(scope.workspaceIds.length > 0 ? [eb('workspaces.id', 'in', scope.workspaceIds)] : []),
-    ]),
-  );
+  const filter = readableFilter(ctx, facts);
+  if (filter === 'none') return null;
+  return filter ? q.where(filter as never) : q;
 }
 
-/** The workspaces of an organization the caller may see, filtered, sorted and paged. */
+/**
+ * The workspaces of an organization the caller may see, filtered, sorted and paged. The total
+ * is counted on the workspaces table alone (the joins only add columns), so that it can be
+ * answered from indexes.
+ */
 export async function listWorkspaces(ctx: ServiceContext, organization: string, query: WorkspaceListQuery, page: PageRequest): Promise<Paged<Workspace>> {
   const { row: org, facts } = await readableOrganization(ctx, organization);
-  const restricted = onlyReadable(ctx, facts, selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', org.id));
-  if (!restricted) return { items: [], total: 0, page };
-  let q = restricted;
-  if (query.searchName) q = q.where(containsInsensitive('workspaces.name', query.searchName));
-  if (query.wildcardName) {
-    q = q.where(sql<boolean>`workspaces.name_lower like ${wildcardPattern(query.wildcardName)} escape '\\'`);
+  const readable = readableFilter(ctx, facts);
+  if (readable === 'none') return { items: [], total: 0, page };
+  const filters = workspaceFilters(org.id, query);
+  if (readable) filters.push(readable);
+  let counted = ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n'));
+  // The page is chosen on the workspaces table alone (seq only: often answered from an index),
+  // then its rows are read with their joins.
+  let paged = ctx.db.selectFrom('workspaces').select('workspaces.seq');
+  for (const f of filters) {
+    counted = counted.where(f);
+    paged = paged.where(f);
   }
-  if (query.projectId) q = q.where('workspaces.project_id', '=', query.projectId);
-  if (query.currentRunStatus && query.currentRunStatus.length > 0) {
-    q = q.where('workspaces.current_run_status', 'in', query.currentRunStatus);
-  }
-  const hasTag = (name: string) => (eb: any) =>
-    eb.exists(
-      eb
-        .selectFrom('workspace_tags')
-        .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
-        .select('workspace_tags.seq')
-        .whereRef('workspace_tags.workspace_id', '=', 'workspaces.id')
-        .where('tags.name', '=', name.toLowerCase()),
-    );
-  for (const tag of query.searchTags ?? []) q = q.where(hasTag(tag));
-  for (const tag of query.excludeTags ?? []) q = q.where((eb) => eb.not(hasTag(tag)(eb)));
-  for (const t of query.tagged ?? []) {
-    q = q.where((eb) => {
-      const own = eb
-        .selectFrom('workspace_tag_bindings as wtb')
-        .select('wtb.seq')
-        .whereRef('wtb.workspace_id', '=', 'workspaces.id')
-        .where('wtb.key', '=', t.key);
-      const inherited = eb
-        .selectFrom('project_tag_bindings as ptb')
-        .select('ptb.seq')
-        .whereRef('ptb.project_id', '=', 'workspaces.project_id')
-        .where('ptb.key', '=', t.key);
-      // Effective bindings: the workspace's own value wins over its project's for the same key.
-      return eb.or([
-        eb.exists(t.value === '' ? own : own.where('wtb.value', '=', t.value)),
-        eb.and([eb.not(eb.exists(own)), eb.exists(t.value === '' ? inherited : inherited.where('ptb.value', '=', t.value))]),
-      ]);
-    });
-  }
-  const countRow = await ctx.db.selectFrom(q.as('matching')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const countRow = await counted.executeTakeFirstOrThrow();
   const dir = query.sort?.descending ? 'desc' : 'asc';
   switch (query.sort?.by) {
     case 'name':
-      q = q.orderBy('workspaces.name_lower', dir).orderBy('workspaces.name', dir);
+      paged = paged.orderBy('workspaces.name_lower', dir).orderBy('workspaces.name', dir);
       break;
     case 'current-run.created-at':
       // Workspaces without a current run come last in either direction.
-      q = q.orderBy(sql`workspaces.current_run_created_at is null`).orderBy('workspaces.current_run_created_at', dir);
+      paged = paged.orderBy(sql`workspaces.current_run_created_at is null`).orderBy('workspaces.current_run_created_at', dir);
       break;
     case 'latest-change-at':
-      q = q.orderBy('workspaces.latest_change_at', dir);
+      paged = paged.orderBy('workspaces.latest_change_at', dir);
       break;
   }
-  const rows = await q.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page)).execute();
+  const seqs = (await paged.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page)).execute()).map((r) => r.seq);
+  const order = new Map(seqs.map((seq, i) => [seq, i]));
+  const rows = seqs.length === 0 ? [] : await selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs).execute();
+  rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
   const items = await completeWorkspaces(ctx, ctx.db, rows, facts);
   return { items, total: Number(countRow.n), page };
 }

@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { migrate } from './migrate.js';
+import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './schema.js';
 
 export interface Store {
@@ -22,7 +23,7 @@ export async function openStore(path: string): Promise<Store> {
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
   try {
     await migrate(db);
   } catch (err) {

@@ -1,0 +1,80 @@
+// The load generator of the HTTP benchmarks, run in its own process by server.mjs: autocannon
+// with the scenario given as JSON in argv[2]; prints a JSON summary on stdout.
+//   read:  { mode: 'read', url, token, connections, duration }
+//   write: { mode: 'write', url, token, organization, connections, count }
+import autocannon from 'autocannon';
+
+const options = JSON.parse(process.argv[2]);
+const headers = { authorization: `Bearer ${options.token}`, 'content-type': 'application/vnd.api+json' };
+
+function run(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon({ url: options.url, ...opts, headers }, (err, result) => (err ? reject(err) : resolve(result)));
+  });
+}
+
+function summary(r) {
+  const seconds = r.duration;
+  return {
+    requests: r.requests.total,
+    seconds,
+    perSecond: r.requests.total / seconds,
+    averageRps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: r.errors + r.timeouts,
+    non2xx: r.non2xx,
+  };
+}
+
+if (options.mode === 'read') {
+  const r = await run({ connections: options.connections, duration: options.duration, url: options.url + options.path });
+  console.log(JSON.stringify(summary(r)));
+} else if (options.mode === 'write') {
+  // Creates: each request a new workspace name; the ids come back in the responses.
+  const ids = [];
+  let next = 0;
+  const prefix = `bench-${Date.now().toString(36)}`;
+  const creates = await run({
+    connections: options.connections,
+    amount: options.count,
+    requests: [
+      {
+        method: 'POST',
+        path: `/api/v2/organizations/${options.organization}/workspaces`,
+        setupRequest: (req) => ({
+          ...req,
+          body: JSON.stringify({ data: { type: 'workspaces', attributes: { name: `${prefix}-${next++}` } } }),
+        }),
+        onResponse: (status, body) => {
+          if (status === 201) ids.push(JSON.parse(body).data.id);
+        },
+      },
+    ],
+  });
+  const created = summary(creates);
+  // Lock/unlock pairs: each pair on the next created workspace, so that no two connections
+  // contend for the same lock.
+  let k = 0;
+  const pairs = await run({
+    connections: options.connections,
+    amount: options.count * 2,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req, context) => {
+          context.id = ids[k++ % ids.length];
+          return { ...req, path: `/api/v2/workspaces/${context.id}/actions/lock`, body: JSON.stringify({ reason: 'bench' }) };
+        },
+      },
+      {
+        method: 'POST',
+        setupRequest: (req, context) => ({ ...req, path: `/api/v2/workspaces/${context.id}/actions/unlock`, body: undefined }),
+      },
+    ],
+  });
+  const locked = summary(pairs);
+  console.log(JSON.stringify({ created: { ...created, ids: ids.length }, pairs: { ...locked, pairs: locked.requests / 2, pairsPerSecond: locked.perSecond / 2 } }));
+} else {
+  throw new Error(`unknown mode ${options.mode}`);
+}

@@ -1,0 +1,112 @@
+// Processes of the HTTP benchmarks: `berth serve` on a copy of a seed, a bare node:http reference
+// server, and the load generator (autocannon, in a process of its own).
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { BIN, ROOT } from '../lib.mjs';
+
+/** Resolves with the first line of `stream` that `pattern` matches (its match). */
+function lineMatching(child, stream, pattern, what) {
+  return new Promise((resolve, reject) => {
+    const lines = createInterface({ input: stream });
+    const seen = [];
+    const onExit = (code) => reject(new Error(`${what} exited (${code}) before it was ready:\n${seen.join('\n')}`));
+    child.once('exit', onExit);
+    lines.on('line', (line) => {
+      seen.push(line);
+      const m = pattern.exec(line);
+      if (!m) return;
+      child.off('exit', onExit);
+      // Keep draining the stream (the access log) so that the child never blocks on it.
+      lines.removeAllListeners('line');
+      lines.on('line', () => {});
+      resolve(m);
+    });
+  });
+}
+
+function stopper(child, cleanup = () => {}) {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve(cleanup());
+      child.once('exit', () => resolve(cleanup()));
+      child.kill('SIGTERM');
+    });
+}
+
+/**
+ * `berth serve --port 0` (the built CLI, a real process) over a copy of `seedFile`, with a
+ * site-administrator token written into the copy. The access log is read and dropped.
+ * BENCH_CPU_PROF=DIR profiles it (node --cpu-prof).
+ */
+export async function startBerth(seedFile) {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
+  const db = join(dir, 'berth.db');
+  copyFileSync(seedFile, db);
+  const token = `berth.bench.${randomBytes(20).toString('hex')}`;
+  const { default: Database } = await import('better-sqlite3');
+  const sqlite = new Database(db);
+  sqlite
+    .prepare(`insert into tokens (id, kind, token_hash, description, created_at) values (?, 'site-admin', ?, 'benchmark', ?)`)
+    .run(`at-bench${randomBytes(6).toString('hex')}`, createHash('sha256').update(token).digest('hex'), new Date().toISOString());
+  sqlite.close();
+  // BENCH_CPU_PROF=DIR: the serve process writes a V8 CPU profile there when it stops.
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0'], {
+    cwd: ROOT,
+    env: { ...process.env, BERTH_DB: db, NO_COLOR: '1' },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  const [, url] = await lineMatching(child, child.stderr, /berth listening on (\S+)/, 'berth serve');
+  return { url, token, pid: child.pid, db, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/** A bare node:http server (own process) answering every request with `bytes` bytes of JSON. */
+export async function startReference(bytes) {
+  const script = `
+    const body = JSON.stringify({ data: { pad: 'x'.repeat(Math.max(0, ${bytes} - 22)) } });
+    const server = require('node:http').createServer((req, res) => {
+      res.writeHead(200, { 'content-type': 'application/vnd.api+json', 'content-length': Buffer.byteLength(body) });
+      res.end(body);
+    });
+    server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));
+    process.on('SIGTERM', () => server.close(() => process.exit(0)));`;
+  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [, port] = await lineMatching(child, child.stdout, /listening (\d+)/, 'reference server');
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: stopper(child) };
+}
+
+/** Runs bench/lib/load.mjs (autocannon) in a child process and returns its JSON result. */
+export function runLoad(options) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(ROOT, 'bench', 'lib', 'load.mjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.once('exit', (code) => {
+      if (code !== 0) return reject(new Error(`load generator failed (${code}): ${out}`));
+      resolve(JSON.parse(out));
+    });
+  });
+}
+
+/** Resident memory (VmRSS) of a process, in MB, from /proc. */
+export function residentMb(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  if (!m) throw new Error(`no VmRSS for process ${pid}`);
+  return Number(m[1]) / 1024;
+}
+
+/** One request from the benchmark process itself (set-up, not measured). */
+export async function api(server, method, path, body) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${server.token}`, 'content-type': 'application/vnd.api+json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
+  return { text, json: JSON.parse(text) };
+}

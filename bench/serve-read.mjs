@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// Read throughput of `berth serve`: GET /api/v2/workspaces/:id with a valid token, 32 connections
+// for 10 s (autocannon in its own process), on a database with 10,000 workspaces; against a bare
+// node:http server answering a JSON body of the same size, measured in the same run.
+// Targets: berth >= 50% of the reference's requests/s, berth p99 < 20 ms.
+//   node bench/serve-read.mjs [--smoke]
+import { pathToFileURL } from 'node:url';
+import { ensureBuilt, seededDatabase, SMOKE } from './lib.mjs';
+import { api, runLoad, startBerth, startReference } from './lib/server.mjs';
+
+export const READ_WORKSPACES = SMOKE ? 100 : 10_000;
+const CONNECTIONS = 32;
+const DURATION = SMOKE ? 1 : 10;
+
+/** Runs the read load against a running berth (and the reference), prints the summary lines. */
+export async function serveRead(berth) {
+  const name = `ws-${String(Math.floor(READ_WORKSPACES / 2)).padStart(6, '0')}`;
+  const shown = await api(berth, 'GET', `/api/v2/organizations/bench/workspaces/${name}`);
+  const path = `/api/v2/workspaces/${shown.json.data.id}`;
+  const bytes = Buffer.byteLength((await api(berth, 'GET', path)).text);
+  const reference = await startReference(bytes);
+  let ref;
+  try {
+    ref = await runLoad({ mode: 'read', url: reference.url, path, token: 'none', connections: CONNECTIONS, duration: DURATION });
+  } finally {
+    await reference.stop();
+  }
+  const own = await runLoad({ mode: 'read', url: berth.url, path, token: berth.token, connections: CONNECTIONS, duration: DURATION });
+  const line = (label, r) =>
+    `  ${label.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, ${r.errors} errors, ${r.non2xx} non-2xx)`;
+  console.log(`serve-read: GET /api/v2/workspaces/:id, ${READ_WORKSPACES} workspaces, body ${bytes} bytes, ${CONNECTIONS} connections, ${DURATION} s each`);
+  console.log(line('node:http reference', ref));
+  console.log(line('berth serve', own));
+  console.log(`  ratio                  ${(own.perSecond / ref.perSecond).toFixed(2)} of the reference's requests/s (target >= 0.50)`);
+  console.log(`  berth p99              ${own.p99} ms (target < 20)`);
+  return own;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  ensureBuilt();
+  const berth = await startBerth(await seededDatabase(READ_WORKSPACES));
+  try {
+    await serveRead(berth);
+  } finally {
+    await berth.stop();
+  }
+}
