@@ -28,7 +28,7 @@ export interface ServeOptions {
    * turns it off. The first run comes one interval after the start.
    */
   pruneIntervalMs?: number;
-  /** The clock of the pruning task (tests fix it). */
+  /** The clock of the pruning task and of the rate limiter's windows (tests fix it). */
   clock?: Clock;
   /** Serve HTTPS with this PEM certificate (chain) and key instead of plain HTTP. */
   tls?: { cert: Buffer | string; key: Buffer | string };
@@ -62,7 +62,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   if (problem) throw new ServeSetupError(problem);
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new ServeSetupError(`the rate limit must be a whole number of requests per second, 0 for none, not ${rateLimit}`);
-  const limiter = rateLimit > 0 ? new RateLimiter(rateLimit) : null;
+  // A given clock (tests) drives the rate limiter's windows too; else the monotonic clock does.
+  const clock = options.clock;
+  const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
 
   const store = await openStore(options.dbPath);
   if (options.edition) await saveEdition(store.db, options.edition);
