@@ -35,6 +35,8 @@ export function limitsProblem(l: ServerLimits): string | null {
     if (!Number.isInteger(value) || value <= 0) return `${name} must be a positive whole number, not ${value}`;
   }
   if (l.headersTimeoutMs > l.requestTimeoutMs) return 'the headers timeout cannot be longer than the request timeout';
+  // The request line counts in node's header size: with less room, long URLs would get 431, never 414.
+  if (l.maxHeaderSize < l.maxUrlLength + 1024) return `the header size limit must be at least ${l.maxUrlLength + 1024} bytes (the URL limit plus 1 KiB)`;
   return null;
 }
 

@@ -36,7 +36,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 0,
       env: 'BERTH_RATE_LIMIT',
     }),
-    'max-header-size': Flags.integer({ description: 'largest request line plus headers, in bytes (431 beyond)', default: 16384, min: 1024, env: 'BERTH_MAX_HEADER_SIZE' }),
+    'max-header-size': Flags.integer({ description: 'largest request line plus headers, in bytes (431 beyond)', default: 16384, min: 9216, env: 'BERTH_MAX_HEADER_SIZE' }),
     'headers-timeout': Flags.integer({ description: 'seconds a client has to send its request headers', default: 30, min: 1, env: 'BERTH_HEADERS_TIMEOUT' }),
     'request-timeout': Flags.integer({ description: 'seconds a client has to send its whole request, body included', default: 300, min: 1, env: 'BERTH_REQUEST_TIMEOUT' }),
     'keep-alive-timeout': Flags.integer({ description: 'seconds an idle keep-alive connection stays open', default: 5, min: 1, env: 'BERTH_KEEP_ALIVE_TIMEOUT' }),
