@@ -92,6 +92,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     pruneTimer.unref();
   }
 
+  let closing: Promise<void> | null = null;
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const started = performance.now();
     const target = env.incoming.url ?? '/';
@@ -104,6 +105,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     response ??= await app.fetch(request);
     const ms = (performance.now() - started).toFixed(1);
     // The path only: query strings may carry secrets (state content URLs); headers are never logged.
+    // Shutting down: the connection closes after this answer instead of idling in keep-alive.
+    if (closing) response.headers.set('Connection', 'close');
     options.log(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms`);
     return response;
   };
@@ -133,7 +136,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   }
 
-  let closing: Promise<void> | null = null;
   return {
     edition: settings.edition,
     url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
@@ -141,7 +143,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Until the last in-flight request is answered, drop connections as soon as they idle.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       })
         .then(() => pruning)
