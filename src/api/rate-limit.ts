@@ -18,18 +18,21 @@ export interface RateDecision {
 }
 
 interface Window {
+  key: string;
   start: number;
   count: number;
 }
 
 /**
- * A fixed one-second window per key, O(1) per request. Keys sit in a Map in the order their
- * current window started (a key is moved to the end when a new window starts for it), so the
- * expired ones are always at the front: each call drops a few of them, which keeps memory to
- * the keys seen in the last second, and never more than `maxKeys`.
+ * A fixed one-second window per key, O(1) per request. Each window, when it starts, also joins
+ * the back of a queue; windows end in the order they started, so the ended ones are always at
+ * the front. Each call drops a few of them (amortised O(1)), which keeps memory to the keys
+ * seen in the last second, and never more than `maxKeys`: past that, the oldest go first.
  */
 export class RateLimiter {
-  private readonly windows = new Map<string, Window>();
+  private readonly current = new Map<string, Window>();
+  private queue: (Window | undefined)[] = [];
+  private head = 0;
 
   constructor(
     readonly limit: number,
@@ -38,17 +41,17 @@ export class RateLimiter {
 
   /** How many keys are held now (tests check that idle ones go). */
   get size(): number {
-    return this.windows.size;
+    return this.current.size;
   }
 
   take(key: string): RateDecision {
     const now = this.options.now ? this.options.now() : performance.now();
-    this.evict(now);
-    let w = this.windows.get(key);
+    this.expire(now);
+    let w = this.current.get(key);
     if (!w || now - w.start >= WINDOW_MS) {
-      if (w) this.windows.delete(key);
-      w = { start: now, count: 0 };
-      this.windows.set(key, w);
+      w = { key, start: now, count: 0 };
+      this.current.set(key, w);
+      this.queue.push(w);
       this.cap();
     }
     const allowed = w.count < this.limit;
@@ -61,20 +64,28 @@ export class RateLimiter {
     };
   }
 
-  /** Drops up to a few expired windows from the front (amortised O(1)). */
-  private evict(now: number): void {
-    let budget = 4;
-    for (const [key, w] of this.windows) {
-      if (budget-- === 0 || now - w.start < WINDOW_MS) return;
-      this.windows.delete(key);
+  /** Drops up to four ended windows from the front of the queue. */
+  private expire(now: number): void {
+    for (let budget = 4; budget > 0 && this.head < this.queue.length; budget--) {
+      if (now - this.queue[this.head]!.start < WINDOW_MS) return;
+      this.dropHead();
     }
   }
 
   private cap(): void {
     const max = this.options.maxKeys ?? DEFAULT_MAX_KEYS;
-    while (this.windows.size > max) {
-      const oldest = this.windows.keys().next().value as string;
-      this.windows.delete(oldest);
+    while (this.current.size > max) this.dropHead();
+  }
+
+  /** Removes the front window, and its key unless a newer window of that key has begun. */
+  private dropHead(): void {
+    const w = this.queue[this.head]!;
+    this.queue[this.head++] = undefined;
+    if (this.current.get(w.key) === w) this.current.delete(w.key);
+    // Compact now and then: the array never keeps more dead slots than live ones.
+    if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
     }
   }
 }
