@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../src/api/body.js';
 import { DEFAULT_LIMITS } from '../../src/api/limits.js';
 import { STATE_BODY_LIMIT } from '../../src/api/routes/state-versions.js';
-import { startServer, type RunningServer } from '../../src/api/serve.js';
+import { isLoopback, startServer, type RunningServer } from '../../src/api/serve.js';
 import { tempDb } from '../helpers/cli.js';
 
 interface RawResponse {
@@ -245,5 +245,12 @@ describe('timeouts of serve against slow clients', () => {
     ).rejects.toThrow(/headers timeout cannot be longer than the request timeout/);
     await expect(startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, limits: { maxUrlLength: 0 } })).rejects.toThrow(/maxUrlLength/);
     await expect(startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, limits: { maxHeaderSize: 4096 } })).rejects.toThrow(/header size limit must be at least 9216/);
+  });
+});
+
+describe('what counts as loopback (no warning without TLS)', () => {
+  it('is 127.0.0.0/8 and ::1, in either notation, and nothing else', () => {
+    for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a)).toBe(true);
+    for (const a of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.10', '::ffff:10.0.0.1', 'fe80::1']) expect(isLoopback(a)).toBe(false);
   });
 });
