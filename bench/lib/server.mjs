@@ -55,7 +55,7 @@ export async function startBerth(seedFile) {
   sqlite.close();
   // BENCH_CPU_PROF=DIR: the serve process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0'], {
+  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0'], {
     cwd: ROOT,
     env: { ...process.env, BERTH_DB: db, NO_COLOR: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],

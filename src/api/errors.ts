@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { BerthError, type ErrorItem } from '../domain/errors.js';
-import { sendDocument } from './documents.js';
+import { JSONAPI, sendDocument } from './documents.js';
 
 function toErrorObject(item: ErrorItem): Record<string, unknown> {
   const obj: Record<string, unknown> = { status: String(item.status), title: item.title };
@@ -20,4 +20,12 @@ export function sendError(c: Context, err: BerthError): Response {
 /** Anything that is not a BerthError: logged by the caller, answered with a generic 500. */
 export function internalError(): BerthError {
   return new BerthError([{ status: 500, title: 'internal server error', detail: 'An unexpected error occurred; it has been logged.' }]);
+}
+
+/** The same error document as a standalone Response, for answers given outside the app (serve's limits). */
+export function errorResponse(err: BerthError, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify({ errors: err.items.map(toErrorObject) }), {
+    status: err.status,
+    headers: { 'Content-Type': JSONAPI, ...err.headers, ...headers },
+  });
 }

@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import { serve as nodeServe } from '@hono/node-server';
+import { createServer as createHttpsServer } from 'node:https';
+import { serve as nodeServe, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { ensureSiteAdminToken } from '../services/tokens.js';
 import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
@@ -9,6 +10,10 @@ import { createApp } from './app.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { pruneRetainedData } from '../services/data-retention.js';
+import { BerthError } from '../domain/errors.js';
+import { errorResponse } from './errors.js';
+import { answerClientError, DEFAULT_LIMITS, limitsProblem, nodeServerOptions, uriTooLong, type ServerLimits } from './limits.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds, type RateDecision } from './rate-limit.js';
 
 export interface ServeOptions {
   host: string;
@@ -23,8 +28,19 @@ export interface ServeOptions {
    * turns it off. The first run comes one interval after the start.
    */
   pruneIntervalMs?: number;
-  /** The clock of the pruning task (tests fix it). */
+  /** The clock of the pruning task and of the rate limiter's windows (tests fix it). */
   clock?: Clock;
+  /** Serve HTTPS with this PEM certificate (chain) and key instead of plain HTTP. */
+  tls?: { cert: Buffer | string; key: Buffer | string };
+  /** Requests per second per token (per client address without one) under /api/v2; 0 turns it off. Default 30. */
+  rateLimit?: number;
+  /** Header size, URL length and timeouts; each missing one takes its default (DEFAULT_LIMITS). */
+  limits?: Partial<ServerLimits>;
+}
+
+/** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
+export class ServeSetupError extends Error {
+  override name = 'ServeSetupError';
 }
 
 export interface RunningServer {
@@ -41,6 +57,15 @@ export interface RunningServer {
  * (method, path, status, milliseconds), and a clean shutdown. Only `berth serve` loads this.
  */
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const limits: ServerLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const problem = limitsProblem(limits);
+  if (problem) throw new ServeSetupError(problem);
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new ServeSetupError(`the rate limit must be a whole number of requests per second, 0 for none, not ${rateLimit}`);
+  // A given clock (tests) drives the rate limiter's windows too; else the monotonic clock does.
+  const clock = options.clock;
+  const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
+
   const store = await openStore(options.dbPath);
   if (options.edition) await saveEdition(store.db, options.edition);
   const settings = await loadSettings(store.db);
@@ -75,30 +100,63 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     accessLines = [];
     if (lines.length > 0) options.log(lines.join('\n'));
   };
-  const fetch = async (request: Request): Promise<Response> => {
+  let closing: Promise<void> | null = null;
+  const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const started = performance.now();
-    const response = await app.fetch(request);
+    const target = env.incoming.url ?? '/';
+    let response = uriTooLong(target, limits.maxUrlLength);
+    if (!response && limiter && API_PATH.test(target)) {
+      const decision = limiter.take(rateLimitKey(request.headers.get('authorization') ?? undefined, env.incoming.socket.remoteAddress));
+      response = decision.allowed ? await app.fetch(request) : tooManyRequests(decision);
+      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+    }
+    response ??= await app.fetch(request);
     const ms = (performance.now() - started).toFixed(1);
-    if (accessLines.push(`${request.method} ${new URL(request.url).pathname} ${response.status} ${ms}ms`) === 1) setImmediate(flushAccessLog);
+    // The path only: query strings may carry secrets (state content URLs); headers are never logged.
+    // Shutting down: the connection closes after this answer instead of idling in keep-alive.
+    if (closing) response.headers.set('Connection', 'close');
+    if (accessLines.push(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms`) === 1) setImmediate(flushAccessLog);
     return response;
   };
 
-  const server = await new Promise<Server>((resolve, reject) => {
-    const s = nodeServe({ fetch, hostname: options.host, port: options.port }, () => resolve(s as Server)) as Server;
-    s.once('error', reject);
-  });
+  const serverOptions = nodeServerOptions(limits);
+  let server: Server;
+  try {
+    server = await new Promise<Server>((resolve, reject) => {
+      const s = (
+        options.tls
+          ? nodeServe({ fetch, hostname: options.host, port: options.port, createServer: createHttpsServer, serverOptions: { ...serverOptions, cert: options.tls.cert, key: options.tls.key } }, () => resolve(s))
+          : nodeServe({ fetch, hostname: options.host, port: options.port, serverOptions }, () => resolve(s))
+      ) as Server;
+      s.once('error', reject);
+    });
+  } catch (err) {
+    await store.close();
+    throw new ServeSetupError(setupMessage(err, options));
+  }
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  server.on('clientError', answerClientError);
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  if (!options.tls && !isLoopback(address.address)) {
+    options.log(
+      `warning: listening on ${address.address}, beyond loopback, without TLS: tokens and state cross the network in clear text. Serve HTTPS with --tls-cert and --tls-key, or put a TLS-terminating proxy in front.`,
+    );
+  }
 
-  let closing: Promise<void> | null = null;
   return {
     edition: settings.edition,
-    url: `http://${host}:${address.port}`,
+    url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     createdToken,
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       closing ??= new Promise<void>((resolve) => {
-        server.close(() => resolve());
+        // Until the last in-flight request is answered, drop connections as soon as they idle.
+        const sweep = setInterval(() => server.closeIdleConnections(), 50);
+        server.close(() => {
+          clearInterval(sweep);
+          resolve();
+        });
         server.closeIdleConnections();
       })
         .then(() => pruning)
@@ -107,4 +165,33 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return closing;
     },
   };
+}
+
+const API_PATH = /^\/api\/v2(?:[/?]|$)/;
+
+function pathOf(target: string): string {
+  const q = target.indexOf('?');
+  return q === -1 ? target : target.slice(0, q);
+}
+
+function tooManyRequests(decision: RateDecision): Response {
+  const err = new BerthError([
+    { status: 429, title: 'Too many requests', detail: `more than ${decision.limit} requests per second; retry after the time in Retry-After` },
+  ]);
+  return errorResponse(err, { 'Retry-After': String(retryAfterSeconds(decision)) });
+}
+
+/** Whether an address a server is bound to is reachable only from this machine. */
+export function isLoopback(address: string): boolean {
+  const a = address.toLowerCase();
+  return a === '::1' || a.startsWith('127.') || a.startsWith('::ffff:127.');
+}
+
+function setupMessage(err: unknown, options: ServeOptions): string {
+  const e = err as NodeJS.ErrnoException;
+  if (e?.code === 'EADDRINUSE') return `cannot listen on ${options.host}:${options.port}: the address is already in use`;
+  if (e?.code === 'EADDRNOTAVAIL') return `cannot listen on ${options.host}: no such address on this machine`;
+  if (e?.code === 'EACCES') return `cannot listen on ${options.host}:${options.port}: permission denied`;
+  if (options.tls) return `cannot serve HTTPS with this certificate and key: ${e?.message ?? String(err)}`;
+  return `cannot listen on ${options.host}:${options.port}: ${e?.message ?? String(err)}`;
 }

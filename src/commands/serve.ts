@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { resolveDatabasePath } from '../store/paths.js';
@@ -5,12 +6,14 @@ import { resolveDatabasePath } from '../store/paths.js';
 export default class Serve extends BerthCommand<typeof Serve> {
   static override summary = 'Run the HTTP API server (HCP Terraform API v2 dialect).';
   static override description =
-    'Serves /api/v2 on the given address over the database file. On a database without a site-administrator token, it creates one and prints it once on stderr. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
+    'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 9000 --db /var/lib/berth/berth.db',
     '<%= config.bin %> serve --host 0.0.0.0 --port 8080',
     '<%= config.bin %> serve --edition hosted',
+    '<%= config.bin %> serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem',
+    '<%= config.bin %> serve --rate-limit 0',
   ];
   static override flags = {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
@@ -25,11 +28,44 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 0,
       env: 'BERTH_PRUNE_INTERVAL',
     }),
+    'tls-cert': Flags.string({ description: 'PEM certificate (chain) file: serve HTTPS (needs --tls-key)', env: 'BERTH_TLS_CERT' }),
+    'tls-key': Flags.string({ description: 'PEM private key file of --tls-cert', env: 'BERTH_TLS_KEY' }),
+    'rate-limit': Flags.integer({
+      description: 'requests per second per token (per client address without one) under /api/v2; 0 turns it off',
+      default: 30,
+      min: 0,
+      env: 'BERTH_RATE_LIMIT',
+    }),
+    'max-header-size': Flags.integer({ description: 'largest request line plus headers, in bytes (431 beyond)', default: 16384, min: 9216, env: 'BERTH_MAX_HEADER_SIZE' }),
+    'headers-timeout': Flags.integer({ description: 'seconds a client has to send its request headers', default: 30, min: 1, env: 'BERTH_HEADERS_TIMEOUT' }),
+    'request-timeout': Flags.integer({ description: 'seconds a client has to send its whole request, body included', default: 300, min: 1, env: 'BERTH_REQUEST_TIMEOUT' }),
+    'keep-alive-timeout': Flags.integer({ description: 'seconds an idle keep-alive connection stays open', default: 5, min: 1, env: 'BERTH_KEEP_ALIVE_TIMEOUT' }),
   };
 
+  /** Reads the TLS files, or stops with a usage error that says which file and why. */
+  private readTls(): { cert: Buffer; key: Buffer } | undefined {
+    const cert = this.flags['tls-cert'];
+    const key = this.flags['tls-key'];
+    if (cert === undefined && key === undefined) return undefined;
+    if (cert === undefined || key === undefined) {
+      this.error('--tls-cert and --tls-key go together: give both to serve HTTPS, or neither', { exit: 2 });
+    }
+    const read = (file: string, what: string): Buffer => {
+      try {
+        return readFileSync(file);
+      } catch (err) {
+        const e = err as NodeJS.ErrnoException;
+        const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
+        return this.error(`cannot read the TLS ${what} ${file}: ${why}`, { exit: 2 });
+      }
+    };
+    return { cert: read(cert, 'certificate'), key: read(key, 'key') };
+  }
+
   async run(): Promise<void> {
-    const { startServer } = await import('../api/serve.js');
+    const { startServer, ServeSetupError } = await import('../api/serve.js');
     const log = (line: string) => process.stderr.write(`${line}\n`);
+    const tls = this.readTls();
     const server = await startServer({
       host: this.flags.host,
       port: this.flags.port,
@@ -37,6 +73,17 @@ export default class Serve extends BerthCommand<typeof Serve> {
       edition: this.flags.edition as 'self-hosted' | 'hosted' | undefined,
       log,
       pruneIntervalMs: this.flags['prune-interval'] * 60_000,
+      tls,
+      rateLimit: this.flags['rate-limit'],
+      limits: {
+        maxHeaderSize: this.flags['max-header-size'],
+        headersTimeoutMs: this.flags['headers-timeout'] * 1000,
+        requestTimeoutMs: this.flags['request-timeout'] * 1000,
+        keepAliveTimeoutMs: this.flags['keep-alive-timeout'] * 1000,
+      },
+    }).catch((err: unknown) => {
+      if (err instanceof ServeSetupError) return this.error(err.message, { exit: 2 });
+      throw err;
     });
     if (server.createdToken) {
       log('');

@@ -10,10 +10,14 @@ export interface ServeProcess {
   stop: (signal?: NodeJS.Signals) => Promise<number | null>;
 }
 
-/** Starts `berth serve --port 0` on `db` as a real process and waits until it listens. */
+/**
+ * Starts `berth serve --port 0` on `db` as a real process and waits until it listens. Rate
+ * limiting is off unless `extraArgs` sets `--rate-limit` (tests send bursts with one token).
+ */
 export function startServe(db: string, extraArgs: string[] = []): Promise<ServeProcess> {
+  const rate = extraArgs.includes('--rate-limit') ? [] : ['--rate-limit', '0'];
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, ...extraArgs], {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, ...rate, ...extraArgs], {
       env: { ...process.env, NO_COLOR: '1', BERTH_DB: '' },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
@@ -23,7 +27,7 @@ export function startServe(db: string, extraArgs: string[] = []): Promise<ServeP
     child.on('exit', onExit);
     child.stderr!.on('data', (d) => {
       err += d;
-      const url = /berth listening on (http:\/\/\S+)/.exec(err)?.[1];
+      const url = /berth listening on (https?:\/\/\S+)/.exec(err)?.[1];
       if (!url) return;
       clearTimeout(timer);
       child.off('exit', onExit);

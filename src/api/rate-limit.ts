@@ -1,0 +1,115 @@
+import { hashToken } from '../domain/token.js';
+
+/** HCP Terraform's documented default: 30 requests per second per user (or per address). */
+export const DEFAULT_RATE_LIMIT = 30;
+
+/** Most keys kept at once; beyond it the key whose window started first is dropped. */
+export const DEFAULT_MAX_KEYS = 50_000;
+
+const WINDOW_MS = 1000;
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  /** Requests still allowed in the current window. */
+  remaining: number;
+  /** Seconds until the current window ends (and the count starts again). */
+  resetSeconds: number;
+}
+
+interface Window {
+  key: string;
+  start: number;
+  count: number;
+}
+
+/**
+ * A fixed one-second window per key, O(1) per request. Each window, when it starts, also joins
+ * the back of a queue; windows end in the order they started, so the ended ones are always at
+ * the front. Each call drops a few of them (amortised O(1)), which keeps memory to the keys
+ * seen in the last second, and never more than `maxKeys`: past that, the oldest go first.
+ */
+export class RateLimiter {
+  private readonly current = new Map<string, Window>();
+  private queue: (Window | undefined)[] = [];
+  private head = 0;
+
+  constructor(
+    readonly limit: number,
+    private readonly options: { maxKeys?: number; now?: () => number } = {},
+  ) {}
+
+  /** How many keys are held now (tests check that idle ones go). */
+  get size(): number {
+    return this.current.size;
+  }
+
+  take(key: string): RateDecision {
+    const now = this.options.now ? this.options.now() : performance.now();
+    this.expire(now);
+    let w = this.current.get(key);
+    if (!w || now - w.start >= WINDOW_MS) {
+      w = { key, start: now, count: 0 };
+      this.current.set(key, w);
+      this.queue.push(w);
+      this.cap();
+    }
+    const allowed = w.count < this.limit;
+    if (allowed) w.count += 1;
+    return {
+      allowed,
+      limit: this.limit,
+      remaining: this.limit - w.count,
+      resetSeconds: Math.max(0, (w.start + WINDOW_MS - now) / 1000),
+    };
+  }
+
+  /** Drops up to four ended windows from the front of the queue. */
+  private expire(now: number): void {
+    for (let budget = 4; budget > 0 && this.head < this.queue.length; budget--) {
+      if (now - this.queue[this.head]!.start < WINDOW_MS) return;
+      this.dropHead();
+    }
+  }
+
+  private cap(): void {
+    const max = this.options.maxKeys ?? DEFAULT_MAX_KEYS;
+    while (this.current.size > max) this.dropHead();
+  }
+
+  /** Removes the front window, and its key unless a newer window of that key has begun. */
+  private dropHead(): void {
+    const w = this.queue[this.head]!;
+    this.queue[this.head++] = undefined;
+    if (this.current.get(w.key) === w) this.current.delete(w.key);
+    // Compact now and then: the array never keeps more dead slots than live ones.
+    if (this.head >= 1024 && this.head * 2 >= this.queue.length) {
+      this.queue = this.queue.slice(this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
+ * What a request is counted against: the hash of its bearer token (never the token itself), or
+ * the client's address when it carries none (ping, state content URLs, malformed headers).
+ */
+export function rateLimitKey(authorization: string | undefined, address: string | undefined): string {
+  const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  if (match) return `t:${hashToken(match[1]!)}`;
+  return `a:${address ?? 'unknown'}`;
+}
+
+/** The X-RateLimit-* headers of a decision (Reset in seconds, fractional, as HCP Terraform sends). */
+export function rateLimitHeaders(d: RateDecision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(d.limit),
+    'X-RateLimit-Remaining': String(d.remaining),
+    'X-RateLimit-Reset': d.resetSeconds.toFixed(3),
+  };
+}
+
+/** Retry-After takes whole seconds: the reset rounded up, at least 1. */
+export function retryAfterSeconds(d: RateDecision): number {
+  return Math.max(1, Math.ceil(d.resetSeconds));
+}

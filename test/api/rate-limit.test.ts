@@ -1,0 +1,159 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../../src/api/app.js';
+import { RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds } from '../../src/api/rate-limit.js';
+import { startServer, type RunningServer } from '../../src/api/serve.js';
+import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
+import { hashToken } from '../../src/domain/token.js';
+import { openStore } from '../../src/store/open.js';
+import { tempDb } from '../helpers/cli.js';
+
+describe('the rate limiter', () => {
+  it('admits `limit` requests per key in a one-second window, then refuses until the window ends', () => {
+    let now = 10_000;
+    const rl = new RateLimiter(3, { now: () => now });
+    const seen = [rl.take('k'), rl.take('k'), rl.take('k')];
+    expect(seen.map((d) => d.allowed)).toEqual([true, true, true]);
+    expect(seen.map((d) => d.remaining)).toEqual([2, 1, 0]);
+    now += 400;
+    const refused = rl.take('k');
+    expect(refused).toEqual({ allowed: false, limit: 3, remaining: 0, resetSeconds: 0.6 });
+    expect(retryAfterSeconds(refused)).toBe(1);
+    // Another key has its own budget.
+    expect(rl.take('other').allowed).toBe(true);
+    now += 600;
+    const fresh = rl.take('k');
+    expect(fresh).toMatchObject({ allowed: true, remaining: 2, resetSeconds: 1 });
+  });
+
+  it('forgets idle keys (memory holds only the keys of the last second)', () => {
+    let now = 0;
+    const rl = new RateLimiter(5, { now: () => now });
+    for (let i = 0; i < 1000; i++) rl.take(`idle-${i}`);
+    expect(rl.size).toBe(1000);
+    now += 1000;
+    // Each request drops a few expired keys from the front: a few hundred requests clear them all.
+    for (let i = 0; i < 300; i++) rl.take('busy');
+    expect(rl.size).toBe(1);
+  });
+
+  it('never holds more than maxKeys keys, dropping the oldest window first', () => {
+    let now = 0;
+    const rl = new RateLimiter(1, { now: () => now, maxKeys: 100 });
+    for (let i = 0; i < 500; i++) {
+      now += 1;
+      rl.take(`k${i}`);
+    }
+    expect(rl.size).toBe(100);
+    // The newest key is still counted: its second request in the window is refused.
+    expect(rl.take('k499').allowed).toBe(false);
+  });
+
+  it('keys a request by the hash of its token, never the token; by address without one', () => {
+    const token = 'berth.abcdefghijklmn.0123456789012345678901234567890123456789';
+    const key = rateLimitKey(`Bearer ${token}`, '127.0.0.1');
+    expect(key).toBe(`t:${hashToken(token)}`);
+    expect(key).not.toContain(token);
+    expect(rateLimitKey(`bearer   ${token}  `, '10.0.0.1')).toBe(key);
+    expect(rateLimitKey(undefined, '127.0.0.2')).toBe('a:127.0.0.2');
+    expect(rateLimitKey('Basic Zm9vOmJhcg==', '::1')).toBe('a:::1');
+  });
+
+  it('gives the three X-RateLimit headers, Reset in seconds with milliseconds', () => {
+    expect(rateLimitHeaders({ allowed: true, limit: 30, remaining: 12, resetSeconds: 0.25 })).toEqual({
+      'X-RateLimit-Limit': '30',
+      'X-RateLimit-Remaining': '12',
+      'X-RateLimit-Reset': '0.250',
+    });
+  });
+});
+
+describe('rate limiting in serve', () => {
+  const tmp = tempDb();
+  const NOW = new Date('2026-06-30T12:00:00.000Z');
+  // A clock that stands still: every request falls in one window, whatever the machine's speed.
+  const frozen = { now: () => NOW };
+  let limited: RunningServer;
+  let open: RunningServer;
+  let admin: string;
+  const lines: string[] = [];
+
+  beforeAll(async () => {
+    limited = await startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: (l) => lines.push(l), clock: frozen });
+    admin = limited.createdToken!;
+    open = await startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, clock: frozen, rateLimit: 0 });
+  });
+  afterAll(async () => {
+    await limited?.close();
+    await open?.close();
+    tmp.cleanup();
+  });
+
+  const get = (base: string, path: string, token?: string) =>
+    fetch(`${base}${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} });
+
+  it('allows 30 requests per second per token by default, then answers 429 with Retry-After and a JSON:API error', async () => {
+    const statuses: number[] = [];
+    let last: Response | null = null;
+    for (let i = 0; i < 30; i++) {
+      const res = await get(limited.url, '/api/v2/organizations', admin);
+      statuses.push(res.status);
+      expect(res.headers.get('x-ratelimit-limit')).toBe('30');
+      expect(res.headers.get('x-ratelimit-remaining')).toBe(String(29 - i));
+      expect(Number(res.headers.get('x-ratelimit-reset'))).toBeGreaterThan(0);
+      await res.arrayBuffer();
+    }
+    expect(statuses.every((s) => s === 200)).toBe(true);
+    last = await get(limited.url, '/api/v2/organizations', admin);
+    expect(last.status).toBe(429);
+    expect(last.headers.get('retry-after')).toBe('1');
+    expect(last.headers.get('x-ratelimit-remaining')).toBe('0');
+    expect(last.headers.get('content-type')).toContain('application/vnd.api+json');
+    const doc = (await last.json()) as any;
+    expect(doc.errors[0]).toMatchObject({ status: '429', title: 'Too many requests' });
+    expect(lines.some((l) => /^GET \/api\/v2\/organizations 429 /.test(l))).toBe(true);
+  });
+
+  it('counts each token on its own, and requests without a token by client address', async () => {
+    const other = await get(limited.url, '/api/v2/ping', 'berth.some.other-token');
+    expect(other.status).toBe(204);
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('29');
+    const anon = await get(limited.url, '/api/v2/ping');
+    expect(anon.status).toBe(204);
+    expect(anon.headers.get('x-ratelimit-remaining')).toBe('29');
+  });
+
+  it('puts the headers on error answers too, and leaves routes outside /api/v2 alone', async () => {
+    const unauthorized = await get(limited.url, '/api/v2/organizations', 'berth.unknown.token');
+    expect(unauthorized.status).toBe(401);
+    expect(unauthorized.headers.get('x-ratelimit-limit')).toBe('30');
+    const discovery = await get(limited.url, '/.well-known/terraform.json');
+    expect(discovery.status).toBe(200);
+    expect(discovery.headers.has('x-ratelimit-limit')).toBe(false);
+  });
+
+  it('is off with a rate limit of 0: no headers, no 429', async () => {
+    for (let i = 0; i < 40; i++) {
+      const res = await get(open.url, '/api/v2/ping', admin);
+      expect(res.status).toBe(204);
+      expect(res.headers.has('x-ratelimit-limit')).toBe(false);
+    }
+  });
+
+  it('rejects a negative or fractional limit at start-up', async () => {
+    await expect(startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, rateLimit: -1 })).rejects.toThrow(/rate limit/);
+    await expect(startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, rateLimit: 1.5 })).rejects.toThrow(/rate limit/);
+  });
+});
+
+describe('local mode (the app in-process)', () => {
+  it('is never rate limited', async () => {
+    const store = await openStore(':memory:');
+    const app = createApp({ db: store.db, localActor: LOCAL_SITE_ADMIN });
+    for (let i = 0; i < 100; i++) {
+      const res = await app.fetch(new Request('http://local/api/v2/organizations'));
+      expect(res.status).toBe(200);
+      expect(res.headers.has('x-ratelimit-limit')).toBe(false);
+    }
+    await store.close();
+  });
+});
