@@ -71,7 +71,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const started = performance.now();
     const response = await app.fetch(request);
     const ms = (performance.now() - started).toFixed(1);
-    options.log(`${request.method} ${new URL(request.url).pathname} ${response.status} ${ms}ms`);
+    options.log(`${request.method} ${new URL(request.url).pathname} ${response.status} ${ms}ms ${response.headers.get('x-request-id') ?? '-'}`);
     return response;
   };
 

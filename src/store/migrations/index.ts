@@ -6,6 +6,7 @@ import * as m005 from './005_state_versions.js';
 import * as m003 from './003_workspaces.js';
 import * as m007 from './007_workspace_relations.js';
 import * as m008 from './008_team_access.js';
+import * as m010 from './010_audit_trail.js';
 
 export interface Migration {
   version: number;
@@ -22,4 +23,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 6, name: 'runs', up: m006.up },
   { version: 7, name: 'workspace_relations', up: m007.up },
   { version: 8, name: 'team_access', up: m008.up },
+  { version: 10, name: 'audit_trail', up: m010.up },
 ];
