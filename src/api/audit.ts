@@ -1,5 +1,5 @@
-import type { Context, MiddlewareHandler } from 'hono';
-import { matchedRoutes, routePath } from 'hono/route';
+import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import type { AuditActor } from '../domain/audit.js';
 import { systemClock } from '../domain/clock.js';
 import { resolveSubject, stateVersionCreator, type Subject, type SubjectRef } from '../services/audit-subjects.js';
@@ -33,8 +33,11 @@ async function createdRef(res: Response): Promise<SubjectRef | null> {
 export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (READS.has(c.req.method)) return next();
-    const pattern = routePath(c, -1);
-    const route = auditRouteOf(c.req.method, pattern) ?? fallbackRoute(c, pattern);
+    // The handler's pattern: the last matched route registered for this method (middlewares
+    // registered with `use` match every method, and may come after it).
+    const pattern = matchedRoutes(c).findLast((m) => m.method === c.req.method)?.path;
+    if (!pattern) return next();
+    const route = auditRouteOf(c.req.method, pattern) ?? fallbackRoute(pattern, c.req.method);
     if (!route) return next();
     const params = paramsOf(pattern, new URL(c.req.url).pathname);
     const ref = pathSubjectOf(route, params);
@@ -77,8 +80,7 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
 }
 
 /** A mutating route missing from the table still leaves a record (the coverage test forbids it). */
-function fallbackRoute(c: Context<AppEnv>, pattern: string): AuditRoute | undefined {
-  const handler = matchedRoutes(c).at(-1);
-  if (!handler || handler.method === 'ALL' || !pattern.startsWith('/api/v2/')) return undefined;
-  return { action: `request.${c.req.method.toLowerCase()}`, subject: null };
+function fallbackRoute(pattern: string, method: string): AuditRoute | undefined {
+  if (!pattern.startsWith('/api/v2/')) return undefined;
+  return { action: `request.${method.toLowerCase()}`, subject: null };
 }

@@ -1,6 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
 import { accessFixture, teamMember, type AccessFixture } from '../helpers/access.js';
+import { withCommitHook } from '../../src/store/transaction.js';
+import { lockWorkspace } from '../../src/services/workspace-locks.js';
+import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -93,6 +96,15 @@ describe('recording', () => {
     expect((await api.post(`/api/v2/workspaces/${f.web}/actions/unlock`, undefined, { token: f.owner.token })).status).toBe(409);
     expect((await api.post('/api/v2/no-such-thing', {}, { token: f.owner.token })).status).toBe(404);
     expect(await count()).toBe(before);
+  });
+});
+
+describe('atomicity', () => {
+  it('a change and its record commit together: when the record cannot be written, the change rolls back', async () => {
+    const ctx = TestApi.ctx(api.store, LOCAL_SITE_ADMIN);
+    const hook = { beforeCommit: async () => Promise.reject(new Error('disk full')), afterCommit: () => undefined };
+    await expect(withCommitHook(hook, () => lockWorkspace(ctx, { id: f.web }, 'x'))).rejects.toThrow('disk full');
+    expect((await api.get(`/api/v2/workspaces/${f.web}`)).body.data.attributes.locked).toBe(false);
   });
 });
 
