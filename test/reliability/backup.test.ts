@@ -107,14 +107,14 @@ describe('backup under write load, and restore', () => {
 
   it('refuses to restore over the database the server is using, and the server carries on', async () => {
     const backupFile = join(tmp.dir, 'backup.db');
-    const before = (await (await api('GET', '/organizations/acme/workspaces?page[size]=1')).json()).meta.pagination['total-count'];
+    const before = ((await (await api('GET', '/organizations/acme/workspaces?page[size]=1')).json()) as any).meta.pagination['total-count'];
     const res = await runCli(['restore', backupFile, '--db', tmp.db]);
     expect(res.code).toBe(4);
     expect(res.stderr).toContain('already exists and looks in use');
     expect(res.stderr).toContain('--force');
     const after = await api('GET', '/organizations/acme/workspaces?page[size]=1');
     expect(after.status).toBe(200);
-    expect((await after.json()).meta.pagination['total-count']).toBe(before);
+    expect(((await after.json()) as any).meta.pagination['total-count']).toBe(before);
   });
 });
 
