@@ -76,6 +76,8 @@ describe('backup under write load, and restore', () => {
     // Every create succeeded: the backup never made the server fail or report "database is locked".
     expect(creates.filter((c) => c.status !== 201)).toEqual([]);
     expect(server.stderr()).not.toMatch(/database is locked|unexpected error/);
+    // The access log line ends with the request id the response carried.
+    expect(server.stderr()).toMatch(/POST \/api\/v2\/organizations\/acme\/workspaces 201 \d+(\.\d+)?ms [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n/);
 
     const restored = join(tmp.dir, 'restored.db');
     const restore = await runCli(['restore', backupFile, '--to', restored, '--json']);
@@ -103,6 +105,10 @@ describe('backup under write load, and restore', () => {
     expect(list.code, list.stderr).toBe(0);
     const listed = JSON.parse(list.stdout).map((w: any) => w.attributes.name);
     expect(listed.length).toBeGreaterThanOrEqual(creates.filter((c) => c.ackedAt < backupStart).length);
+    // And its audit trail reads through `berth audit list`, filtered by workspace name.
+    const trail = await runCli(['audit', 'list', '--org', 'acme', '--db', restored, '--workspace', 'w-0-0', '--json']);
+    expect(trail.code, trail.stderr).toBe(0);
+    expect(JSON.parse(trail.stdout).map((e: any) => [e.attributes.action, e.attributes['target-name']])).toEqual([['workspace.create', 'w-0-0']]);
   });
 
   it('refuses to restore over the database the server is using, and the server carries on', async () => {
