@@ -6,6 +6,9 @@ import { authMiddleware } from './auth.js';
 import { BODY_LIMIT } from './body.js';
 import type { AppEnv, AppOptions } from './env.js';
 import { internalError, sendError } from './errors.js';
+import { requestIdMiddleware } from './request-id.js';
+import { auditMiddleware } from './audit.js';
+import { auditTrailRoutes } from './routes/audit-trail.js';
 import { agentPoolRoutes } from './routes/agent-pools.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
@@ -36,6 +39,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   });
   app.notFound((c) => sendError(c, notFound(`no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
 
+  app.use('*', requestIdMiddleware());
+  app.use('*', auditMiddleware(options));
   const meta = metaRoutes();
   app.route('/', meta.root);
 
@@ -66,6 +71,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', stateVersionRoutes());
   v2.route('/', runRoutes());
   v2.route('/', workspaceRelationRoutes());
+  v2.route('/', auditTrailRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -27,5 +27,7 @@ export interface AppEnv {
   Variables: {
     actor: Actor;
     ctx: ServiceContext;
+    /** Set by the first middleware (request-id.ts) and returned in `X-Request-Id`. */
+    requestId: string;
   };
 }

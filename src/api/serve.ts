@@ -115,7 +115,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // The path only: query strings may carry secrets (state content URLs); headers are never logged.
     // Shutting down: the connection closes after this answer instead of idling in keep-alive.
     if (closing) response.headers.set('Connection', 'close');
-    if (accessLines.push(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms`) === 1) setImmediate(flushAccessLog);
+    if (accessLines.push(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms ${response.headers.get('x-request-id') ?? '-'}`) === 1) setImmediate(flushAccessLog);
     return response;
   };
 

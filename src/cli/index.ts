@@ -54,6 +54,9 @@ import Whoami from '../commands/whoami.js';
 import WorkspaceCreate from '../commands/workspace/create.js';
 import WorkspaceDelete from '../commands/workspace/delete.js';
 import WorkspaceList from '../commands/workspace/list.js';
+import AuditList from '../commands/audit/list.js';
+import Backup from '../commands/backup.js';
+import Restore from '../commands/restore.js';
 import WorkspaceLock from '../commands/workspace/lock.js';
 import WorkspaceShow from '../commands/workspace/show.js';
 import WorkspaceUnlock from '../commands/workspace/unlock.js';
@@ -136,6 +139,9 @@ export const COMMANDS = {
   'workspace:create': WorkspaceCreate,
   'workspace:delete': WorkspaceDelete,
   'workspace:list': WorkspaceList,
+  'audit:list': AuditList,
+  backup: Backup,
+  restore: Restore,
   'workspace:lock': WorkspaceLock,
   'workspace:show': WorkspaceShow,
   'workspace:unlock': WorkspaceUnlock,

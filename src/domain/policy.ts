@@ -74,6 +74,7 @@ export type Action =
   | 'organization:update'
   | 'organization:delete'
   | 'organization:manage-tokens'
+  | 'organization:read-audit-trail'
   | 'project:create'
   | 'project:read'
   | 'project:update'
@@ -277,6 +278,9 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     case 'organization:delete':
     case 'organization:manage-tokens':
       return isOwner(facts);
+    // The audit trail: owners and the organization token (HCP Terraform reads it with the latter).
+    case 'organization:read-audit-trail':
+      return orgToken || isOwner(facts);
     case 'organization:manage-agent-pools':
     case 'organization:manage-vcs':
     case 'organization:manage-ssh-keys':

@@ -288,6 +288,24 @@ export interface DataRetentionPoliciesTable {
   created_at: string;
 }
 
+export interface AuditEventsTable {
+  seq: Generated<number>;
+  id: string;
+  occurred_at: string;
+  action: string;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_token_id: string | null;
+  actor_name: string | null;
+  target_type: string | null;
+  target_id: string | null;
+  target_name: string | null;
+  organization_id: string | null;
+  organization_name: string | null;
+  workspace_id: string | null;
+  request_id: string | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -311,5 +329,6 @@ export interface DB {
   ssh_keys: SshKeysTable;
   remote_state_consumers: RemoteStateConsumersTable;
   data_retention_policies: DataRetentionPoliciesTable;
+  audit_events: AuditEventsTable;
   berth_migrations: MigrationsTable;
 }

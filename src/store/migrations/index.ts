@@ -7,6 +7,7 @@ import * as m003 from './003_workspaces.js';
 import * as m007 from './007_workspace_relations.js';
 import * as m008 from './008_team_access.js';
 import * as m009 from './009_list_indexes.js';
+import * as m010 from './010_audit_trail.js';
 
 export interface Migration {
   version: number;
@@ -24,4 +25,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 7, name: 'workspace_relations', up: m007.up },
   { version: 8, name: 'team_access', up: m008.up },
   { version: 9, name: 'list_indexes', up: m009.up },
+  { version: 10, name: 'audit_trail', up: m010.up },
 ];

@@ -1,0 +1,127 @@
+import type { SubjectRef } from '../services/audit-subjects.js';
+
+/**
+ * The audit trail's name for every mutating route: a stable dotted action, the JSON:API type of
+ * the subject the path names (`:id`, or `:org`/`:name` for organizations), and whether the route
+ * creates something (its record then names what the response returns). Workspace routes
+ * addressed by organization and name share the entries of their `/workspaces/:id` twins.
+ * test/api/audit-trail-coverage.test.ts fails when a mutating route is missing here.
+ */
+export interface AuditRoute {
+  action: string;
+  /** The type the path's parameter names; null when the path names nothing (instance-wide). */
+  subject: string | null;
+  creates?: boolean;
+}
+
+const r = (action: string, subject: string | null, creates = false): AuditRoute => ({ action, subject, creates });
+
+export const AUDIT_ROUTES: Record<string, AuditRoute> = {
+  'POST /organizations': r('organization.create', null, true),
+  'PATCH /organizations/:name': r('organization.update', 'organizations'),
+  'DELETE /organizations/:name': r('organization.delete', 'organizations'),
+  'POST /organizations/:org/relationships/data-retention-policy': r('organization.data-retention-policy.set', 'organizations'),
+  'PATCH /organizations/:org/relationships/data-retention-policy': r('organization.data-retention-policy.set', 'organizations'),
+  'DELETE /organizations/:org/relationships/data-retention-policy': r('organization.data-retention-policy.delete', 'organizations'),
+  'POST /organizations/:org/authentication-token': r('organization-token.create', 'organizations', true),
+  'DELETE /organizations/:org/authentication-token': r('organization-token.delete', 'organizations'),
+
+  'POST /organizations/:org/projects': r('project.create', 'organizations', true),
+  'PATCH /projects/:id': r('project.update', 'projects'),
+  'DELETE /projects/:id': r('project.delete', 'projects'),
+  'PATCH /projects/:id/tag-bindings': r('project.tag-bindings.add', 'projects'),
+  'POST /projects/:id/relationships/tag-bindings': r('project.tag-bindings.add', 'projects'),
+  'PATCH /projects/:id/relationships/tag-bindings': r('project.tag-bindings.replace', 'projects'),
+  'POST /projects/:id/relationships/workspaces': r('project.move-workspaces', 'projects'),
+
+  'POST /admin/users': r('user.create', null, true),
+  'DELETE /admin/users/:id': r('user.delete', 'users'),
+  'POST /users/:id/authentication-tokens': r('user-token.create', 'users', true),
+  'POST /admin/authentication-tokens': r('site-admin-token.create', null, true),
+  'DELETE /authentication-tokens/:id': r('token.revoke', 'authentication-tokens'),
+  'POST /admin/maintenance/prune': r('instance.prune', null),
+
+  'POST /organizations/:org/teams': r('team.create', 'organizations', true),
+  'PATCH /teams/:id': r('team.update', 'teams'),
+  'DELETE /teams/:id': r('team.delete', 'teams'),
+  'POST /teams/:id/relationships/users': r('team.members.add', 'teams'),
+  'DELETE /teams/:id/relationships/users': r('team.members.remove', 'teams'),
+  'POST /teams/:id/authentication-token': r('team-token.create', 'teams', true),
+  'DELETE /teams/:id/authentication-token': r('team-token.delete', 'teams'),
+  'POST /team-projects': r('team-project.create', null, true),
+  'PATCH /team-projects/:id': r('team-project.update', 'team-projects'),
+  'DELETE /team-projects/:id': r('team-project.delete', 'team-projects'),
+  'POST /team-workspaces': r('team-workspace.create', null, true),
+  'PATCH /team-workspaces/:id': r('team-workspace.update', 'team-workspaces'),
+  'DELETE /team-workspaces/:id': r('team-workspace.delete', 'team-workspaces'),
+
+  'POST /organizations/:org/agent-pools': r('agent-pool.create', 'organizations', true),
+  'DELETE /agent-pools/:id': r('agent-pool.delete', 'agent-pools'),
+  'POST /organizations/:org/oauth-tokens': r('oauth-token.create', 'organizations', true),
+  'POST /organizations/:org/ssh-keys': r('ssh-key.create', 'organizations', true),
+  'PATCH /ssh-keys/:id': r('ssh-key.update', 'ssh-keys'),
+  'DELETE /ssh-keys/:id': r('ssh-key.delete', 'ssh-keys'),
+
+  'POST /organizations/:org/workspaces': r('workspace.create', 'organizations', true),
+  'PATCH /workspaces/:id': r('workspace.update', 'workspaces'),
+  'DELETE /workspaces/:id': r('workspace.force-delete', 'workspaces'),
+  'POST /workspaces/:id/actions/safe-delete': r('workspace.safe-delete', 'workspaces'),
+  'POST /workspaces/:id/actions/lock': r('workspace.lock', 'workspaces'),
+  'POST /workspaces/:id/actions/unlock': r('workspace.unlock', 'workspaces'),
+  'POST /workspaces/:id/actions/force-unlock': r('workspace.force-unlock', 'workspaces'),
+  'PATCH /workspaces/:id/relationships/ssh-key': r('workspace.ssh-key.update', 'workspaces'),
+  'POST /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.add', 'workspaces'),
+  'DELETE /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.remove', 'workspaces'),
+  'PATCH /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.replace', 'workspaces'),
+  'POST /workspaces/:id/relationships/tags': r('workspace.tags.add', 'workspaces'),
+  'DELETE /workspaces/:id/relationships/tags': r('workspace.tags.remove', 'workspaces'),
+  'PATCH /workspaces/:id/tag-bindings': r('workspace.tag-bindings.add', 'workspaces'),
+  'POST /workspaces/:id/relationships/tag-bindings': r('workspace.tag-bindings.add', 'workspaces'),
+  'PATCH /workspaces/:id/relationships/tag-bindings': r('workspace.tag-bindings.replace', 'workspaces'),
+  'POST /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
+  'PATCH /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
+  'DELETE /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.delete', 'workspaces'),
+
+  'POST /workspaces/:id/state-versions': r('state-version.create', 'workspaces', true),
+  'PUT /state-versions/:id/content': r('state-version.upload', 'state-versions'),
+  'POST /runs': r('run.create', null, true),
+  'POST /runs/:id/actions/apply': r('run.apply', 'runs'),
+  'POST /runs/:id/actions/discard': r('run.discard', 'runs'),
+  'POST /runs/:id/actions/cancel': r('run.cancel', 'runs'),
+  'POST /runs/:id/actions/report': r('run.report', 'runs'),
+};
+
+const PREFIX = '/api/v2';
+const BY_NAME = '/organizations/:org/workspaces/:name';
+
+/** The entry of a route pattern (as hono registered it, with the /api/v2 prefix), if any. */
+export function auditRouteOf(method: string, pattern: string): AuditRoute | undefined {
+  if (!pattern.startsWith(`${PREFIX}/`)) return undefined;
+  let path = pattern.slice(PREFIX.length);
+  if (path.startsWith(BY_NAME)) path = `/workspaces/:id${path.slice(BY_NAME.length)}`;
+  return AUDIT_ROUTES[`${method} ${path}`];
+}
+
+/** The `:name` parameters of `pattern` in the request's path (segments percent-decoded). */
+export function paramsOf(pattern: string, pathname: string): Record<string, string> {
+  const keys = pattern.split('/');
+  const values = pathname.split('/');
+  const out: Record<string, string> = {};
+  keys.forEach((k, i) => {
+    if (!k.startsWith(':') || values[i] === undefined) return;
+    try {
+      out[k.slice(1)] = decodeURIComponent(values[i]!);
+    } catch {
+      out[k.slice(1)] = values[i]!;
+    }
+  });
+  return out;
+}
+
+/** The subject a route's path names, from its parameters. */
+export function pathSubjectOf(route: AuditRoute, params: Record<string, string>): SubjectRef | null {
+  if (!route.subject) return null;
+  if (route.subject === 'organizations') return { type: 'organizations', name: params.org ?? params.name ?? '' };
+  if (route.subject === 'workspaces' && params.id === undefined) return { type: 'workspaces', organization: params.org ?? '', name: params.name ?? '' };
+  return { type: route.subject, id: params.id ?? '' };
+}

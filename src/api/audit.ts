@@ -1,0 +1,86 @@
+import type { MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
+import type { AuditActor } from '../domain/audit.js';
+import { systemClock } from '../domain/clock.js';
+import { resolveSubject, stateVersionCreator, type Subject, type SubjectRef } from '../services/audit-subjects.js';
+import { auditActorOf, recordAuditEvent, retargetAuditEvent } from '../services/audit-trail.js';
+import { withCommitHook, writeTransaction } from '../store/transaction.js';
+import { auditRouteOf, paramsOf, pathSubjectOf, type AuditRoute } from './audit-actions.js';
+import type { AppEnv, AppOptions } from './env.js';
+
+const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
+const NOTHING: Subject = { target: { type: null, id: null, name: null }, organizationId: null, organizationName: null, workspaceId: null };
+const UNKNOWN_ACTOR: AuditActor = { kind: 'unknown', id: null, tokenId: null, name: null };
+
+/** The single resource a successful create answered with, as a subject reference. */
+async function createdRef(res: Response): Promise<SubjectRef | null> {
+  if (!(res.headers.get('content-type') ?? '').includes('json')) return null;
+  const doc = (await res.clone().json().catch(() => null)) as { data?: { type?: unknown; id?: unknown } } | null;
+  const data = doc?.data;
+  if (!data || Array.isArray(data) || typeof data.type !== 'string' || typeof data.id !== 'string') return null;
+  return data.type === 'organizations' ? { type: 'organizations', name: data.id } : { type: data.type, id: data.id };
+}
+
+/**
+ * The audit trail's recorder, the second middleware. For a mutating request it names the action
+ * from the matched route (audit-actions.ts), resolves what the path names before the handler runs
+ * (a deleted workspace must still be named), and attaches a commit hook: the first write
+ * transaction the request commits carries the record, so a change and its record commit or roll
+ * back together. Afterwards a create's record is pointed at what it created, and a successful
+ * request that committed no transaction of its own is recorded on its own. Failed requests whose
+ * transactions rolled back leave nothing.
+ */
+export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (READS.has(c.req.method)) return next();
+    // The handler's pattern: the last matched route registered for this method (middlewares
+    // registered with `use` match every method, and may come after it).
+    const pattern = matchedRoutes(c).findLast((m) => m.method === c.req.method)?.path;
+    if (!pattern) return next();
+    const route = auditRouteOf(c.req.method, pattern) ?? fallbackRoute(pattern, c.req.method);
+    if (!route) return next();
+    const params = paramsOf(pattern, new URL(c.req.url).pathname);
+    const ref = pathSubjectOf(route, params);
+    const subject = ref ? await resolveSubject(options.db, ref) : NOTHING;
+    // State uploads carry no token: the creator of the state version is the actor.
+    const uploader = route.action === 'state-version.upload' && params.id ? await stateVersionCreator(options.db, params.id) : null;
+
+    const clock = () => c.get('ctx')?.clock ?? options.clock ?? systemClock;
+    const actor = () => {
+      const a = c.get('actor');
+      return a ? auditActorOf(a) : (uploader ?? UNKNOWN_ACTOR);
+    };
+    const input = (s: Subject) => ({ time: clock().now().toISOString(), action: route.action, actor: actor(), subject: s, requestId: c.get('requestId') ?? null });
+
+    let recorded: string | null = null;
+    let pending: string | null = null;
+    await withCommitHook(
+      {
+        async beforeCommit(tx) {
+          if (!recorded) pending = await recordAuditEvent(tx, input(subject));
+        },
+        afterCommit() {
+          recorded ??= pending;
+        },
+      },
+      () => next(),
+    );
+
+    if (c.res.status >= 400) return;
+    try {
+      const created = route.creates ? await createdRef(c.res) : null;
+      const final = created ? await resolveSubject(options.db, created) : subject;
+      if (!recorded) await writeTransaction(options.db, (tx) => recordAuditEvent(tx, input(final)));
+      else if (created) await retargetAuditEvent(options.db, recorded, final);
+    } catch (err) {
+      // The change itself succeeded: answer it as such, and report the lost detail.
+      options.onUnexpectedError?.(err);
+    }
+  };
+}
+
+/** A mutating route missing from the table still leaves a record (the coverage test forbids it). */
+function fallbackRoute(pattern: string, method: string): AuditRoute | undefined {
+  if (!pattern.startsWith('/api/v2/')) return undefined;
+  return { action: `request.${method.toLowerCase()}`, subject: null };
+}

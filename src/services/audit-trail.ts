@@ -1,0 +1,116 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Actor } from '../domain/actor.js';
+import type { AuditActor, AuditEvent, AuditFilter } from '../domain/audit.js';
+import { forbidden } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import { can } from '../domain/policy.js';
+import type { AuditEventsTable, DB } from '../store/schema.js';
+import type { Tx } from '../store/transaction.js';
+import type { Subject } from './audit-subjects.js';
+import type { ServiceContext } from './context.js';
+import { readableOrganization } from './organizations.js';
+
+/** The audit trail's view of an authenticated actor. */
+export function auditActorOf(actor: Actor): AuditActor {
+  switch (actor.kind) {
+    case 'site-admin':
+      return { kind: 'site-admin', id: null, tokenId: actor.tokenId, name: null };
+    case 'user':
+      return { kind: 'user', id: actor.userId, tokenId: actor.tokenId, name: actor.username };
+    case 'team':
+      return { kind: 'team', id: actor.teamId, tokenId: actor.tokenId, name: null };
+    case 'organization':
+      return { kind: 'organization', id: actor.organizationId, tokenId: actor.tokenId, name: null };
+  }
+}
+
+/** What a record needs; the id is made here. */
+export interface AuditRecordInput {
+  time: string;
+  action: string;
+  actor: AuditActor;
+  subject: Subject;
+  requestId: string | null;
+}
+
+function columnsOf(subject: Subject) {
+  return {
+    target_type: subject.target.type,
+    target_id: subject.target.id,
+    target_name: subject.target.name,
+    organization_id: subject.organizationId,
+    organization_name: subject.organizationName,
+    workspace_id: subject.workspaceId,
+  };
+}
+
+/**
+ * Inserts one record. Called inside the change's own write transaction (see the API's audit
+ * middleware), so the change and its record commit or roll back together. Returns its id.
+ */
+export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise<string> {
+  const id = newId('ae');
+  await tx
+    .insertInto('audit_events')
+    .values({
+      id,
+      occurred_at: input.time,
+      action: input.action,
+      actor_kind: input.actor.kind,
+      actor_id: input.actor.id,
+      actor_token_id: input.actor.tokenId,
+      actor_name: input.actor.name,
+      request_id: input.requestId,
+      ...columnsOf(input.subject),
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Completes a record once the response is known: a create learns the id of what it created
+ * (the record was written, inside the change's transaction, with the collection's parent).
+ */
+export async function retargetAuditEvent(db: Kysely<DB>, id: string, subject: Subject): Promise<void> {
+  const values = columnsOf(subject);
+  // Keep the organization known at the time of the change when the new target has none.
+  const { organization_id, organization_name, ...rest } = values;
+  await db
+    .updateTable('audit_events')
+    .set(organization_id ? values : rest)
+    .where('id', '=', id)
+    .execute();
+}
+
+function toEvent(r: Selectable<AuditEventsTable>): AuditEvent {
+  return {
+    id: r.id,
+    time: r.occurred_at,
+    action: r.action,
+    actor: { kind: r.actor_kind, id: r.actor_id, tokenId: r.actor_token_id, name: r.actor_name },
+    target: { type: r.target_type, id: r.target_id, name: r.target_name },
+    organizationName: r.organization_name,
+    workspaceId: r.workspace_id,
+    requestId: r.request_id,
+  };
+}
+
+/**
+ * The audit trail of an organization, newest first. Owners and the organization's token only:
+ * 404 for callers who cannot read the organization, 403 for other members.
+ */
+export async function listAuditEvents(ctx: ServiceContext, organization: string, filter: AuditFilter, page: PageRequest): Promise<Paged<AuditEvent>> {
+  const { row: org, facts } = await readableOrganization(ctx, organization);
+  if (!can(ctx.actor, 'organization:read-audit-trail', facts)) throw forbidden('only owners of the organization may read its audit trail');
+  let q = ctx.db.selectFrom('audit_events').where('organization_id', '=', org.id);
+  if (filter.since) q = q.where('occurred_at', '>=', filter.since);
+  if (filter.actor) {
+    const actor = filter.actor;
+    q = actor.startsWith('at-') ? q.where('actor_token_id', '=', actor) : q.where('actor_id', '=', actor);
+  }
+  if (filter.workspace) q = q.where('workspace_id', '=', filter.workspace);
+  const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await q.selectAll().orderBy('seq', 'desc').limit(page.size).offset(offsetOf(page)).execute();
+  return { items: rows.map(toEvent), total: Number(n), page };
+}

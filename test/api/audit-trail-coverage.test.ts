@@ -1,0 +1,285 @@
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { auditRouteOf } from '../../src/api/audit-actions.js';
+import { createApp } from '../../src/api/app.js';
+import { openStore } from '../../src/store/open.js';
+import { TestApi, type ApiResponse } from '../helpers/api.js';
+import { accessFixture, teamBody, teamProjectBody, teamWorkspaceBody, type AccessFixture } from '../helpers/access.js';
+import { goTfeAssignSshKey, goTfeDeleteOlder, goTfeTagsByName } from '../fixtures/go-tfe.js';
+
+/**
+ * Every mutating route of the app leaves exactly one audit record when it succeeds, carrying the
+ * route's action and the response's request id. The route list comes from the app itself, so a
+ * route added later without a case here (or without an entry in audit-actions.ts) fails.
+ */
+
+const P = '/api/v2';
+const state = readFileSync(new URL('../fixtures/state-small.json', import.meta.url));
+const parsed = JSON.parse(state.toString());
+const svAttributes = { serial: parsed.serial, lineage: parsed.lineage, md5: createHash('md5').update(state).digest('hex') };
+const bindings = { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'prod' } }] };
+const named = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
+const wsList = (...ids: string[]) => ({ data: ids.map((id) => ({ type: 'workspaces', id })) });
+
+interface Scene extends AccessFixture {
+  /** Runs the request under test: it must succeed and add exactly one record. */
+  act: (request: () => Promise<ApiResponse>) => Promise<ApiResponse>;
+}
+
+/** Setup helpers (their own records are made before `act` counts). */
+const ok = async (res: Promise<ApiResponse>): Promise<any> => {
+  const r = await res;
+  expect(r.status, r.text).toBeLessThan(300);
+  return r.body?.data;
+};
+const newTeam = (s: Scene, name = 'devs') => ok(s.api.post(`${P}/organizations/acme/teams`, teamBody(name)));
+const newWorkspace = (s: Scene, name: string) => ok(s.api.post(`${P}/organizations/acme/workspaces`, named('workspaces', { name })));
+const lock = (s: Scene) => ok(s.api.post(`${P}/workspaces/${s.web}/actions/lock`, {}));
+const runBody = (s: Scene) => ({ data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: s.web } } } } });
+const newRun = (s: Scene) => ok(s.api.post(`${P}/runs`, runBody(s)));
+const report = (s: Scene, id: string, status: string) => ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
+
+type Case = (s: Scene, ws: string) => Promise<unknown>;
+
+/** Workspace routes, written once for `/workspaces/:id` and `/organizations/:org/workspaces/:name`. */
+const WORKSPACE_CASES: Record<string, Case> = {
+  'PATCH ': (s, ws) => s.act(() => s.api.patch(ws, named('workspaces', { description: 'changed' }))),
+  'DELETE ': (s, ws) => s.act(() => s.api.delete(ws)),
+  'POST /actions/safe-delete': (s, ws) => s.act(() => s.api.post(`${ws}/actions/safe-delete`)),
+  'PATCH /relationships/ssh-key': async (s, ws) => {
+    const key = await ok(s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })));
+    return s.act(() => s.api.patch(`${ws}/relationships/ssh-key`, goTfeAssignSshKey(key.id)));
+  },
+  'POST /relationships/remote-state-consumers': async (s, ws) => {
+    const other = await newWorkspace(s, 'api');
+    return s.act(() => s.api.post(`${ws}/relationships/remote-state-consumers`, wsList(other.id)));
+  },
+  'DELETE /relationships/remote-state-consumers': async (s, ws) => {
+    const other = await newWorkspace(s, 'api');
+    await ok(s.api.post(`${ws}/relationships/remote-state-consumers`, wsList(other.id)));
+    return s.act(() => s.api.delete(`${ws}/relationships/remote-state-consumers`, { body: wsList(other.id) }));
+  },
+  'PATCH /relationships/remote-state-consumers': async (s, ws) => {
+    const other = await newWorkspace(s, 'api');
+    return s.act(() => s.api.patch(`${ws}/relationships/remote-state-consumers`, wsList(other.id)));
+  },
+  'POST /relationships/tags': (s, ws) => s.act(() => s.api.post(`${ws}/relationships/tags`, goTfeTagsByName('a'))),
+  'DELETE /relationships/tags': async (s, ws) => {
+    await ok(s.api.post(`${ws}/relationships/tags`, goTfeTagsByName('a')));
+    return s.act(() => s.api.delete(`${ws}/relationships/tags`, { body: goTfeTagsByName('a') }));
+  },
+  'PATCH /tag-bindings': (s, ws) => s.act(() => s.api.patch(`${ws}/tag-bindings`, bindings)),
+  'POST /relationships/tag-bindings': (s, ws) => s.act(() => s.api.post(`${ws}/relationships/tag-bindings`, bindings)),
+  'PATCH /relationships/tag-bindings': (s, ws) => s.act(() => s.api.patch(`${ws}/relationships/tag-bindings`, bindings)),
+  'POST /relationships/data-retention-policy': (s, ws) => s.act(() => s.api.post(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9))),
+  'PATCH /relationships/data-retention-policy': (s, ws) => s.act(() => s.api.patch(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9))),
+  'DELETE /relationships/data-retention-policy': async (s, ws) => {
+    await ok(s.api.post(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9)));
+    return s.act(() => s.api.delete(`${ws}/relationships/data-retention-policy`));
+  },
+};
+
+const CASES: Record<string, Case> = {
+  'POST /organizations': (s) => s.act(() => s.api.createOrg('fresh')),
+  'PATCH /organizations/:name': (s) => s.act(() => s.api.patch(`${P}/organizations/acme`, named('organizations', { email: 'new@acme.test' }))),
+  'DELETE /organizations/:name': async (s) => {
+    await ok(s.api.createOrg('doomed'));
+    return s.act(() => s.api.delete(`${P}/organizations/doomed`));
+  },
+  'POST /organizations/:org/relationships/data-retention-policy': (s) => s.act(() => s.api.post(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30))),
+  'PATCH /organizations/:org/relationships/data-retention-policy': (s) => s.act(() => s.api.patch(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30))),
+  'DELETE /organizations/:org/relationships/data-retention-policy': async (s) => {
+    await ok(s.api.post(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30)));
+    return s.act(() => s.api.delete(`${P}/organizations/acme/relationships/data-retention-policy`));
+  },
+  'POST /organizations/:org/authentication-token': (s) => s.act(() => s.api.post(`${P}/organizations/acme/authentication-token`)),
+  'DELETE /organizations/:org/authentication-token': async (s) => {
+    await ok(s.api.post(`${P}/organizations/acme/authentication-token`));
+    return s.act(() => s.api.delete(`${P}/organizations/acme/authentication-token`));
+  },
+  'POST /organizations/:org/projects': (s) => s.act(() => s.api.post(`${P}/organizations/acme/projects`, named('projects', { name: 'Gamma' }))),
+  'PATCH /projects/:id': (s) => s.act(() => s.api.patch(`${P}/projects/${s.alpha}`, named('projects', { description: 'x' }))),
+  'DELETE /projects/:id': (s) => s.act(() => s.api.delete(`${P}/projects/${s.beta}`)),
+  'PATCH /projects/:id/tag-bindings': (s) => s.act(() => s.api.patch(`${P}/projects/${s.alpha}/tag-bindings`, bindings)),
+  'POST /projects/:id/relationships/tag-bindings': (s) => s.act(() => s.api.post(`${P}/projects/${s.alpha}/relationships/tag-bindings`, bindings)),
+  'PATCH /projects/:id/relationships/tag-bindings': (s) => s.act(() => s.api.patch(`${P}/projects/${s.alpha}/relationships/tag-bindings`, bindings)),
+  'POST /projects/:id/relationships/workspaces': (s) => s.act(() => s.api.post(`${P}/projects/${s.beta}/relationships/workspaces`, wsList(s.web))),
+  'POST /admin/users': (s) => s.act(() => s.api.post(`${P}/admin/users`, named('users', { username: 'carol', email: 'carol@example.com' }))),
+  'DELETE /admin/users/:id': async (s) => {
+    const u = await s.api.userToken('carol');
+    return s.act(() => s.api.delete(`${P}/admin/users/${u.userId}`));
+  },
+  'POST /users/:id/authentication-tokens': (s) => s.act(() => s.api.post(`${P}/users/${s.owner.userId}/authentication-tokens`)),
+  'POST /admin/authentication-tokens': (s) => s.act(() => s.api.post(`${P}/admin/authentication-tokens`)),
+  'DELETE /authentication-tokens/:id': async (s) => {
+    const t = await ok(s.api.post(`${P}/users/${s.owner.userId}/authentication-tokens`));
+    return s.act(() => s.api.delete(`${P}/authentication-tokens/${t.id}`));
+  },
+  'POST /admin/maintenance/prune': (s) => s.act(() => s.api.post(`${P}/admin/maintenance/prune`)),
+  'POST /organizations/:org/teams': (s) => s.act(() => s.api.post(`${P}/organizations/acme/teams`, teamBody('devs'))),
+  'PATCH /teams/:id': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() => s.api.patch(`${P}/teams/${t.id}`, named('teams', { name: 'devs-2' })));
+  },
+  'DELETE /teams/:id': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() => s.api.delete(`${P}/teams/${t.id}`));
+  },
+  'POST /teams/:id/relationships/users': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() => s.api.post(`${P}/teams/${t.id}/relationships/users`, { data: [{ type: 'users', id: 'owner' }] }));
+  },
+  'DELETE /teams/:id/relationships/users': async (s) => {
+    const t = await newTeam(s);
+    await ok(s.api.post(`${P}/teams/${t.id}/relationships/users`, { data: [{ type: 'users', id: 'owner' }] }));
+    return s.act(() => s.api.delete(`${P}/teams/${t.id}/relationships/users`, { body: { data: [{ type: 'users', id: 'owner' }] } }));
+  },
+  'POST /teams/:id/authentication-token': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() => s.api.post(`${P}/teams/${t.id}/authentication-token`));
+  },
+  'DELETE /teams/:id/authentication-token': async (s) => {
+    const t = await newTeam(s);
+    await ok(s.api.post(`${P}/teams/${t.id}/authentication-token`));
+    return s.act(() => s.api.delete(`${P}/teams/${t.id}/authentication-token`));
+  },
+  'POST /team-projects': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() => s.api.post(`${P}/team-projects`, teamProjectBody(t.id, s.alpha, { access: 'read' })));
+  },
+  'PATCH /team-projects/:id': async (s) => {
+    const g = await ok(s.api.post(`${P}/team-projects`, teamProjectBody((await newTeam(s)).id, s.alpha, { access: 'read' })));
+    return s.act(() => s.api.patch(`${P}/team-projects/${g.id}`, named('team-projects', { access: 'write' })));
+  },
+  'DELETE /team-projects/:id': async (s) => {
+    const g = await ok(s.api.post(`${P}/team-projects`, teamProjectBody((await newTeam(s)).id, s.alpha, { access: 'read' })));
+    return s.act(() => s.api.delete(`${P}/team-projects/${g.id}`));
+  },
+  'POST /team-workspaces': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() => s.api.post(`${P}/team-workspaces`, teamWorkspaceBody(t.id, s.web, { access: 'read' })));
+  },
+  'PATCH /team-workspaces/:id': async (s) => {
+    const g = await ok(s.api.post(`${P}/team-workspaces`, teamWorkspaceBody((await newTeam(s)).id, s.web, { access: 'read' })));
+    return s.act(() => s.api.patch(`${P}/team-workspaces/${g.id}`, named('team-workspaces', { access: 'write' })));
+  },
+  'DELETE /team-workspaces/:id': async (s) => {
+    const g = await ok(s.api.post(`${P}/team-workspaces`, teamWorkspaceBody((await newTeam(s)).id, s.web, { access: 'read' })));
+    return s.act(() => s.api.delete(`${P}/team-workspaces/${g.id}`));
+  },
+  'POST /organizations/:org/agent-pools': (s) => s.act(() => s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' }))),
+  'DELETE /agent-pools/:id': async (s) => {
+    const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
+    return s.act(() => s.api.delete(`${P}/agent-pools/${pool.id}`));
+  },
+  'POST /organizations/:org/oauth-tokens': (s) => s.act(() => s.api.post(`${P}/organizations/acme/oauth-tokens`, named('oauth-tokens', {}))),
+  'POST /organizations/:org/ssh-keys': (s) => s.act(() => s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' }))),
+  'PATCH /ssh-keys/:id': async (s) => {
+    const key = await ok(s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })));
+    return s.act(() => s.api.patch(`${P}/ssh-keys/${key.id}`, named('ssh-keys', { name: 'k2' })));
+  },
+  'DELETE /ssh-keys/:id': async (s) => {
+    const key = await ok(s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })));
+    return s.act(() => s.api.delete(`${P}/ssh-keys/${key.id}`));
+  },
+  'POST /organizations/:org/workspaces': (s) => s.act(() => s.api.post(`${P}/organizations/acme/workspaces`, named('workspaces', { name: 'fresh' }))),
+  'POST /workspaces/:id/actions/lock': (s) => s.act(() => s.api.post(`${P}/workspaces/${s.web}/actions/lock`, {})),
+  'POST /workspaces/:id/actions/unlock': async (s) => {
+    await lock(s);
+    return s.act(() => s.api.post(`${P}/workspaces/${s.web}/actions/unlock`));
+  },
+  'POST /workspaces/:id/actions/force-unlock': async (s) => {
+    await ok(s.api.post(`${P}/workspaces/${s.web}/actions/lock`, {}, { token: s.owner.token }));
+    return s.act(() => s.api.post(`${P}/workspaces/${s.web}/actions/force-unlock`));
+  },
+  'POST /workspaces/:id/state-versions': async (s) => {
+    await lock(s);
+    return s.act(() => s.api.post(`${P}/workspaces/${s.web}/state-versions`, named('state-versions', { ...svAttributes, state: state.toString('base64') })));
+  },
+  'PUT /state-versions/:id/content': async (s) => {
+    await lock(s);
+    const sv = await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, named('state-versions', svAttributes)));
+    const url = new URL(sv.attributes['hosted-state-upload-url']);
+    return s.act(() => s.api.request('PUT', url.pathname + url.search, { raw: state.toString(), token: null, headers: { 'Content-Type': 'application/octet-stream' } }));
+  },
+  'POST /runs': (s) => s.act(() => s.api.post(`${P}/runs`, runBody(s))),
+  'POST /runs/:id/actions/apply': async (s) => {
+    const run = await newRun(s);
+    await report(s, run.id, 'planning');
+    await report(s, run.id, 'planned');
+    return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/apply`));
+  },
+  'POST /runs/:id/actions/discard': async (s) => {
+    const run = await newRun(s);
+    await report(s, run.id, 'planning');
+    await report(s, run.id, 'planned');
+    return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/discard`));
+  },
+  'POST /runs/:id/actions/cancel': async (s) => {
+    const run = await newRun(s);
+    return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/cancel`));
+  },
+  'POST /runs/:id/actions/report': async (s) => {
+    const run = await newRun(s);
+    return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/report`, named('run-reports', { status: 'planning' })));
+  },
+};
+
+for (const [suffix, fn] of Object.entries(WORKSPACE_CASES)) {
+  const [method, rest] = suffix.split(' ') as [string, string];
+  CASES[`${method} /workspaces/:id${rest}`] = (s) => fn(s, `${P}/workspaces/${s.web}`);
+  CASES[`${method} /organizations/:org/workspaces/:name${rest}`] = (s) => fn(s, `${P}/organizations/acme/workspaces/web`);
+}
+
+async function mutatingRoutes(): Promise<string[]> {
+  const store = await openStore(':memory:');
+  const app = createApp({ db: store.db });
+  const routes = new Set(app.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method)).map((r) => `${r.method} ${r.path}`));
+  await store.close();
+  return [...routes];
+}
+
+const ROUTES = await mutatingRoutes();
+
+describe('audit trail coverage', () => {
+  it('knows every mutating route of the app, and has a case for each', () => {
+    expect(ROUTES.length).toBeGreaterThan(60);
+    for (const key of ROUTES) {
+      const [method, path] = key.split(' ') as [string, string];
+      expect(auditRouteOf(method, path), key).toBeDefined();
+      expect(CASES[`${method} ${path.slice(P.length)}`], key).toBeDefined();
+    }
+  });
+
+  let api: TestApi | null = null;
+  afterEach(async () => {
+    await api?.close();
+    api = null;
+  });
+
+  it.each(ROUTES)('%s leaves exactly one record when it succeeds', async (key) => {
+    const [method, path] = key.split(' ') as [string, string];
+    api = await TestApi.create();
+    const f = await accessFixture(api);
+    const db = api.store.db;
+    const all = () => db.selectFrom('audit_events').selectAll().orderBy('seq').execute();
+    let acted = 0;
+    const scene: Scene = {
+      ...f,
+      act: async (request) => {
+        acted++;
+        const before = await all();
+        const res = await request();
+        expect(res.status, res.text).toBeLessThan(300);
+        const added = (await all()).slice(before.length);
+        expect(added.map((e) => e.action)).toEqual([auditRouteOf(method, path)!.action]);
+        expect(added[0]!.request_id).toBe(res.headers.get('x-request-id'));
+        expect(added[0]!.actor_kind).not.toBe('unknown');
+        return res;
+      },
+    };
+    await CASES[`${method} ${path.slice(P.length)}`]!(scene, '');
+    expect(acted).toBe(1);
+  });
+});
