@@ -54,7 +54,7 @@ const RESOURCE_TYPES = [
 
 const hugeString = fc.constantFrom(1000, 70_000, 300_000).map((n) => 'x'.repeat(n));
 const leaf: fc.Arbitrary<unknown> = fc.oneof(
-  { weight: 3, arbitrary: fc.constantFrom(null, true, false, 0, -1, 1, 1.5, 1e308, -0, 9007199254740993, '', 'remote', 'agent', 'local', 'write', 'admin', 'read', 'plan', 'custom', 'none', '1.5.7', '~> 1.5', '14d', '0h', '2030-01-01T00:00:00Z', 'not-a-date', 'planning', 'applied', 'errored', 'acme/repo', 'Name with spaces', 'ok-name', 'hc:x', '\u0000', '\uD800', '😀', 'ü') },
+  { weight: 3, arbitrary: fc.constantFrom(null, true, false, 0, -1, 1, 1.5, 1e308, -0, 9007199254740993, '', 'remote', 'agent', 'local', 'write', 'admin', 'read', 'plan', 'custom', 'none', '1.5.7', '~> 1.5', '14d', '0h', '2030-01-01T00:00:00Z', '2024-02-31T00:00:00Z', '2024-01-01T24:00:00+99:00', 'not-a-date', 'planning', 'applied', 'errored', 'acme/repo', 'Name with spaces', 'ok-name', 'hc:x', '\u0000', '\uD800', '😀', 'ü') },
   { weight: 2, arbitrary: fc.string({ maxLength: 20 }) },
   { weight: 1, arbitrary: fc.integer() },
   { weight: 1, arbitrary: fc.double() },
