@@ -5,6 +5,7 @@ import { isValidEngineVersion } from './engine-version.js';
 import { BerthError, Problems } from './errors.js';
 import { EXECUTION_MODES, type ExecutionMode } from './organization.js';
 import { parseFlatTagRefs, type FlatTagRef } from './flat-tags.js';
+import { parseTimestamp } from './timestamp.js';
 import { checkBindingCount, parseTagBindings, type TagBindingInput } from './tags.js';
 
 export type Edition = 'self-hosted' | 'hosted';
@@ -147,7 +148,6 @@ export function validWorkspaceName(name: string): boolean {
   return NAME.test(name) && name.length <= MAX_WORKSPACE_NAME;
 }
 
-const TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d(?::\d\d(?:\.\d+)?)?(?:Z|[+-]\d\d:?\d\d)$/;
 const IDENTIFIER = /^[^/\s]+\/[^/\s]+$|^[^/\s]+\/[^/\s]+\/_git\/[^/\s]+$/;
 
 const A = '/data/attributes';
@@ -266,9 +266,11 @@ export function parseWorkspaceInput(
   if (has('auto-destroy-at')) {
     const at = a['auto-destroy-at'] ?? null;
     if (at === null) input.autoDestroyAt = null;
-    else if (!TIMESTAMP.test(at) || Number.isNaN(Date.parse(at))) {
-      problems.add(`${A}/auto-destroy-at`, 'Auto destroy at must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z');
-    } else input.autoDestroyAt = new Date(at).toISOString();
+    else {
+      const instant = parseTimestamp(at);
+      if (instant === null) problems.add(`${A}/auto-destroy-at`, 'Auto destroy at must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z');
+      else input.autoDestroyAt = instant;
+    }
   }
   if (has('auto-destroy-activity-duration')) {
     const d = a['auto-destroy-activity-duration'] ?? null;

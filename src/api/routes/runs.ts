@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { bool, checkAttributes, nullable, str } from '../../domain/attributes.js';
 import { BerthError } from '../../domain/errors.js';
+import { parseTimestamp } from '../../domain/timestamp.js';
 import { RUN_STATUSES, type RunStatus } from '../../domain/run.js';
 import * as runs from '../../services/runs.js';
 import { readJson, readResource } from '../body.js';
@@ -13,7 +14,7 @@ import { serializeRun } from '../serializers/run.js';
 const runAttributes = v.looseObject({ message: nullable(str()), 'is-destroy': v.optional(bool()) });
 const reportAttributes = v.looseObject({
   status: v.picklist(RUN_STATUSES, `must be one of: ${RUN_STATUSES.join(', ')}`),
-  at: v.optional(v.pipe(str(), v.isoTimestamp('must be an ISO-8601 timestamp'))),
+  at: v.optional(v.pipe(str(), v.check((s) => parseTimestamp(s) !== null, 'must be an ISO-8601 timestamp'))),
   'error-message': nullable(str()),
   'policy-check-failed': v.optional(bool()),
 });
@@ -50,7 +51,7 @@ export function runRoutes(): Hono<AppEnv> {
     const a = checkAttributes(reportAttributes, doc.attributes);
     const run = await runs.transitionRun(c.get('ctx'), c.req.param('id'), {
       status: a.status,
-      at: a.at ? new Date(a.at).toISOString() : undefined,
+      at: a.at ? parseTimestamp(a.at)! : undefined,
       errorMessage: a['error-message'],
       policyCheckFailed: a['policy-check-failed'],
     });

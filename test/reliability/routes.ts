@@ -1,0 +1,59 @@
+import type { TestApi } from '../helpers/api.js';
+import type { SeededOrg } from './seed.js';
+
+export interface Route {
+  method: string;
+  path: string;
+}
+
+/** Every route the app registers (middleware entries, method ALL, left out), in registration order. */
+export function appRoutes(api: TestApi): Route[] {
+  const seen = new Set<string>();
+  const out: Route[] = [];
+  for (const r of api.app.routes) {
+    if (r.method === 'ALL') continue;
+    const key = `${r.method} ${r.path}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ method: r.method, path: r.path });
+  }
+  return out;
+}
+
+export const routeKey = (r: Route) => `${r.method} ${r.path}`;
+
+/** The parameter names of a route path, each with the segment before it (`workspaces/:id` gives `workspaces`). */
+export function paramsOf(path: string): { name: string; index: number; before: string }[] {
+  const segments = path.split('/');
+  return segments.flatMap((s, index) => (s.startsWith(':') ? [{ name: s.slice(1), index, before: segments[index - 1] ?? '' }] : []));
+}
+
+/** The real value of seeded organization `s` that a route parameter names. */
+export function realParam(param: { name: string; before: string }, s: SeededOrg): string {
+  if (param.name === 'org' || (param.name === 'name' && param.before === 'organizations')) return s.org;
+  if (param.name === 'name' && param.before === 'workspaces') return s.workspaceName;
+  const byCollection: Record<string, string> = {
+    workspaces: s.workspaceId,
+    projects: s.projectId,
+    teams: s.teamId,
+    'team-projects': s.teamProjectId,
+    'team-workspaces': s.teamWorkspaceId,
+    'agent-pools': s.agentPoolId,
+    'oauth-tokens': s.oauthTokenId,
+    'state-versions': s.stateVersionId,
+    runs: s.runId,
+    'ssh-keys': s.sshKeyId,
+    'authentication-tokens': s.userTokenId,
+    users: s.ownerUserId,
+  };
+  const value = byCollection[param.before];
+  if (value === undefined) throw new Error(`no seeded value for :${param.name} after ${param.before}`);
+  return value;
+}
+
+/** The route path with its parameters replaced by `values` (already URL-safe). */
+export function fillPath(path: string, values: string[]): string {
+  const segments = path.split('/');
+  let i = 0;
+  return segments.map((s) => (s.startsWith(':') ? values[i++]! : s)).join('/');
+}
