@@ -60,6 +60,10 @@ export async function getUser(ctx: ServiceContext, id: string): Promise<User> {
 export async function deleteUser(ctx: ServiceContext, id: string): Promise<void> {
   requireAdmin(ctx);
   if (ctx.actor.kind === 'user' && ctx.actor.userId === id) throw forbidden('you cannot delete yourself');
-  const result = await writeTransaction(ctx.db, (tx) => tx.deleteFrom('users').where('id', '=', id).executeTakeFirst());
-  if (Number(result.numDeletedRows) === 0) throw notFound(`user ${id} not found`);
+  // The 404 is thrown inside the transaction: a request that fails must commit nothing (its
+  // audit record rides on the commit).
+  await writeTransaction(ctx.db, async (tx) => {
+    const result = await tx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) throw notFound(`user ${id} not found`);
+  });
 }

@@ -61,6 +61,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'DELETE /api/v2/organizations/:name': { expect: 404 },
   'POST /api/v2/organizations/:org/projects': { expect: 404, body: () => ({ data: { type: 'projects', attributes: { name: 'intruder' } } }) },
   'GET /api/v2/organizations/:org/projects': { expect: 404 },
+  'GET /api/v2/organizations/:org/audit-trail': { expect: 404 },
   'GET /api/v2/projects/:id': { expect: 404 },
   'PATCH /api/v2/projects/:id': { expect: 404, body: () => ({ data: { type: 'projects', attributes: { description: 'taken over' } } }) },
   'DELETE /api/v2/projects/:id': { expect: 404 },
