@@ -17,6 +17,22 @@ export class ServerUnreachableError extends Error {
   }
 }
 
+export const RATE_LIMIT_RETRIES = 8;
+export const RATE_LIMIT_MAX_WAIT_MS = 10_000;
+
+/**
+ * How long to wait after a 429: X-RateLimit-Reset (seconds, fractional) is the most precise,
+ * then Retry-After (whole seconds), else one second. A little is added so that the retry lands
+ * in the next window.
+ */
+export function retryDelayMs(headers: Headers): number {
+  const reset = Number.parseFloat(headers.get('x-ratelimit-reset') ?? '');
+  if (Number.isFinite(reset) && reset >= 0) return Math.ceil(reset * 1000) + 10;
+  const after = Number.parseInt(headers.get('retry-after') ?? '', 10);
+  if (Number.isFinite(after) && after >= 0) return after * 1000 + 10;
+  return 1000;
+}
+
 export class HttpTransport implements Transport {
   readonly baseUrl: string;
 
@@ -24,11 +40,27 @@ export class HttpTransport implements Transport {
     this.baseUrl = server.replace(/\/+$/, '');
   }
 
+  /**
+   * Sends the request; a 429 (rate limited, as HCP Terraform and `berth serve` answer past 30
+   * requests per second per token) is waited out and retried, up to RATE_LIMIT_RETRIES times
+   * and as long as each wait is at most RATE_LIMIT_MAX_WAIT_MS, so that bulk commands pace
+   * themselves instead of failing half-way.
+   */
   async send(request: Request): Promise<Response> {
-    try {
-      return await fetch(request);
-    } catch (err) {
-      throw new ServerUnreachableError(this.baseUrl, (err as { cause?: unknown }).cause ?? err);
+    for (let attempt = 0; ; attempt++) {
+      const spare = attempt < RATE_LIMIT_RETRIES ? request.clone() : null;
+      let res: Response;
+      try {
+        res = await fetch(request);
+      } catch (err) {
+        throw new ServerUnreachableError(this.baseUrl, (err as { cause?: unknown }).cause ?? err);
+      }
+      if (res.status !== 429 || !spare) return res;
+      const wait = retryDelayMs(res.headers);
+      if (wait > RATE_LIMIT_MAX_WAIT_MS) return res;
+      await res.arrayBuffer().catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, wait));
+      request = spare;
     }
   }
 
