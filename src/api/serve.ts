@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
 import { serve as nodeServe, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { ensureSiteAdminToken } from '../services/tokens.js';
@@ -12,6 +13,7 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import { pruneRetainedData } from '../services/data-retention.js';
 import { BerthError } from '../domain/errors.js';
 import { errorResponse } from './errors.js';
+import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { answerClientError, DEFAULT_LIMITS, limitsProblem, nodeServerOptions, uriTooLong, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds, type RateDecision } from './rate-limit.js';
 
@@ -34,6 +36,10 @@ export interface ServeOptions {
   tls?: { cert: Buffer | string; key: Buffer | string };
   /** Requests per second per token (per client address without one) under /api/v2; 0 turns it off. Default 30. */
   rateLimit?: number;
+  /**
+   * Entries of the read cache of GET answers (read-cache.ts); 0 turns it off. Default 1000.
+   */
+  readCacheEntries?: number;
   /** Header size, URL length and timeouts; each missing one takes its default (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
 }
@@ -100,22 +106,63 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     accessLines = [];
     if (lines.length > 0) options.log(lines.join('\n'));
   };
+  // Successful GET answers, reused while the database is unchanged (read-cache.ts).
+  const readCache = options.readCacheEntries === 0 ? null : new ReadCache(() => store.changeStamp(), { ...DEFAULT_READ_CACHE, ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}) });
+  // Answers from the read cache are built with plain-object headers, which the HTTP adapter
+  // writes directly; touching `response.headers` would build Fetch API objects for nothing.
+  interface Answer {
+    response: Response;
+    requestId: string | null;
+    /** Headers still to add; set on `response` unless it came from the cache. */
+    cached: boolean;
+  }
+  const answer = async (request: Request, target: string, env: HttpBindings | Http2Bindings, extra: Record<string, string>): Promise<Answer> => {
+    if (!readCache || request.method !== 'GET' || !API_PATH.test(target)) return { response: await app.fetch(request), requestId: null, cached: false };
+    const key = ReadCache.key(env.incoming.headers.authorization, target);
+    const hit = readCache.get(key);
+    if (hit) {
+      const requestId = randomUUID();
+      return { response: new Response(hit.body, { status: 200, headers: { ...hit.headers, ...extra, 'x-request-id': requestId } }), requestId, cached: true };
+    }
+    const stamp = readCache.currentStamp();
+    const response = await app.fetch(request);
+    if (response.status !== 200) return { response, requestId: null, cached: false };
+    const headers: Record<string, string> = {};
+    response.headers.forEach((value, name) => {
+      if (name !== 'x-request-id') headers[name] = value;
+    });
+    // As text: the HTTP adapter writes a string body directly, without a stream.
+    const body = await response.text();
+    readCache.set(key, stamp, headers, body);
+    const requestId = response.headers.get('x-request-id') ?? randomUUID();
+    return { response: new Response(body, { status: 200, headers: { ...headers, ...extra, 'x-request-id': requestId } }), requestId, cached: true };
+  };
   let closing: Promise<void> | null = null;
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const started = performance.now();
     const target = env.incoming.url ?? '/';
-    let response = uriTooLong(target, limits.maxUrlLength);
-    if (!response && limiter && API_PATH.test(target)) {
-      const decision = limiter.take(rateLimitKey(request.headers.get('authorization') ?? undefined, env.incoming.socket.remoteAddress));
-      response = decision.allowed ? await app.fetch(request) : tooManyRequests(decision);
-      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) response.headers.set(name, value);
+    const tooLong = uriTooLong(target, limits.maxUrlLength);
+    let result: Answer;
+    if (tooLong) {
+      if (closing) tooLong.headers.set('Connection', 'close');
+      result = { response: tooLong, requestId: null, cached: false };
+    } else {
+      const extra: Record<string, string> = {};
+      let decision: RateDecision | null = null;
+      if (limiter && API_PATH.test(target)) {
+        decision = limiter.take(rateLimitKey(env.incoming.headers.authorization, env.incoming.socket.remoteAddress));
+        Object.assign(extra, rateLimitHeaders(decision));
+      }
+      // Shutting down: the connection closes after this answer instead of idling in keep-alive.
+      if (closing) extra.Connection = 'close';
+      result = decision && !decision.allowed ? { response: tooManyRequests(decision), requestId: null, cached: false } : await answer(request, target, env, extra);
+      if (!result.cached) for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
     }
-    response ??= await app.fetch(request);
+    const { response } = result;
     const ms = (performance.now() - started).toFixed(1);
     // The path only: query strings may carry secrets (state content URLs); headers are never logged.
-    // Shutting down: the connection closes after this answer instead of idling in keep-alive.
-    if (closing) response.headers.set('Connection', 'close');
-    if (accessLines.push(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms ${response.headers.get('x-request-id') ?? '-'}`) === 1) setImmediate(flushAccessLog);
+    const requestId = result.requestId ?? response.headers.get('x-request-id') ?? '-';
+    if (accessLines.push(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms ${requestId}`) === 1) setImmediate(flushAccessLog);
     return response;
   };
 

@@ -36,6 +36,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 0,
       env: 'BERTH_RATE_LIMIT',
     }),
+    'read-cache': Flags.integer({
+      description: 'GET answers kept for reuse while the database is unchanged (at most 1 s old); 0 turns it off',
+      default: 1000,
+      min: 0,
+      env: 'BERTH_READ_CACHE',
+    }),
     'max-header-size': Flags.integer({ description: 'largest request line plus headers, in bytes (431 beyond)', default: 16384, min: 9216, env: 'BERTH_MAX_HEADER_SIZE' }),
     'headers-timeout': Flags.integer({ description: 'seconds a client has to send its request headers', default: 30, min: 1, env: 'BERTH_HEADERS_TIMEOUT' }),
     'request-timeout': Flags.integer({ description: 'seconds a client has to send its whole request, body included', default: 300, min: 1, env: 'BERTH_REQUEST_TIMEOUT' }),
@@ -75,6 +81,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       pruneIntervalMs: this.flags['prune-interval'] * 60_000,
       tls,
       rateLimit: this.flags['rate-limit'],
+      readCacheEntries: this.flags['read-cache'],
       limits: {
         maxHeaderSize: this.flags['max-header-size'],
         headersTimeoutMs: this.flags['headers-timeout'] * 1000,

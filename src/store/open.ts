@@ -9,6 +9,12 @@ import type { DB } from './schema.js';
 export interface Store {
   db: Kysely<DB>;
   path: string;
+  /**
+   * Changes whenever the database may have changed: SQLite's `data_version` (moved by commits of
+   * other connections and processes) and this connection's `total_changes()`. Equal stamps mean
+   * no write happened in between (serve's read cache relies on it).
+   */
+  changeStamp(): string;
   close(): Promise<void>;
 }
 
@@ -30,10 +36,15 @@ export async function openStore(path: string): Promise<Store> {
     await db.destroy();
     throw err;
   }
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;
   return {
     db,
     path,
+    changeStamp() {
+      return `${dataVersion.get() as number}:${totalChanges.get() as number}`;
+    },
     async close() {
       if (closed) return;
       closed = true;

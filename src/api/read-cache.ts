@@ -1,0 +1,77 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * A cache of `serve`'s successful GET answers, for the read-heavy traffic of API clients that
+ * poll (go-tfe, the Terraform provider, dashboards).
+ *
+ * An answer is reused only while the database is provably unchanged since it was computed: the
+ * store's change stamp (SQLite's `data_version`, which moves when any other connection or process
+ * commits, plus this connection's `total_changes()`) must be the one taken before the answer was
+ * computed, so any write anywhere (a lock, a revoked token, a permission change) empties it in
+ * effect. Answers are also at most `maxAgeMs` old, which bounds anything that depends on the
+ * clock. Keys are the SHA-256 of the Authorization header and the request target: the same URL
+ * with another token is another entry, so permissions are never shared.
+ */
+export interface CachedAnswer {
+  stamp: string;
+  storedAt: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export interface ReadCacheOptions {
+  maxEntries: number;
+  maxAgeMs: number;
+  /** Larger answers (big lists, state downloads) are not kept. */
+  maxBodyBytes: number;
+  now?: () => number;
+}
+
+export const DEFAULT_READ_CACHE: ReadCacheOptions = { maxEntries: 1000, maxAgeMs: 1000, maxBodyBytes: 256 * 1024 };
+
+export class ReadCache {
+  readonly #entries = new Map<string, CachedAnswer>();
+  readonly #now: () => number;
+
+  constructor(
+    private readonly stamp: () => string,
+    private readonly options: ReadCacheOptions = DEFAULT_READ_CACHE,
+  ) {
+    this.#now = options.now ?? (() => performance.now());
+  }
+
+  static key(authorization: string | undefined, target: string): string {
+    return createHash('sha256')
+      .update(authorization ?? '')
+      .update('\n')
+      .update(target)
+      .digest('base64');
+  }
+
+  /** The stamp to remember before computing an answer. */
+  currentStamp(): string {
+    return this.stamp();
+  }
+
+  get(key: string): CachedAnswer | null {
+    const hit = this.#entries.get(key);
+    if (!hit) return null;
+    if (hit.stamp !== this.stamp() || this.#now() - hit.storedAt > this.options.maxAgeMs) {
+      this.#entries.delete(key);
+      return null;
+    }
+    return hit;
+  }
+
+  /** Keeps an answer computed while the database was at `stamp` (taken before computing it). */
+  set(key: string, stamp: string, headers: Record<string, string>, body: string): void {
+    if (body.length > this.options.maxBodyBytes) return;
+    this.#entries.delete(key);
+    if (this.#entries.size >= this.options.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(key, { stamp, storedAt: this.#now(), headers, body });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
