@@ -28,6 +28,8 @@ function queries(projectId) {
 
 async function measure(count) {
   const api = await inProcessApi(await seededTaggedDatabase(count));
+  // As `berth serve` does at start: planner statistics (PRAGMA optimize).
+  api.store.optimize();
   try {
     const project = await api.store.db.selectFrom('projects').select('id').where('name', '=', 'proj-07').executeTakeFirstOrThrow();
     const out = new Map();

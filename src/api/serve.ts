@@ -73,6 +73,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
 
   const store = await openStore(options.dbPath);
+  store.optimize();
   if (options.edition) await saveEdition(store.db, options.edition);
   const settings = await loadSettings(store.db);
   const app = createApp({
