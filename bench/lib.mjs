@@ -39,18 +39,27 @@ export function id(prefix) {
 }
 
 /**
+ * A fresh `FILE.tmp` beside the cached seed `file`, holding berth's schema and the organization
+ * `bench`, both made by berth itself; the caller fills it and renames it into place.
+ */
+function newSeedFile(file) {
+  mkdirSync(CACHE, { recursive: true });
+  const tmp = `${file}.tmp`;
+  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) if (existsSync(f)) execFileSync('rm', ['-f', f]);
+  ensureBuilt();
+  execFileSync(process.execPath, [BIN, 'org', 'create', 'bench', '--email', 'bench@example.test'], { env: { ...process.env, BERTH_DB: tmp } });
+  return tmp;
+}
+
+/**
  * A database with one organization `bench` and `count` workspaces (`ws-00000`...), cached in
  * bench/.cache by size. The organization and schema are made by berth itself; workspaces are
  * bulk-inserted in one transaction.
  */
 export async function seededDatabase(count) {
-  mkdirSync(CACHE, { recursive: true });
   const file = join(CACHE, `seed-${count}.db`);
   if (existsSync(file)) return file;
-  const tmp = `${file}.tmp`;
-  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) if (existsSync(f)) execFileSync('rm', ['-f', f]);
-  ensureBuilt();
-  execFileSync(process.execPath, [BIN, 'org', 'create', 'bench', '--email', 'bench@example.test'], { env: { ...process.env, BERTH_DB: tmp } });
+  const tmp = newSeedFile(file);
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(tmp);
   const org = db.prepare('select id from organizations where name = ?').get('bench');
@@ -99,13 +108,9 @@ export const TAGGED_SHAPE = {
  * in one transaction; the schema and the organization come from berth itself.
  */
 export async function seededTaggedDatabase(count) {
-  mkdirSync(CACHE, { recursive: true });
   const file = join(CACHE, `seed-tagged-v1-${count}.db`);
   if (existsSync(file)) return file;
-  const tmp = `${file}.tmp`;
-  for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) if (existsSync(f)) execFileSync('rm', ['-f', f]);
-  ensureBuilt();
-  execFileSync(process.execPath, [BIN, 'org', 'create', 'bench', '--email', 'bench@example.test'], { env: { ...process.env, BERTH_DB: tmp } });
+  const tmp = newSeedFile(file);
   const { default: Database } = await import('better-sqlite3');
   const db = new Database(tmp);
   db.pragma('journal_mode = WAL');

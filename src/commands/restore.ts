@@ -1,4 +1,4 @@
-import { Args, Flags } from '@oclif/core';
+import { Args, Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { renderFields } from '../cli/output.js';
 import { resolveDatabasePath } from '../store/paths.js';

@@ -1,4 +1,5 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../../cli/oclif.js';
+import { pagingFlags } from '../../cli/flags/paging.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { auditTable } from '../../cli/views/audit.js';
@@ -20,9 +21,7 @@ export default class AuditList extends BerthCommand<typeof AuditList> {
     since: Flags.string({ description: 'only changes at or after this ISO-8601 date or date-time (UTC unless an offset is given)' }),
     actor: Flags.string({ description: 'only changes by this user, team or organization id (user-…, team-…, org-…) or token id (at-…)' }),
     workspace: Flags.string({ description: 'only changes about this workspace: ws- id, NAME (in --org) or ORG/NAME; a deleted one by id' }),
-    page: Flags.integer({ description: 'page number', min: 1 }),
-    'page-size': Flags.integer({ description: 'items per page, 1 to 100', min: 1, max: 100 }),
-    all: Flags.boolean({ description: 'every page (the default without --page/--page-size)', exclusive: ['page', 'page-size'] }),
+    ...pagingFlags,
   };
 
   async run(): Promise<void> {

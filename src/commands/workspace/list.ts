@@ -1,4 +1,5 @@
 import { Flags } from '../../cli/oclif.js';
+import { pagingFlags } from '../../cli/flags/paging.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
@@ -19,9 +20,7 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
   static override flags = {
     ...workspaceFilterFlags,
     sort: Flags.string({ description: 'sort order', options: SORTS }),
-    page: Flags.integer({ description: 'page number', min: 1 }),
-    'page-size': Flags.integer({ description: 'items per page, 1 to 100', min: 1, max: 100 }),
-    all: Flags.boolean({ description: 'every page (the default without --page/--page-size)', exclusive: ['page', 'page-size'] }),
+    ...pagingFlags,
   };
 
   async run(): Promise<void> {
