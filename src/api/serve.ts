@@ -114,7 +114,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   interface Answer {
     response: Response;
     requestId: string | null;
-    /** Headers still to add; set on `response` unless it came from the cache. */
+    /** Built here with the extra headers (rate limit, Connection) already in it; else they are still to be set. */
     cached: boolean;
   }
   const answer = async (request: Request, target: string, env: HttpBindings | Http2Bindings, extra: Record<string, string>): Promise<Answer> => {
