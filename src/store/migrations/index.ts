@@ -8,6 +8,7 @@ import * as m007 from './007_workspace_relations.js';
 import * as m008 from './008_team_access.js';
 import * as m009 from './009_list_indexes.js';
 import * as m010 from './010_audit_trail.js';
+import * as m011 from './011_workspaces_org_seq.js';
 
 export interface Migration {
   version: number;
@@ -26,4 +27,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 8, name: 'team_access', up: m008.up },
   { version: 9, name: 'list_indexes', up: m009.up },
   { version: 10, name: 'audit_trail', up: m010.up },
+  { version: 11, name: 'workspaces_org_seq', up: m011.up },
 ];
