@@ -2,9 +2,10 @@ import type { BerthClient } from '../client/client.js';
 import type { Resource } from '../client/jsonapi.js';
 import { BerthError } from '../domain/errors.js';
 import { exitCodeFor, messageFor } from './exit-codes.js';
+import { Flags } from './oclif.js';
 import { renderTable } from './output.js';
 import { canPrompt, confirm, usageError } from './prompts.js';
-import { anyFilter, filtersFromFlags } from './workspace-filters.js';
+import { anyFilter, filtersFromFlags, workspaceFilterFlags } from './workspace-filters.js';
 import { WorkspacesClient } from '../client/workspaces.js';
 
 export interface BulkResult {
@@ -20,10 +21,30 @@ export interface BulkOutcome {
   exitCode: number;
 }
 
+/** The flags of a command that can act on every workspace matching the filters of `workspace list`. */
+export function bulkFlags(what: string) {
+  return {
+    'all-matching': Flags.boolean({ description: `${what} every workspace that matches the filters`, default: false }),
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
+    ...workspaceFilterFlags,
+  };
+}
+
 /**
- * A bulk operation over workspaces: preview them on stderr, confirm on a terminal (or take
- * --yes; refuse without it elsewhere), act on each in turn with progress on stderr, and report
- * every result. Failures do not stop the others.
+ * Previews the workspaces a bulk operation is about to act on (on stderr) and confirms on a
+ * terminal, or takes --yes; without --yes and without a terminal, refuses.
+ */
+export async function confirmBulk(items: Resource[], verb: string, flags: { yes?: boolean; json?: boolean }): Promise<void> {
+  const names = items.map((w) => String(w.attributes.name));
+  process.stderr.write(`${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`);
+  if (flags.yes) return;
+  if (!canPrompt(flags)) throw usageError(`refusing to act on ${items.length} workspaces without --yes when not on a terminal`);
+  if (!(await confirm(`Go ahead with these ${items.length} workspaces?`))) throw usageError('aborted');
+}
+
+/**
+ * A bulk operation over workspaces: preview and confirm (confirmBulk), act on each in turn with
+ * progress on stderr, and report every result. Failures do not stop the others.
  */
 export async function runBulk(
   items: Resource[],
@@ -32,12 +53,7 @@ export async function runBulk(
   act: (item: Resource) => Promise<unknown>,
 ): Promise<BulkOutcome> {
   if (items.length === 0) return { results: [], exitCode: 0 };
-  const names = items.map((w) => String(w.attributes.name));
-  process.stderr.write(`${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`);
-  if (!flags.yes) {
-    if (!canPrompt(flags)) throw usageError(`refusing to ${verb.toLowerCase()} ${items.length} workspaces without --yes when not on a terminal`);
-    if (!(await confirm(`${verb} these ${items.length} workspaces?`))) throw usageError('aborted');
-  }
+  await confirmBulk(items, verb, flags);
   const results: BulkResult[] = [];
   let exitCode = 0;
   const progress = process.stderr.isTTY && !flags.json;
@@ -74,10 +90,10 @@ export function bulkTable(results: BulkResult[]): string {
 export async function matchingWorkspaces(
   client: BerthClient,
   org: string,
-  workspaceArg: string | undefined,
+  workspaceArgs: string | string[] | undefined,
   flags: Parameters<typeof filtersFromFlags>[2],
 ): Promise<Resource[]> {
-  if (workspaceArg) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
+  if (workspaceArgs !== undefined && workspaceArgs.length > 0) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
   if (!anyFilter(flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
   return new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, flags));
 }

@@ -23,7 +23,7 @@ describe('bulk lock and unlock (--all-matching)', () => {
     const refused = await cli('workspace', 'lock', '--all-matching', '--wildcard', 'app-*');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Locking 3 workspaces: app-1, app-2, app-3');
-    expect(refused.stderr).toContain('--yes');
+    expect(refused.stderr).toContain('refusing to act on 3 workspaces without --yes when not on a terminal');
     const ws = JSON.parse((await cli('workspace', 'list', '--json')).stdout);
     expect(ws.filter((w: any) => w.attributes.locked).map((w: any) => w.attributes.name)).toEqual(['app-2']);
   });
@@ -64,7 +64,10 @@ describe('bulk move into a project (--all-matching)', () => {
     await cli('org', 'create', 'acme', '--email', 'a@acme.test');
     await cli('project', 'create', 'Platform');
     for (const name of ['platform-a', 'platform-b', 'other']) await cli('workspace', 'create', name);
-    expect((await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*')).code).toBe(2);
+    const refused = await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Moving into Platform 2 workspaces: platform-a, platform-b');
+    expect((await cli('project', 'move-workspaces', 'Platform', 'other', '--all-matching', '--wildcard', 'platform-*')).stderr).toContain('not both');
     const moved = await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*', '--yes', '--json');
     expect(moved.code).toBe(0);
     expect(JSON.parse(moved.stdout).moved).toHaveLength(2);

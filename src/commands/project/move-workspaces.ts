@@ -1,8 +1,8 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { canPrompt, confirm, usageError } from '../../cli/prompts.js';
+import { bulkFlags, confirmBulk, matchingWorkspaces } from '../../cli/bulk.js';
+import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { anyFilter, filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { ProjectWorkspacesClient, resolveProjectId, WorkspacesClient } from '../../client/workspaces.js';
 
 export default class ProjectMoveWorkspaces extends BerthCommand<typeof ProjectMoveWorkspaces> {
@@ -21,9 +21,7 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
     workspace: Args.string({ description: 'workspace(s) to move' }),
   };
   static override flags = {
-    'all-matching': Flags.boolean({ description: 'move every workspace that matches the filters', default: false }),
-    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
-    ...workspaceFilterFlags,
+    ...bulkFlags('move'),
   };
 
   async run(): Promise<void> {
@@ -38,21 +36,14 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
     const ws = new WorkspacesClient(client);
     const ids: string[] = [];
     if (this.flags['all-matching']) {
-      if (workspaces.length > 0) throw usageError('give either WORKSPACE... or --all-matching with filters, not both');
-      if (!anyFilter(this.flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --wildcard)');
-      const orgName = this.requireOrg();
-      const matching = (await ws.listAll(orgName, await filtersFromFlags(client, orgName, this.flags))).filter(
+      const matching = (await matchingWorkspaces(client, this.requireOrg(), workspaces, this.flags)).filter(
         (w) => (w.relationships?.project?.data as { id?: string } | undefined)?.id !== projectId,
       );
       if (matching.length === 0) {
         this.print({ project: projectId, moved: [] }, () => 'No matching workspace outside the project.');
         return;
       }
-      this.note(`Moving ${matching.length} workspace(s) into ${project}: ${matching.map((w) => w.attributes.name).join(', ')}`);
-      if (!this.flags.yes) {
-        if (!canPrompt(this.flags)) throw usageError(`refusing to move ${matching.length} workspaces without --yes when not on a terminal`);
-        if (!(await confirm(`Move these ${matching.length} workspaces?`))) throw usageError('aborted');
-      }
+      await confirmBulk(matching, `Moving into ${project}`, this.flags);
       ids.push(...matching.map((w) => w.id));
     } else {
       if (workspaces.length === 0) throw usageError('usage: project move-workspaces PROJECT WORKSPACE... (or --all-matching with filters)');

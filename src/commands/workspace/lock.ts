@@ -1,10 +1,9 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
+import { bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 
 export default class WorkspaceLock extends BerthCommand<typeof WorkspaceLock> {
@@ -20,9 +19,7 @@ With --all-matching and the filters of \`workspace list\`, locks every matching 
   static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME' }) };
   static override flags = {
     reason: Flags.string({ description: 'why it is locked (shown to others)' }),
-    'all-matching': Flags.boolean({ description: 'lock every workspace that matches the filters', default: false }),
-    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
-    ...workspaceFilterFlags,
+    ...bulkFlags('lock'),
   };
 
   async run(): Promise<void> {

@@ -1,10 +1,9 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
+import { bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 
 export default class WorkspaceUnlock extends BerthCommand<typeof WorkspaceUnlock> {
@@ -20,9 +19,7 @@ With --all-matching and the filters of \`workspace list\`, unlocks every matchin
   static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME' }) };
   static override flags = {
     force: Flags.boolean({ description: 'release a lock held by someone else (force-unlock)', default: false }),
-    'all-matching': Flags.boolean({ description: 'unlock every locked workspace that matches the filters', default: false }),
-    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
-    ...workspaceFilterFlags,
+    ...bulkFlags('unlock'),
   };
 
   async run(): Promise<void> {

@@ -1,10 +1,9 @@
 import { Args, Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { bulkTable, matchingWorkspaces, runBulk } from '../../../cli/bulk.js';
+import { bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../../cli/bulk.js';
 import { usageError } from '../../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { flatTagTable } from '../../../cli/views/relations.js';
-import { workspaceFilterFlags } from '../../../cli/workspace-filters.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
 
 export default class WorkspaceTagsAdd extends BerthCommand<typeof WorkspaceTagsAdd> {
@@ -22,9 +21,7 @@ With --all-matching and the filters of \`workspace list\`, every argument is a t
     tags: Args.string({ description: 'TAG ... (one or more)' }),
   };
   static override flags = {
-    'all-matching': Flags.boolean({ description: 'tag every workspace that matches the filters', default: false }),
-    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
-    ...workspaceFilterFlags,
+    ...bulkFlags('tag'),
   };
 
   async run(): Promise<void> {
