@@ -1,17 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDb } from '../helpers/cli.js';
-import { startServe, type ServeProcess } from '../helpers/serve.js';
+import { remoteCli, startServe, type ServeProcess } from '../helpers/serve.js';
 
 describe('project commands against berth serve (--server)', () => {
   const tmp = tempDb();
   let server: ServeProcess;
-  const remote = (...args: string[]) => runCli([...args, '--server', server.url, '--token', server.token!, '--org', 'acme']);
-  const json = async (...args: string[]) => {
-    const res = await remote(...args, '--json');
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    return JSON.parse(res.stdout);
-  };
+  const { remote, json } = remoteCli(() => server, 'acme');
 
   beforeAll(async () => {
     server = await startServe(tmp.db);

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { BIN } from './cli.js';
+import { expect } from 'vitest';
+import { BIN, runCli } from './cli.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -45,4 +46,20 @@ export function startServe(db: string, extraArgs: string[] = []): Promise<ServeP
       });
     });
   });
+}
+
+/**
+ * The CLI pointed at a running `serve` with its site-administrator token and `--org ORG`:
+ * `remote(...args)` runs it, `json(...args)` runs it with `--json`, expects success and no
+ * stderr, and parses stdout.
+ */
+export function remoteCli(server: () => ServeProcess, org: string) {
+  const remote = (...args: string[]) => runCli([...args, '--server', server().url, '--token', server().token!, '--org', org]);
+  const json = async (...args: string[]) => {
+    const res = await remote(...args, '--json');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    return JSON.parse(res.stdout);
+  };
+  return { remote, json };
 }
