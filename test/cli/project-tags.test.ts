@@ -2,19 +2,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { jsonOf, runCli } from '../helpers/cli.js';
 
 describe('berth project tags (local mode)', () => {
   let dir: string;
   let env: Record<string, string>;
   let id: string;
   const berth = (...args: string[]) => runCli(args, env);
-  const json = async (...args: string[]) => {
-    const res = await berth(...args, '--json');
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    return JSON.parse(res.stdout);
-  };
+  const json = jsonOf(berth, { quiet: true });
   const pairs = (tags: any[]) => tags.map((t) => `${t.attributes.key}=${t.attributes.value}`);
 
   beforeAll(async () => {

@@ -7,7 +7,7 @@ import { systemClock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
 import { createProject } from '../../src/services/projects.js';
 import { openStore } from '../../src/store/open.js';
-import { runCli, runCliInPty } from '../helpers/cli.js';
+import { jsonOf, runCli, runCliInPty } from '../helpers/cli.js';
 
 const PRJ_ID = /^prj-[A-Za-z0-9]{16}$/;
 
@@ -15,12 +15,7 @@ describe('berth project (local mode)', () => {
   let dir: string;
   let env: Record<string, string>;
   const berth = (...args: string[]) => runCli(args, env);
-  const json = async (...args: string[]) => {
-    const res = await berth(...args, '--json');
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    return JSON.parse(res.stdout);
-  };
+  const json = jsonOf(berth, { quiet: true });
   const projectNames = async (org = 'acme') => (await json('project', 'list', '--org', org, '--all')).map((p: any) => p.attributes.name);
 
   beforeAll(async () => {

@@ -2,17 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDb } from '../helpers/cli.js';
+import { jsonOf, runCli, tempDb } from '../helpers/cli.js';
 
 describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags and tag-bindings (local mode)', () => {
   const db = tempDb();
   const env = { BERTH_DB: db.path, BERTH_ORG: 'acme' };
   const berth = (...args: string[]) => runCli(args, env);
-  const json = async (...args: string[]) => {
-    const res = await berth(...args, '--json');
-    expect(res.code, res.stderr).toBe(0);
-    return JSON.parse(res.stdout);
-  };
+  const json = jsonOf(berth);
   const query = (statement: string, ...params: unknown[]) => {
     const conn = new Database(db.path, { readonly: true });
     try {

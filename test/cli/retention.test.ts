@@ -1,16 +1,12 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDb } from '../helpers/cli.js';
+import { jsonOf, runCli, tempDb } from '../helpers/cli.js';
 
 describe('berth workspace retention, org retention, maintenance prune (local mode, self-hosted)', () => {
   const db = tempDb();
   const env = { BERTH_DB: db.path, BERTH_ORG: 'acme' };
   const berth = (...args: string[]) => runCli(args, env);
-  const json = async (...args: string[]) => {
-    const res = await berth(...args, '--json');
-    expect(res.code, res.stderr).toBe(0);
-    return JSON.parse(res.stdout);
-  };
+  const json = jsonOf(berth);
   const exec = (statement: string, ...params: unknown[]) => {
     const conn = new Database(db.path);
     try {

@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDb } from '../helpers/cli.js';
+import { jsonOf, runCli, tempDb } from '../helpers/cli.js';
 
 describe('berth team access (local mode)', () => {
   const tmp = tempDb();
   const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
   const cli = (...args: string[]) => runCli(args, env);
-  const json = async (...args: string[]) => {
-    const res = await cli(...args, '--json');
-    expect(res.code, res.stderr).toBe(0);
-    return JSON.parse(res.stdout);
-  };
+  const json = jsonOf(cli);
 
   beforeAll(async () => {
     expect((await cli('org', 'create', 'acme', '--email', 'a@acme.test')).code).toBe(0);

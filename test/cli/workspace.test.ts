@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDb } from '../helpers/cli.js';
+import { jsonOf, runCli, tempDb } from '../helpers/cli.js';
 
 const names = (list: any[]) => list.map((w) => w.attributes.name);
 
@@ -8,11 +8,7 @@ describe('berth workspace (local mode)', () => {
   const db = tempDb();
   const env = { BERTH_DB: db.path };
   const berth = (...args: string[]) => runCli(args, env);
-  const json = async (...args: string[]) => {
-    const res = await berth(...args, '--json');
-    expect(res.code, res.stderr).toBe(0);
-    return JSON.parse(res.stdout);
-  };
+  const json = jsonOf(berth);
   const sql = (statement: string, ...params: unknown[]) => {
     const conn = new Database(db.path);
     try {

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 export const BIN = join(ROOT, 'bin', 'run.js');
@@ -91,4 +92,17 @@ export function runCliInPty(args: string[], steps: PtyStep[], env: Record<string
       resolve({ code: code ?? -1, output });
     });
   });
+}
+
+/**
+ * `json(...args)` over a CLI runner: runs it with `--json`, expects exit 0 (and, with
+ * `quiet`, nothing on stderr), and parses stdout.
+ */
+export function jsonOf(run: (...args: string[]) => Promise<CliResult>, options: { quiet?: boolean } = {}) {
+  return async (...args: string[]) => {
+    const res = await run(...args, '--json');
+    if (options.quiet) expect(res.stderr).toBe('');
+    expect(res.code, res.stderr).toBe(0);
+    return JSON.parse(res.stdout);
+  };
 }

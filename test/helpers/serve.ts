@@ -1,6 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { expect } from 'vitest';
-import { BIN, runCli } from './cli.js';
+import { BIN, jsonOf, runCli } from './cli.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -55,11 +54,5 @@ export function startServe(db: string, extraArgs: string[] = []): Promise<ServeP
  */
 export function remoteCli(server: () => ServeProcess, org: string) {
   const remote = (...args: string[]) => runCli([...args, '--server', server().url, '--token', server().token!, '--org', org]);
-  const json = async (...args: string[]) => {
-    const res = await remote(...args, '--json');
-    expect(res.stderr).toBe('');
-    expect(res.code).toBe(0);
-    return JSON.parse(res.stdout);
-  };
-  return { remote, json };
+  return { remote, json: jsonOf(remote, { quiet: true }) };
 }
