@@ -157,12 +157,6 @@ export class LocalResponse extends LocalBody {
   clone(): LocalResponse {
     return new LocalResponse(this.body, this);
   }
-
-  static json(data: unknown, init: LocalResponseInit = {}): LocalResponse {
-    const headers = new LocalHeaders(init.headers);
-    if (!headers.has('content-type')) headers.set('content-type', 'application/json');
-    return new LocalResponse(JSON.stringify(data), { ...init, headers });
-  }
 }
 
 /** Replaces the global Headers, Request and Response with the in-process stand-ins. */
