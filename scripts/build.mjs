@@ -74,7 +74,7 @@ await build({
   charset: 'ascii',
   // Loaded from node_modules when first needed. typescript: only oclif's development mode would
   // load it (to read tsconfig), never a built CLI.
-  external: ['better-sqlite3', 'typescript', '@inquirer/prompts', '@hono/node-server'],
+  external: ['better-sqlite3', 'pg', 'typescript', '@inquirer/prompts', '@hono/node-server'],
   // `await import(x)` of those becomes a require() inside a promise: the bundle is run through
   // node:vm, where require() is the cheap and predictable way to load a package.
   supported: { 'dynamic-import': false },

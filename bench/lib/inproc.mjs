@@ -25,7 +25,7 @@ export async function inProcessApi(dbPath) {
     format: 'esm',
     platform: 'node',
     target: 'node20',
-    external: ['better-sqlite3'],
+    external: ['better-sqlite3', 'pg'],
     banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
     logLevel: 'warning',
   });

@@ -10,6 +10,7 @@ import { requestIdMiddleware } from './request-id.js';
 import { auditMiddleware } from './audit.js';
 import { auditTrailRoutes } from './routes/audit-trail.js';
 import { agentPoolRoutes } from './routes/agent-pools.js';
+import { healthRoutes } from './routes/health.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { teamRoutes } from './routes/teams.js';
@@ -24,6 +25,7 @@ import { runRoutes } from './routes/runs.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
 import { systemClock } from '../domain/clock.js';
+import { databaseErrorAnswer } from '../store/database-errors.js';
 
 /**
  * The HTTP API: the single contract of berth. `serve` puts it behind a socket; local mode calls
@@ -34,7 +36,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof BerthError) return sendError(c, err);
+    const answer = databaseErrorAnswer(err);
+    if (answer && answer.status !== 503) return sendError(c, answer);
+    // An unavailable database is logged too: the operator should know.
     options.onUnexpectedError?.(err);
+    if (answer) return sendError(c, answer);
     return sendError(c, internalError());
   });
   app.notFound((c) => sendError(c, notFound(`no route for ${c.req.method} ${new URL(c.req.url).pathname}`)));
@@ -43,6 +49,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   app.use('*', auditMiddleware(options));
   const meta = metaRoutes();
   app.route('/', meta.root);
+  app.route('/', healthRoutes(options.db));
 
   const v2 = new Hono<AppEnv>();
   // Routes without a token come first: ping, and the state content URLs (their own limit).

@@ -6,6 +6,7 @@ import { serve as nodeServe, type Http2Bindings, type HttpBindings } from '@hono
 import { ensureSiteAdminToken } from '../services/tokens.js';
 import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
+import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
@@ -20,7 +21,8 @@ import { DEFAULT_RATE_LIMIT, RateLimiter, rateLimitHeaders, rateLimitKey, retryA
 export interface ServeOptions {
   host: string;
   port: number;
-  dbPath: string;
+  /** The database: a SQLite file path, a `postgres://` URL, or a parsed location. */
+  database: string | DatabaseLocation;
   /** When given, stored as the instance's edition before serving. */
   edition?: InstanceSettings['edition'];
   /** Where log lines go (stderr in the CLI). */
@@ -72,8 +74,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const clock = options.clock;
   const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
 
-  const store = await openStore(options.dbPath);
-  store.optimize();
+  const store = await openStore(options.database);
+  await store.optimize();
   if (options.edition) await saveEdition(store.db, options.edition);
   const settings = await loadSettings(store.db);
   const app = createApp({
@@ -108,7 +110,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (lines.length > 0) options.log(lines.join('\n'));
   };
   // Successful GET answers, reused while the database is unchanged (read-cache.ts).
-  const readCache = options.readCacheEntries === 0 ? null : new ReadCache(() => store.changeStamp(), { ...DEFAULT_READ_CACHE, ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}) });
+  const changeStamp = store.changeStamp;
+  const readCache = options.readCacheEntries === 0 || !changeStamp ? null : new ReadCache(changeStamp, { ...DEFAULT_READ_CACHE, ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}) });
   // Answers from the read cache are built with plain-object headers, which the HTTP adapter
   // writes directly; touching `response.headers` would build Fetch API objects for nothing.
   interface Answer {

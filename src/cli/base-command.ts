@@ -1,7 +1,7 @@
 import { Command, Flags, type Interfaces } from './oclif.js';
 import { BerthClient } from '../client/client.js';
 import { HttpTransport } from '../client/transport.js';
-import { resolveDatabasePath } from '../store/paths.js';
+import { DatabaseLocationError, resolveDatabaseLocation, type DatabaseLocation } from '../store/location.js';
 import { configPath, readConfig } from './config.js';
 import { resolveConnection } from './connection.js';
 import { exitCodeFor, messageFor } from './exit-codes.js';
@@ -20,6 +20,11 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     token: Flags.string({ description: 'API token to act as', env: 'BERTH_TOKEN', helpGroup: 'GLOBAL' }),
     org: Flags.string({ description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
     db: Flags.string({ description: 'local database file (local mode); $BERTH_DB wins over it', helpGroup: 'GLOBAL' }),
+    database: Flags.string({
+      description: 'database of local mode and serve: postgres://USER@HOST:PORT/DB for PostgreSQL, else a SQLite file path or sqlite:PATH (wins over --db)',
+      env: 'BERTH_DATABASE_URL',
+      helpGroup: 'GLOBAL',
+    }),
     json: Flags.boolean({ description: 'print machine-readable JSON on stdout', default: false, helpGroup: 'GLOBAL' }),
     columns: Flags.string({ description: 'table columns to show, comma-separated, e.g. name,locked (tables only)', helpGroup: 'GLOBAL' }),
     profile: Flags.string({ description: 'named profile of defaults in the berth config file', env: 'BERTH_PROFILE', default: 'default', helpGroup: 'GLOBAL' }),
@@ -57,18 +62,29 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   /** The API client: over HTTP with `--server`, else in-process over the local database. */
   protected async client(): Promise<BerthClient> {
     if (this.clientInstance) return this.clientInstance;
-    const flags = this.flags as { server?: string; token?: string; db?: string };
+    const flags = this.flags as { server?: string; token?: string; db?: string; database?: string };
     if (flags.server) {
       this.clientInstance = new BerthClient(new HttpTransport(flags.server), flags.token);
     } else {
       const { localTransport } = await import('./local.js');
-      this.clientInstance = new BerthClient(await localTransport(resolveDatabasePath(flags.db)), flags.token);
+      this.clientInstance = new BerthClient(await localTransport(this.databaseLocation()), flags.token);
     }
     if (process.stderr.isTTY && !this.jsonMode) {
       this.clientInstance.onListProgress = (fetched, total, done) =>
         process.stderr.write(done ? '\r\x1b[K' : `\rFetching ${fetched}/${total}…`);
     }
     return this.clientInstance;
+  }
+
+  /** The database of local mode and serve: `--database` / `$BERTH_DATABASE_URL`, else the SQLite file. */
+  protected databaseLocation(): DatabaseLocation {
+    const flags = this.flags as { db?: string; database?: string };
+    try {
+      return resolveDatabaseLocation(flags);
+    } catch (err) {
+      if (err instanceof DatabaseLocationError) this.error(`--database (or BERTH_DATABASE_URL): ${err.message}`, { exit: 2 });
+      throw err;
+    }
   }
 
   /** The organization from `--org` / `$BERTH_ORG`, or a usage error. */

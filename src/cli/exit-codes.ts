@@ -1,5 +1,6 @@
 import { BerthError } from '../domain/errors.js';
 import { ServerUnreachableError } from '../client/transport.js';
+import { DatabaseUnreachableError } from '../store/database-errors.js';
 
 /** Stable exit codes, documented in the README. */
 export const EXIT = {
@@ -25,7 +26,7 @@ export class UsageError extends Error {
 
 export function exitCodeFor(err: unknown): number {
   if (err instanceof UsageError) return EXIT.usage;
-  if (err instanceof ServerUnreachableError) return EXIT.unreachable;
+  if (err instanceof ServerUnreachableError || err instanceof DatabaseUnreachableError) return EXIT.unreachable;
   if (err instanceof BerthError) {
     switch (err.status) {
       case 400:

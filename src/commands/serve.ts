@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { resolveDatabasePath } from '../store/paths.js';
+import { DatabaseUnreachableError } from '../store/database-errors.js';
 
 export default class Serve extends BerthCommand<typeof Serve> {
   static override summary = 'Run the HTTP API server (HCP Terraform API v2 dialect).';
@@ -14,6 +14,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --edition hosted',
     '<%= config.bin %> serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem',
     '<%= config.bin %> serve --rate-limit 0',
+    '<%= config.bin %> serve --host 0.0.0.0 --database postgres://berth@db.internal:5432/berth',
   ];
   static override flags = {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
@@ -75,7 +76,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     const server = await startServer({
       host: this.flags.host,
       port: this.flags.port,
-      dbPath: resolveDatabasePath(this.flags.db),
+      database: this.databaseLocation(),
       edition: this.flags.edition as 'self-hosted' | 'hosted' | undefined,
       log,
       pruneIntervalMs: this.flags['prune-interval'] * 60_000,
@@ -90,6 +91,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       },
     }).catch((err: unknown) => {
       if (err instanceof ServeSetupError) return this.error(err.message, { exit: 2 });
+      if (err instanceof DatabaseUnreachableError) return this.error(err.message, { exit: 7 });
       throw err;
     });
     if (server.createdToken) {

@@ -1,64 +1,39 @@
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { migrate } from './migrate.js';
-import { cachingDatabase } from './statement-cache.js';
+import type { Kysely } from 'kysely';
+import { parseDatabaseLocation, type DatabaseLocation } from './location.js';
 import type { DB } from './schema.js';
+import { openSqliteStore } from './sqlite.js';
 
 export interface Store {
+  /** Which engine: the embedded SQLite file, or a PostgreSQL database shared by instances. */
+  kind: 'sqlite' | 'postgres';
   db: Kysely<DB>;
+  /** The SQLite file, or the PostgreSQL URL with its password hidden (for messages). */
   path: string;
   /**
    * Changes whenever the database may have changed: SQLite's `data_version` (moved by commits of
    * other connections and processes) and this connection's `total_changes()`. Equal stamps mean
-   * no write happened in between (serve's read cache relies on it).
+   * no write happened in between (serve's read cache relies on it). Null on PostgreSQL: other
+   * instances write to it and there is no cheap signal of their commits.
    */
-  changeStamp(): string;
+  changeStamp: (() => string) | null;
   /**
-   * Refreshes the query planner's statistics where SQLite thinks they are missing or stale
-   * (`PRAGMA optimize`). Without them, it may walk the name index of 100,000 workspaces instead of
-   * starting from the few a tag filter selects. `serve` runs it at start; it is quick on a
-   * database whose statistics are current.
+   * Refreshes the query planner's statistics where they are missing or stale (SQLite's
+   * `PRAGMA optimize`; PostgreSQL's autovacuum does this itself). Without them, SQLite may walk
+   * the name index of 100,000 workspaces instead of starting from the few a tag filter selects.
+   * `serve` runs it at start; it is quick on a database whose statistics are current.
    */
-  optimize(): void;
+  optimize(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Opens (creating if needed, with its folder) the SQLite file, sets the pragmas berth relies on
- * and runs pending migrations. `:memory:` gives a private in-memory database (tests).
+ * Opens berth's database and runs pending migrations: a SQLite file path (or `:memory:`), a
+ * `sqlite:` URL, a `postgres://` URL, or a parsed location. PostgreSQL support (and the `pg`
+ * driver) is loaded only when asked for.
  */
-export async function openStore(path: string): Promise<Store> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = new Database(path);
-  sqlite.pragma('busy_timeout = 10000');
-  if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
-  try {
-    await migrate(db);
-  } catch (err) {
-    await db.destroy();
-    throw err;
-  }
-  const dataVersion = sqlite.prepare('pragma data_version').pluck();
-  const totalChanges = sqlite.prepare('select total_changes()').pluck();
-  let closed = false;
-  return {
-    db,
-    path,
-    optimize() {
-      sqlite.pragma('optimize=0x10002');
-    },
-    changeStamp() {
-      return `${dataVersion.get() as number}:${totalChanges.get() as number}`;
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      await db.destroy();
-    },
-  };
+export async function openStore(location: string | DatabaseLocation): Promise<Store> {
+  const where = typeof location === 'string' ? (location === ':memory:' ? { kind: 'sqlite' as const, path: location } : parseDatabaseLocation(location)) : location;
+  if (where.kind === 'sqlite') return openSqliteStore(where.path);
+  const { openPostgresStore } = await import('./postgres.js');
+  return openPostgresStore(where.url);
 }

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { sql, type Kysely } from 'kysely';
+import { isPostgres, WRITE_LOCK_KEY } from './kind.js';
 import type { DB } from './schema.js';
 
 export type Tx = Kysely<DB>;
@@ -21,33 +22,55 @@ export function withCommitHook<T>(hook: CommitHook, fn: () => Promise<T>): Promi
   return commitHooks.run(hook, fn);
 }
 
-async function inTransaction<T>(db: Kysely<DB>, begin: 'begin' | 'begin immediate', fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const hook = begin === 'begin immediate' ? commitHooks.getStore() : undefined;
+/**
+ * How a transaction starts on each engine.
+ * - SQLite: `BEGIN IMMEDIATE` takes the database's write lock at once, for every connection and
+ *   process on the file; a read transaction is a plain `BEGIN` (one snapshot).
+ * - PostgreSQL: a write transaction first takes one transaction-level advisory lock, the same on
+ *   every instance, so writes take turns across all instances exactly as on SQLite, and each
+ *   statement (read committed) sees every write committed before it. A read transaction is
+ *   `REPEATABLE READ`: one snapshot for all its queries.
+ */
+async function begin(conn: Tx, write: boolean): Promise<void> {
+  if (!isPostgres(conn)) {
+    await sql.raw(write ? 'begin immediate' : 'begin').execute(conn);
+  } else if (write) {
+    await sql`begin`.execute(conn);
+    await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})`.execute(conn);
+  } else {
+    await sql`begin isolation level repeatable read`.execute(conn);
+  }
+}
+
+async function inTransaction<T>(db: Kysely<DB>, write: boolean, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const hook = write ? commitHooks.getStore() : undefined;
   return db.connection().execute(async (conn) => {
-    await sql.raw(begin).execute(conn);
+    let begun = false;
     try {
+      await begin(conn, write);
+      begun = true;
       const result = await fn(conn);
       if (hook) await hook.beforeCommit(conn);
       await sql`commit`.execute(conn);
       hook?.afterCommit();
       return result;
     } catch (err) {
-      await sql`rollback`.execute(conn).catch(() => undefined);
+      if (begun || isPostgres(conn)) await sql`rollback`.execute(conn).catch(() => undefined);
       throw err;
     }
   });
 }
 
 /**
- * Runs `fn` in one write transaction that takes the database's write lock at its start
- * (SQLite `BEGIN IMMEDIATE`), so that operations which race (locks, unique names, moves) are
- * serialised across connections and processes. Commits on success, rolls back on any error.
+ * Runs `fn` in one write transaction that holds berth's write lock from its start (see `begin`),
+ * so that operations which race (locks, unique names, moves) are serialised across connections,
+ * processes and instances. Commits on success, rolls back on any error.
  */
 export function writeTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inTransaction(db, 'begin immediate', fn);
+  return inTransaction(db, true, fn);
 }
 
 /** A read transaction: one consistent snapshot for several queries. */
 export function readTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inTransaction(db, 'begin', fn);
+  return inTransaction(db, false, fn);
 }

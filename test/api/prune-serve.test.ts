@@ -39,7 +39,7 @@ describe('the periodic pruning task of serve', () => {
   it('runs every interval with the given clock, logs what it deleted, and stops on close', async () => {
     const { ws, old, fresh } = await seed();
     const lines: string[] = [];
-    const server = await startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: (l) => lines.push(l), pruneIntervalMs: 25, clock: { now: () => NOW } });
+    const server = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: (l) => lines.push(l), pruneIntervalMs: 25, clock: { now: () => NOW } });
     const deadline = Date.now() + 5000;
     while (!lines.some((l) => l.startsWith('prune:')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     await server.close();
@@ -62,7 +62,7 @@ describe('the periodic pruning task of serve', () => {
       .execute();
     await store.close();
     const lines: string[] = [];
-    const server = await startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: (l) => lines.push(l) });
+    const server = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: (l) => lines.push(l) });
     await new Promise((r) => setTimeout(r, 100));
     await server.close();
     expect(lines.filter((l) => l.startsWith('prune'))).toEqual([]);

@@ -43,13 +43,13 @@ describe('the store change stamp', () => {
     const a = await openStore(path);
     const b = await openStore(path);
     try {
-      const s0 = a.changeStamp();
-      expect(a.changeStamp()).toBe(s0);
+      const s0 = a.changeStamp!();
+      expect(a.changeStamp!()).toBe(s0);
       await a.db.insertInto('settings').values({ key: 'x', value: '1' }).execute();
-      const s1 = a.changeStamp();
+      const s1 = a.changeStamp!();
       expect(s1).not.toBe(s0);
       await b.db.insertInto('settings').values({ key: 'y', value: '2' }).execute();
-      expect(a.changeStamp()).not.toBe(s1);
+      expect(a.changeStamp!()).not.toBe(s1);
     } finally {
       await a.close();
       await b.close();

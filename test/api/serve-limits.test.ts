@@ -71,7 +71,7 @@ describe('limits of serve: bodies, URLs, headers', () => {
   let auth: Record<string, string>;
 
   beforeAll(async () => {
-    server = await startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, rateLimit: 0 });
+    server = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: 0 });
     token = server.createdToken!;
     auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.api+json' };
     const org = await send(`${server.url}/api/v2/organizations`, 'POST', auth, [
@@ -205,7 +205,7 @@ describe('timeouts of serve against slow clients', () => {
     server = await startServer({
       host: '127.0.0.1',
       port: 0,
-      dbPath: tmp.db,
+      database: tmp.db,
       log: (l) => {
         if (l.startsWith('unexpected')) unexpected.push(l);
       },
@@ -241,10 +241,10 @@ describe('timeouts of serve against slow clients', () => {
 
   it('refuses limits that cannot work, before opening anything', async () => {
     await expect(
-      startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, limits: { headersTimeoutMs: 5000, requestTimeoutMs: 1000 } }),
+      startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { headersTimeoutMs: 5000, requestTimeoutMs: 1000 } }),
     ).rejects.toThrow(/headers timeout cannot be longer than the request timeout/);
-    await expect(startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, limits: { maxUrlLength: 0 } })).rejects.toThrow(/maxUrlLength/);
-    await expect(startServer({ host: '127.0.0.1', port: 0, dbPath: tmp.db, log: () => {}, limits: { maxHeaderSize: 4096 } })).rejects.toThrow(/header size limit must be at least 9216/);
+    await expect(startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { maxUrlLength: 0 } })).rejects.toThrow(/maxUrlLength/);
+    await expect(startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { maxHeaderSize: 4096 } })).rejects.toThrow(/header size limit must be at least 9216/);
   });
 });
 

@@ -1,6 +1,7 @@
 import { createApp } from '../../src/api/app.js';
 import { LOCAL_SITE_ADMIN, type Actor } from '../../src/domain/actor.js';
-import { openStore, type Store } from '../../src/store/open.js';
+import type { Store } from '../../src/store/open.js';
+import { openTestStore } from './store.js';
 import { createSiteAdminToken, createUserToken } from '../../src/services/tokens.js';
 import { createUser } from '../../src/services/users.js';
 import { systemClock } from '../../src/domain/clock.js';
@@ -25,7 +26,7 @@ export class TestApi {
   ) {}
 
   static async create(options: { settings?: InstanceSettings } = {}): Promise<TestApi> {
-    const store = await openStore(':memory:');
+    const store = await openTestStore();
     const app = createApp({ db: store.db, settings: options.settings, onUnexpectedError: (e) => console.error(e) });
     const token = await createSiteAdminToken(TestApi.ctx(store, LOCAL_SITE_ADMIN), 'tests');
     return new TestApi(store, app, token.token!);
