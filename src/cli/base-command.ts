@@ -87,6 +87,16 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     }
   }
 
+  /**
+   * The SQLite file of a command that works on the file itself (backup, restore). On PostgreSQL
+   * it stops with a usage error that names the engine's own tools.
+   */
+  protected sqliteFile(command: string): string {
+    const location = this.databaseLocation();
+    if (location.kind === 'sqlite') return location.path;
+    return this.error(`${command} works on berth's SQLite file; for a PostgreSQL database use PostgreSQL's own tools (pg_dump, pg_restore)`, { exit: 2 });
+  }
+
   /** The organization from `--org` / `$BERTH_ORG`, or a usage error. */
   protected requireOrg(): string {
     const org = (this.flags as { org?: string }).org;

@@ -1,7 +1,6 @@
 import { Args, Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { renderFields } from '../cli/output.js';
-import { resolveDatabasePath } from '../store/paths.js';
 
 export default class Restore extends BerthCommand<typeof Restore> {
   static override summary = 'Restore a backup (from `berth backup`) into a new database file.';
@@ -21,7 +20,7 @@ export default class Restore extends BerthCommand<typeof Restore> {
 
   async run(): Promise<void> {
     const { restoreDatabase } = await import('../store/backup.js');
-    const target = this.flags.to ?? resolveDatabasePath(this.flags.db);
+    const target = this.flags.to ?? this.sqliteFile('restore');
     const result = await restoreDatabase(this.args.file, target, { force: this.flags.force });
     this.print(result, () =>
       renderFields([

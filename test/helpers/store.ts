@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import { openStore, type Store } from '../../src/store/open.js';
 
@@ -50,4 +53,18 @@ export async function openTestStore(): Promise<Store> {
       await drop();
     },
   };
+}
+
+/**
+ * A database that several processes share (`berth serve` instances, CLI runs), for their
+ * `--database`: a temporary SQLite file, or, under BERTH_TEST_DATABASE_URL, a fresh PostgreSQL
+ * schema.
+ */
+export async function sharedDatabase(): Promise<{ location: string; cleanup: () => Promise<void> }> {
+  if (TEST_DATABASE_URL) {
+    const { url, drop } = await freshPostgresSchema();
+    return { location: url, cleanup: drop };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'berth-test-'));
+  return { location: join(dir, 'berth.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXIT } from '../../src/cli/exit-codes.js';
-import { runCli, tempDb, type CliResult } from '../helpers/cli.js';
+import { runCli, type CliResult } from '../helpers/cli.js';
+import { sharedDatabase } from '../helpers/store.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 const HTTP_ATTEMPTS = 188;
@@ -8,13 +9,14 @@ const CLI_STREAMS = 4;
 const CLI_PER_STREAM = 3;
 
 /**
- * 200 lock attempts on one workspace, all on one database file: 188 over HTTP, split between two
+ * 200 lock attempts on one workspace, all on one database (a SQLite file, or PostgreSQL under
+ * BERTH_TEST_DATABASE_URL): 188 over HTTP, split between two
  * `berth serve` processes, and 12 from four concurrent streams (three each, one after another) of `berth workspace lock` in local
  * mode. The HTTP attempts are fired in waves while the CLI streams run, so that all six processes
  * contend for the database's write lock at once. Exactly one attempt wins.
  */
-describe('200 lock attempts from 2 serve processes and 4 CLI processes on one database file', () => {
-  const tmp = tempDb();
+describe('200 lock attempts from 2 serve processes and 4 CLI processes on one database', () => {
+  let shared: Awaited<ReturnType<typeof sharedDatabase>>;
   let a: ServeProcess;
   let b: ServeProcess;
   let token: string;
@@ -28,9 +30,10 @@ describe('200 lock attempts from 2 serve processes and 4 CLI processes on one da
     });
 
   beforeAll(async () => {
-    a = await startServe(tmp.db);
+    shared = await sharedDatabase();
+    a = await startServe(shared.location);
     token = a.token!;
-    b = await startServe(tmp.db);
+    b = await startServe(shared.location);
     expect((await call(a.url, 'POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } } })).status).toBe(201);
     const ws = await call(b.url, 'POST', '/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'contested' } } });
     expect(ws.status).toBe(201);
@@ -39,13 +42,13 @@ describe('200 lock attempts from 2 serve processes and 4 CLI processes on one da
   afterAll(async () => {
     await a?.stop();
     await b?.stop();
-    tmp.cleanup();
+    await shared?.cleanup();
   });
 
   it('exactly one succeeds; every other gets 409 (CLI: exit code 8); no 5xx; no "database is locked" anywhere', async () => {
     const cliStream = async (): Promise<CliResult[]> => {
       const out: CliResult[] = [];
-      for (let i = 0; i < CLI_PER_STREAM; i++) out.push(await runCli(['workspace', 'lock', workspaceId, '--db', tmp.db, '--json']));
+      for (let i = 0; i < CLI_PER_STREAM; i++) out.push(await runCli(['workspace', 'lock', workspaceId, '--database', shared.location, '--json']));
       return out;
     };
     const streams = Array.from({ length: CLI_STREAMS }, cliStream);
@@ -90,7 +93,7 @@ describe('200 lock attempts from 2 serve processes and 4 CLI processes on one da
       const doc = (await (await call(server.url, 'GET', `/workspaces/${workspaceId}`)).json()) as any;
       expect(doc.data.attributes.locked).toBe(true);
     }
-    const shown = await runCli(['workspace', 'show', workspaceId, '--db', tmp.db, '--json']);
+    const shown = await runCli(['workspace', 'show', workspaceId, '--database', shared.location, '--json']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(JSON.parse(shown.stdout).attributes.locked).toBe(true);
     const forced = await call(b.url, 'POST', `/workspaces/${workspaceId}/actions/force-unlock`);

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { tempDb } from '../helpers/cli.js';
+import { sharedDatabase } from '../helpers/store.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 
 export interface Answer {
@@ -19,10 +19,10 @@ export interface TwoServers {
 }
 
 export async function twoServers(): Promise<TwoServers> {
-  const tmp = tempDb();
-  const a = await startServe(tmp.db);
+  const shared = await sharedDatabase();
+  const a = await startServe(shared.location);
   const token = a.token!;
-  const b = await startServe(tmp.db);
+  const b = await startServe(shared.location);
   const call = async (i: number, method: string, path: string, body?: unknown): Promise<Answer> => {
     const res = await fetch(`${i % 2 === 0 ? a.url : b.url}/api/v2${path}`, {
       method,
@@ -42,7 +42,7 @@ export async function twoServers(): Promise<TwoServers> {
     async stop() {
       await a.stop();
       await b.stop();
-      tmp.cleanup();
+      await shared.cleanup();
     },
   };
 }
