@@ -30,7 +30,15 @@ function capitalise(s: string): string {
 // Small schema helpers with messages phrased to follow the attribute name ("Name must be a string").
 export const str = () => v.string('must be a string');
 export const bool = () => v.boolean('must be a boolean');
-export const int = () => v.pipe(v.number('must be an integer'), v.integer('must be an integer'));
+/** The largest integer an attribute may hold: what a 32-bit column holds, on either engine. */
+export const MAX_INT = 2_147_483_647;
+export const int = () =>
+  v.pipe(
+    v.number('must be an integer'),
+    v.integer('must be an integer'),
+    v.minValue(-MAX_INT, `must be greater than or equal to ${-MAX_INT}`),
+    v.maxValue(MAX_INT, `must be less than or equal to ${MAX_INT}`),
+  );
 export const opt = <S extends v.GenericSchema>(s: S) => v.optional(s);
 export const nullable = <S extends v.GenericSchema>(s: S) => v.optional(v.nullable(s));
 export const oneOf = <T extends string>(values: readonly T[]) =>
