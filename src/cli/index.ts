@@ -63,6 +63,7 @@ import WorkspaceUnlock from '../commands/workspace/unlock.js';
 import WorkspaceUpdate from '../commands/workspace/update.js';
 // Workspace relations (issue 6).
 import MaintenancePrune from '../commands/maintenance/prune.js';
+import DbCopy from '../commands/db/copy.js';
 import OrgRetentionDelete from '../commands/org/retention/delete.js';
 import OrgRetentionSet from '../commands/org/retention/set.js';
 import OrgRetentionShow from '../commands/org/retention/show.js';
@@ -148,6 +149,7 @@ export const COMMANDS = {
   'workspace:update': WorkspaceUpdate,
   // Workspace relations (issue 6).
   'maintenance:prune': MaintenancePrune,
+  'db:copy': DbCopy,
   'org:retention:delete': OrgRetentionDelete,
   'org:retention:set': OrgRetentionSet,
   'org:retention:show': OrgRetentionShow,

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql, type Kysely } from 'kysely';
+import { EXIT } from '../../src/cli/exit-codes.js';
+import { openStore } from '../../src/store/open.js';
+import { runCli } from '../helpers/cli.js';
+import { freshPostgresSchema } from '../helpers/store.js';
+
+/** Every row of every berth table, sorted, for comparing two databases. */
+async function dump(db: Kysely<any>, tables: string[]): Promise<Record<string, unknown[]>> {
+  const out: Record<string, unknown[]> = {};
+  for (const t of tables) {
+    const rows = await db.selectFrom(t).selectAll().execute();
+    out[t] = rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b))))).sort();
+  }
+  return out;
+}
+
+describe('berth db copy: SQLite to PostgreSQL and back', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'berth-copy-'));
+  const sqliteFile = join(dir, 'source.db');
+  const backFile = join(dir, 'back.db');
+  let schema: Awaited<ReturnType<typeof freshPostgresSchema>>;
+  beforeAll(async () => {
+    schema = await freshPostgresSchema();
+    const db = ['--db', sqliteFile];
+    const run = async (...args: string[]) => {
+      const r = await runCli([...args, ...db]);
+      expect(r.code, r.stderr).toBe(0);
+      return r;
+    };
+    await run('org', 'create', 'acme', '--email', 'a@acme.test');
+    await run('project', 'create', 'Platform', '--org', 'acme');
+    for (const name of ['web', 'api', 'db']) await run('workspace', 'create', name, '--org', 'acme', '--project', 'Platform', '--tag', 'team=core');
+    await run('workspace', 'lock', 'api', '--org', 'acme', '--reason', 'migration');
+    await run('workspace', 'tags', 'add', 'web', 'prod', 'eu', '--org', 'acme');
+    await run('user', 'create', 'alice', '--email', 'alice@acme.test');
+  });
+  afterAll(async () => {
+    await schema?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('copies every row both ways, keeps keys working, and refuses a non-empty target', async () => {
+    const toPg = await runCli(['db', 'copy', '--db', sqliteFile, '--to', schema.url, '--json']);
+    expect(toPg.code, toPg.stderr).toBe(0);
+    const summary = JSON.parse(toPg.stdout);
+    expect(summary.rows).toBeGreaterThan(10);
+    expect(summary.to).toMatch(/^postgres:\/\//);
+
+    const back = await runCli(['db', 'copy', '--database', schema.url, '--to', backFile, '--json']);
+    expect(back.code, back.stderr).toBe(0);
+
+    const a = await openStore(sqliteFile);
+    const p = await openStore(schema.url);
+    const b = await openStore(backFile);
+    try {
+      const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name <> 'berth_migrations'`.execute(a.db);
+      const tables = rows.map((r) => r.name);
+      const original = await dump(a.db as Kysely<any>, tables);
+      expect(original.workspaces).toHaveLength(3);
+      expect(await dump(p.db as Kysely<any>, tables)).toEqual(original);
+      expect(await dump(b.db as Kysely<any>, tables)).toEqual(original);
+    } finally {
+      await a.close();
+      await p.close();
+      await b.close();
+    }
+
+    // New rows on PostgreSQL get keys past the copied ones, and the copied lock still holds.
+    const created = await runCli(['workspace', 'create', 'queue', '--org', 'acme', '--project', 'Platform', '--database', schema.url]);
+    expect(created.code, created.stderr).toBe(0);
+    const lock = await runCli(['workspace', 'lock', 'api', '--org', 'acme', '--database', schema.url]);
+    expect(lock.code).toBe(EXIT.lockedByOther);
+
+    const again = await runCli(['db', 'copy', '--db', sqliteFile, '--to', schema.url]);
+    expect(again.code).toBe(EXIT.conflict);
+    expect(again.stderr).toMatch(/not empty/);
+  });
+});
