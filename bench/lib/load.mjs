@@ -34,7 +34,8 @@ if (options.mode === 'read') {
   // Creates: each request a new workspace name; the ids come back in the responses.
   const ids = [];
   let next = 0;
-  const prefix = `bench-${Date.now().toString(36)}`;
+  // Unique across load generators running at once (two instances each take half the load).
+  const prefix = `bench-${Date.now().toString(36)}-${process.pid}`;
   const creates = await run({
     connections: options.connections,
     amount: options.count,

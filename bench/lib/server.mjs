@@ -42,7 +42,7 @@ function stopper(child, cleanup = () => {}) {
  * site-administrator token written into the copy. The access log is read and dropped.
  * BENCH_CPU_PROF=DIR profiles it (node --cpu-prof).
  */
-export async function startBerth(seedFile) {
+export async function startBerth(seedFile, extraArgs = []) {
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   const db = join(dir, 'berth.db');
   copyFileSync(seedFile, db);
@@ -55,13 +55,31 @@ export async function startBerth(seedFile) {
   sqlite.close();
   // BENCH_CPU_PROF=DIR: the serve process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0'], {
+  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', ...extraArgs], {
     cwd: ROOT,
-    env: { ...process.env, BERTH_DB: db, NO_COLOR: '1' },
+    env: { ...process.env, BERTH_DB: db, BERTH_DATABASE_URL: '', NO_COLOR: '1' },
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   const [, url] = await lineMatching(child, child.stderr, /berth listening on (\S+)/, 'berth serve');
   return { url, token, pid: child.pid, db, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
+}
+
+/**
+ * `instances` processes of `berth serve --port 0` on one PostgreSQL database (`url`, already
+ * seeded), sharing the site-administrator token `token`.
+ */
+export async function startBerthsOnPostgres(url, token, instances) {
+  const servers = [];
+  for (let i = 0; i < instances; i++) {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', '--database', url], {
+      cwd: ROOT,
+      env: { ...process.env, BERTH_DB: '', BERTH_DATABASE_URL: '', NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    const [, listening] = await lineMatching(child, child.stderr, /berth listening on (\S+)/, 'berth serve');
+    servers.push({ url: listening, token, pid: child.pid, stop: stopper(child) });
+  }
+  return servers;
 }
 
 /** A bare node:http server (own process) answering every request with `bytes` bytes of JSON. */
