@@ -4,8 +4,8 @@ import { pathOf, withSeededIds, type FuzzRequest } from './fuzz-arbitraries.js';
 import { routeKey } from './routes.js';
 import { databaseChecksum, seedOrganization, type SeededOrg } from './seed.js';
 
-/** Responses that are not JSON:API documents by design: discovery and raw state downloads. */
-const NON_JSONAPI = new Set(['GET /.well-known/terraform.json', 'GET /api/v2/state-versions/:id/content']);
+/** Responses that are not JSON:API documents by design: discovery, health checks and raw state downloads. */
+const NON_JSONAPI = new Set(['GET /.well-known/terraform.json', 'GET /healthz', 'GET /readyz', 'GET /api/v2/state-versions/:id/content']);
 
 export interface World {
   api: TestApi;

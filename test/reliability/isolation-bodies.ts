@@ -51,6 +51,8 @@ function workspaceRoutes(base: string): Record<string, IsolationCase> {
 
 export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /.well-known/terraform.json': { expect: 'own' },
+  'GET /healthz': { expect: 'own' },
+  'GET /readyz': { expect: 'own' },
   'GET /api/v2/ping': { expect: 'own' },
   'PUT /api/v2/state-versions/:id/content': { expect: 404, body: () => ({ version: 4, serial: 9, lineage: 'x', outputs: {}, resources: [] }) },
   'GET /api/v2/state-versions/:id/content': { expect: 404 },
