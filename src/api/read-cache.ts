@@ -5,9 +5,10 @@ import { createHash } from 'node:crypto';
  * poll (go-tfe, the Terraform provider, dashboards).
  *
  * An answer is reused only while the database is provably unchanged since it was computed: the
- * store's change stamp (SQLite's `data_version`, which moves when any other connection or process
- * commits, plus this connection's `total_changes()`) must be the one taken before the answer was
- * computed, so any write anywhere (a lock, a revoked token, a permission change) empties it in
+ * store's change stamp (on SQLite, `data_version`, which moves when any other connection or
+ * process commits, plus this connection's `total_changes()`; on PostgreSQL, the server's current
+ * snapshot, which moves when any transaction that writes starts or ends, on any instance) must be
+ * the one taken before the answer was computed, so any write anywhere (a lock, a revoked token, a permission change) empties it in
  * effect. Answers are also at most `maxAgeMs` old, which bounds anything that depends on the
  * clock. Keys are the SHA-256 of the Authorization header and the request target: the same URL
  * with another token is another entry, so permissions are never shared.
@@ -34,7 +35,7 @@ export class ReadCache {
   readonly #now: () => number;
 
   constructor(
-    private readonly stamp: () => string,
+    private readonly stamp: () => string | Promise<string>,
     private readonly options: ReadCacheOptions = DEFAULT_READ_CACHE,
   ) {
     this.#now = options.now ?? (() => performance.now());
@@ -48,15 +49,16 @@ export class ReadCache {
       .digest('base64');
   }
 
-  /** The stamp to remember before computing an answer. */
-  currentStamp(): string {
+  /** The database's stamp now: to look up answers with, and to remember before computing one. */
+  currentStamp(): string | Promise<string> {
     return this.stamp();
   }
 
-  get(key: string): CachedAnswer | null {
+  /** The answer kept for `key` if it was computed at `stamp` (the current one) and is young enough. */
+  get(key: string, stamp: string): CachedAnswer | null {
     const hit = this.#entries.get(key);
     if (!hit) return null;
-    if (hit.stamp !== this.stamp() || this.#now() - hit.storedAt > this.options.maxAgeMs) {
+    if (hit.stamp !== stamp || this.#now() - hit.storedAt > this.options.maxAgeMs) {
       this.#entries.delete(key);
       return null;
     }

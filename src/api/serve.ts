@@ -110,8 +110,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (lines.length > 0) options.log(lines.join('\n'));
   };
   // Successful GET answers, reused while the database is unchanged (read-cache.ts).
-  const changeStamp = store.changeStamp;
-  const readCache = options.readCacheEntries === 0 || !changeStamp ? null : new ReadCache(changeStamp, { ...DEFAULT_READ_CACHE, ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}) });
+  const readCache = options.readCacheEntries === 0 ? null : new ReadCache(store.changeStamp, { ...DEFAULT_READ_CACHE, ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}) });
   // Answers from the read cache are built with plain-object headers, which the HTTP adapter
   // writes directly; touching `response.headers` would build Fetch API objects for nothing.
   interface Answer {
@@ -123,12 +122,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const answer = async (request: Request, target: string, env: HttpBindings | Http2Bindings, extra: Record<string, string>): Promise<Answer> => {
     if (!readCache || request.method !== 'GET' || !API_PATH.test(target)) return { response: await app.fetch(request), requestId: null, cached: false };
     const key = ReadCache.key(env.incoming.headers.authorization, target);
-    const hit = readCache.get(key);
+    const stamp = await readCache.currentStamp();
+    const hit = readCache.get(key, stamp);
     if (hit) {
       const requestId = randomUUID();
       return { response: new Response(hit.body, { status: 200, headers: { ...hit.headers, ...extra, 'x-request-id': requestId } }), requestId, cached: true };
     }
-    const stamp = readCache.currentStamp();
     const response = await app.fetch(request);
     if (response.status !== 200) return { response, requestId: null, cached: false };
     const headers: Record<string, string> = {};

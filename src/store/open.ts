@@ -10,12 +10,13 @@ export interface Store {
   /** The SQLite file, or the PostgreSQL URL with its password hidden (for messages). */
   path: string;
   /**
-   * Changes whenever the database may have changed: SQLite's `data_version` (moved by commits of
-   * other connections and processes) and this connection's `total_changes()`. Equal stamps mean
-   * no write happened in between (serve's read cache relies on it). Null on PostgreSQL: other
-   * instances write to it and there is no cheap signal of their commits.
+   * Changes whenever the database may have changed; equal stamps mean no write committed in
+   * between (serve's read cache relies on it). SQLite: `data_version` (moved by commits of other
+   * connections and processes) and this connection's `total_changes()`. PostgreSQL: the server's
+   * current snapshot (`pg_current_snapshot()`: its next transaction id and those in progress),
+   * which moves when any transaction that writes starts or commits, on any instance.
    */
-  changeStamp: (() => string) | null;
+  changeStamp: () => string | Promise<string>;
   /**
    * Refreshes the query planner's statistics where they are missing or stale (SQLite's
    * `PRAGMA optimize`; PostgreSQL's autovacuum does this itself). Without them, SQLite may walk

@@ -96,7 +96,8 @@ export async function openPostgresStore(url: string): Promise<Store> {
     kind: 'postgres',
     db,
     path: describeLocation({ kind: 'postgres', url }),
-    changeStamp: null,
+    // Straight on the pool, without the query builder: it runs before every cached GET.
+    changeStamp: () => pool.query<[string]>({ text: 'select pg_current_snapshot()::text', rowMode: 'array' }).then((r) => r.rows[0]![0]),
     async optimize() {
       // Autovacuum keeps PostgreSQL's statistics; nothing to do at start.
     },

@@ -79,6 +79,19 @@ describe('two serve instances on one PostgreSQL database', () => {
     expect(list.body.meta.pagination['total-count']).toBe(20);
   });
 
+  it('never serves from one instance a cached answer older than a write through the other', async () => {
+    const created = await call(a, 'POST', '/api/v2/organizations/shared/workspaces', { data: { type: 'workspaces', attributes: { name: 'cached' } } });
+    const path = `/api/v2/workspaces/${created.body.data.id}`;
+    for (let i = 0; i < 10; i++) {
+      // Twice, so that the second answer may come from b's read cache.
+      await call(b, 'GET', path);
+      expect((await call(b, 'GET', path)).body.data.attributes.locked).toBe(i % 2 === 1);
+      const action = i % 2 === 0 ? 'lock' : 'unlock';
+      expect((await call(a, 'POST', `${path}/actions/${action}`, action === 'lock' ? { reason: 'x' } : undefined)).status).toBe(200);
+      expect((await call(b, 'GET', path)).body.data.attributes.locked).toBe(i % 2 === 0);
+    }
+  });
+
   it('refuses one name twice when both instances create it at the same moment', async () => {
     const attempts = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
