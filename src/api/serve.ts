@@ -1,8 +1,9 @@
 import type { AddressInfo } from 'node:net';
-import type { Server } from 'node:http';
+import { createServer as createHttpServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
-import { serve as nodeServe, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { cachedAnswers } from './cached-answers.js';
 import { ensureSiteAdminToken } from '../services/tokens.js';
 import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
@@ -121,13 +122,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   const answer = async (request: Request, target: string, env: HttpBindings | Http2Bindings, extra: Record<string, string>): Promise<Answer> => {
     if (!readCache || request.method !== 'GET' || !API_PATH.test(target)) return { response: await app.fetch(request), requestId: null, cached: false };
+    // Hits were answered before this (cached-answers.ts); compute, and keep the answer.
     const key = ReadCache.key(env.incoming.headers.authorization, target);
     const stamp = await readCache.currentStamp();
-    const hit = readCache.get(key, stamp);
-    if (hit) {
-      const requestId = randomUUID();
-      return { response: new Response(hit.body, { status: 200, headers: { ...hit.headers, ...extra, 'x-request-id': requestId } }), requestId, cached: true };
-    }
     const response = await app.fetch(request);
     if (response.status !== 200) return { response, requestId: null, cached: false };
     const headers: Record<string, string> = {};
@@ -170,15 +167,28 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 
   const serverOptions = nodeServerOptions(limits);
+  const fullPath = getRequestListener(fetch, { hostname: options.host });
+  const listener = readCache
+    ? cachedAnswers(
+        {
+          readCache,
+          limiter,
+          maxUrlLength: limits.maxUrlLength,
+          apiPath: API_PATH,
+          closing: () => closing !== null,
+          logAccess: (line) => {
+            if (accessLines.push(line) === 1) setImmediate(flushAccessLog);
+          },
+        },
+        fullPath,
+      )
+    : fullPath;
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = (
-        options.tls
-          ? nodeServe({ fetch, hostname: options.host, port: options.port, createServer: createHttpsServer, serverOptions: { ...serverOptions, cert: options.tls.cert, key: options.tls.key } }, () => resolve(s))
-          : nodeServe({ fetch, hostname: options.host, port: options.port, serverOptions }, () => resolve(s))
-      ) as Server;
+      const s = options.tls ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener) : createHttpServer(serverOptions, listener);
       s.once('error', reject);
+      s.listen(options.port, options.host, () => resolve(s));
     });
   } catch (err) {
     await store.close();

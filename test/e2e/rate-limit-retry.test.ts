@@ -18,7 +18,7 @@ describe('the CLI against a rate-limited server', () => {
       const res = await runCli(['workspace', 'lock', '--all-matching', '--search', 'app-', '--yes', '--json'], remote);
       expect(res.code, res.stderr).toBe(0);
       // The server did refuse some requests: the CLI waited them out.
-      expect(server.stderr()).toMatch(/ 429 /);
+      await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/ 429 /);
       const list = await runCli(['workspace', 'list', '--all', '--json'], remote);
       expect(list.code, list.stderr).toBe(0);
       const locked = (JSON.parse(list.stdout) as Array<{ attributes: { locked: boolean } }>).map((w) => w.attributes.locked);

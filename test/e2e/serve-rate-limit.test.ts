@@ -20,7 +20,8 @@ describe('berth serve --rate-limit', () => {
       expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);
       expect(refused[0]!.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
       expect(((await refused[0]!.json()) as any).errors[0].status).toBe('429');
-      expect(server.stderr()).toMatch(/GET \/api\/v2\/organizations 429 /);
+      // The access log is written in batches, and travels through a pipe: wait for the line.
+      await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/v2\/organizations 429 /);
     } finally {
       expect(await server.stop()).toBe(0);
     }

@@ -61,3 +61,30 @@ describe('serve: the read cache follows every write', () => {
     expect((await get(`/workspaces/${wsId}`, token)).status).toBe(401);
   });
 });
+
+/** Answers from the cache take the short path through serve, but not around its rules. */
+describe('serve: cached answers count against the rate limit and are logged', () => {
+  const tmp = tempDb();
+  let server: ServeProcess;
+  afterAll(async () => {
+    await server?.stop();
+    tmp.cleanup();
+  });
+
+  it('gives each cached answer its rate-limit headers and log line, and refuses beyond the limit', async () => {
+    expect((await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], { BERTH_DB: tmp.db })).code).toBe(0);
+    server = await startServe(tmp.db, ['--rate-limit', '3']);
+    const get = () => fetch(`${server.url}/api/v2/organizations/acme`, { headers: { Authorization: `Bearer ${server.token}` } });
+    // Within one second (the limiter's window): the first computes, the next two come from the cache.
+    const answers = [await get(), await get(), await get(), await get()];
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
+    expect(answers.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
+    const bodies = await Promise.all(answers.map((r) => r.text()));
+    expect(bodies[1]).toBe(bodies[0]);
+    expect(bodies[2]).toBe(bodies[0]);
+    expect(answers[1]!.headers.get('content-type')).toBe(answers[0]!.headers.get('content-type'));
+    expect(answers[1]!.headers.get('content-length')).toBe(String(Buffer.byteLength(bodies[0]!)));
+    await expect.poll(() => server.stderr().match(/GET \/api\/v2\/organizations\/acme 200 /g)?.length ?? 0, { timeout: 5000 }).toBe(3);
+    await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/v2\/organizations\/acme 429 /);
+  });
+});

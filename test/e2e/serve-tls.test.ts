@@ -53,7 +53,7 @@ describe('berth serve over HTTPS', () => {
     const created = await runCli(['org', 'create', 'acme', '--email', 'ops@acme.test', '--json'], env);
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout).id).toBe('acme');
-    expect(server.stderr()).toMatch(/POST \/api\/v2\/organizations 201 /);
+    await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/POST \/api\/v2\/organizations 201 /);
   });
 
   it('gives no warning on loopback, and stops cleanly', async () => {

@@ -72,9 +72,9 @@ describe('berth serve, and the CLI with --server', () => {
     expect(JSON.parse(viaServer.stdout).id).toBe('side-door');
   });
 
-  it('logs one line per request with method, path, status and time', () => {
-    expect(server.stderr()).toMatch(/GET \/api\/v2\/organizations 200 \d+(\.\d+)?ms/);
-    expect(server.stderr()).toMatch(/POST \/api\/v2\/organizations 201 /);
+  it('logs one line per request with method, path, status and time', async () => {
+    await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/v2\/organizations 200 \d+(\.\d+)?ms/);
+    await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/POST \/api\/v2\/organizations 201 /);
   });
 
   it('prints the site-admin token only on the first start of a database', async () => {
