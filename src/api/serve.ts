@@ -77,6 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const store = await openStore(options.database);
   await store.optimize();
+  store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
   const settings = await loadSettings(store.db);
   const app = createApp({

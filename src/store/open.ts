@@ -24,6 +24,11 @@ export interface Store {
    * `serve` runs it at start; it is quick on a database whose statistics are current.
    */
   optimize(): Promise<void>;
+  /**
+   * For a long-running server: SQLite's WAL checkpoints move to a worker thread with its own
+   * connection (checkpointer.ts), instead of running inside every few-hundredth commit.
+   */
+  offloadCheckpoints(): void;
   close(): Promise<void>;
 }
 

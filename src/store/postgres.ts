@@ -101,6 +101,9 @@ export async function openPostgresStore(url: string): Promise<Store> {
     async optimize() {
       // Autovacuum keeps PostgreSQL's statistics; nothing to do at start.
     },
+    offloadCheckpoints() {
+      // PostgreSQL's own checkpointer does this.
+    },
     async close() {
       if (closed) return;
       closed = true;

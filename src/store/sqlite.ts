@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { migrate } from './migrate.js';
 import { cachingDatabase } from './statement-cache.js';
 import type { DB } from './schema.js';
@@ -28,6 +29,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;
+  let checkpointer: Checkpointer | null = null;
   return {
     kind: 'sqlite',
     db,
@@ -39,9 +41,17 @@ export async function openSqliteStore(path: string): Promise<Store> {
     changeStamp() {
       return `${dataVersion.get() as number}:${totalChanges.get() as number}`;
     },
+    offloadCheckpoints() {
+      if (path === ':memory:' || checkpointer) return;
+      // A bound on the WAL should the worker fall behind (about 40 MB), and its size once reset.
+      sqlite.pragma('wal_autocheckpoint = 10000');
+      sqlite.pragma('journal_size_limit = 67108864');
+      checkpointer = startCheckpointer(path);
+    },
     async close() {
       if (closed) return;
       closed = true;
+      await checkpointer?.stop();
       await db.destroy();
     },
   };
