@@ -55,6 +55,8 @@ export class ServeSetupError extends Error {
 export interface RunningServer {
   url: string;
   edition: InstanceSettings['edition'];
+  /** The database, for the log: a SQLite path, or a PostgreSQL URL without its password. */
+  database: string;
   /** The site-administrator token created at this start, if the database had none. */
   createdToken: string | null;
   /** Stops accepting connections, finishes in-flight requests, closes the database. */
@@ -207,6 +209,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   return {
     edition: settings.edition,
+    database: store.path,
     url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     createdToken,
     close() {
