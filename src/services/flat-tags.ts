@@ -8,6 +8,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import { workspaceSeq } from './workspace-seq.js';
 
 /** Tags with how many workspaces carry them. */
 function selectTags(db: Tx) {
@@ -120,7 +121,7 @@ export async function addTagRefs(tx: Tx, organizationId: string, workspaceId: st
     }
     if (have.has(tagId)) continue;
     have.add(tagId);
-    await tx.insertInto('workspace_tags').values({ workspace_id: workspaceId, tag_id: tagId }).execute();
+    await tx.insertInto('workspace_tags').values({ workspace_id: workspaceId, workspace_seq: workspaceSeq(tx, workspaceId), tag_id: tagId }).execute();
   }
 }
 

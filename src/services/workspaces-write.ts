@@ -20,6 +20,7 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { findProjectRow } from './projects-read.js';
 import { getWorkspace, parseVcsRepo, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import { workspaceSeq } from './workspace-seq.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
 
@@ -61,7 +62,7 @@ async function replaceTagBindings(tx: Tx, workspaceId: string, bindings: TagBind
   for (const binding of bindings) {
     await tx
       .insertInto('workspace_tag_bindings')
-      .values({ id: newId('tb'), workspace_id: workspaceId, key: binding.key, value: binding.value, created_at: now })
+      .values({ id: newId('tb'), workspace_id: workspaceId, workspace_seq: workspaceSeq(tx, workspaceId), key: binding.key, value: binding.value, created_at: now })
       .execute();
   }
 }

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Table types for kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 text so
@@ -136,6 +136,8 @@ export interface WorkspaceTagBindingsTable {
   seq: Generated<number>;
   id: string;
   workspace_id: string;
+  /** The workspace's `seq` (migration 012): what tag filters combine. */
+  workspace_seq: ColumnType<number | null, number, number>;
   key: string;
   value: string;
   created_at: string;
@@ -152,6 +154,8 @@ export interface TagsTable {
 export interface WorkspaceTagsTable {
   seq: Generated<number>;
   workspace_id: string;
+  /** The workspace's `seq` (migration 012): what tag filters combine. */
+  workspace_seq: ColumnType<number | null, number, number>;
   tag_id: string;
 }
 

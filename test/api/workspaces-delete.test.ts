@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { TestApi } from '../helpers/api.js';
 import { bindings, createWorkspace, orgId, teamUser } from '../helpers/workspaces.js';
+import { workspaceSeq } from '../../src/services/workspace-seq.js';
 
 const LOCKED = 'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted';
 const MANAGING = 'workspace cannot be safely deleted because it is still managing resources';
@@ -28,7 +29,7 @@ describe('workspace delete: safe and force, by id and by name', () => {
     it('safe delete: 204 without a body, and everything belonging to it is gone', async () => {
       const ws = await fresh();
       const tag = await api.store.db.insertInto('tags').values({ id: newId('tag'), organization_id: await orgId(api, 'acme'), name: `t${counter}`, created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
-      await api.store.db.insertInto('workspace_tags').values({ workspace_id: ws.id, tag_id: tag.id }).execute();
+      await api.store.db.insertInto('workspace_tags').values({ workspace_id: ws.id, workspace_seq: workspaceSeq(api.store.db, ws.id), tag_id: tag.id }).execute();
       const res = await api.post(`${path(ws)}/actions/safe-delete`);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { TestApi } from '../helpers/api.js';
 import { bindings, createWorkspace, insertProject, orgId } from '../helpers/workspaces.js';
+import { workspaceSeq } from '../../src/services/workspace-seq.js';
 
 const names = (res: any): string[] => res.body.data.map((w: any) => w.attributes.name);
 const list = (api: TestApi, query: string) => api.get(`/api/v2/organizations/acme/workspaces${query ? `?${query}` : ''}`);
@@ -86,7 +87,7 @@ describe('workspace list: filters and sorts', () => {
         row = { id: newId('tag') };
         await api.store.db.insertInto('tags').values({ id: row.id, organization_id: org, name: tag, created_at: new Date().toISOString() }).execute();
       }
-      await api.store.db.insertInto('workspace_tags').values({ workspace_id: ids.get(name)!, tag_id: row.id }).execute();
+      await api.store.db.insertInto('workspace_tags').values({ workspace_id: ids.get(name)!, workspace_seq: workspaceSeq(api.store.db, ids.get(name)!), tag_id: row.id }).execute();
     }
   }
 

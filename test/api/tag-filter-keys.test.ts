@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestApi } from '../helpers/api.js';
+import { createWorkspace } from '../helpers/workspaces.js';
+
+const tag = (name: string) => ({ type: 'tags', attributes: { name } });
+const binding = (key: string, value: string) => ({ type: 'tag-bindings', attributes: { key, value } });
+
+/**
+ * Tag filters combine the workspaces' integer keys that every tag and binding row carries
+ * (migration 012). Each way of writing such a row must fill it: a row without it would drop out
+ * of every filter.
+ */
+describe('tag filters find tags and bindings however they were written', () => {
+  let api: TestApi;
+  const ids: Record<string, string> = {};
+  const names = async (query: string) =>
+    (await api.get(`/api/v2/organizations/acme/workspaces?${query}`)).body.data.map((w: any) => w.attributes.name).sort();
+
+  beforeAll(async () => {
+    api = await TestApi.create();
+    expect((await api.createOrg('acme')).status).toBe(201);
+    // Inline at create: flat tags and bindings.
+    ids.inline = (await createWorkspace(api, 'acme', { name: 'inline' }, { tags: { data: [tag('t-inline')] }, 'tag-bindings': { data: [binding('k', 'create')] } })).body.data.id;
+    ids.added = (await createWorkspace(api, 'acme', { name: 'added' })).body.data.id;
+    ids.patched = (await createWorkspace(api, 'acme', { name: 'patched' })).body.data.id;
+    ids.related = (await createWorkspace(api, 'acme', { name: 'related' })).body.data.id;
+    const ok = (r: { status: number; text: string }) => expect(r.status, r.text).toBeLessThan(300);
+    // The flat-tags relationship, and the documented tag-bindings path.
+    ok(await api.post(`/api/v2/workspaces/${ids.added}/relationships/tags`, { data: [tag('t-added')] }));
+    ok(await api.patch(`/api/v2/workspaces/${ids.added}/tag-bindings`, { data: [binding('k', 'added')] }));
+    // A workspace update with its bindings.
+    ok(await api.patch(`/api/v2/workspaces/${ids.patched}`, { data: { type: 'workspaces', attributes: {}, relationships: { 'tag-bindings': { data: [binding('k', 'patched')] } } } }));
+    // The relationship forms: POST adds, PATCH replaces.
+    ok(await api.post(`/api/v2/workspaces/${ids.related}/relationships/tag-bindings`, { data: [binding('j', 'posted')] }));
+    ok(await api.patch(`/api/v2/workspaces/${ids.related}/relationships/tag-bindings`, { data: [binding('k', 'replaced')] }));
+  });
+  afterAll(() => api.close());
+
+  it('stores every row with its workspace key', async () => {
+    const tags = await api.store.db.selectFrom('workspace_tags').innerJoin('workspaces', 'workspaces.id', 'workspace_tags.workspace_id').select(['workspace_tags.workspace_seq', 'workspaces.seq']).execute();
+    const bindings = await api.store.db
+      .selectFrom('workspace_tag_bindings')
+      .innerJoin('workspaces', 'workspaces.id', 'workspace_tag_bindings.workspace_id')
+      .select(['workspace_tag_bindings.workspace_seq', 'workspaces.seq'])
+      .execute();
+    expect(tags).toHaveLength(2);
+    expect(bindings).toHaveLength(4);
+    for (const r of [...tags, ...bindings]) expect(r.workspace_seq).toBe(r.seq);
+  });
+
+  it('search[tags] and search[exclude-tags] find the flat tags of both paths', async () => {
+    expect(await names('search%5Btags%5D=t-inline')).toEqual(['inline']);
+    expect(await names('search%5Btags%5D=t-added')).toEqual(['added']);
+    expect(await names('search%5Bexclude-tags%5D=t-inline,t-added')).toEqual(['patched', 'related']);
+  });
+
+  it('filter[tagged] finds the bindings of every path', async () => {
+    const tagged = (value: string) => names(`filter%5Btagged%5D%5B0%5D%5Bkey%5D=k&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=${value}`);
+    expect(await tagged('create')).toEqual(['inline']);
+    expect(await tagged('added')).toEqual(['added']);
+    expect(await tagged('patched')).toEqual(['patched']);
+    expect(await tagged('replaced')).toEqual(['related']);
+    expect(await names('filter%5Btagged%5D%5B0%5D%5Bkey%5D=j')).toEqual([]);
+  });
+});
