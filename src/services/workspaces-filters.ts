@@ -69,7 +69,15 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
       .where('tags.organization_id', '=', organizationId)
       .where('tags.name', '=', name.toLowerCase());
   if (required.length === 0) out.push((eb) => eb('workspaces.organization_id', '=', organizationId));
-  for (const tag of required) out.push((eb) => eb('workspaces.seq', 'in', taggedWith(eb, tag)));
+  // All required tags in one condition: the intersection of their sets is formed first, from
+  // the tag rows alone, and only its members are looked up in the workspaces table.
+  if (required.length > 0) {
+    out.push((eb) => {
+      let set = taggedWith(eb, required[required.length - 1]!);
+      for (let i = required.length - 2; i >= 0; i--) set = taggedWith(eb, required[i]!).where('workspace_tags.workspace_seq', 'in', set);
+      return eb('workspaces.seq', 'in', set);
+    });
+  }
   for (const tag of query.excludeTags ?? []) out.push((eb) => eb('workspaces.seq', 'not in', taggedWith(eb, tag)));
   if (query.searchName) {
     const pattern = `%${likeEscape(query.searchName.toLowerCase())}%`;
