@@ -26,7 +26,7 @@ describe('tag filters find tags and bindings however they were written', () => {
     ids.related = (await createWorkspace(api, 'acme', { name: 'related' })).body.data.id;
     const ok = (r: { status: number; text: string }) => expect(r.status, r.text).toBeLessThan(300);
     // The flat-tags relationship, and the documented tag-bindings path.
-    ok(await api.post(`/api/v2/workspaces/${ids.added}/relationships/tags`, { data: [tag('t-added')] }));
+    ok(await api.post(`/api/v2/workspaces/${ids.added}/relationships/tags`, { data: [tag('t-added'), tag('t-inline')] }));
     ok(await api.patch(`/api/v2/workspaces/${ids.added}/tag-bindings`, { data: [binding('k', 'added')] }));
     // A workspace update with its bindings.
     ok(await api.patch(`/api/v2/workspaces/${ids.patched}`, { data: { type: 'workspaces', attributes: {}, relationships: { 'tag-bindings': { data: [binding('k', 'patched')] } } } }));
@@ -43,15 +43,27 @@ describe('tag filters find tags and bindings however they were written', () => {
       .innerJoin('workspaces', 'workspaces.id', 'workspace_tag_bindings.workspace_id')
       .select(['workspace_tag_bindings.workspace_seq', 'workspaces.seq'])
       .execute();
-    expect(tags).toHaveLength(2);
+    expect(tags).toHaveLength(3);
     expect(bindings).toHaveLength(4);
     for (const r of [...tags, ...bindings]) expect(r.workspace_seq).toBe(r.seq);
   });
 
   it('search[tags] and search[exclude-tags] find the flat tags of both paths', async () => {
-    expect(await names('search%5Btags%5D=t-inline')).toEqual(['inline']);
+    expect(await names('search%5Btags%5D=t-inline')).toEqual(['added', 'inline']);
     expect(await names('search%5Btags%5D=t-added')).toEqual(['added']);
+    expect(await names('search%5Btags%5D=t-added,t-inline')).toEqual(['added']);
     expect(await names('search%5Bexclude-tags%5D=t-inline,t-added')).toEqual(['patched', 'related']);
+    expect(await names('search%5Bexclude-tags%5D=T-Added')).toEqual(['inline', 'patched', 'related']);
+  });
+
+  it('counts the workspaces without excluded tags once each, alone and with other conditions', async () => {
+    const total = async (query: string) => (await api.get(`/api/v2/organizations/acme/workspaces?${query}`)).body.meta.pagination['total-count'];
+    // "added" carries both excluded tags: it is subtracted once.
+    expect(await total('search%5Bexclude-tags%5D=t-inline,t-added')).toBe(2);
+    expect(await total('search%5Bexclude-tags%5D=t-inline')).toBe(2);
+    expect(await total('search%5Bexclude-tags%5D=nothing')).toBe(4);
+    expect(await total('search%5Bexclude-tags%5D=t-added&search%5Bname%5D=in')).toBe(1);
+    expect(await total('search%5Bexclude-tags%5D=t-added&page%5Bsize%5D=1')).toBe(3);
   });
 
   it('filter[tagged] finds the bindings of every path', async () => {
