@@ -113,7 +113,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
-    log(`berth listening on ${server.url} (${server.edition} edition, database ${server.database})`);
+    log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}`);
     await stopped;
     log('berth stopped');
   }

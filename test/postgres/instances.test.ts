@@ -50,7 +50,7 @@ describe('two serve instances on one PostgreSQL database', () => {
   });
 
   it('names its database when it starts', () => {
-    expect(a.stderr()).toMatch(/berth listening on http:\/\/\S+ \(self-hosted edition, database postgres:\/\/\S+\)/);
+    expect(a.stderr()).toMatch(/berth listening on http:\/\/\S+ \(self-hosted edition\), database postgres:\/\/\S+/);
   });
 
   it('answers /healthz and /readyz on both instances, without a token', async () => {
