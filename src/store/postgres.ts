@@ -1,4 +1,13 @@
-import { Kysely, PostgresDialect, PostgresQueryCompiler, type ColumnDefinitionNode, type DataTypeNode, type QueryCompiler } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  PostgresQueryCompiler,
+  type ColumnDefinitionNode,
+  type DataTypeNode,
+  type PostgresPool,
+  type PostgresPoolClient,
+  type QueryCompiler,
+} from 'kysely';
 import pg from 'pg';
 import { DatabaseUnreachableError, isDatabaseUnavailable } from './database-errors.js';
 import { migrate } from './migrate.js';
@@ -57,6 +66,40 @@ function setTypeParsers(): void {
   pg.types.setTypeParser(pg.types.builtins.NUMERIC, (v) => Number(v));
 }
 
+/**
+ * The pool as kysely uses it, with one difference: a connection whose query failed because the
+ * connection itself broke (the server restarted, failed over, or cut it) goes back to the pool
+ * marked broken, and the pool closes it. Otherwise it could go back as idle before its socket
+ * reports the end, and fail the next request too.
+ */
+function poolForKysely(pool: pg.Pool): PostgresPool {
+  const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  return {
+    async connect() {
+      const raw = await pool.connect();
+      let client = clients.get(raw);
+      if (!client) {
+        let broken = false;
+        client = {
+          query: ((text: string, parameters: unknown[]) =>
+            raw.query(text, parameters).catch((err: unknown) => {
+              if (isDatabaseUnavailable(err)) broken = true;
+              throw err;
+            })) as unknown as PostgresPoolClient['query'],
+          release() {
+            const destroy = broken;
+            broken = false;
+            raw.release(destroy);
+          },
+        };
+        clients.set(raw, client);
+      }
+      return client;
+    },
+    end: () => pool.end(),
+  };
+}
+
 /** Splits berth's own options off the URL (the rest goes to the driver as is). */
 function poolOptions(url: string): { connectionString: string; max: number } {
   const u = new URL(url);
@@ -79,7 +122,12 @@ export async function openPostgresStore(url: string): Promise<Store> {
   // An idle connection that the server drops (restart, failover) must not crash the process:
   // the pool replaces it on the next query.
   pool.on('error', () => undefined);
-  const db = new Kysely<DB>({ dialect: new BerthPostgresDialect({ pool }) });
+  // A connection cut while a query runs on it fails that query (answered 503); its 'error' event
+  // must not go unheard, or Node would end the process. The pool then drops the connection.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined);
+  });
+  const db = new Kysely<DB>({ dialect: new BerthPostgresDialect({ pool: poolForKysely(pool) }) });
   try {
     await migrate(db);
   } catch (err) {
