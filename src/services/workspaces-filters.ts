@@ -96,19 +96,29 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
     out.push((eb) => eb('workspaces.current_run_status', 'in', statuses));
   }
   for (const t of query.tagged ?? []) {
-    out.push((eb) => {
-      let own = eb.selectFrom('workspace_tag_bindings as wtb').select('wtb.workspace_seq').where('wtb.key', '=', t.key);
-      let inherited = eb.selectFrom('project_tag_bindings as ptb').select('ptb.project_id').where('ptb.key', '=', t.key);
-      if (t.value !== '') {
-        own = own.where('wtb.value', '=', t.value);
-        inherited = inherited.where('ptb.value', '=', t.value);
-      }
-      const ownKey = eb.selectFrom('workspace_tag_bindings as okb').select('okb.seq').whereRef('okb.workspace_id', '=', 'workspaces.id').where('okb.key', '=', t.key);
-      return eb.or([
-        eb('workspaces.seq', 'in', own),
-        eb.and([eb('workspaces.project_id', 'in', inherited), eb.not(eb.exists(ownKey))]),
-      ]);
-    });
+    const branch = taggedBranches(t);
+    out.push((eb) => eb.or([branch.own(eb), branch.inherited(eb)]));
   }
   return out;
+}
+
+/**
+ * The two ways a workspace matches one `filter[tagged]`: by a binding of its own, or, having no
+ * own binding for the key, by its project's. They never both hold, so a count of the matches is
+ * the sum of two counts, each driven from an index (counting their `OR` visits every workspace).
+ */
+export function taggedBranches(t: TaggedFilter): { own: WorkspaceFilter; inherited: WorkspaceFilter } {
+  return {
+    own: (eb) => {
+      let own = eb.selectFrom('workspace_tag_bindings as wtb').select('wtb.workspace_seq').where('wtb.key', '=', t.key);
+      if (t.value !== '') own = own.where('wtb.value', '=', t.value);
+      return eb('workspaces.seq', 'in', own);
+    },
+    inherited: (eb) => {
+      let inherited = eb.selectFrom('project_tag_bindings as ptb').select('ptb.project_id').where('ptb.key', '=', t.key);
+      if (t.value !== '') inherited = inherited.where('ptb.value', '=', t.value);
+      const ownKey = eb.selectFrom('workspace_tag_bindings as okb').select('okb.seq').whereRef('okb.workspace_id', '=', 'workspaces.id').where('okb.key', '=', t.key);
+      return eb.and([eb('workspaces.project_id', 'in', inherited), eb.not(eb.exists(ownKey))]);
+    },
+  };
 }

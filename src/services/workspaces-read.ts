@@ -11,7 +11,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
-import { readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import { readableFilter, taggedBranches, workspaceFilters, type WorkspaceFilter, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -233,15 +233,10 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
   if (readable === 'none') return { items: [], total: 0, page };
   const filters = workspaceFilters(org.id, query);
   if (readable) filters.push(readable);
-  let counted = ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n'));
   // The page is chosen on the workspaces table alone (seq only: often answered from an index),
   // then its rows are read with their joins.
   let paged = ctx.db.selectFrom('workspaces').select('workspaces.seq');
-  for (const f of filters) {
-    counted = counted.where(f);
-    paged = paged.where(f);
-  }
-  const total = onlyExclusions(query) && readable === null ? await countByExclusion(ctx, org.id, query.excludeTags!) : Number((await counted.executeTakeFirstOrThrow()).n);
+  for (const f of filters) paged = paged.where(f);
   const dir = query.sort?.descending ? 'desc' : 'asc';
   switch (query.sort?.by) {
     case 'name':
@@ -255,12 +250,42 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
       paged = paged.orderBy('workspaces.latest_change_at', dir);
       break;
   }
-  const seqs = (await paged.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page)).execute()).map((r) => r.seq);
+  paged = paged.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page));
+  let seqs: number[];
+  let total: number;
+  if (query.searchTags?.length) {
+    // Required tags: the database builds their intersection and sorts it whichever way it is
+    // asked, so the page carries the count of the whole set (one pass instead of two).
+    const rows = await paged.select(sql<number>`count(*) over ()`.as('total')).execute();
+    seqs = rows.map((r) => r.seq);
+    total = rows.length > 0 ? Number(rows[0]!.total) : offsetOf(page) === 0 ? 0 : await countWorkspaces(ctx, filters);
+  } else {
+    seqs = (await paged.execute()).map((r) => r.seq);
+    total = await countMatches(ctx, org.id, query, readable, filters);
+  }
   const order = new Map(seqs.map((seq, i) => [seq, i]));
   const rows = seqs.length === 0 ? [] : await selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs).execute();
   rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
   const items = await completeWorkspaces(ctx, ctx.db, rows, facts);
   return { items, total, page };
+}
+
+async function countWorkspaces(ctx: ServiceContext, filters: WorkspaceFilter[]): Promise<number> {
+  let counted = ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n'));
+  for (const f of filters) counted = counted.where(f);
+  return Number((await counted.executeTakeFirstOrThrow()).n);
+}
+
+/** The number of workspaces of the list, counted the cheapest way its conditions allow. */
+async function countMatches(ctx: ServiceContext, orgId: string, query: WorkspaceListQuery, readable: WorkspaceFilter | null, filters: WorkspaceFilter[]): Promise<number> {
+  if (onlyExclusions(query) && readable === null) return countByExclusion(ctx, orgId, query.excludeTags!);
+  const [first, ...rest] = query.tagged ?? [];
+  if (!first) return countWorkspaces(ctx, filters);
+  // The first `filter[tagged]` splits into its two disjoint branches, each counted from an index.
+  const others = workspaceFilters(orgId, { ...query, tagged: rest });
+  if (readable) others.push(readable);
+  const branch = taggedBranches(first);
+  return (await countWorkspaces(ctx, [...others, branch.own])) + (await countWorkspaces(ctx, [...others, branch.inherited]));
 }
 
 /** Whether the list's only conditions are tags to exclude (with the organization's). */

@@ -66,6 +66,21 @@ describe('tag filters find tags and bindings however they were written', () => {
     expect(await total('search%5Bexclude-tags%5D=t-added&page%5Bsize%5D=1')).toBe(3);
   });
 
+  it('search[tags] counts the whole intersection on any page, also past the last', async () => {
+    const page = async (query: string) => (await api.get(`/api/v2/organizations/acme/workspaces?${query}`)).body;
+    const first = await page('search%5Btags%5D=t-inline&page%5Bsize%5D=1');
+    expect(first.data).toHaveLength(1);
+    expect(first.meta.pagination['total-count']).toBe(2);
+    const second = await page('search%5Btags%5D=t-inline&page%5Bsize%5D=1&page%5Bnumber%5D=2');
+    expect(second.data).toHaveLength(1);
+    expect(second.meta.pagination['total-count']).toBe(2);
+    const past = await page('search%5Btags%5D=t-inline&page%5Bsize%5D=1&page%5Bnumber%5D=5');
+    expect(past.data).toEqual([]);
+    expect(past.meta.pagination['total-count']).toBe(2);
+    expect((await page('search%5Btags%5D=t-added,nothing')).meta.pagination['total-count']).toBe(0);
+    expect((await page('search%5Btags%5D=t-inline&search%5Bname%5D=add')).meta.pagination['total-count']).toBe(1);
+  });
+
   it('filter[tagged] finds the bindings of every path', async () => {
     const tagged = (value: string) => names(`filter%5Btagged%5D%5B0%5D%5Bkey%5D=k&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=${value}`);
     expect(await tagged('create')).toEqual(['inline']);

@@ -188,6 +188,30 @@ describe('workspace list: filters and sorts', () => {
     expect(names(await list(api, `search[name]=prod&filter[project][id]=${projectA}`))).toEqual(['app-prod']);
   });
 
+  it('total-count agrees with the matches whatever the page, for every filter (counted apart from the page)', async () => {
+    const queries = [
+      'filter[tagged][0][key]=env&filter[tagged][0][value]=prod',
+      'filter[tagged][0][key]=team',
+      'filter[tagged][0][key]=team&filter[tagged][0][value]=core',
+      'filter[tagged][0][key]=env&filter[tagged][0][value]=&filter[tagged][1][key]=team',
+      'filter[tagged][0][key]=env&search[name]=app',
+      `filter[tagged][0][key]=team&filter[project][id]=${projectA}`,
+      'filter[tagged][0][key]=nothing',
+      'search[name]=prod',
+    ];
+    for (const q of queries) {
+      const all = names(await list(api, `${q}&page[size]=100`));
+      const one = await list(api, `${q}&page[size]=1`);
+      expect(one.body.meta.pagination['total-count'], q).toBe(all.length);
+      expect(names(one), q).toEqual(all.slice(0, 1));
+      const beyond = await list(api, `${q}&page[size]=1&page[number]=40`);
+      expect(beyond.body.data, q).toEqual([]);
+      expect(beyond.body.meta.pagination['total-count'], q).toBe(all.length);
+    }
+    // The split count never counts a workspace twice: db-prod has its own env and its project's.
+    expect((await list(api, 'filter[tagged][0][key]=env')).body.meta.pagination['total-count']).toBe(4);
+  });
+
   it('sort=current-run.created-at both ways (workspaces without a run last)', async () => {
     expect(names(await list(api, 'sort=current-run.created-at'))).toEqual(['db-prod', 'web-prod-eu', 'app-prod', 'app-staging', 'db_Test']);
     expect(names(await list(api, 'sort=-current-run.created-at'))).toEqual(['app-prod', 'web-prod-eu', 'db-prod', 'db_Test', 'app-staging']);
