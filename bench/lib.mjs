@@ -108,7 +108,7 @@ export const TAGGED_SHAPE = {
  * in one transaction; the schema and the organization come from berth itself.
  */
 export async function seededTaggedDatabase(count) {
-  const file = join(CACHE, `seed-tagged-v2-${count}.db`);
+  const file = join(CACHE, `seed-tagged-v3-${count}.db`);
   if (existsSync(file)) return file;
   const tmp = newSeedFile(file);
   const { default: Database } = await import('better-sqlite3');
@@ -139,7 +139,7 @@ export async function seededTaggedDatabase(count) {
   const insertWorkspace = db.prepare(`insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at)
     values (?, ?, ?, ?, ?, '1.13.3', ?, ?, ?)`);
   const insertWorkspaceTag = db.prepare('insert into workspace_tags (workspace_id, workspace_seq, tag_id) values (?, ?, ?)');
-  const insertBinding = db.prepare('insert into workspace_tag_bindings (id, workspace_id, workspace_seq, key, value, created_at) values (?, ?, ?, ?, ?, ?)');
+  const insertBinding = db.prepare('insert into workspace_tag_bindings (id, workspace_id, workspace_seq, project_id, key, value, created_at) values (?, ?, ?, ?, ?, ?, ?)');
   db.transaction(() => {
     const projects = [];
     for (let p = 0; p < S.projects; p++) {
@@ -159,7 +159,7 @@ export async function seededTaggedDatabase(count) {
       const changed = at(Math.floor(rand() * count * 2));
       const { lastInsertRowid: seq } = insertWorkspace.run(wid, org.id, projects[i % projects.length], name, name.toLowerCase(), changed, created, created);
       for (const tag of some(S.flatTags, 2, 5)) insertWorkspaceTag.run(wid, seq, tagIds.get(tag));
-      for (const key of some(S.bindingKeys, 1, 5)) insertBinding.run(id('tb'), wid, seq, key, valueOf(key), created);
+      for (const key of some(S.bindingKeys, 1, 5)) insertBinding.run(id('tb'), wid, seq, projects[i % projects.length], key, valueOf(key), created);
     }
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');

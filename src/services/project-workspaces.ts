@@ -2,6 +2,7 @@ import { forbidden, notFound } from '../domain/errors.js';
 import { can, scoped } from '../domain/policy.js';
 import { writeTransaction } from '../store/transaction.js';
 import { isProjectAdmin, orgFacts } from './access.js';
+import { moveBindings } from './workspace-seq.js';
 import type { ServiceContext } from './context.js';
 import { findProjectRow } from './projects-read.js';
 
@@ -41,6 +42,7 @@ export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: st
         .set({ project_id: project.id, updated_at: ctx.clock.now().toISOString() })
         .where('id', 'in', moving)
         .execute();
+      await moveBindings(tx, moving, project.id);
     }
   });
 }

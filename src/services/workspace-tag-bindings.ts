@@ -6,7 +6,7 @@ import { checkBindingCount, mergeBindings, type TagBindingInput } from '../domai
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { effectiveTagBindingsOf, readableWorkspace, type EffectiveTagBinding, type WorkspaceRef } from './workspaces-read.js';
-import { workspaceSeq } from './workspace-seq.js';
+import { bindingOwner } from './workspace-seq.js';
 
 /** The bindings set directly on a workspace, in the order their keys were first added. */
 export async function workspaceTagBindings(db: Tx, workspaceId: string): Promise<TagBinding[]> {
@@ -31,7 +31,7 @@ async function applyBindings(tx: Tx, workspaceId: string, target: TagBindingInpu
     if (have.has(b.key)) continue;
     await tx
       .insertInto('workspace_tag_bindings')
-      .values({ id: newId('tb'), workspace_id: workspaceId, workspace_seq: workspaceSeq(tx, workspaceId), key: b.key, value: b.value, created_at: now })
+      .values({ id: newId('tb'), ...bindingOwner(tx, workspaceId), key: b.key, value: b.value, created_at: now })
       .execute();
   }
   await tx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', workspaceId).execute();

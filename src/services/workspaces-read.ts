@@ -11,7 +11,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
-import { readableFilter, taggedBranches, workspaceFilters, type WorkspaceFilter, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import { readableFilter, taggedBranches, workspaceFilters, type TaggedFilter, type WorkspaceFilter, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -281,11 +281,46 @@ async function countMatches(ctx: ServiceContext, orgId: string, query: Workspace
   if (onlyExclusions(query) && readable === null) return countByExclusion(ctx, orgId, query.excludeTags!);
   const [first, ...rest] = query.tagged ?? [];
   if (!first) return countWorkspaces(ctx, filters);
+  if (rest.length === 0 && readable === null && onlyTagged(query)) return countTagged(ctx, orgId, first);
   // The first `filter[tagged]` splits into its two disjoint branches, each counted from an index.
   const others = workspaceFilters(orgId, { ...query, tagged: rest });
   if (readable) others.push(readable);
   const branch = taggedBranches(first);
   return (await countWorkspaces(ctx, [...others, branch.own])) + (await countWorkspaces(ctx, [...others, branch.inherited]));
+}
+
+/** Whether the list's only condition is `filter[tagged]` (with the organization's). */
+function onlyTagged(q: WorkspaceListQuery): boolean {
+  return !q.searchTags?.length && !q.excludeTags?.length && !q.searchName && !q.wildcardName && !q.projectId && !q.currentRunStatus?.length;
+}
+
+/**
+ * The number of the organization's workspaces whose effective bindings match `t`, from the
+ * binding indexes alone (each own binding row carries its workspace's project, migration 013):
+ * the workspaces bound to it themselves, plus the workspaces of the projects bound to it, less
+ * those of these projects that bind the key themselves (their own value wins).
+ */
+async function countTagged(ctx: ServiceContext, organizationId: string, t: TaggedFilter): Promise<number> {
+  const orgProjects = ctx.db.selectFrom('projects').select('projects.id').where('projects.organization_id', '=', organizationId);
+  let own = ctx.db.selectFrom('workspace_tag_bindings as wtb').select((eb) => eb.fn.countAll<number>().as('n')).where('wtb.key', '=', t.key);
+  let boundProjects = ctx.db.selectFrom('project_tag_bindings as ptb').select('ptb.project_id').where('ptb.key', '=', t.key);
+  if (t.value !== '') {
+    own = own.where('wtb.value', '=', t.value);
+    boundProjects = boundProjects.where('ptb.value', '=', t.value);
+  }
+  boundProjects = boundProjects.where('ptb.project_id', 'in', orgProjects);
+  const inProjects = ctx.db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('workspaces.organization_id', '=', organizationId)
+    .where('workspaces.project_id', 'in', boundProjects);
+  const overridden = ctx.db
+    .selectFrom('workspace_tag_bindings as okb')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('okb.key', '=', t.key)
+    .where('okb.project_id', 'in', boundProjects);
+  const n = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number }> }) => Number((await q.executeTakeFirstOrThrow()).n);
+  return (await n(own.where('wtb.project_id', 'in', orgProjects))) + (await n(inProjects)) - (await n(overridden));
 }
 
 /** Whether the list's only conditions are tags to exclude (with the organization's). */

@@ -20,7 +20,7 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { findProjectRow } from './projects-read.js';
 import { getWorkspace, parseVcsRepo, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
-import { workspaceSeq } from './workspace-seq.js';
+import { bindingOwner, moveBindings } from './workspace-seq.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
 
@@ -62,7 +62,7 @@ async function replaceTagBindings(tx: Tx, workspaceId: string, bindings: TagBind
   for (const binding of bindings) {
     await tx
       .insertInto('workspace_tag_bindings')
-      .values({ id: newId('tb'), workspace_id: workspaceId, workspace_seq: workspaceSeq(tx, workspaceId), key: binding.key, value: binding.value, created_at: now })
+      .values({ id: newId('tb'), ...bindingOwner(tx, workspaceId), key: binding.key, value: binding.value, created_at: now })
       .execute();
   }
 }
@@ -204,6 +204,7 @@ export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, in
       changes.updated_at = now;
       await tx.updateTable('workspaces').set(changes).where('id', '=', row.id).execute();
     }
+    if (changes.project_id !== undefined) await moveBindings(tx, [row.id], changes.project_id);
     if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
     if (input.tags !== undefined) await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
     return getWorkspace(ctx, { id: row.id }, tx);

@@ -138,6 +138,8 @@ export interface WorkspaceTagBindingsTable {
   workspace_id: string;
   /** The workspace's `seq` (migration 012): what tag filters combine. */
   workspace_seq: ColumnType<number | null, number, number>;
+  /** The workspace's project (migration 013), kept in step on moves: what `filter[tagged]` counts by. */
+  project_id: ColumnType<string | null, string, string>;
   key: string;
   value: string;
   created_at: string;

@@ -23,8 +23,8 @@ describe('migrations', () => {
   });
 });
 
-describe('migration 012: integer workspace keys', () => {
-  it('fills the workspace key of the tag and binding rows a database already holds', async () => {
+describe('migrations 012 and 013: integer workspace keys, binding projects', () => {
+  it('fills the workspace key and project of the tag and binding rows a database already holds', async () => {
     const { sqliteFreshUpTo } = await import('./migrate-helpers.js');
     const db = await sqliteFreshUpTo(11);
     try {
@@ -39,10 +39,10 @@ describe('migration 012: integer workspace keys', () => {
       await db.insertInto('tags').values({ id: 'tag-1', organization_id: 'org-1', name: 't', created_at: 'now' }).execute();
       await db.insertInto('workspace_tags').values([{ workspace_id: 'ws-b', tag_id: 'tag-1' }]).execute();
       await db.insertInto('workspace_tag_bindings').values([{ id: 'tb-1', workspace_id: 'ws-b', key: 'k', value: 'v', created_at: 'now' }]).execute();
-      expect(await migrate(db)).toBe(1);
+      expect(await migrate(db)).toBe(2);
       const seqB = (await db.selectFrom('workspaces').select('seq').where('id', '=', 'ws-b').executeTakeFirstOrThrow()).seq;
       expect(await db.selectFrom('workspace_tags').select('workspace_seq').execute()).toEqual([{ workspace_seq: seqB }]);
-      expect(await db.selectFrom('workspace_tag_bindings').select('workspace_seq').execute()).toEqual([{ workspace_seq: seqB }]);
+      expect(await db.selectFrom('workspace_tag_bindings').select(['workspace_seq', 'project_id']).execute()).toEqual([{ workspace_seq: seqB, project_id: 'prj-1' }]);
     } finally {
       await db.destroy();
     }
