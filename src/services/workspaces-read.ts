@@ -11,6 +11,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
+import { workspacesWithTags } from './workspaces-by-tags.js';
 import { readableFilter, taggedBranches, workspaceFilters, type TaggedFilter, type WorkspaceFilter, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
 /** A workspace row with what its effective values are derived from. */
@@ -231,6 +232,10 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
   const { row: org, facts } = await readableOrganization(ctx, organization);
   const readable = readableFilter(ctx, facts);
   if (readable === 'none') return { items: [], total: 0, page };
+  if (readable === null && !query.sort && onlyRequiredTags(query)) {
+    const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page);
+    return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
+  }
   const filters = workspaceFilters(org.id, query);
   if (readable) filters.push(readable);
   // The page is chosen on the workspaces table alone (seq only: often answered from an index),
@@ -263,11 +268,16 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
     seqs = (await paged.execute()).map((r) => r.seq);
     total = await countMatches(ctx, org.id, query, readable, filters);
   }
+  return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
+}
+
+/** The workspaces of a page, in the order of `seqs`, with their joins. */
+async function workspacesBySeq(ctx: ServiceContext, seqs: number[], facts: OrgFacts): Promise<Workspace[]> {
+  if (seqs.length === 0) return [];
   const order = new Map(seqs.map((seq, i) => [seq, i]));
-  const rows = seqs.length === 0 ? [] : await selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs).execute();
+  const rows = await selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs).execute();
   rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
-  const items = await completeWorkspaces(ctx, ctx.db, rows, facts);
-  return { items, total, page };
+  return completeWorkspaces(ctx, ctx.db, rows, facts);
 }
 
 async function countWorkspaces(ctx: ServiceContext, filters: WorkspaceFilter[]): Promise<number> {
@@ -287,6 +297,11 @@ async function countMatches(ctx: ServiceContext, orgId: string, query: Workspace
   if (readable) others.push(readable);
   const branch = taggedBranches(first);
   return (await countWorkspaces(ctx, [...others, branch.own])) + (await countWorkspaces(ctx, [...others, branch.inherited]));
+}
+
+/** Whether the list's only conditions are flat tags to require (with the organization's). */
+function onlyRequiredTags(q: WorkspaceListQuery): boolean {
+  return (q.searchTags?.length ?? 0) > 0 && !q.excludeTags?.length && !q.searchName && !q.wildcardName && !q.projectId && !q.currentRunStatus?.length && !q.tagged?.length;
 }
 
 /** Whether the list's only condition is `filter[tagged]` (with the organization's). */

@@ -78,6 +78,19 @@ describe('tag filters find tags and bindings however they were written', () => {
     expect(past.data).toEqual([]);
     expect(past.meta.pagination['total-count']).toBe(2);
     expect((await page('search%5Btags%5D=t-added,nothing')).meta.pagination['total-count']).toBe(0);
+    // Repeated and differently cased names are one tag.
+    expect((await page('search%5Btags%5D=T-Inline,t-inline,t-added')).data.map((w: any) => w.attributes.name)).toEqual(['added']);
+    // Sorted: the page query carries the count.
+    for (const sort of ['name', '-name']) {
+      const sorted = await page(`search%5Btags%5D=t-inline&sort=${sort}&page%5Bsize%5D=1&page%5Bnumber%5D=2`);
+      expect(sorted.data.map((w: any) => w.attributes.name)).toEqual([sort === 'name' ? 'inline' : 'added']);
+      expect(sorted.meta.pagination['total-count']).toBe(2);
+      const beyond = await page(`search%5Btags%5D=t-inline&sort=${sort}&page%5Bsize%5D=1&page%5Bnumber%5D=3`);
+      expect(beyond.data).toEqual([]);
+      expect(beyond.meta.pagination['total-count']).toBe(2);
+    }
+    // The default order is creation order: "inline" was created first.
+    expect((await page('search%5Btags%5D=t-inline')).data.map((w: any) => w.attributes.name)).toEqual(['inline', 'added']);
     expect((await page('search%5Btags%5D=t-inline&search%5Bname%5D=add')).meta.pagination['total-count']).toBe(1);
   });
 
