@@ -30,15 +30,16 @@ export function cachedAnswers(options: CachedAnswersOptions, next: NodeListener)
   const answer = (req: IncomingMessage, res: ServerResponse, target: string, stamp: string, started: number): void => {
     const hit = readCache.get(ReadCache.key(req.headers.authorization, target), stamp);
     if (!hit) return next(req, res);
-    let limits: Record<string, string> | null = null;
+    const requestId = randomUUID();
+    // A flat name, value, ... list: Node writes it as it is, with no header object to build.
+    const headers = hit.headerList.concat('x-request-id', requestId);
     if (limiter) {
       const decision = limiter.take(rateLimitKey(req.headers.authorization, req.socket.remoteAddress));
       // Refused: the full path answers the 429 (a refused take consumes nothing).
       if (!decision.allowed) return next(req, res);
-      limits = rateLimitHeaders(decision);
+      for (const [name, value] of Object.entries(rateLimitHeaders(decision))) headers.push(name, value);
     }
-    const requestId = randomUUID();
-    res.writeHead(200, { ...hit.headers, ...limits, 'x-request-id': requestId, 'content-length': String(Buffer.byteLength(hit.body)) });
+    res.writeHead(200, headers);
     res.end(hit.body);
     const q = target.indexOf('?');
     options.logAccess(`GET ${q === -1 ? target : target.slice(0, q)} 200 ${(performance.now() - started).toFixed(1)}ms ${requestId}`);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * A cache of `serve`'s successful GET answers, for the read-heavy traffic of API clients that
@@ -18,6 +18,8 @@ export interface CachedAnswer {
   storedAt: number;
   headers: Record<string, string>;
   body: string;
+  /** `headers` and the body's content-length as one flat name, value, name, value... list, built once. */
+  headerList: string[];
 }
 
 export interface ReadCacheOptions {
@@ -42,11 +44,8 @@ export class ReadCache {
   }
 
   static key(authorization: string | undefined, target: string): string {
-    return createHash('sha256')
-      .update(authorization ?? '')
-      .update('\n')
-      .update(target)
-      .digest('base64');
+    // One-shot hashing: no Hash object per request.
+    return hash('sha256', `${authorization ?? ''}\n${target}`, 'base64');
   }
 
   /** The database's stamp now: to look up answers with, and to remember before computing one. */
@@ -70,7 +69,8 @@ export class ReadCache {
     if (body.length > this.options.maxBodyBytes) return;
     this.#entries.delete(key);
     if (this.#entries.size >= this.options.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
-    this.#entries.set(key, { stamp, storedAt: this.#now(), headers, body });
+    const headerList = [...Object.entries(headers).flat(), 'content-length', String(Buffer.byteLength(body))];
+    this.#entries.set(key, { stamp, storedAt: this.#now(), headers, body, headerList });
   }
 
   get size(): number {

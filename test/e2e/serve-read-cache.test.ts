@@ -31,6 +31,9 @@ describe('serve: the read cache follows every write', () => {
     expect(((await again.json()) as any).data.attributes.locked).toBe(false);
     expect(again.headers.get('x-request-id')).not.toBe(first.headers.get('x-request-id'));
     expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    // The cached answer carries the same headers as the computed one.
+    expect([...again.headers.keys()].sort()).toEqual([...first.headers.keys()].sort());
+    expect(again.headers.get('content-length')).toBe(first.headers.get('content-length'));
 
     const lock = await runCli(['workspace', 'lock', 'app'], local());
     expect(lock.code, lock.stderr).toBe(0);
