@@ -15,6 +15,7 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import { pruneRetainedData } from '../services/data-retention.js';
 import { BerthError } from '../domain/errors.js';
 import { errorResponse } from './errors.js';
+import { AccessLog } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { answerClientError, DEFAULT_LIMITS, limitsProblem, nodeServerOptions, uriTooLong, type ServerLimits } from './limits.js';
 import { DEFAULT_RATE_LIMIT, RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds, type RateDecision } from './rate-limit.js';
@@ -105,14 +106,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     pruneTimer.unref();
   }
 
-  // Access log lines are written in batches (once per turn of the event loop): one write per
-  // request costs a system call each, a noticeable share of a small request under load.
-  let accessLines: string[] = [];
-  const flushAccessLog = () => {
-    const lines = accessLines;
-    accessLines = [];
-    if (lines.length > 0) options.log(lines.join('\n'));
-  };
+  // Access log lines are written in batches (access-log.ts).
+  const accessLog = new AccessLog(options.log);
   // Successful GET answers, reused while the database is unchanged (read-cache.ts).
   const readCache = options.readCacheEntries === 0 ? null : new ReadCache(store.changeStamp, { ...DEFAULT_READ_CACHE, ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}) });
   // Answers from the read cache are built with plain-object headers, which the HTTP adapter
@@ -165,7 +160,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const ms = (performance.now() - started).toFixed(1);
     // The path only: query strings may carry secrets (state content URLs); headers are never logged.
     const requestId = result.requestId ?? response.headers.get('x-request-id') ?? '-';
-    if (accessLines.push(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms ${requestId}`) === 1) setImmediate(flushAccessLog);
+    accessLog.add(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms ${requestId}`);
     return response;
   };
 
@@ -179,9 +174,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           maxUrlLength: limits.maxUrlLength,
           apiPath: API_PATH,
           closing: () => closing !== null,
-          logAccess: (line) => {
-            if (accessLines.push(line) === 1) setImmediate(flushAccessLog);
-          },
+          logAccess: (line) => accessLog.add(line),
         },
         fullPath,
       )
@@ -224,7 +217,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeIdleConnections();
       })
         .then(() => pruning)
-        .then(() => flushAccessLog())
+        .then(() => accessLog.flush())
         .then(() => store.close());
       return closing;
     },
