@@ -111,6 +111,14 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
 }
 
 /**
+ * A create's record pointed at what it made: the organization known at the time of the change
+ * stays when the new target has none (as `retargetAuditEvent` does).
+ */
+export function pointedAt(original: Subject, created: Subject): Subject {
+  return created.organizationId ? created : { ...created, organizationId: original.organizationId, organizationName: original.organizationName };
+}
+
+/**
  * The actor behind a state upload URL: whoever created the state version (the URL is the
  * capability they were handed), found through the token they used.
  */

@@ -8,10 +8,11 @@ export type Tx = Kysely<DB>;
 /**
  * Work that must commit together with every write transaction run inside a scope (the audit
  * trail: a change and its record commit or roll back as one). `beforeCommit` runs in the
- * transaction after its work succeeded; `afterCommit` once the commit is done.
+ * transaction after its work succeeded, with what the work returned; `afterCommit` once the
+ * commit is done.
  */
 export interface CommitHook {
-  beforeCommit(tx: Tx): Promise<void>;
+  beforeCommit(tx: Tx, result: unknown): Promise<void>;
   afterCommit(): void;
 }
 
@@ -50,7 +51,7 @@ async function inTransaction<T>(db: Kysely<DB>, write: boolean, fn: (tx: Tx) => 
       await begin(conn, write);
       begun = true;
       const result = await fn(conn);
-      if (hook) await hook.beforeCommit(conn);
+      if (hook) await hook.beforeCommit(conn, result);
       await sql`commit`.execute(conn);
       hook?.afterCommit();
       return result;
