@@ -7,6 +7,7 @@ import { can, type OrgFacts } from '../domain/policy.js';
 import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
 import { containsInsensitive } from '../store/like.js';
 import type { OrganizationsTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { authorize, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
@@ -51,9 +52,11 @@ function selectOrgs(db: Tx) {
     .select(['projects.id as default_project_id', 'drp.id as drp_id', 'drp.kind as drp_kind']);
 }
 
+const orgByName = memoQuery((db, p: { name: string }) => selectOrgs(db).where('organizations.name', '=', p.name));
+
 /** Finds an organization row by name, or null. No permission check. */
 export async function findOrganizationRow(db: Tx, name: string): Promise<OrgRow | null> {
-  return (await selectOrgs(db).where('organizations.name', '=', name).executeTakeFirst()) ?? null;
+  return (await orgByName.first(db, { name })) ?? null;
 }
 
 /** The organization row the actor may read, else 404. Shared by every org-scoped service. */

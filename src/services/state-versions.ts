@@ -9,6 +9,7 @@ import { decodeBase64, md5Hex, parseState } from '../domain/state.js';
 import type { StateVersion, StateVersionInput } from '../domain/state-version.js';
 import { sameHash } from '../domain/token.js';
 import type { StateVersionsTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { holdsLock } from './workspace-locks.js';
@@ -154,21 +155,24 @@ export async function downloadStateBody(ctx: Pick<ServiceContext, 'db'>, id: str
   return row.body;
 }
 
+const latestFinalizedIntermediate = memoQuery((db, p: { workspaceId: string }) =>
+  db
+    .selectFrom('state_versions')
+    .select(['id', 'seq', 'resource_count', 'created_at'])
+    .where('workspace_id', '=', p.workspaceId)
+    .where('intermediate', '=', 1)
+    .where('status', '=', 'finalized')
+    .orderBy('seq', 'desc')
+    .limit(1),
+);
+
 /**
  * Makes the latest finalized intermediate version current (on unlock and force-unlock), updating
  * the workspace's resource count and latest-change time. Versions up to it stop being
  * intermediate; with `abandonPending`, pending ones after it do too (force-unlock).
  */
 export async function promoteIntermediateState(tx: Tx, workspaceId: string, abandonPending = false): Promise<void> {
-  const latest = await tx
-    .selectFrom('state_versions')
-    .select(['id', 'seq', 'resource_count', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('intermediate', '=', 1)
-    .where('status', '=', 'finalized')
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const latest = await latestFinalizedIntermediate.first(tx, { workspaceId });
   if (latest) {
     await tx
       .updateTable('workspaces')

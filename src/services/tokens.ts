@@ -5,14 +5,14 @@ import { newId } from '../domain/ids.js';
 import { can, canOnInstance } from '../domain/policy.js';
 import { generateToken, hashToken, sameHash, type TokenInfo } from '../domain/token.js';
 import type { DB, TokensTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
-export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor | null> {
-  const hash = hashToken(token);
-  const row = await db
+const tokenByHash = memoQuery((db, p: { hash: string }) =>
+  db
     .selectFrom('tokens')
     .leftJoin('users', 'users.id', 'tokens.user_id')
     .leftJoin('teams', 'teams.id', 'tokens.team_id')
@@ -27,8 +27,12 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor
       'teams.id as team_id',
       'teams.organization_id as team_org_id',
     ])
-    .where('tokens.token_hash', '=', hash)
-    .executeTakeFirst();
+    .where('tokens.token_hash', '=', p.hash),
+);
+
+export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor | null> {
+  const hash = hashToken(token);
+  const row = await tokenByHash.first(db, { hash });
   if (!row || !sameHash(row.token_hash, hash)) return null;
   switch (row.kind) {
     case 'site-admin':

@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, sql, type Kysely } from 'kysely';
 import { isPostgres, WRITE_LOCK_KEY } from './kind.js';
 import type { DB } from './schema.js';
 
@@ -32,9 +32,13 @@ export function withCommitHook<T>(hook: CommitHook, fn: () => Promise<T>): Promi
  *   statement (read committed) sees every write committed before it. A read transaction is
  *   `REPEATABLE READ`: one snapshot for all its queries.
  */
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+
 async function begin(conn: Tx, write: boolean): Promise<void> {
   if (!isPostgres(conn)) {
-    await sql.raw(write ? 'begin immediate' : 'begin').execute(conn);
+    await conn.executeQuery(write ? BEGIN_IMMEDIATE : BEGIN);
   } else if (write) {
     await sql`begin`.execute(conn);
     await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})`.execute(conn);
@@ -52,7 +56,7 @@ async function inTransaction<T>(db: Kysely<DB>, write: boolean, fn: (tx: Tx) => 
       begun = true;
       const result = await fn(conn);
       if (hook) await hook.beforeCommit(conn, result);
-      await sql`commit`.execute(conn);
+      await conn.executeQuery(COMMIT);
       hook?.afterCommit();
       return result;
     } catch (err) {
