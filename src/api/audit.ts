@@ -4,7 +4,7 @@ import type { AuditActor } from '../domain/audit.js';
 import { systemClock } from '../domain/clock.js';
 import { pointedAt, resolveSubject, stateVersionCreator, type Subject, type SubjectRef } from '../services/audit-subjects.js';
 import { auditActorOf, recordAuditEvent, retargetAuditEvent } from '../services/audit-trail.js';
-import { withCommitHook, writeTransaction } from '../store/transaction.js';
+import { writeTransaction } from '../store/transaction.js';
 import { auditRouteOf, paramsOf, pathSubjectOf, returnedSubjectOf, type AuditRoute } from './audit-actions.js';
 import type { AppEnv, AppOptions } from './env.js';
 
@@ -57,22 +57,21 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
     // Whether the record already names what the request created (no retarget needed).
     let named = false;
     let pending: { id: string; named: boolean } | null = null;
-    await withCommitHook(
-      {
-        async beforeCommit(tx, result) {
-          if (recorded) return;
-          const made = returnedSubjectOf(route, result);
-          const s = made ? pointedAt(subject, await resolveSubject(tx, made)) : subject;
-          pending = { id: await recordAuditEvent(tx, input(s)), named: made !== null };
-        },
-        afterCommit() {
-          if (recorded || !pending) return;
-          recorded = pending.id;
-          named = pending.named;
-        },
+    // Services pass it, in their context, to every write transaction of the request.
+    c.set('commitHook', {
+      async beforeCommit(tx, result) {
+        if (recorded) return;
+        const made = returnedSubjectOf(route, result);
+        const s = made ? pointedAt(subject, await resolveSubject(tx, made)) : subject;
+        pending = { id: await recordAuditEvent(tx, input(s)), named: made !== null };
       },
-      () => next(),
-    );
+      afterCommit() {
+        if (recorded || !pending) return;
+        recorded = pending.id;
+        named = pending.named;
+      },
+    });
+    await next();
 
     if (c.res.status >= 400 || named) return;
     try {

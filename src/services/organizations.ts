@@ -81,7 +81,7 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
   const name = input.name!;
   const now = ctx.clock.now().toISOString();
   const orgId = newId('org');
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     if (await findOrganizationRow(tx, name)) throw nameTaken();
     await tx
       .insertInto('organizations')
@@ -169,7 +169,7 @@ export async function listOrganizations(ctx: ServiceContext, page: PageRequest, 
 }
 
 export async function updateOrganization(ctx: ServiceContext, name: string, input: OrganizationInput): Promise<Organization> {
-  const newName = await writeTransaction(ctx.db, async (tx) => {
+  const newName = await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
     await authorize(tx, ctx.actor, row.id, 'organization:update', () => forbidden('not authorized to update this organization'));
     if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name))) throw nameTaken();
@@ -191,7 +191,7 @@ export async function updateOrganization(ctx: ServiceContext, name: string, inpu
 
 /** Deletes the organization and, through foreign keys, everything in it. */
 export async function deleteOrganization(ctx: ServiceContext, name: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
     await authorize(tx, ctx.actor, row.id, 'organization:delete', () => forbidden('not authorized to delete this organization'));
     const deleted = await tx.deleteFrom('organizations').where('id', '=', row.id).executeTakeFirst();

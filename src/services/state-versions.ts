@@ -74,7 +74,7 @@ function checkBody(bytes: Buffer, expected: { md5: string; serial: number; linea
  */
 export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef, input: StateVersionInput): Promise<StateVersion> {
   const now = ctx.clock.now().toISOString();
-  const row = await writeTransaction(ctx.db, async (tx) => {
+  const row = await writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:create-state-versions', facts)) throw forbidden('not authorized to create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
@@ -121,8 +121,8 @@ export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef,
 }
 
 /** Receives the body of a pending state version through its upload URL (the secret authorizes). */
-export async function uploadStateBody(ctx: Pick<ServiceContext, 'db' | 'clock'>, id: string, secret: string, bytes: Buffer): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+export async function uploadStateBody(ctx: Pick<ServiceContext, 'db' | 'clock' | 'commitHook'>, id: string, secret: string, bytes: Buffer): Promise<void> {
+  await writeTransaction(ctx, async (tx) => {
     const row = await tx.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
     if (row.status !== 'pending') throw conflict('This state version has already been uploaded');

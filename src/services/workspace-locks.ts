@@ -51,7 +51,7 @@ const latestIntermediate = memoQuery((db, p: { id: string }) =>
  * write transaction, so of many concurrent attempts exactly one wins.
  */
 export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reason: string): Promise<Workspace> {
-  const id = await writeTransaction(ctx.db, async (tx) => {
+  const id = await writeTransaction(ctx, async (tx) => {
     const row = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (current) throw conflict(alreadyLocked(current));
@@ -67,7 +67,7 @@ export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reas
  * intermediate state version is still pending.
  */
 export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const id = await writeTransaction(ctx.db, async (tx) => {
+  const id = await writeTransaction(ctx, async (tx) => {
     const row = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (!current) throw conflict(NOT_LOCKED_UNLOCK);
@@ -89,7 +89,7 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
  * intermediate (documented in docs/api.md).
  */
 export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const id = await writeTransaction(ctx.db, async (tx) => {
+  const id = await writeTransaction(ctx, async (tx) => {
     const row = await lockable(ctx, tx, ref, 'workspace:update');
     if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
     await promoteIntermediateState(tx, row.id, true);

@@ -76,7 +76,7 @@ async function replaceTagBindings(tx: Tx, workspaceId: string, bindings: TagBind
 
 /** Creates a workspace in the organization (its default project unless the request names one). */
 export async function createWorkspace(ctx: ServiceContext, organization: string, input: WorkspaceInput): Promise<Workspace> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     const mayCreateSomewhere =
       can(ctx.actor, 'workspace:create', facts) ||
@@ -146,7 +146,7 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
  * bindings when present.
  */
 export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, input: WorkspaceInput): Promise<Workspace> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to update this workspace');
     const changes: Updateable<WorkspacesTable> = {};
