@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { LinearRouter } from 'hono/router/linear-router';
-import { bodyLimit } from 'hono/body-limit';
 import { BerthError, notFound, payloadTooLarge } from '../domain/errors.js';
 import { authMiddleware } from './auth.js';
 import { BODY_LIMIT } from './body.js';
+import { requestBodyLimit } from './body-limit.js';
 import type { AppEnv, AppOptions } from './env.js';
 import { internalError, sendError } from './errors.js';
 import { requestIdMiddleware } from './request-id.js';
@@ -57,11 +57,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', stateContentRoutes({ db: options.db, clock: options.clock ?? systemClock }));
   v2.use(
     '*',
-    bodyLimit({
-      maxSize: BODY_LIMIT,
-      onError: () => {
-        throw payloadTooLarge(`request bodies are limited to ${BODY_LIMIT} bytes`);
-      },
+    requestBodyLimit(BODY_LIMIT, () => {
+      throw payloadTooLarge(`request bodies are limited to ${BODY_LIMIT} bytes`);
     }),
   );
   v2.use('*', authMiddleware(options));

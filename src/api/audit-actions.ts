@@ -12,9 +12,15 @@ export interface AuditRoute {
   /** The type the path's parameter names; null when the path names nothing (instance-wide). */
   subject: string | null;
   creates?: boolean;
+  /**
+   * For a create whose first write transaction returns what it made (an object with its `id`):
+   * that resource's type. Its record then names it from inside that transaction, instead of
+   * being pointed at it once the response is known.
+   */
+  returns?: string;
 }
 
-const r = (action: string, subject: string | null, creates = false): AuditRoute => ({ action, subject, creates });
+const r = (action: string, subject: string | null, creates = false, returns?: string): AuditRoute => (returns ? { action, subject, creates, returns } : { action, subject, creates });
 
 export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /organizations': r('organization.create', null, true),
@@ -62,7 +68,7 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /ssh-keys/:id': r('ssh-key.update', 'ssh-keys'),
   'DELETE /ssh-keys/:id': r('ssh-key.delete', 'ssh-keys'),
 
-  'POST /organizations/:org/workspaces': r('workspace.create', 'organizations', true),
+  'POST /organizations/:org/workspaces': r('workspace.create', 'organizations', true, 'workspaces'),
   'PATCH /workspaces/:id': r('workspace.update', 'workspaces'),
   'DELETE /workspaces/:id': r('workspace.force-delete', 'workspaces'),
   'POST /workspaces/:id/actions/safe-delete': r('workspace.safe-delete', 'workspaces'),
@@ -116,6 +122,13 @@ export function paramsOf(pattern: string, pathname: string): Record<string, stri
     }
   });
   return out;
+}
+
+/** What the transaction of a create route declaring `returns` made, from its result. */
+export function returnedSubjectOf(route: AuditRoute, result: unknown): SubjectRef | null {
+  if (!route.returns || result === null || typeof result !== 'object') return null;
+  const id = (result as { id?: unknown }).id;
+  return typeof id === 'string' ? { type: route.returns, id } : null;
 }
 
 /** The subject a route's path names, from its parameters. */

@@ -2,10 +2,10 @@ import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AuditActor } from '../domain/audit.js';
 import { systemClock } from '../domain/clock.js';
-import { resolveSubject, stateVersionCreator, type Subject, type SubjectRef } from '../services/audit-subjects.js';
+import { pointedAt, resolveSubject, stateVersionCreator, type Subject, type SubjectRef } from '../services/audit-subjects.js';
 import { auditActorOf, recordAuditEvent, retargetAuditEvent } from '../services/audit-trail.js';
-import { withCommitHook, writeTransaction } from '../store/transaction.js';
-import { auditRouteOf, paramsOf, pathSubjectOf, type AuditRoute } from './audit-actions.js';
+import { writeTransaction } from '../store/transaction.js';
+import { auditRouteOf, paramsOf, pathSubjectOf, returnedSubjectOf, type AuditRoute } from './audit-actions.js';
 import type { AppEnv, AppOptions } from './env.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -26,9 +26,10 @@ async function createdRef(res: Response): Promise<SubjectRef | null> {
  * from the matched route (audit-actions.ts), resolves what the path names before the handler runs
  * (a deleted workspace must still be named), and attaches a commit hook: the first write
  * transaction the request commits carries the record, so a change and its record commit or roll
- * back together. Afterwards a create's record is pointed at what it created, and a successful
- * request that committed no transaction of its own is recorded on its own. Failed requests whose
- * transactions rolled back leave nothing.
+ * back together. A create's record names what it created: from inside that transaction when the
+ * route declares what its transaction returns (`returns`), else by pointing the record at the
+ * response's resource afterwards. A successful request that committed no transaction of its own
+ * is recorded on its own. Failed requests whose transactions rolled back leave nothing.
  */
 export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -53,20 +54,26 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
     const input = (s: Subject) => ({ time: clock().now().toISOString(), action: route.action, actor: actor(), subject: s, requestId: c.get('requestId') ?? null });
 
     let recorded: string | null = null;
-    let pending: string | null = null;
-    await withCommitHook(
-      {
-        async beforeCommit(tx) {
-          if (!recorded) pending = await recordAuditEvent(tx, input(subject));
-        },
-        afterCommit() {
-          recorded ??= pending;
-        },
+    // Whether the record already names what the request created (no retarget needed).
+    let named = false;
+    let pending: { id: string; named: boolean } | null = null;
+    // Services pass it, in their context, to every write transaction of the request.
+    c.set('commitHook', {
+      async beforeCommit(tx, result) {
+        if (recorded) return;
+        const made = returnedSubjectOf(route, result);
+        const s = made ? pointedAt(subject, await resolveSubject(tx, made)) : subject;
+        pending = { id: await recordAuditEvent(tx, input(s)), named: made !== null };
       },
-      () => next(),
-    );
+      afterCommit() {
+        if (recorded || !pending) return;
+        recorded = pending.id;
+        named = pending.named;
+      },
+    });
+    await next();
 
-    if (c.res.status >= 400) return;
+    if (c.res.status >= 400 || named) return;
     try {
       const created = route.creates ? await createdRef(c.res) : null;
       const final = created ? await resolveSubject(options.db, created) : subject;

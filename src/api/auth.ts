@@ -25,6 +25,7 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
       actor,
       clock: options.clock ?? systemClock,
       settings: options.settings ?? DEFAULT_SETTINGS,
+      commitHook: c.get('commitHook'),
     });
     await next();
   };

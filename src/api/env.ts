@@ -3,6 +3,7 @@ import type { Actor } from '../domain/actor.js';
 import type { Clock } from '../domain/clock.js';
 import type { ServiceContext, InstanceSettings } from '../services/context.js';
 import type { DB } from '../store/schema.js';
+import type { CommitHook } from '../store/transaction.js';
 
 export interface AppOptions {
   db: Kysely<DB>;
@@ -29,5 +30,7 @@ export interface AppEnv {
     ctx: ServiceContext;
     /** Set by the first middleware (request-id.ts) and returned in `X-Request-Id`. */
     requestId: string;
+    /** Set by the audit trail's middleware for mutating requests; carried into `ctx`. */
+    commitHook: CommitHook;
   };
 }

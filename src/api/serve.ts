@@ -119,11 +119,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     cached: boolean;
   }
   const answer = async (request: Request, target: string, env: HttpBindings | Http2Bindings, extra: Record<string, string>): Promise<Answer> => {
-    if (!readCache || request.method !== 'GET' || !API_PATH.test(target)) return { response: await app.fetch(request), requestId: null, cached: false };
+    if (!readCache || request.method !== 'GET' || !API_PATH.test(target)) return { response: await app.fetch(request, env), requestId: null, cached: false };
     // Hits were answered before this (cached-answers.ts); compute, and keep the answer.
     const key = ReadCache.key(env.incoming.headers.authorization, target);
     const stamp = await readCache.currentStamp();
-    const response = await app.fetch(request);
+    const response = await app.fetch(request, env);
     if (response.status !== 200) return { response, requestId: null, cached: false };
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {

@@ -3,12 +3,26 @@ import { randomBytes } from 'node:crypto';
 /** Base58-like alphabet: no 0, O, I or l, as the ids of HCP Terraform appear to use. */
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
+/**
+ * Random bytes are drawn from the system's CSPRNG a few kilobytes at a time and handed out once
+ * each: one call per id cost more than making the id (ids are made on every write).
+ */
+const POOL_SIZE = 4096;
+let pool = Buffer.alloc(0);
+let used = 0;
+
+function randomByte(): number {
+  if (used >= pool.length) {
+    pool = randomBytes(POOL_SIZE);
+    used = 0;
+  }
+  return pool[used++]!;
+}
+
 export function randomTail(length = 16): string {
-  const bytes = randomBytes(length * 2);
   let out = '';
-  for (let i = 0; out.length < length; i++) {
-    if (i >= bytes.length) return out + randomTail(length - out.length);
-    const b = bytes[i]!;
+  while (out.length < length) {
+    const b = randomByte();
     // 58 * 4 = 232: reject bytes above that to keep the distribution uniform.
     if (b < 232) out += ALPHABET[b % 58];
   }

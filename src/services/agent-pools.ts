@@ -40,7 +40,7 @@ async function readablePool(ctx: ServiceContext, id: string, db: Tx = ctx.db) {
 }
 
 export async function createAgentPool(ctx: ServiceContext, organization: string, input: AgentPoolInput): Promise<AgentPool> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts)) throw forbidden('not authorized to manage agent pools');
     const taken = await tx.selectFrom('agent_pools').select('id').where('organization_id', '=', org.id).where('name', '=', input.name).executeTakeFirst();
@@ -72,7 +72,7 @@ export async function getAgentPool(ctx: ServiceContext, id: string): Promise<Age
 
 /** Deletes a pool; 409 while workspaces still use it. */
 export async function deleteAgentPool(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readablePool(ctx, id, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts)) throw forbidden('not authorized to manage agent pools');
     const used = await tx.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).where('agent_pool_id', '=', row.id).executeTakeFirstOrThrow();

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { AuditActor, AuditTarget } from '../domain/audit.js';
+import { memoQuery } from '../store/memo-query.js';
 import type { DB } from '../store/schema.js';
 
 /** What an audit record is about, as a request names it (path) or a response returns it. */
@@ -25,9 +26,13 @@ const unresolved = (type: string, id: string | null): Subject => ({
   workspaceId: null,
 });
 
+const orgNameById = memoQuery((db, p: { id: string }) => db.selectFrom('organizations').select('name').where('id', '=', p.id));
+const orgByName = memoQuery((db, p: { name: string }) => db.selectFrom('organizations').select(['id', 'name']).where('name', '=', p.name));
+const workspaceById = memoQuery((db, p: { id: string }) => db.selectFrom('workspaces').select(['name', 'organization_id']).where('id', '=', p.id));
+
 async function orgName(db: Db, organizationId: string | null): Promise<string | null> {
   if (!organizationId) return null;
-  const row = await db.selectFrom('organizations').select('name').where('id', '=', organizationId).executeTakeFirst();
+  const row = await orgNameById.first(db, { id: organizationId });
   return row?.name ?? null;
 }
 
@@ -48,7 +53,7 @@ async function workspaceSubject(db: Db, type: string, id: string, workspaceId: s
  */
 export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> {
   if (ref.type === 'organizations' && 'name' in ref) {
-    const row = await db.selectFrom('organizations').select(['id', 'name']).where('name', '=', ref.name).executeTakeFirst();
+    const row = await orgByName.first(db, { name: ref.name });
     return row ? { target: { type: 'organizations', id: row.name, name: row.name }, organizationId: row.id, organizationName: row.name, workspaceId: null } : unresolved('organizations', ref.name);
   }
   if (ref.type === 'workspaces' && 'organization' in ref) {
@@ -64,7 +69,7 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
   const { type, id } = ref as { type: string; id: string };
   switch (type) {
     case 'workspaces': {
-      const r = await db.selectFrom('workspaces').select(['name', 'organization_id']).where('id', '=', id).executeTakeFirst();
+      const r = await workspaceById.first(db, { id });
       return r ? inOrg(db, type, id, r.name, r.organization_id, id) : unresolved(type, id);
     }
     case 'projects':
@@ -108,6 +113,14 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
     default:
       return unresolved(type, id);
   }
+}
+
+/**
+ * A create's record pointed at what it made: the organization known at the time of the change
+ * stays when the new target has none (as `retargetAuditEvent` does).
+ */
+export function pointedAt(original: Subject, created: Subject): Subject {
+  return created.organizationId ? created : { ...created, organizationId: original.organizationId, organizationName: original.organizationName };
 }
 
 /**

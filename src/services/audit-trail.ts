@@ -1,4 +1,4 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Actor } from '../domain/actor.js';
 import type { AuditActor, AuditEvent, AuditFilter } from '../domain/audit.js';
 import { forbidden } from '../domain/errors.js';
@@ -6,6 +6,7 @@ import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import type { AuditEventsTable, DB } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import type { Tx } from '../store/transaction.js';
 import type { Subject } from './audit-subjects.js';
 import type { ServiceContext } from './context.js';
@@ -45,15 +46,15 @@ function columnsOf(subject: Subject) {
   };
 }
 
+const insertRecord = memoQuery((db, row: Insertable<AuditEventsTable>) => db.insertInto('audit_events').values(row));
+
 /**
  * Inserts one record. Called inside the change's own write transaction (see the API's audit
  * middleware), so the change and its record commit or roll back together. Returns its id.
  */
 export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise<string> {
   const id = newId('ae');
-  await tx
-    .insertInto('audit_events')
-    .values({
+  await insertRecord.execute(tx, {
       id,
       occurred_at: input.time,
       action: input.action,
@@ -63,8 +64,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise
       actor_name: input.actor.name,
       request_id: input.requestId,
       ...columnsOf(input.subject),
-    })
-    .execute();
+  });
   return id;
 }
 

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Actor } from '../domain/actor.js';
 import type { Clock } from '../domain/clock.js';
 import type { DB } from '../store/schema.js';
+import type { CommitHook } from '../store/transaction.js';
 
 /** Instance-wide settings (stored in the `settings` table). */
 export interface InstanceSettings {
@@ -14,6 +15,8 @@ export interface ServiceContext {
   actor: Actor;
   clock: Clock;
   settings: InstanceSettings;
+  /** Commits with every write transaction of the operation (the API's audit trail). */
+  commitHook?: CommitHook;
 }
 
 export const DEFAULT_SETTINGS: InstanceSettings = { edition: 'self-hosted' };

@@ -60,7 +60,7 @@ export async function getOrganizationPolicy(ctx: ServiceContext, organization: s
 /** Sets the organization default (owners, the organization token, site administrators). */
 export async function setOrganizationPolicy(ctx: ServiceContext, organization: string, input: RetentionPolicyInput): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:update', facts) && !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)) {
       throw forbidden('not authorized to set the data retention policy of this organization');
@@ -73,7 +73,7 @@ export async function setOrganizationPolicy(ctx: ServiceContext, organization: s
 /** Removes the organization default (204 whether or not there was one). */
 export async function deleteOrganizationPolicy(ctx: ServiceContext, organization: string): Promise<void> {
   requireSelfHosted(ctx);
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:update', facts) && !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)) {
       throw forbidden('not authorized to delete the data retention policy of this organization');
@@ -97,7 +97,7 @@ export async function getWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef)
 /** Sets the workspace's own policy (workspace admins). */
 export async function setWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef, input: RetentionPolicyInput): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to set the data retention policy of this workspace');
     const now = ctx.clock.now().toISOString();
@@ -110,7 +110,7 @@ export async function setWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef,
 /** Removes the workspace's own policy (204 whether or not it had one); the default applies again. */
 export async function deleteWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
   requireSelfHosted(ctx);
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to delete the data retention policy of this workspace');
     await tx.deleteFrom('data_retention_policies').where('workspace_id', '=', row.id).execute();
@@ -134,7 +134,7 @@ export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResul
   requireSelfHosted(ctx);
   if (!isSiteAdmin(ctx.actor)) throw forbidden('only site administrators can prune data');
   const now = ctx.clock.now().getTime();
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const policies = await tx.selectFrom('data_retention_policies').selectAll().execute();
     const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
     const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));

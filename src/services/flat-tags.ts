@@ -89,7 +89,7 @@ async function tagsById(tx: Tx, organizationId: string, refs: FlatTagRef[], poin
  * (created in the organization when new). Tags it already carries are ignored.
  */
 export async function addWorkspaceTags(ctx: ServiceContext, ref: WorkspaceRef, refs: FlatTagRef[]): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     requireManageTags(ctx, facts, row.id);
     const now = ctx.clock.now().toISOString();
@@ -130,7 +130,7 @@ export async function addTagRefs(tx: Tx, organizationId: string, workspaceId: st
  * a name that matches no tag is ignored, as is a tag the workspace does not carry.
  */
 export async function removeWorkspaceTags(ctx: ServiceContext, ref: WorkspaceRef, refs: FlatTagRef[]): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     requireManageTags(ctx, facts, row.id);
     await tagsById(tx, row.organization_id, refs);

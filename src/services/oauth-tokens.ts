@@ -27,7 +27,7 @@ const toToken = (r: Row): OAuthToken => ({
 
 /** A minimal VCS connection record (no real VCS traffic): what `vcs-repo.oauth-token-id` names. */
 export async function createOAuthToken(ctx: ServiceContext, organization: string, input: OAuthTokenInput): Promise<OAuthToken> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-vcs', facts)) throw forbidden('not authorized to manage VCS connections');
     const id = newId('ot');

@@ -7,6 +7,7 @@ import { can, type OrgFacts } from '../domain/policy.js';
 import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
 import { containsInsensitive } from '../store/like.js';
 import type { OrganizationsTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { authorize, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
@@ -51,9 +52,11 @@ function selectOrgs(db: Tx) {
     .select(['projects.id as default_project_id', 'drp.id as drp_id', 'drp.kind as drp_kind']);
 }
 
+const orgByName = memoQuery((db, p: { name: string }) => selectOrgs(db).where('organizations.name', '=', p.name));
+
 /** Finds an organization row by name, or null. No permission check. */
 export async function findOrganizationRow(db: Tx, name: string): Promise<OrgRow | null> {
-  return (await selectOrgs(db).where('organizations.name', '=', name).executeTakeFirst()) ?? null;
+  return (await orgByName.first(db, { name })) ?? null;
 }
 
 /** The organization row the actor may read, else 404. Shared by every org-scoped service. */
@@ -78,7 +81,7 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
   const name = input.name!;
   const now = ctx.clock.now().toISOString();
   const orgId = newId('org');
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     if (await findOrganizationRow(tx, name)) throw nameTaken();
     await tx
       .insertInto('organizations')
@@ -166,7 +169,7 @@ export async function listOrganizations(ctx: ServiceContext, page: PageRequest, 
 }
 
 export async function updateOrganization(ctx: ServiceContext, name: string, input: OrganizationInput): Promise<Organization> {
-  const newName = await writeTransaction(ctx.db, async (tx) => {
+  const newName = await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
     await authorize(tx, ctx.actor, row.id, 'organization:update', () => forbidden('not authorized to update this organization'));
     if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name))) throw nameTaken();
@@ -188,7 +191,7 @@ export async function updateOrganization(ctx: ServiceContext, name: string, inpu
 
 /** Deletes the organization and, through foreign keys, everything in it. */
 export async function deleteOrganization(ctx: ServiceContext, name: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
     await authorize(tx, ctx.actor, row.id, 'organization:delete', () => forbidden('not authorized to delete this organization'));
     const deleted = await tx.deleteFrom('organizations').where('id', '=', row.id).executeTakeFirst();

@@ -12,7 +12,7 @@ import { findProjectRow } from './projects-read.js';
  * unknown, in another organization, unreadable, or whose project the caller may not move it out of.
  */
 export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: string, workspaceIds: string[]): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const project = await findProjectRow(tx, projectId);
     const missing = () => notFound(`project ${projectId} not found`);
     if (!project) throw missing();

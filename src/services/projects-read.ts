@@ -6,6 +6,7 @@ import type { Selectable } from 'kysely';
 import type { ProjectsTable } from '../store/schema.js';
 
 export type ProjectRow = Selectable<ProjectsTable>;
+import { memoQuery } from '../store/memo-query.js';
 import type { Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 
@@ -44,8 +45,10 @@ export function toProject(
 }
 
 /** Loads one project row by id (no permission check). */
+const projectById = memoQuery((db, p: { id: string }) => db.selectFrom('projects').selectAll().where('id', '=', p.id));
+
 export async function findProjectRow(db: Tx, id: string): Promise<ProjectRow | null> {
-  return (await db.selectFrom('projects').selectAll().where('id', '=', id).executeTakeFirst()) ?? null;
+  return (await projectById.first(db, { id })) ?? null;
 }
 
 /** Counts shown on a project document: its workspaces, and the teams with access to it. */

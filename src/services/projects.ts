@@ -119,7 +119,7 @@ async function projectOf(ctx: ServiceContext, db: Tx, id: string, organizationNa
 }
 
 export async function createProject(ctx: ServiceContext, organizationName: string, input: ProjectInput): Promise<Project> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organizationName, tx);
     if (!can(ctx.actor, 'project:create', facts)) throw forbidden(`not authorized to create projects in organization ${org.name}`);
     const name = input.name!;
@@ -155,7 +155,7 @@ export async function getProject(ctx: ServiceContext, id: string): Promise<Proje
  * workspaces that do not override it derive it from their project when they are read.
  */
 export async function updateProject(ctx: ServiceContext, id: string, input: ProjectInput): Promise<Project> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'update');
     const changes: Updateable<ProjectsTable> = {};
@@ -176,7 +176,7 @@ export const DEFAULT_PROJECT_DELETE_DETAIL = 'The default project of an organiza
 
 /** 204 path; 409 for the default project and for a project that still holds workspaces. */
 export async function deleteProject(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:delete', 'delete');
     if (p.row.is_default === 1) throw conflict(DEFAULT_PROJECT_DELETE_DETAIL);
@@ -271,7 +271,7 @@ export async function listProjectEffectiveTagBindings(ctx: ServiceContext, id: s
  * the merged set (`pointer` names the request's data). Returns every binding of the project.
  */
 export async function addProjectTagBindings(ctx: ServiceContext, id: string, incoming: TagBindingInput[], pointer = '/data'): Promise<TagBinding[]> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'manage the tags of');
     const existing = await projectTagBindings(tx, id);
@@ -285,7 +285,7 @@ export async function addProjectTagBindings(ctx: ServiceContext, id: string, inc
 /** Replaces the whole set of the project's bindings (`[]` removes them all). */
 export async function replaceProjectTagBindings(ctx: ServiceContext, id: string, target: TagBindingInput[], pointer = '/data'): Promise<TagBinding[]> {
   checkBindingCount(target.length, pointer);
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'manage the tags of');
     await applyBindings(tx, id, target, ctx.clock.now().toISOString());

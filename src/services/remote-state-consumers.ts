@@ -48,7 +48,7 @@ export type ConsumerChange = 'add' | 'remove' | 'replace';
  * every bad item); nothing changes unless all are valid.
  */
 export async function changeRemoteStateConsumers(ctx: ServiceContext, ref: WorkspaceRef, change: ConsumerChange, ids: string[]): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     const allowed = can(ctx.actor, change === 'replace' ? 'workspace:replace-consumers' : 'workspace:add-remove-consumers', facts);
     if (!allowed) throw forbidden(`not authorized to ${change} remote state consumers of workspace ${row.id}`);

@@ -67,7 +67,7 @@ async function readableRun(ctx: ServiceContext, db: Tx, id: string) {
 
 export async function createRun(ctx: ServiceContext, input: RunInput): Promise<Run> {
   const now = ctx.clock.now().toISOString();
-  const { row, facts } = await writeTransaction(ctx.db, async (tx) => {
+  const { row, facts } = await writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
       throw notFound(`workspace ${input.workspaceId} not found`);
     });
@@ -129,7 +129,7 @@ function runHolds(ws: WorkspaceRow, runId: string): boolean {
  * promoting the state it wrote, as an unlock does.
  */
 export async function transitionRun(ctx: ServiceContext, id: string, report: RunReport): Promise<Run> {
-  const { row, facts } = await writeTransaction(ctx.db, async (tx) => {
+  const { row, facts } = await writeTransaction(ctx, async (tx) => {
     const { row, ws, facts } = await readableRun(ctx, tx, id);
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw forbidden('not authorized to change runs in this workspace');
     const from = row.status as RunStatus;

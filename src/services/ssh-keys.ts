@@ -44,7 +44,7 @@ function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
 }
 
 export async function createSshKey(ctx: ServiceContext, organization: string, input: SshKeyInput): Promise<SshKey> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     requireManage(ctx, facts);
     const now = ctx.clock.now().toISOString();
@@ -75,7 +75,7 @@ export async function getSshKey(ctx: ServiceContext, id: string): Promise<SshKey
 }
 
 export async function updateSshKey(ctx: ServiceContext, id: string, input: SshKeyInput): Promise<SshKey> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { facts } = await readableKey(ctx, id, tx);
     requireManage(ctx, facts);
     const changes: { name?: string; value?: string; updated_at: string } = { updated_at: ctx.clock.now().toISOString() };
@@ -88,7 +88,7 @@ export async function updateSshKey(ctx: ServiceContext, id: string, input: SshKe
 
 /** Deletes the key; the foreign key unassigns it from every workspace that used it. */
 export async function deleteSshKey(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { facts } = await readableKey(ctx, id, tx);
     requireManage(ctx, facts);
     await tx.deleteFrom('ssh_keys').where('id', '=', id).execute();
@@ -100,7 +100,7 @@ export async function deleteSshKey(ctx: ServiceContext, id: string): Promise<voi
  * (403 for readers). A key that is unknown or belongs to another organization is a 404.
  */
 export async function assignSshKey(ctx: ServiceContext, ref: WorkspaceRef, keyId: string | null): Promise<Workspace> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to change the SSH key of this workspace');
     if (keyId !== null) {

@@ -9,6 +9,7 @@ import { decodeBase64, md5Hex, parseState } from '../domain/state.js';
 import type { StateVersion, StateVersionInput } from '../domain/state-version.js';
 import { sameHash } from '../domain/token.js';
 import type { StateVersionsTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { holdsLock } from './workspace-locks.js';
@@ -73,7 +74,7 @@ function checkBody(bytes: Buffer, expected: { md5: string; serial: number; linea
  */
 export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef, input: StateVersionInput): Promise<StateVersion> {
   const now = ctx.clock.now().toISOString();
-  const row = await writeTransaction(ctx.db, async (tx) => {
+  const row = await writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:create-state-versions', facts)) throw forbidden('not authorized to create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
@@ -120,8 +121,8 @@ export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef,
 }
 
 /** Receives the body of a pending state version through its upload URL (the secret authorizes). */
-export async function uploadStateBody(ctx: Pick<ServiceContext, 'db' | 'clock'>, id: string, secret: string, bytes: Buffer): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+export async function uploadStateBody(ctx: Pick<ServiceContext, 'db' | 'clock' | 'commitHook'>, id: string, secret: string, bytes: Buffer): Promise<void> {
+  await writeTransaction(ctx, async (tx) => {
     const row = await tx.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
     if (row.status !== 'pending') throw conflict('This state version has already been uploaded');
@@ -154,21 +155,24 @@ export async function downloadStateBody(ctx: Pick<ServiceContext, 'db'>, id: str
   return row.body;
 }
 
+const latestFinalizedIntermediate = memoQuery((db, p: { workspaceId: string }) =>
+  db
+    .selectFrom('state_versions')
+    .select(['id', 'seq', 'resource_count', 'created_at'])
+    .where('workspace_id', '=', p.workspaceId)
+    .where('intermediate', '=', 1)
+    .where('status', '=', 'finalized')
+    .orderBy('seq', 'desc')
+    .limit(1),
+);
+
 /**
  * Makes the latest finalized intermediate version current (on unlock and force-unlock), updating
  * the workspace's resource count and latest-change time. Versions up to it stop being
  * intermediate; with `abandonPending`, pending ones after it do too (force-unlock).
  */
 export async function promoteIntermediateState(tx: Tx, workspaceId: string, abandonPending = false): Promise<void> {
-  const latest = await tx
-    .selectFrom('state_versions')
-    .select(['id', 'seq', 'resource_count', 'created_at'])
-    .where('workspace_id', '=', workspaceId)
-    .where('intermediate', '=', 1)
-    .where('status', '=', 'finalized')
-    .orderBy('seq', 'desc')
-    .limit(1)
-    .executeTakeFirst();
+  const latest = await latestFinalizedIntermediate.first(tx, { workspaceId });
   if (latest) {
     await tx
       .updateTable('workspaces')

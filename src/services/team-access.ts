@@ -87,7 +87,7 @@ function projectColumns(input: TeamProjectInput, current?: Selectable<TeamProjec
 }
 
 export async function createTeamProject(ctx: ServiceContext, teamId: string, projectId: string, input: TeamProjectInput): Promise<TeamProject> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { project, manage } = await readableProjectFor(ctx, tx, projectId);
     await teamOf(tx, teamId, project.organization_id);
     if (!manage) throw forbidden(`not authorized to manage team access to project ${projectId}`);
@@ -133,7 +133,7 @@ export async function getTeamProject(ctx: ServiceContext, id: string): Promise<T
 }
 
 export async function updateTeamProject(ctx: ServiceContext, id: string, input: TeamProjectInput): Promise<TeamProject> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to project ${row.project_id}`);
     checkCustomOnly(input.access ?? row.access, input.customGiven, CUSTOM_ONLY_PROJECT_DETAIL);
@@ -145,7 +145,7 @@ export async function updateTeamProject(ctx: ServiceContext, id: string, input: 
 }
 
 export async function deleteTeamProject(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to project ${row.project_id}`);
     await tx.deleteFrom('team_projects').where('id', '=', id).execute();
@@ -189,7 +189,7 @@ function toTeamWorkspace(row: Selectable<TeamWorkspacesTable>, ws: { name: strin
 }
 
 export async function createTeamWorkspace(ctx: ServiceContext, teamId: string, workspaceId: string, input: TeamWorkspaceInput): Promise<TeamWorkspace> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { workspace, manage } = await readableWorkspaceFor(ctx, tx, workspaceId);
     await teamOf(tx, teamId, workspace.organization_id);
     if (!manage) throw forbidden(`not authorized to manage team access to workspace ${workspaceId}`);
@@ -235,7 +235,7 @@ export async function getTeamWorkspace(ctx: ServiceContext, id: string): Promise
 }
 
 export async function updateTeamWorkspace(ctx: ServiceContext, id: string, input: TeamWorkspaceInput): Promise<TeamWorkspace> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row, workspace, manage } = await visibleTeamWorkspace(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to workspace ${row.workspace_id}`);
     checkCustomOnly(input.access ?? row.access, Object.keys(input.custom).length > 0, CUSTOM_ONLY_WORKSPACE_DETAIL);
@@ -247,7 +247,7 @@ export async function updateTeamWorkspace(ctx: ServiceContext, id: string, input
 }
 
 export async function deleteTeamWorkspace(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamWorkspace(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to workspace ${row.workspace_id}`);
     await tx.deleteFrom('team_workspaces').where('id', '=', id).execute();

@@ -87,7 +87,7 @@ function accessColumns(input: TeamInput): Partial<TeamsTable> {
 
 export async function createTeam(ctx: ServiceContext, orgName: string, input: TeamInput): Promise<Team> {
   const id = newId('team');
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
     requireManage(ctx, facts);
     const taken = await tx.selectFrom('teams').select('id').where('organization_id', '=', org.id).where('name', '=', input.name!).executeTakeFirst();
@@ -129,7 +129,7 @@ export async function listTeams(ctx: ServiceContext, orgName: string, page: Page
 }
 
 export async function updateTeam(ctx: ServiceContext, id: string, input: TeamInput): Promise<Team> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await visibleTeam(ctx, tx, id);
     requireManage(ctx, facts);
     const changes: Partial<TeamsTable> = accessColumns(input);
@@ -148,7 +148,7 @@ export async function updateTeam(ctx: ServiceContext, id: string, input: TeamInp
 }
 
 export async function deleteTeam(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await visibleTeam(ctx, tx, id);
     requireManage(ctx, facts);
     if (row.name === OWNERS_TEAM && row.is_owners === 1) throw forbidden('the owners team cannot be deleted');
@@ -161,7 +161,7 @@ export async function deleteTeam(ctx: ServiceContext, id: string): Promise<void>
  * All-or-nothing: an unknown username is a 404 and changes nothing. Removing the last owner is refused.
  */
 export async function changeMembers(ctx: ServiceContext, id: string, usernames: string[], mode: 'add' | 'remove'): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await visibleTeam(ctx, tx, id);
     requireManage(ctx, facts);
     const users = usernames.length === 0 ? [] : await tx.selectFrom('users').select(['id', 'username']).where('username', 'in', usernames).execute();

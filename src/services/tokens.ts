@@ -5,14 +5,14 @@ import { newId } from '../domain/ids.js';
 import { can, canOnInstance } from '../domain/policy.js';
 import { generateToken, hashToken, sameHash, type TokenInfo } from '../domain/token.js';
 import type { DB, TokensTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
-export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor | null> {
-  const hash = hashToken(token);
-  const row = await db
+const tokenByHash = memoQuery((db, p: { hash: string }) =>
+  db
     .selectFrom('tokens')
     .leftJoin('users', 'users.id', 'tokens.user_id')
     .leftJoin('teams', 'teams.id', 'tokens.team_id')
@@ -27,8 +27,12 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor
       'teams.id as team_id',
       'teams.organization_id as team_org_id',
     ])
-    .where('tokens.token_hash', '=', hash)
-    .executeTakeFirst();
+    .where('tokens.token_hash', '=', p.hash),
+);
+
+export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor | null> {
+  const hash = hashToken(token);
+  const row = await tokenByHash.first(db, { hash });
   if (!row || !sameHash(row.token_hash, hash)) return null;
   switch (row.kind) {
     case 'site-admin':
@@ -70,7 +74,7 @@ async function insertToken(
 /** Mints a site-administrator token (site administrators only). */
 export async function createSiteAdminToken(ctx: ServiceContext, description: string | null): Promise<TokenInfo> {
   if (!canOnInstance(ctx.actor, 'instance:mint-site-admin-token')) throw notFound();
-  return writeTransaction(ctx.db, (tx) =>
+  return writeTransaction(ctx, (tx) =>
     insertToken(tx, ctx.clock.now().toISOString(), { kind: 'site-admin', user_id: null, team_id: null, organization_id: null, description }),
   );
 }
@@ -98,7 +102,7 @@ export async function ensureSiteAdminToken(db: Kysely<DB>, now: Date): Promise<s
 export async function createUserToken(ctx: ServiceContext, userId: string, description: string | null): Promise<TokenInfo> {
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const user = await tx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
     if (!user) throw notFound(`user ${userId} not found`);
     return insertToken(tx, ctx.clock.now().toISOString(), {
@@ -137,7 +141,7 @@ export async function listUserTokens(ctx: ServiceContext, userId: string): Promi
  * organization, and site administrators. Takes effect on the next request (nothing is cached).
  */
 export async function revokeToken(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const row = await tx
       .selectFrom('tokens')
       .leftJoin('teams', 'teams.id', 'tokens.team_id')
@@ -157,7 +161,7 @@ export async function revokeToken(ctx: ServiceContext, id: string): Promise<void
 
 /** Creates (or regenerates, revoking the old one) the team's token. Owners and org tokens may. */
 export async function createTeamToken(ctx: ServiceContext, teamId: string, description: string | null): Promise<TokenInfo> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const team = await tx.selectFrom('teams').select(['id', 'organization_id']).where('id', '=', teamId).executeTakeFirst();
     if (!team) throw notFound(`team ${teamId} not found`);
     const facts = await orgFacts(tx, ctx.actor, team.organization_id);
@@ -169,7 +173,7 @@ export async function createTeamToken(ctx: ServiceContext, teamId: string, descr
 }
 
 export async function deleteTeamToken(ctx: ServiceContext, teamId: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const team = await tx.selectFrom('teams').select(['id', 'organization_id']).where('id', '=', teamId).executeTakeFirst();
     if (!team) throw notFound(`team ${teamId} not found`);
     const facts = await orgFacts(tx, ctx.actor, team.organization_id);
@@ -182,7 +186,7 @@ export async function deleteTeamToken(ctx: ServiceContext, teamId: string): Prom
 
 /** Creates (or regenerates) the organization token. Only owners (not the org token itself). */
 export async function createOrganizationToken(ctx: ServiceContext, orgName: string, description: string | null): Promise<TokenInfo> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const org = await orgForTokens(ctx, tx, orgName);
     await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', 'organization').execute();
     const info = await insertToken(tx, ctx.clock.now().toISOString(), {
@@ -197,7 +201,7 @@ export async function createOrganizationToken(ctx: ServiceContext, orgName: stri
 }
 
 export async function deleteOrganizationToken(ctx: ServiceContext, orgName: string): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const org = await orgForTokens(ctx, tx, orgName);
     const result = await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', 'organization').executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('the organization has no token');

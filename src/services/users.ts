@@ -25,7 +25,7 @@ export async function createUser(ctx: ServiceContext, input: UserInput): Promise
     site_admin: input.isSiteAdmin ? 1 : 0,
     created_at: ctx.clock.now().toISOString(),
   };
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const taken = await tx.selectFrom('users').select('id').where('username', '=', input.username).executeTakeFirst();
     if (taken) {
       throw new BerthError([
@@ -62,7 +62,7 @@ export async function deleteUser(ctx: ServiceContext, id: string): Promise<void>
   if (ctx.actor.kind === 'user' && ctx.actor.userId === id) throw forbidden('you cannot delete yourself');
   // The 404 is thrown inside the transaction: a request that fails must commit nothing (its
   // audit record rides on the commit).
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const result = await tx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound(`user ${id} not found`);
   });

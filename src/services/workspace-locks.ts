@@ -2,6 +2,7 @@ import { BerthError, conflict, forbidden } from '../domain/errors.js';
 import { alreadyLocked, holderOf, lockedByOther, NOT_LOCKED_FORCE, NOT_LOCKED_UNLOCK, sameHolder, STILL_PENDING, type LockHolder } from '../domain/lock.js';
 import { can } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { promoteIntermediateState } from './state-versions.js';
@@ -24,26 +25,33 @@ async function lockable(ctx: ServiceContext, tx: Tx, ref: WorkspaceRef, action: 
   return row;
 }
 
+const updateLock = memoQuery(
+  (db, p: { id: string; locked: number; reason: string | null; kind: string | null; holder: string | null; at: string | null }) =>
+    db.updateTable('workspaces').set({ locked: p.locked, locked_reason: p.reason, locked_by_kind: p.kind, locked_by_id: p.holder, locked_at: p.at }).where('id', '=', p.id),
+);
+
 async function setLock(tx: Tx, id: string, holder: LockHolder | null, reason: string | null, now: string): Promise<void> {
-  await tx
-    .updateTable('workspaces')
-    .set({
-      locked: holder ? 1 : 0,
-      locked_reason: holder ? reason : null,
-      locked_by_kind: holder?.kind ?? null,
-      locked_by_id: holder?.id ?? null,
-      locked_at: holder ? now : null,
-    })
-    .where('id', '=', id)
-    .execute();
+  await updateLock.execute(tx, {
+    id,
+    locked: holder ? 1 : 0,
+    reason: holder ? reason : null,
+    kind: holder?.kind ?? null,
+    holder: holder?.id ?? null,
+    at: holder ? now : null,
+  });
 }
+
+/** The status of the workspace's latest intermediate state version, if any. */
+const latestIntermediate = memoQuery((db, p: { id: string }) =>
+  db.selectFrom('state_versions').select(['status']).where('workspace_id', '=', p.id).where('intermediate', '=', 1).orderBy('seq', 'desc').limit(1),
+);
 
 /**
  * unlocked -> locked by the caller (200); locked -> 409. The check and the change happen in one
  * write transaction, so of many concurrent attempts exactly one wins.
  */
 export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reason: string): Promise<Workspace> {
-  const id = await writeTransaction(ctx.db, async (tx) => {
+  const id = await writeTransaction(ctx, async (tx) => {
     const row = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (current) throw conflict(alreadyLocked(current));
@@ -59,19 +67,12 @@ export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reas
  * intermediate state version is still pending.
  */
 export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const id = await writeTransaction(ctx.db, async (tx) => {
+  const id = await writeTransaction(ctx, async (tx) => {
     const row = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (!current) throw conflict(NOT_LOCKED_UNLOCK);
     if (!sameHolder(current, holderOf(ctx.actor))) throw conflict(lockedByOther(current));
-    const latest = await tx
-      .selectFrom('state_versions')
-      .select(['status'])
-      .where('workspace_id', '=', row.id)
-      .where('intermediate', '=', 1)
-      .orderBy('seq', 'desc')
-      .limit(1)
-      .executeTakeFirst();
+    const latest = await latestIntermediate.first(tx, { id: row.id });
     if (latest?.status === 'pending') {
       throw new BerthError([{ status: 503, title: 'service unavailable', detail: STILL_PENDING }], { 'Retry-After': String(UNLOCK_RETRY_AFTER) });
     }
@@ -88,7 +89,7 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
  * intermediate (documented in docs/api.md).
  */
 export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const id = await writeTransaction(ctx.db, async (tx) => {
+  const id = await writeTransaction(ctx, async (tx) => {
     const row = await lockable(ctx, tx, ref, 'workspace:update');
     if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
     await promoteIntermediateState(tx, row.id, true);

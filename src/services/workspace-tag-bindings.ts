@@ -55,7 +55,7 @@ async function changeBindings(
   target: (existing: TagBindingInput[]) => TagBindingInput[],
   pointer: string,
 ): Promise<TagBinding[]> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden(`not authorized to manage the tags of workspace ${row.id}`);
     const next = target(await workspaceTagBindings(tx, row.id));

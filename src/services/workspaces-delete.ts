@@ -18,7 +18,7 @@ async function remove(tx: Tx, id: string): Promise<void> {
 
 /** Deletes the workspace only when it is unlocked and manages no resources (409 otherwise). */
 export async function safeDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     // The spec: 404 when the caller is not authorized to delete.
     if (!can(ctx.actor, 'workspace:delete', facts)) throw notFound(`workspace ${describeRef(ref)} not found`);
@@ -33,7 +33,7 @@ export async function safeDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef
  * only when the organization allows it; 403 for everyone else who can see the workspace.
  */
 export async function forceDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
-  await writeTransaction(ctx.db, async (tx) => {
+  await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:force-delete', facts, { allowForceDeleteWorkspaces: row.org_allow_force_delete === 1 })) {
       throw forbidden('not authorized to force delete this workspace');

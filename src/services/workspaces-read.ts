@@ -6,6 +6,7 @@ import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { VcsRepo, Workspace } from '../domain/workspace.js';
 import type { WorkspacesTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import type { Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
@@ -129,30 +130,32 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, orgLevelFact
   };
 }
 
-/** Flat tag names of each workspace, in the order they were added. */
-export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>(workspaceIds.map((id) => [id, []]));
-  if (workspaceIds.length === 0) return out;
-  const rows = await db
+const selectTagNames = (db: Tx, workspaceIds: string[]) =>
+  db
     .selectFrom('workspace_tags')
     .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
     .select(['workspace_tags.workspace_id', 'tags.name'])
     .where('workspace_tags.workspace_id', 'in', workspaceIds)
-    .orderBy('workspace_tags.seq')
-    .execute();
+    .orderBy('workspace_tags.seq');
+const tagNamesOfOne = memoQuery((db, p: { id: string }) => selectTagNames(db, [p.id]));
+
+/** Flat tag names of each workspace, in the order they were added. */
+export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(workspaceIds.map((id) => [id, []]));
+  if (workspaceIds.length === 0) return out;
+  const rows = workspaceIds.length === 1 ? await tagNamesOfOne.execute(db, { id: workspaceIds[0]! }) : await selectTagNames(db, workspaceIds).execute();
   for (const r of rows) out.get(r.workspace_id)?.push(r.name);
   return out;
 }
+
+const selectOwnPolicies = (db: Tx, workspaceIds: string[]) => db.selectFrom('data_retention_policies').select(['id', 'kind', 'workspace_id']).where('workspace_id', 'in', workspaceIds);
+const ownPolicyOfOne = memoQuery((db, p: { id: string }) => selectOwnPolicies(db, [p.id]));
 
 /** The workspaces' own data retention policies (type and id), by workspace id. */
 export async function ownRetentionPoliciesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, { type: string; id: string }>> {
   const out = new Map<string, { type: string; id: string }>();
   if (workspaceIds.length === 0) return out;
-  const rows = await db
-    .selectFrom('data_retention_policies')
-    .select(['id', 'kind', 'workspace_id'])
-    .where('workspace_id', 'in', workspaceIds)
-    .execute();
+  const rows = workspaceIds.length === 1 ? await ownPolicyOfOne.execute(db, { id: workspaceIds[0]! }) : await selectOwnPolicies(db, workspaceIds).execute();
   for (const r of rows) if (r.workspace_id) out.set(r.workspace_id, { type: r.kind, id: r.id });
   return out;
 }
@@ -170,12 +173,15 @@ export async function completeWorkspaces(ctx: ServiceContext, db: Tx, rows: Work
   }));
 }
 
+const workspaceById = memoQuery((db, p: { id: string }) => selectWorkspaces(db).where('workspaces.id', '=', p.id));
+const workspaceByName = memoQuery((db, p: { organization: string; nameLower: string }) =>
+  selectWorkspaces(db).where('organizations.name', '=', p.organization).where('workspaces.name_lower', '=', p.nameLower),
+);
+
 /** Finds a workspace row by reference, without any permission check. */
 export async function findWorkspaceRow(db: Tx, ref: WorkspaceRef): Promise<WorkspaceRow | null> {
-  let q = selectWorkspaces(db);
-  if ('id' in ref) q = q.where('workspaces.id', '=', ref.id);
-  else q = q.where('organizations.name', '=', ref.organization).where('workspaces.name_lower', '=', ref.name.toLowerCase());
-  return (await q.executeTakeFirst()) ?? null;
+  const row = 'id' in ref ? await workspaceById.first(db, { id: ref.id }) : await workspaceByName.first(db, { organization: ref.organization, nameLower: ref.name.toLowerCase() });
+  return row ?? null;
 }
 
 /**

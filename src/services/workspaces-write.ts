@@ -11,8 +11,9 @@ import {
   type Workspace,
   type WorkspaceInput,
 } from '../domain/workspace.js';
-import type { Updateable } from 'kysely';
+import type { Insertable, Updateable } from 'kysely';
 import type { WorkspacesTable } from '../store/schema.js';
+import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { isProjectAdmin } from './access.js';
 import { addTagRefs } from './flat-tags.js';
@@ -24,11 +25,17 @@ import { bindingOwner, moveBindings } from './workspace-seq.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
 
+const sameName = memoQuery((db, p: { organizationId: string; nameLower: string }) =>
+  db.selectFrom('workspaces').select('id').where('organization_id', '=', p.organizationId).where('name_lower', '=', p.nameLower),
+);
+
 async function nameTaken(tx: Tx, organizationId: string, name: string, exceptId?: string): Promise<boolean> {
-  let q = tx.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).where('name_lower', '=', name.toLowerCase());
-  if (exceptId) q = q.where('id', '!=', exceptId);
+  if (!exceptId) return (await sameName.first(tx, { organizationId, nameLower: name.toLowerCase() })) !== undefined;
+  const q = tx.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).where('name_lower', '=', name.toLowerCase()).where('id', '!=', exceptId);
   return (await q.executeTakeFirst()) !== undefined;
 }
+
+const insertWorkspace = memoQuery((db, row: Insertable<WorkspacesTable>) => db.insertInto('workspaces').values(row));
 
 /** The project of the request, which must belong to the organization (422 otherwise). */
 async function projectInOrganization(tx: Tx, organizationId: string, projectId: string) {
@@ -69,7 +76,7 @@ async function replaceTagBindings(tx: Tx, workspaceId: string, bindings: TagBind
 
 /** Creates a workspace in the organization (its default project unless the request names one). */
 export async function createWorkspace(ctx: ServiceContext, organization: string, input: WorkspaceInput): Promise<Workspace> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     const mayCreateSomewhere =
       can(ctx.actor, 'workspace:create', facts) ||
@@ -92,9 +99,7 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
     const overridden = input.autoDestroyActivityDuration !== undefined || input.inheritsProjectAutoDestroy === false;
     const now = ctx.clock.now().toISOString();
     const id = newId('ws');
-    await tx
-      .insertInto('workspaces')
-      .values({
+    await insertWorkspace.execute(tx, {
         id,
         organization_id: org.id,
         project_id: project.id,
@@ -128,8 +133,7 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
         latest_change_at: now,
         created_at: now,
         updated_at: now,
-      })
-      .execute();
+    });
     if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
     if (input.tags) await addTagRefs(tx, org.id, id, input.tags, now, '/data/relationships/tags/data');
     return getWorkspace(ctx, { id }, tx);
@@ -142,7 +146,7 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
  * bindings when present.
  */
 export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, input: WorkspaceInput): Promise<Workspace> {
-  return writeTransaction(ctx.db, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to update this workspace');
     const changes: Updateable<WorkspacesTable> = {};

@@ -1,25 +1,26 @@
-import { AsyncLocalStorage } from 'node:async_hooks';
-import { sql, type Kysely } from 'kysely';
+import { CompiledQuery, Kysely, sql } from 'kysely';
 import { isPostgres, WRITE_LOCK_KEY } from './kind.js';
 import type { DB } from './schema.js';
 
 export type Tx = Kysely<DB>;
 
 /**
- * Work that must commit together with every write transaction run inside a scope (the audit
- * trail: a change and its record commit or roll back as one). `beforeCommit` runs in the
- * transaction after its work succeeded; `afterCommit` once the commit is done.
+ * Work that must commit together with every write transaction of a request (the audit trail: a
+ * change and its record commit or roll back as one). `beforeCommit` runs in the transaction after
+ * its work succeeded, with what the work returned; `afterCommit` once the commit is done.
  */
 export interface CommitHook {
-  beforeCommit(tx: Tx): Promise<void>;
+  beforeCommit(tx: Tx, result: unknown): Promise<void>;
   afterCommit(): void;
 }
 
-const commitHooks = new AsyncLocalStorage<CommitHook>();
-
-/** Runs `fn` with `hook` attached to every write transaction it (asynchronously) starts. */
-export function withCommitHook<T>(hook: CommitHook, fn: () => Promise<T>): Promise<T> {
-  return commitHooks.run(hook, fn);
+/**
+ * Where a write transaction runs: the database, and the commit hook of the request it serves, if
+ * any. A service context is one (the API puts the request's hook in it), so services pass `ctx`.
+ */
+export interface TransactionScope {
+  db: Kysely<DB>;
+  commitHook?: CommitHook;
 }
 
 /**
@@ -31,9 +32,13 @@ export function withCommitHook<T>(hook: CommitHook, fn: () => Promise<T>): Promi
  *   statement (read committed) sees every write committed before it. A read transaction is
  *   `REPEATABLE READ`: one snapshot for all its queries.
  */
+const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
+const BEGIN = CompiledQuery.raw('begin');
+const COMMIT = CompiledQuery.raw('commit');
+
 async function begin(conn: Tx, write: boolean): Promise<void> {
   if (!isPostgres(conn)) {
-    await sql.raw(write ? 'begin immediate' : 'begin').execute(conn);
+    await conn.executeQuery(write ? BEGIN_IMMEDIATE : BEGIN);
   } else if (write) {
     await sql`begin`.execute(conn);
     await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})`.execute(conn);
@@ -42,16 +47,15 @@ async function begin(conn: Tx, write: boolean): Promise<void> {
   }
 }
 
-async function inTransaction<T>(db: Kysely<DB>, write: boolean, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  const hook = write ? commitHooks.getStore() : undefined;
+async function inTransaction<T>(db: Kysely<DB>, hook: CommitHook | undefined, write: boolean, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.connection().execute(async (conn) => {
     let begun = false;
     try {
       await begin(conn, write);
       begun = true;
       const result = await fn(conn);
-      if (hook) await hook.beforeCommit(conn);
-      await sql`commit`.execute(conn);
+      if (hook) await hook.beforeCommit(conn, result);
+      await conn.executeQuery(COMMIT);
       hook?.afterCommit();
       return result;
     } catch (err) {
@@ -64,13 +68,15 @@ async function inTransaction<T>(db: Kysely<DB>, write: boolean, fn: (tx: Tx) => 
 /**
  * Runs `fn` in one write transaction that holds berth's write lock from its start (see `begin`),
  * so that operations which race (locks, unique names, moves) are serialised across connections,
- * processes and instances. Commits on success, rolls back on any error.
+ * processes and instances. Commits on success, rolls back on any error. With a scope that carries
+ * a commit hook, the hook's work commits (or rolls back) with it.
  */
-export function writeTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inTransaction(db, true, fn);
+export function writeTransaction<T>(scope: Kysely<DB> | TransactionScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  if (scope instanceof Kysely) return inTransaction(scope, undefined, true, fn);
+  return inTransaction(scope.db, scope.commitHook, true, fn);
 }
 
 /** A read transaction: one consistent snapshot for several queries. */
 export function readTransaction<T>(db: Kysely<DB>, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return inTransaction(db, false, fn);
+  return inTransaction(db, undefined, false, fn);
 }

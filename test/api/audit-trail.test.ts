@@ -1,7 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
 import { accessFixture, teamMember, type AccessFixture } from '../helpers/access.js';
-import { withCommitHook } from '../../src/store/transaction.js';
 import { lockWorkspace } from '../../src/services/workspace-locks.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 
@@ -106,7 +105,7 @@ describe('atomicity', () => {
   it('a change and its record commit together: when the record cannot be written, the change rolls back', async () => {
     const ctx = TestApi.ctx(api.store, LOCAL_SITE_ADMIN);
     const hook = { beforeCommit: async () => Promise.reject(new Error('disk full')), afterCommit: () => undefined };
-    await expect(withCommitHook(hook, () => lockWorkspace(ctx, { id: f.web }, 'x'))).rejects.toThrow('disk full');
+    await expect(lockWorkspace({ ...ctx, commitHook: hook }, { id: f.web }, 'x')).rejects.toThrow('disk full');
     expect((await api.get(`/api/v2/workspaces/${f.web}`)).body.data.attributes.locked).toBe(false);
   });
 });

@@ -114,6 +114,27 @@ describe('limits of serve: bodies, URLs, headers', () => {
     expect(await orgNames()).toEqual(['acme']);
   });
 
+  it('reads a request with neither Content-Length nor Transfer-Encoding as having an empty body', async () => {
+    const ws = await send(`${server.url}/api/v2/organizations/acme/workspaces`, 'POST', auth, [Buffer.from(JSON.stringify({ data: { type: 'workspaces', attributes: { name: 'bare' } } }))]);
+    expect(ws.status).toBe(201);
+    const id = JSON.parse(ws.body).data.id as string;
+    const raw = (path: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+        let received = '';
+        socket.on('data', (d) => (received += d.toString('latin1')));
+        socket.on('end', () => resolve(received));
+        socket.on('error', reject);
+        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+      });
+    const lock = await raw(`/api/v2/workspaces/${id}/actions/lock`);
+    expect(lock).toMatch(/^HTTP\/1\.1 200 /);
+    expect(lock).toContain('"locked":true');
+    const unlock = await raw(`/api/v2/workspaces/${id}/actions/unlock`);
+    expect(unlock).toMatch(/^HTTP\/1\.1 200 /);
+    expect(unlock).toContain('"locked":false');
+  });
+
   it('accepts a body of exactly 1 MiB (the limit is not off by one)', async () => {
     const body = orgDocOfSize('just-fits', BODY_LIMIT);
     const res = await send(`${server.url}/api/v2/organizations`, 'POST', { ...auth, 'Content-Length': String(body.length) }, [body]);

@@ -49,7 +49,7 @@ export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>
     }),
     async (c) => {
       const bytes = Buffer.from(await c.req.arrayBuffer());
-      await states.uploadStateBody(context, c.req.param('id'), c.req.query('secret') ?? '', bytes);
+      await states.uploadStateBody({ ...context, commitHook: c.get('commitHook') }, c.req.param('id'), c.req.query('secret') ?? '', bytes);
       return c.body(null, 200);
     },
   );
