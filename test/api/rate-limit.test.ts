@@ -110,7 +110,8 @@ describe('rate limiting in serve', () => {
     expect(last.headers.get('content-type')).toContain('application/vnd.api+json');
     const doc = (await last.json()) as any;
     expect(doc.errors[0]).toMatchObject({ status: '429', title: 'Too many requests' });
-    expect(lines.some((l) => /^GET \/api\/v2\/organizations 429 /.test(l))).toBe(true);
+    // Access log lines are written in batches, a few milliseconds later.
+    await expect.poll(() => lines.join('\n'), { timeout: 5000 }).toMatch(/^GET \/api\/v2\/organizations 429 /m);
   });
 
   it('counts each token on its own, and requests without a token by client address', async () => {
