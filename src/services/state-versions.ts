@@ -169,9 +169,10 @@ const latestFinalizedIntermediate = memoQuery((db, p: { workspaceId: string }) =
 /**
  * Makes the latest finalized intermediate version current (on unlock and force-unlock), updating
  * the workspace's resource count and latest-change time. Versions up to it stop being
- * intermediate; with `abandonPending`, pending ones after it do too (force-unlock).
+ * intermediate; with `abandonPending`, pending ones after it do too (force-unlock). True when
+ * the workspace row changed (a version was promoted).
  */
-export async function promoteIntermediateState(tx: Tx, workspaceId: string, abandonPending = false): Promise<void> {
+export async function promoteIntermediateState(tx: Tx, workspaceId: string, abandonPending = false): Promise<boolean> {
   const latest = await latestFinalizedIntermediate.first(tx, { workspaceId });
   if (latest) {
     await tx
@@ -182,10 +183,11 @@ export async function promoteIntermediateState(tx: Tx, workspaceId: string, aban
   }
   let done = tx.updateTable('state_versions').set({ intermediate: 0 }).where('workspace_id', '=', workspaceId).where('intermediate', '=', 1);
   if (!abandonPending) {
-    if (!latest) return;
+    if (!latest) return false;
     done = done.where('seq', '<=', latest.seq);
   }
   await done.execute();
+  return latest !== undefined;
 }
 
 /** Reading state versions needs state versions `read` (403 for who may only read the workspace). */

@@ -1,12 +1,12 @@
 import { BerthError, conflict, forbidden } from '../domain/errors.js';
 import { alreadyLocked, holderOf, lockedByOther, NOT_LOCKED_FORCE, NOT_LOCKED_UNLOCK, sameHolder, STILL_PENDING, type LockHolder } from '../domain/lock.js';
-import { can } from '../domain/policy.js';
+import { can, type OrgFacts } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
 import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { promoteIntermediateState } from './state-versions.js';
-import { getWorkspace, readableWorkspace, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
+import { findWorkspaceRow, readableWorkspace, workspaceOf, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
 
 /** Seconds a client should wait before retrying an unlock refused with 503. */
 export const UNLOCK_RETRY_AFTER = 2;
@@ -18,11 +18,11 @@ function holderOfRow(row: WorkspaceRow): LockHolder | null {
 
 /** Loads the workspace for a lock operation: 404 unless readable, 403 unless `action` is allowed. */
 async function lockable(ctx: ServiceContext, tx: Tx, ref: WorkspaceRef, action: 'workspace:lock' | 'workspace:update') {
-  const { row, facts } = await readableWorkspace(ctx, ref, tx);
-  if (!can(ctx.actor, action, facts)) {
+  const found = await readableWorkspace(ctx, ref, tx);
+  if (!can(ctx.actor, action, found.facts)) {
     throw forbidden(action === 'workspace:lock' ? 'not authorized to lock or unlock this workspace' : 'force-unlock needs admin access to the workspace');
   }
-  return row;
+  return found;
 }
 
 const updateLock = memoQuery(
@@ -30,15 +30,27 @@ const updateLock = memoQuery(
     db.updateTable('workspaces').set({ locked: p.locked, locked_reason: p.reason, locked_by_kind: p.kind, locked_by_id: p.holder, locked_at: p.at }).where('id', '=', p.id),
 );
 
-async function setLock(tx: Tx, id: string, holder: LockHolder | null, reason: string | null, now: string): Promise<void> {
-  await updateLock.execute(tx, {
-    id,
+/** Sets the lock columns, and gives the row as it now is. */
+async function setLock(tx: Tx, row: WorkspaceRow, holder: LockHolder | null, reason: string | null, now: string): Promise<WorkspaceRow> {
+  const lock = {
     locked: holder ? 1 : 0,
-    reason: holder ? reason : null,
-    kind: holder?.kind ?? null,
-    holder: holder?.id ?? null,
-    at: holder ? now : null,
-  });
+    locked_reason: holder ? reason : null,
+    locked_by_kind: holder?.kind ?? null,
+    locked_by_id: holder?.id ?? null,
+    locked_at: holder ? now : null,
+  };
+  await updateLock.execute(tx, { id: row.id, locked: lock.locked, reason: lock.locked_reason, kind: lock.locked_by_kind, holder: lock.locked_by_id, at: lock.locked_at });
+  return { ...row, ...lock };
+}
+
+/**
+ * The answer of a lock operation: the workspace as its transaction left it (the row read at its
+ * start with the lock columns it set), without reading it and its permissions again; re-read
+ * inside the transaction when unlocking also promoted a state version (which changes the row).
+ */
+async function answer(tx: Tx, found: { row: WorkspaceRow; facts: OrgFacts }, reread: boolean): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
+  if (!reread) return found;
+  return { row: (await findWorkspaceRow(tx, { id: found.row.id }))!, facts: found.facts };
 }
 
 /** The status of the workspace's latest intermediate state version, if any. */
@@ -51,14 +63,13 @@ const latestIntermediate = memoQuery((db, p: { id: string }) =>
  * write transaction, so of many concurrent attempts exactly one wins.
  */
 export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reason: string): Promise<Workspace> {
-  const id = await writeTransaction(ctx, async (tx) => {
-    const row = await lockable(ctx, tx, ref, 'workspace:lock');
+  const done = await writeTransaction(ctx, async (tx) => {
+    const { row, facts } = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (current) throw conflict(alreadyLocked(current));
-    await setLock(tx, row.id, holderOf(ctx.actor), reason, ctx.clock.now().toISOString());
-    return row.id;
+    return { row: await setLock(tx, row, holderOf(ctx.actor), reason, ctx.clock.now().toISOString()), facts };
   });
-  return getWorkspace(ctx, { id });
+  return workspaceOf(ctx, ctx.db, done.row, done.facts);
 }
 
 /**
@@ -67,8 +78,8 @@ export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reas
  * intermediate state version is still pending.
  */
 export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const id = await writeTransaction(ctx, async (tx) => {
-    const row = await lockable(ctx, tx, ref, 'workspace:lock');
+  const done = await writeTransaction(ctx, async (tx) => {
+    const { row, facts } = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (!current) throw conflict(NOT_LOCKED_UNLOCK);
     if (!sameHolder(current, holderOf(ctx.actor))) throw conflict(lockedByOther(current));
@@ -76,11 +87,11 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
     if (latest?.status === 'pending') {
       throw new BerthError([{ status: 503, title: 'service unavailable', detail: STILL_PENDING }], { 'Retry-After': String(UNLOCK_RETRY_AFTER) });
     }
-    await promoteIntermediateState(tx, row.id);
-    await setLock(tx, row.id, null, null, ctx.clock.now().toISOString());
-    return row.id;
+    const promoted = await promoteIntermediateState(tx, row.id);
+    const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
+    return answer(tx, { row: unlocked, facts }, promoted);
   });
-  return getWorkspace(ctx, { id });
+  return workspaceOf(ctx, ctx.db, done.row, done.facts);
 }
 
 /**
@@ -89,14 +100,14 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
  * intermediate (documented in docs/api.md).
  */
 export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const id = await writeTransaction(ctx, async (tx) => {
-    const row = await lockable(ctx, tx, ref, 'workspace:update');
+  const done = await writeTransaction(ctx, async (tx) => {
+    const { row, facts } = await lockable(ctx, tx, ref, 'workspace:update');
     if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
-    await promoteIntermediateState(tx, row.id, true);
-    await setLock(tx, row.id, null, null, ctx.clock.now().toISOString());
-    return row.id;
+    const promoted = await promoteIntermediateState(tx, row.id, true);
+    const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
+    return answer(tx, { row: unlocked, facts }, promoted);
   });
-  return getWorkspace(ctx, { id });
+  return workspaceOf(ctx, ctx.db, done.row, done.facts);
 }
 
 /** Whether the actor holds the workspace's lock (state versions may only be written then). */

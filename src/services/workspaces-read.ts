@@ -201,6 +201,11 @@ export async function readableWorkspace(ctx: ServiceContext, ref: WorkspaceRef, 
 
 export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<Workspace> {
   const { row, facts } = await readableWorkspace(ctx, ref, db);
+  return workspaceOf(ctx, db, row, facts);
+}
+
+/** The workspace of a row already read (and checked readable, with `facts`), with its tags, metrics and policy. */
+export async function workspaceOf(ctx: ServiceContext, db: Tx, row: WorkspaceRow, facts: OrgFacts): Promise<Workspace> {
   const tags = await tagNamesOf(db, [row.id]);
   const metrics = await metricsOf(db, [row.id]);
   const policies = await ownRetentionPoliciesOf(db, [row.id]);

@@ -59,6 +59,8 @@ describe('workspace locking, state versions and safe delete', () => {
     expect(res.body.data.relationships['locked-by'].data).toEqual({ id: alice.userId, type: 'users' });
     const read = await api.get(`/api/v2/workspaces/${id}`, { token: alice.token });
     expect(read.body.data.attributes.locked).toBe(true);
+    // The answer is the workspace as the lock left it: what a read gives afterwards.
+    expect(res.body.data).toEqual(read.body.data);
   });
 
   it('accepts every lock body clients send', async () => {
@@ -98,6 +100,7 @@ describe('workspace locking, state versions and safe delete', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.attributes).toMatchObject({ locked: false, 'locked-reason': null });
     expect(res.body.data.relationships['locked-by'].data).toBeNull();
+    expect(res.body.data).toEqual((await api.get(`/api/v2/workspaces/${id}`, { token: alice.token })).body.data);
   });
 
   it('locked by another user -> unlock: 409 naming the user, still locked', async () => {
@@ -123,6 +126,7 @@ describe('workspace locking, state versions and safe delete', () => {
     const res = await forceUnlock(id, bob.token);
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.locked).toBe(false);
+    expect(res.body.data).toEqual((await api.get(`/api/v2/workspaces/${id}`, { token: bob.token })).body.data);
     const again = await forceUnlock(id, bob.token);
     expect(again.status).toBe(409);
   });
@@ -166,7 +170,12 @@ describe('workspace locking, state versions and safe delete', () => {
       expect(sv.attributes).toMatchObject({ serial: 3, status: 'finalized', 'resource-count': 3, intermediate: true, 'resources-processed': true });
       // Intermediate until the lock is released.
       expect((await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token })).status).toBe(404);
-      await unlock(id, alice.token);
+      const unlocked = await unlock(id, alice.token);
+      // The unlock's own answer shows the promoted version, as a read afterwards does.
+      expect(unlocked.status).toBe(200);
+      expect(unlocked.body.data.attributes).toMatchObject({ locked: false, 'resource-count': 3, 'latest-change-at': sv.attributes['created-at'] });
+      expect(unlocked.body.data.relationships['current-state-version'].data).toEqual({ id: sv.id, type: 'state-versions' });
+      expect(unlocked.body.data).toEqual((await api.get(`/api/v2/workspaces/${id}`, { token: alice.token })).body.data);
       const current = await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token });
       expect(current.status).toBe(200);
       expect(current.body.data.id).toBe(sv.id);
