@@ -60,7 +60,7 @@ for (const [label, l] of large) {
   const ratio = l.ms / s.ms;
   worst = Math.max(worst, ratio);
   console.log(
-    `  ${label.padEnd(32)} ${l.ms.toFixed(2).padStart(7)} ms at ${LARGE} (${l.total} match)  ${s.ms.toFixed(2).padStart(6)} ms at ${SMALL}  ratio ${ratio.toFixed(2)} (targets <= 20 ms, <= 3.0)`,
+    `  ${label.padEnd(32)} ${l.ms.toFixed(2).padStart(7)} ms at ${LARGE} (${l.total} match)  ${s.ms.toFixed(2).padStart(6)} ms at ${SMALL} (${s.total} match)  ratio ${ratio.toFixed(2)} (targets <= 20 ms, <= 3.0)`,
   );
 }
 const slowest = Math.max(...[...large.values()].map((l) => l.ms));
