@@ -28,7 +28,14 @@ const unresolved = (type: string, id: string | null): Subject => ({
 
 const orgNameById = memoQuery((db, p: { id: string }) => db.selectFrom('organizations').select('name').where('id', '=', p.id));
 const orgByName = memoQuery((db, p: { name: string }) => db.selectFrom('organizations').select(['id', 'name']).where('name', '=', p.name));
-const workspaceById = memoQuery((db, p: { id: string }) => db.selectFrom('workspaces').select(['name', 'organization_id']).where('id', '=', p.id));
+/** A workspace subject, with its organization's name in the same query (every workspace action names one). */
+const workspaceById = memoQuery((db, p: { id: string }) =>
+  db
+    .selectFrom('workspaces')
+    .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
+    .select(['workspaces.name', 'workspaces.organization_id', 'organizations.name as org_name'])
+    .where('workspaces.id', '=', p.id),
+);
 
 async function orgName(db: Db, organizationId: string | null): Promise<string | null> {
   if (!organizationId) return null;
@@ -70,7 +77,7 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
   switch (type) {
     case 'workspaces': {
       const r = await workspaceById.first(db, { id });
-      return r ? inOrg(db, type, id, r.name, r.organization_id, id) : unresolved(type, id);
+      return r ? { target: { type, id, name: r.name }, organizationId: r.organization_id, organizationName: r.org_name, workspaceId: id } : unresolved(type, id);
     }
     case 'projects':
     case 'teams':
