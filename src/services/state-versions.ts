@@ -166,14 +166,23 @@ const latestFinalizedIntermediate = memoQuery((db, p: { workspaceId: string }) =
     .limit(1),
 );
 
+/** What promoting a state version needs of it. */
+export interface PromotableVersion {
+  id: string;
+  seq: number;
+  resource_count: number;
+  created_at: string;
+}
+
 /**
  * Makes the latest finalized intermediate version current (on unlock and force-unlock), updating
  * the workspace's resource count and latest-change time. Versions up to it stop being
  * intermediate; with `abandonPending`, pending ones after it do too (force-unlock). True when
  * the workspace row changed (a version was promoted).
  */
-export async function promoteIntermediateState(tx: Tx, workspaceId: string, abandonPending = false): Promise<boolean> {
-  const latest = await latestFinalizedIntermediate.first(tx, { workspaceId });
+export async function promoteIntermediateState(tx: Tx, workspaceId: string, abandonPending = false, known?: PromotableVersion | null): Promise<boolean> {
+  // `known`: the caller already read the latest finalized intermediate version (null: there is none).
+  const latest = known !== undefined ? (known ?? undefined) : await latestFinalizedIntermediate.first(tx, { workspaceId });
   if (latest) {
     await tx
       .updateTable('workspaces')

@@ -53,9 +53,15 @@ async function answer(tx: Tx, found: { row: WorkspaceRow; facts: OrgFacts }, rer
   return { row: (await findWorkspaceRow(tx, { id: found.row.id }))!, facts: found.facts };
 }
 
-/** The status of the workspace's latest intermediate state version, if any. */
+/** The workspace's latest intermediate state version, if any (the one unlock promotes when finalized). */
 const latestIntermediate = memoQuery((db, p: { id: string }) =>
-  db.selectFrom('state_versions').select(['status']).where('workspace_id', '=', p.id).where('intermediate', '=', 1).orderBy('seq', 'desc').limit(1),
+  db
+    .selectFrom('state_versions')
+    .select(['id', 'seq', 'status', 'resource_count', 'created_at'])
+    .where('workspace_id', '=', p.id)
+    .where('intermediate', '=', 1)
+    .orderBy('seq', 'desc')
+    .limit(1),
 );
 
 /**
@@ -87,7 +93,8 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
     if (latest?.status === 'pending') {
       throw new BerthError([{ status: 503, title: 'service unavailable', detail: STILL_PENDING }], { 'Retry-After': String(UNLOCK_RETRY_AFTER) });
     }
-    const promoted = await promoteIntermediateState(tx, row.id);
+    // Versions are pending or finalized: the latest, when not pending, is the one to promote.
+    const promoted = await promoteIntermediateState(tx, row.id, false, latest ?? null);
     const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
     return answer(tx, { row: unlocked, facts }, promoted);
   });

@@ -212,6 +212,24 @@ describe('workspace locking, state versions and safe delete', () => {
       expect(backwards.body.errors[0].source.pointer).toBe('/data/attributes/serial');
     });
 
+    it('unlock makes the latest of several finalized versions current, and none of them stays intermediate', async () => {
+      const id = await workspace();
+      const state = fixture('state-small.json');
+      const next = Buffer.from(JSON.stringify({ ...JSON.parse(state.toString()), serial: 4 }));
+      await lock(id, alice.token);
+      const first = await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(state), { token: alice.token });
+      const second = await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(next), { token: alice.token });
+      expect([first.status, second.status]).toEqual([201, 201]);
+      const res = await unlock(id, alice.token);
+      expect(res.status).toBe(200);
+      expect(res.body.data.relationships['current-state-version'].data).toEqual({ id: second.body.data.id, type: 'state-versions' });
+      const versions = (await api.get(`/api/v2/workspaces/${id}/state-versions`, { token: alice.token })).body.data;
+      expect(versions.map((v: any) => [v.attributes.serial, v.attributes.intermediate]).sort()).toEqual([
+        [3, false],
+        [4, false],
+      ]);
+    });
+
     it('pending upload: unlock answers 503 with Retry-After until the upload arrives, then succeeds', async () => {
       const id = await workspace();
       const state = fixture('state-small.json');
