@@ -55,15 +55,15 @@ const insertRecord = memoQuery((db, row: Insertable<AuditEventsTable>) => db.ins
 export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise<string> {
   const id = newId('ae');
   await insertRecord.execute(tx, {
-      id,
-      occurred_at: input.time,
-      action: input.action,
-      actor_kind: input.actor.kind,
-      actor_id: input.actor.id,
-      actor_token_id: input.actor.tokenId,
-      actor_name: input.actor.name,
-      request_id: input.requestId,
-      ...columnsOf(input.subject),
+    id,
+    occurred_at: input.time,
+    action: input.action,
+    actor_kind: input.actor.kind,
+    actor_id: input.actor.id,
+    actor_token_id: input.actor.tokenId,
+    actor_name: input.actor.name,
+    request_id: input.requestId,
+    ...columnsOf(input.subject),
   });
   return id;
 }

@@ -1,9 +1,9 @@
 import { computeMetrics, METRICS_WINDOW, type RunMetrics } from '../domain/run.js';
-import { memoQuery } from '../store/memo-query.js';
+import { queryByIds } from '../store/memo-query.js';
 import type { Tx } from '../store/transaction.js';
 
 /** The newest METRICS_WINDOW runs of each workspace that errored or applied, newest first. */
-function selectRecentRuns(db: Tx, workspaceIds: string[]) {
+const selectRecentRuns = queryByIds((db, workspaceIds) => {
   const ranked = db
     .selectFrom('runs')
     .select(['workspace_id', 'seq', 'status', 'plan_started_at', 'plan_finished_at', 'apply_started_at', 'apply_finished_at', 'policy_check_failed'])
@@ -11,8 +11,7 @@ function selectRecentRuns(db: Tx, workspaceIds: string[]) {
     .where('workspace_id', 'in', workspaceIds)
     .where('status', 'in', ['applied', 'errored']);
   return db.selectFrom(ranked.as('r')).selectAll().where('rank', '<=', METRICS_WINDOW).orderBy('workspace_id').orderBy('seq', 'desc');
-}
-const recentRunsOfOne = memoQuery((db, p: { id: string }) => selectRecentRuns(db, [p.id]));
+});
 
 /**
  * The performance attributes of each workspace, from its past runs that errored or applied. One
@@ -22,7 +21,7 @@ const recentRunsOfOne = memoQuery((db, p: { id: string }) => selectRecentRuns(db
 export async function metricsOf(db: Tx, workspaceIds: string[]): Promise<Map<string, RunMetrics>> {
   const byWorkspace = new Map<string, Parameters<typeof computeMetrics>[0]>(workspaceIds.map((id) => [id, []]));
   if (workspaceIds.length > 0) {
-    const rows = workspaceIds.length === 1 ? await recentRunsOfOne.execute(db, { id: workspaceIds[0]! }) : await selectRecentRuns(db, workspaceIds).execute();
+    const rows = await selectRecentRuns(db, workspaceIds);
     for (const r of rows) {
       byWorkspace.get(r.workspace_id)?.push({
         status: r.status,

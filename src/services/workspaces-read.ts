@@ -6,7 +6,7 @@ import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { VcsRepo, Workspace } from '../domain/workspace.js';
 import type { WorkspacesTable } from '../store/schema.js';
-import { memoQuery } from '../store/memo-query.js';
+import { memoQuery, queryByIds } from '../store/memo-query.js';
 import type { Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
@@ -130,32 +130,33 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, orgLevelFact
   };
 }
 
-const selectTagNames = (db: Tx, workspaceIds: string[]) =>
+const selectTagNames = queryByIds((db, workspaceIds) =>
   db
     .selectFrom('workspace_tags')
     .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
     .select(['workspace_tags.workspace_id', 'tags.name'])
     .where('workspace_tags.workspace_id', 'in', workspaceIds)
-    .orderBy('workspace_tags.seq');
-const tagNamesOfOne = memoQuery((db, p: { id: string }) => selectTagNames(db, [p.id]));
+    .orderBy('workspace_tags.seq'),
+);
 
 /** Flat tag names of each workspace, in the order they were added. */
 export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(workspaceIds.map((id) => [id, []]));
   if (workspaceIds.length === 0) return out;
-  const rows = workspaceIds.length === 1 ? await tagNamesOfOne.execute(db, { id: workspaceIds[0]! }) : await selectTagNames(db, workspaceIds).execute();
+  const rows = await selectTagNames(db, workspaceIds);
   for (const r of rows) out.get(r.workspace_id)?.push(r.name);
   return out;
 }
 
-const selectOwnPolicies = (db: Tx, workspaceIds: string[]) => db.selectFrom('data_retention_policies').select(['id', 'kind', 'workspace_id']).where('workspace_id', 'in', workspaceIds);
-const ownPolicyOfOne = memoQuery((db, p: { id: string }) => selectOwnPolicies(db, [p.id]));
+const selectOwnPolicies = queryByIds((db, workspaceIds) =>
+  db.selectFrom('data_retention_policies').select(['id', 'kind', 'workspace_id']).where('workspace_id', 'in', workspaceIds),
+);
 
 /** The workspaces' own data retention policies (type and id), by workspace id. */
 export async function ownRetentionPoliciesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, { type: string; id: string }>> {
   const out = new Map<string, { type: string; id: string }>();
   if (workspaceIds.length === 0) return out;
-  const rows = workspaceIds.length === 1 ? await ownPolicyOfOne.execute(db, { id: workspaceIds[0]! }) : await selectOwnPolicies(db, workspaceIds).execute();
+  const rows = await selectOwnPolicies(db, workspaceIds);
   for (const r of rows) if (r.workspace_id) out.set(r.workspace_id, { type: r.kind, id: r.id });
   return out;
 }

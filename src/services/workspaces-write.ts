@@ -29,10 +29,10 @@ const sameName = memoQuery((db, p: { organizationId: string; nameLower: string }
   db.selectFrom('workspaces').select('id').where('organization_id', '=', p.organizationId).where('name_lower', '=', p.nameLower),
 );
 
+/** Whether another workspace of the organization has the name (names are unique per organization). */
 async function nameTaken(tx: Tx, organizationId: string, name: string, exceptId?: string): Promise<boolean> {
-  if (!exceptId) return (await sameName.first(tx, { organizationId, nameLower: name.toLowerCase() })) !== undefined;
-  const q = tx.selectFrom('workspaces').select('id').where('organization_id', '=', organizationId).where('name_lower', '=', name.toLowerCase()).where('id', '!=', exceptId);
-  return (await q.executeTakeFirst()) !== undefined;
+  const holder = await sameName.first(tx, { organizationId, nameLower: name.toLowerCase() });
+  return holder !== undefined && holder.id !== exceptId;
 }
 
 const insertWorkspace = memoQuery((db, row: Insertable<WorkspacesTable>) => db.insertInto('workspaces').values(row));
