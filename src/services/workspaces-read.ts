@@ -13,7 +13,8 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
 import { workspacesWithTags } from './workspaces-by-tags.js';
-import { readableFilter, taggedBranches, workspaceFilters, type TaggedFilter, type WorkspaceFilter, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import { countMatches, countWorkspaces, onlyCondition } from './workspaces-count.js';
+import { readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -244,7 +245,7 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
   const { row: org, facts } = await readableOrganization(ctx, organization);
   const readable = readableFilter(ctx, facts);
   if (readable === 'none') return { items: [], total: 0, page };
-  if (readable === null && !query.sort && onlyRequiredTags(query)) {
+  if (readable === null && !query.sort && onlyCondition(query, 'searchTags')) {
     const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page);
     return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
   }
@@ -290,95 +291,6 @@ async function workspacesBySeq(ctx: ServiceContext, seqs: number[], facts: OrgFa
   const rows = await selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs).execute();
   rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
   return completeWorkspaces(ctx, ctx.db, rows, facts);
-}
-
-async function countWorkspaces(ctx: ServiceContext, filters: WorkspaceFilter[]): Promise<number> {
-  let counted = ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n'));
-  for (const f of filters) counted = counted.where(f);
-  return Number((await counted.executeTakeFirstOrThrow()).n);
-}
-
-/** The number of workspaces of the list, counted the cheapest way its conditions allow. */
-async function countMatches(ctx: ServiceContext, orgId: string, query: WorkspaceListQuery, readable: WorkspaceFilter | null, filters: WorkspaceFilter[]): Promise<number> {
-  if (onlyExclusions(query) && readable === null) return countByExclusion(ctx, orgId, query.excludeTags!);
-  const [first, ...rest] = query.tagged ?? [];
-  if (!first) return countWorkspaces(ctx, filters);
-  if (rest.length === 0 && readable === null && onlyTagged(query)) return countTagged(ctx, orgId, first);
-  // The first `filter[tagged]` splits into its two disjoint branches, each counted from an index.
-  const others = workspaceFilters(orgId, { ...query, tagged: rest });
-  if (readable) others.push(readable);
-  const branch = taggedBranches(first);
-  return (await countWorkspaces(ctx, [...others, branch.own])) + (await countWorkspaces(ctx, [...others, branch.inherited]));
-}
-
-/** Whether the list's only conditions are flat tags to require (with the organization's). */
-function onlyRequiredTags(q: WorkspaceListQuery): boolean {
-  return (q.searchTags?.length ?? 0) > 0 && !q.excludeTags?.length && !q.searchName && !q.wildcardName && !q.projectId && !q.currentRunStatus?.length && !q.tagged?.length;
-}
-
-/** Whether the list's only condition is `filter[tagged]` (with the organization's). */
-function onlyTagged(q: WorkspaceListQuery): boolean {
-  return !q.searchTags?.length && !q.excludeTags?.length && !q.searchName && !q.wildcardName && !q.projectId && !q.currentRunStatus?.length;
-}
-
-/**
- * The number of the organization's workspaces whose effective bindings match `t`, from the
- * binding indexes alone (each own binding row carries its workspace's project, migration 013):
- * the workspaces bound to it themselves, plus the workspaces of the projects bound to it, less
- * those of these projects that bind the key themselves (their own value wins).
- */
-async function countTagged(ctx: ServiceContext, organizationId: string, t: TaggedFilter): Promise<number> {
-  const orgProjects = ctx.db.selectFrom('projects').select('projects.id').where('projects.organization_id', '=', organizationId);
-  let own = ctx.db.selectFrom('workspace_tag_bindings as wtb').select((eb) => eb.fn.countAll<number>().as('n')).where('wtb.key', '=', t.key);
-  let boundProjects = ctx.db.selectFrom('project_tag_bindings as ptb').select('ptb.project_id').where('ptb.key', '=', t.key);
-  if (t.value !== '') {
-    own = own.where('wtb.value', '=', t.value);
-    boundProjects = boundProjects.where('ptb.value', '=', t.value);
-  }
-  boundProjects = boundProjects.where('ptb.project_id', 'in', orgProjects);
-  const inProjects = ctx.db
-    .selectFrom('workspaces')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('workspaces.organization_id', '=', organizationId)
-    .where('workspaces.project_id', 'in', boundProjects);
-  const overridden = ctx.db
-    .selectFrom('workspace_tag_bindings as okb')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('okb.key', '=', t.key)
-    .where('okb.project_id', 'in', boundProjects);
-  const n = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number }> }) => Number((await q.executeTakeFirstOrThrow()).n);
-  return (await n(own.where('wtb.project_id', 'in', orgProjects))) + (await n(inProjects)) - (await n(overridden));
-}
-
-/** Whether the list's only conditions are tags to exclude (with the organization's). */
-function onlyExclusions(q: WorkspaceListQuery): boolean {
-  return (
-    (q.excludeTags?.length ?? 0) > 0 &&
-    !q.searchTags?.length &&
-    !q.searchName &&
-    !q.wildcardName &&
-    !q.projectId &&
-    !q.currentRunStatus?.length &&
-    !q.tagged?.length
-  );
-}
-
-/**
- * The number of the organization's workspaces that carry none of `tags`, as every workspace less
- * those that carry one: two counts answered from indexes, where counting the workspaces that
- * pass a `NOT IN` would visit each of them. (Flat tags belong to one organization, so a tag's
- * rows are all the organization's workspaces.)
- */
-async function countByExclusion(ctx: ServiceContext, organizationId: string, tags: string[]): Promise<number> {
-  const all = await ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
-  const tagged = await ctx.db
-    .selectFrom('workspace_tags')
-    .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
-    .select((eb) => eb.fn.count<number>('workspace_tags.workspace_seq').distinct().as('n'))
-    .where('tags.organization_id', '=', organizationId)
-    .where('tags.name', 'in', tags.map((t) => t.toLowerCase()))
-    .executeTakeFirstOrThrow();
-  return Number(all.n) - Number(tagged.n);
 }
 
 export interface EffectiveTagBinding {
