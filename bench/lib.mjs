@@ -27,7 +27,8 @@ export function timeRun(cmd, args, env = {}) {
 }
 
 export function ensureBuilt() {
-  if (!existsSync(join(ROOT, 'dist', 'cli.cjs'))) execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
+  if (!existsSync(join(ROOT, 'dist', 'cli.cjs')))
+    execFileSync(process.execPath, [join(ROOT, 'scripts', 'build.mjs')], { stdio: 'inherit' });
 }
 
 const ALPHABET = 'ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz123456789';
@@ -47,7 +48,9 @@ function newSeedFile(file) {
   const tmp = `${file}.tmp`;
   for (const f of [tmp, `${tmp}-wal`, `${tmp}-shm`]) if (existsSync(f)) execFileSync('rm', ['-f', f]);
   ensureBuilt();
-  execFileSync(process.execPath, [BIN, 'org', 'create', 'bench', '--email', 'bench@example.test'], { env: { ...process.env, BERTH_DB: tmp } });
+  execFileSync(process.execPath, [BIN, 'org', 'create', 'bench', '--email', 'bench@example.test'], {
+    env: { ...process.env, BERTH_DB: tmp },
+  });
   return tmp;
 }
 
@@ -65,7 +68,8 @@ export async function seededDatabase(count) {
   const org = db.prepare('select id from organizations where name = ?').get('bench');
   const project = db.prepare('select id from projects where organization_id = ? and is_default = 1').get(org.id);
   const now = new Date().toISOString();
-  const insert = db.prepare(`insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at)
+  const insert =
+    db.prepare(`insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at)
     values (?, ?, ?, ?, ?, '1.13.3', ?, ?, ?)`);
   db.transaction(() => {
     for (let i = 0; i < count; i++) {
@@ -93,7 +97,28 @@ export function prng(seed) {
 
 export const TAGGED_SHAPE = {
   projects: 50,
-  flatTags: ['a', 'b', 'c', 'd', 'e', 'web', 'api', 'db', 'cache', 'queue', 'eu', 'us', 'ap', 'critical', 'legacy', 'pci', 'gpu', 'batch', 'edge', 'internal'],
+  flatTags: [
+    'a',
+    'b',
+    'c',
+    'd',
+    'e',
+    'web',
+    'api',
+    'db',
+    'cache',
+    'queue',
+    'eu',
+    'us',
+    'ap',
+    'critical',
+    'legacy',
+    'pci',
+    'gpu',
+    'batch',
+    'edge',
+    'internal',
+  ],
   bindingKeys: ['env', 'team', 'region', 'tier', 'owner', 'app'],
   envs: ['prod', 'staging', 'dev'],
   regions: ['eu', 'us', 'ap'],
@@ -127,26 +152,41 @@ export async function seededTaggedDatabase(count) {
   };
   const S = TAGGED_SHAPE;
   const valueOf = (key) =>
-    key === 'env' ? pick(S.envs) : key === 'region' ? pick(S.regions) : key === 'team' ? pick(S.teams) : `${key}-${Math.floor(rand() * 20)}`;
+    key === 'env'
+      ? pick(S.envs)
+      : key === 'region'
+        ? pick(S.regions)
+        : key === 'team'
+          ? pick(S.teams)
+          : `${key}-${Math.floor(rand() * 20)}`;
   const org = db.prepare('select id, default_execution_mode from organizations where name = ?').get('bench');
   const base = Date.parse('2025-01-01T00:00:00.000Z');
   const at = (i) => new Date(base + i * 60_000).toISOString();
   const now = at(0);
-  const insertProject = db.prepare(`insert into projects (id, organization_id, name, name_lower, default_execution_mode, is_default, created_at)
+  const insertProject =
+    db.prepare(`insert into projects (id, organization_id, name, name_lower, default_execution_mode, is_default, created_at)
     values (?, ?, ?, ?, ?, 0, ?)`);
-  const insertProjectBinding = db.prepare('insert into project_tag_bindings (id, project_id, key, value, created_at) values (?, ?, ?, ?, ?)');
+  const insertProjectBinding = db.prepare(
+    'insert into project_tag_bindings (id, project_id, key, value, created_at) values (?, ?, ?, ?, ?)',
+  );
   const insertTag = db.prepare('insert into tags (id, organization_id, name, created_at) values (?, ?, ?, ?)');
-  const insertWorkspace = db.prepare(`insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at)
+  const insertWorkspace =
+    db.prepare(`insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at)
     values (?, ?, ?, ?, ?, '1.13.3', ?, ?, ?)`);
-  const insertWorkspaceTag = db.prepare('insert into workspace_tags (workspace_id, workspace_seq, tag_id) values (?, ?, ?)');
-  const insertBinding = db.prepare('insert into workspace_tag_bindings (id, workspace_id, workspace_seq, project_id, key, value, created_at) values (?, ?, ?, ?, ?, ?, ?)');
+  const insertWorkspaceTag = db.prepare(
+    'insert into workspace_tags (workspace_id, workspace_seq, tag_id) values (?, ?, ?)',
+  );
+  const insertBinding = db.prepare(
+    'insert into workspace_tag_bindings (id, workspace_id, workspace_seq, project_id, key, value, created_at) values (?, ?, ?, ?, ?, ?, ?)',
+  );
   db.transaction(() => {
     const projects = [];
     for (let p = 0; p < S.projects; p++) {
       const pid = id('prj');
       const name = `proj-${String(p).padStart(2, '0')}`;
       insertProject.run(pid, org.id, name, name, org.default_execution_mode, now);
-      for (const key of some(['env', 'team', 'cost-center'], 1, 3)) insertProjectBinding.run(id('tb'), pid, key, valueOf(key), now);
+      for (const key of some(['env', 'team', 'cost-center'], 1, 3))
+        insertProjectBinding.run(id('tb'), pid, key, valueOf(key), now);
       projects.push(pid);
     }
     const tagIds = new Map(S.flatTags.map((name) => [name, id('tag')]));
@@ -157,9 +197,19 @@ export async function seededTaggedDatabase(count) {
       // Creation order and latest change differ, so that the sorts have work to do.
       const created = at(i);
       const changed = at(Math.floor(rand() * count * 2));
-      const { lastInsertRowid: seq } = insertWorkspace.run(wid, org.id, projects[i % projects.length], name, name.toLowerCase(), changed, created, created);
+      const { lastInsertRowid: seq } = insertWorkspace.run(
+        wid,
+        org.id,
+        projects[i % projects.length],
+        name,
+        name.toLowerCase(),
+        changed,
+        created,
+        created,
+      );
       for (const tag of some(S.flatTags, 2, 5)) insertWorkspaceTag.run(wid, seq, tagIds.get(tag));
-      for (const key of some(S.bindingKeys, 1, 5)) insertBinding.run(id('tb'), wid, seq, projects[i % projects.length], key, valueOf(key), created);
+      for (const key of some(S.bindingKeys, 1, 5))
+        insertBinding.run(id('tb'), wid, seq, projects[i % projects.length], key, valueOf(key), created);
     }
   })();
   db.pragma('wal_checkpoint(TRUNCATE)');

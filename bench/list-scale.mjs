@@ -20,7 +20,10 @@ function queries(projectId) {
     ['search[wildcard-name]=*-prod-*', list('search%5Bwildcard-name%5D=*-prod-*')],
     ['search[name]=svc17-', list('search%5Bname%5D=svc17-')],
     ['filter[project][id]', list(`filter%5Bproject%5D%5Bid%5D=${projectId}`)],
-    ['filter[tagged] env=prod', list('filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod')],
+    [
+      'filter[tagged] env=prod',
+      list('filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=prod'),
+    ],
     ['sort=-latest-change-at', list('sort=-latest-change-at')],
     ['include=effective_tag_bindings', list('include=effective_tag_bindings')],
   ];
@@ -31,7 +34,11 @@ async function measure(count) {
   // As `berth serve` does at start: planner statistics (PRAGMA optimize).
   api.store.optimize();
   try {
-    const project = await api.store.db.selectFrom('projects').select('id').where('name', '=', 'proj-07').executeTakeFirstOrThrow();
+    const project = await api.store.db
+      .selectFrom('projects')
+      .select('id')
+      .where('name', '=', 'proj-07')
+      .executeTakeFirstOrThrow();
     const out = new Map();
     for (const [label, path] of queries(project.id)) {
       for (let i = 0; i < 3; i++) await api.get(path);
@@ -64,4 +71,6 @@ for (const [label, l] of large) {
   );
 }
 const slowest = Math.max(...[...large.values()].map((l) => l.ms));
-console.log(`  slowest median ${slowest.toFixed(2)} ms (target <= 20), worst ratio ${worst.toFixed(2)} (target <= 3.0)`);
+console.log(
+  `  slowest median ${slowest.toFixed(2)} ms (target <= 20), worst ratio ${worst.toFixed(2)} (target <= 3.0)`,
+);

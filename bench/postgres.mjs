@@ -17,7 +17,16 @@ const WRITE_CONNECTIONS = 8;
 /** The read load split over `servers`: total req/s, worst p99, errors. */
 async function readLoad(servers, path) {
   const results = await Promise.all(
-    servers.map((s) => runLoad({ mode: 'read', url: s.url, path, token: s.token, connections: READ_CONNECTIONS / servers.length, duration: READ_SECONDS })),
+    servers.map((s) =>
+      runLoad({
+        mode: 'read',
+        url: s.url,
+        path,
+        token: s.token,
+        connections: READ_CONNECTIONS / servers.length,
+        duration: READ_SECONDS,
+      }),
+    ),
   );
   return {
     perSecond: results.reduce((n, r) => n + r.perSecond, 0),
@@ -29,7 +38,16 @@ async function readLoad(servers, path) {
 /** The write load split over `servers`: creates/s, lock-unlock pairs/s, worst p99s, errors. */
 async function writeLoad(servers) {
   const results = await Promise.all(
-    servers.map((s) => runLoad({ mode: 'write', url: s.url, token: s.token, organization: 'bench', connections: WRITE_CONNECTIONS / servers.length, count: WRITES / servers.length })),
+    servers.map((s) =>
+      runLoad({
+        mode: 'write',
+        url: s.url,
+        token: s.token,
+        organization: 'bench',
+        connections: WRITE_CONNECTIONS / servers.length,
+        count: WRITES / servers.length,
+      }),
+    ),
   );
   // The generators start together; the slowest one sets the time of the whole load.
   const creates = results.reduce((n, r) => n + r.created.ids, 0);
@@ -85,8 +103,12 @@ try {
 
 const base = rows[0][1];
 const ratio = (x, y) => (x / y).toFixed(2);
-console.log(`postgres: serve-read (${READ_CONNECTIONS} connections, ${READ_SECONDS} s) and write-rate (${WRITES} creates, then ${WRITES} lock/unlock pairs, ${WRITE_CONNECTIONS} connections), ${WORKSPACES} workspaces`);
-console.log('  store                      reads/s  p99 ms   creates/s  p99 ms   pairs/s  p99 ms  failed   vs sqlite (reads, creates, pairs)');
+console.log(
+  `postgres: serve-read (${READ_CONNECTIONS} connections, ${READ_SECONDS} s) and write-rate (${WRITES} creates, then ${WRITES} lock/unlock pairs, ${WRITE_CONNECTIONS} connections), ${WORKSPACES} workspaces`,
+);
+console.log(
+  '  store                      reads/s  p99 ms   creates/s  p99 ms   pairs/s  p99 ms  failed   vs sqlite (reads, creates, pairs)',
+);
 for (const [label, { read, write }] of rows) {
   console.log(
     `  ${label.padEnd(24)} ${read.perSecond.toFixed(0).padStart(9)} ${String(read.p99).padStart(7)} ${write.createsPerSecond.toFixed(0).padStart(11)} ${String(write.createP99).padStart(7)} ${write.pairsPerSecond.toFixed(0).padStart(9)} ${String(write.pairP99).padStart(7)} ${String(read.failed + write.failed).padStart(7)}   ${ratio(read.perSecond, base.read.perSecond)}, ${ratio(write.createsPerSecond, base.write.createsPerSecond)}, ${ratio(write.pairsPerSecond, base.write.pairsPerSecond)}`,

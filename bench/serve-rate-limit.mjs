@@ -13,10 +13,14 @@ const DURATION = SMOKE ? 1 : 5;
 
 function startServe(db, rateLimit) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--db', db, '--rate-limit', String(rateLimit)], {
-      env: { ...process.env, BERTH_DB: '' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--db', db, '--rate-limit', String(rateLimit)],
+      {
+        env: { ...process.env, BERTH_DB: '' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     let err = '';
     child.stderr.on('data', (d) => {
       err += d;

@@ -21,17 +21,35 @@ export async function serveRead(berth) {
   const reference = await startReference(bytes);
   let ref;
   try {
-    ref = await runLoad({ mode: 'read', url: reference.url, path, token: 'none', connections: CONNECTIONS, duration: DURATION });
+    ref = await runLoad({
+      mode: 'read',
+      url: reference.url,
+      path,
+      token: 'none',
+      connections: CONNECTIONS,
+      duration: DURATION,
+    });
   } finally {
     await reference.stop();
   }
-  const own = await runLoad({ mode: 'read', url: berth.url, path, token: berth.token, connections: CONNECTIONS, duration: DURATION });
+  const own = await runLoad({
+    mode: 'read',
+    url: berth.url,
+    path,
+    token: berth.token,
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
   const line = (label, r) =>
     `  ${label.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, ${r.errors} errors, ${r.non2xx} non-2xx)`;
-  console.log(`serve-read: GET /api/v2/workspaces/:id, ${READ_WORKSPACES} workspaces, body ${bytes} bytes, ${CONNECTIONS} connections, ${DURATION} s each`);
+  console.log(
+    `serve-read: GET /api/v2/workspaces/:id, ${READ_WORKSPACES} workspaces, body ${bytes} bytes, ${CONNECTIONS} connections, ${DURATION} s each`,
+  );
   console.log(line('node:http reference', ref));
   console.log(line('berth serve', own));
-  console.log(`  ratio                  ${(own.perSecond / ref.perSecond).toFixed(2)} of the reference's requests/s (target >= 0.50)`);
+  console.log(
+    `  ratio                  ${(own.perSecond / ref.perSecond).toFixed(2)} of the reference's requests/s (target >= 0.50)`,
+  );
   console.log(`  berth p99              ${own.p99} ms (target < 20)`);
   return own;
 }

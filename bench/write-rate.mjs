@@ -12,7 +12,14 @@ const CONNECTIONS = 8;
 
 /** Runs the write load against a running berth, prints the summary lines. */
 export async function writeRate(berth) {
-  const r = await runLoad({ mode: 'write', url: berth.url, token: berth.token, organization: 'bench', connections: CONNECTIONS, count: COUNT });
+  const r = await runLoad({
+    mode: 'write',
+    url: berth.url,
+    token: berth.token,
+    organization: 'bench',
+    connections: CONNECTIONS,
+    count: COUNT,
+  });
   const c = r.created;
   const p = r.pairs;
   console.log(`write-rate: ${COUNT} creates, then ${COUNT} lock/unlock pairs, ${CONNECTIONS} connections`);

@@ -46,8 +46,12 @@ function oclifSortPlugin() {
     setup(b) {
       b.onLoad({ filter: /[\\/]@oclif[\\/]core[\\/]lib[\\/]config[\\/]plugin\.js$/ }, async (args) => {
         const source = await readFile(args.path, 'utf8');
-        if (!source.includes(from)) throw new Error(`oclif-sort: ${args.path} no longer sorts with localeCompare; revisit the patch`);
-        return { contents: source.replace(from, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));'), loader: 'js' };
+        if (!source.includes(from))
+          throw new Error(`oclif-sort: ${args.path} no longer sorts with localeCompare; revisit the patch`);
+        return {
+          contents: source.replace(from, '.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));'),
+          loader: 'js',
+        };
       });
     },
   };
@@ -103,7 +107,14 @@ await writeFile(`${root}/oclif.manifest.json`, `${JSON.stringify(manifest, null,
 // used to those already cached.
 const scratch = mkdtempSync(join(tmpdir(), 'berth-build-'));
 try {
-  const env = { ...process.env, BERTH_DB: join(scratch, 'warm.db'), BERTH_ORG: 'warm', NO_COLOR: '1', HOME: scratch, BERTH_CODE_CACHE: 'write' };
+  const env = {
+    ...process.env,
+    BERTH_DB: join(scratch, 'warm.db'),
+    BERTH_ORG: 'warm',
+    NO_COLOR: '1',
+    HOME: scratch,
+    BERTH_CODE_CACHE: 'write',
+  };
   for (const args of [
     ['org', 'create', 'warm', '--email', 'warm@example.test'],
     ['workspace', 'create', 'app', '--json'],
@@ -115,4 +126,6 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
-console.error(`build: dist/cli.cjs, its code cache and oclif.manifest.json (${Object.keys(manifest.commands).length} commands)`);
+console.error(
+  `build: dist/cli.cjs, its code cache and oclif.manifest.json (${Object.keys(manifest.commands).length} commands)`,
+);

@@ -27,17 +27,23 @@ if (!url) {
   const started = spawnSync('bash', [cluster, 'start', dir], { stdio: ['ignore', 'inherit', 'inherit'] });
   if (started.status !== 0) {
     stopCluster();
-    console.error('test-postgres: could not start a PostgreSQL cluster (see above). Set BERTH_TEST_DATABASE_URL to use a running server instead.');
+    console.error(
+      'test-postgres: could not start a PostgreSQL cluster (see above). Set BERTH_TEST_DATABASE_URL to use a running server instead.',
+    );
     process.exit(1);
   }
   url = readFileSync(join(dir, 'url'), 'utf8').trim();
 }
 
-const vitest = spawn(process.execPath, [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.postgres.config.ts', ...extraArgs], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, BERTH_TEST_DATABASE_URL: url },
-});
+const vitest = spawn(
+  process.execPath,
+  [join(root, 'node_modules', 'vitest', 'vitest.mjs'), 'run', '--config', 'vitest.postgres.config.ts', ...extraArgs],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, BERTH_TEST_DATABASE_URL: url },
+  },
+);
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
     vitest.kill(signal);

@@ -26,7 +26,9 @@ export async function inProcessApi(dbPath) {
     platform: 'node',
     target: 'node20',
     external: ['better-sqlite3', 'pg'],
-    banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
+    banner: {
+      js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);",
+    },
     logLevel: 'warning',
   });
   const mod = await import(`${pathToFileURL(out).href}?t=${Date.now()}`);

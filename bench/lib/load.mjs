@@ -40,7 +40,11 @@ function summary(r) {
 }
 
 if (options.mode === 'read') {
-  const r = await run({ connections: options.connections, duration: options.duration, url: options.url + options.path });
+  const r = await run({
+    connections: options.connections,
+    duration: options.duration,
+    url: options.url + options.path,
+  });
   console.log(JSON.stringify(summary(r)));
 } else if (options.mode === 'write') {
   // Creates: each request a new workspace name; the ids come back in the responses.
@@ -77,17 +81,30 @@ if (options.mode === 'read') {
         method: 'POST',
         setupRequest: (req, context) => {
           context.id = ids[k++ % ids.length];
-          return { ...req, path: `/api/v2/workspaces/${context.id}/actions/lock`, body: JSON.stringify({ reason: 'bench' }) };
+          return {
+            ...req,
+            path: `/api/v2/workspaces/${context.id}/actions/lock`,
+            body: JSON.stringify({ reason: 'bench' }),
+          };
         },
       },
       {
         method: 'POST',
-        setupRequest: (req, context) => ({ ...req, path: `/api/v2/workspaces/${context.id}/actions/unlock`, body: undefined }),
+        setupRequest: (req, context) => ({
+          ...req,
+          path: `/api/v2/workspaces/${context.id}/actions/unlock`,
+          body: undefined,
+        }),
       },
     ],
   });
   const locked = summary({ ...pairs, amountBased: true });
-  console.log(JSON.stringify({ created: { ...created, ids: ids.length }, pairs: { ...locked, pairs: locked.requests / 2, pairsPerSecond: locked.perSecond / 2 } }));
+  console.log(
+    JSON.stringify({
+      created: { ...created, ids: ids.length },
+      pairs: { ...locked, pairs: locked.requests / 2, pairsPerSecond: locked.perSecond / 2 },
+    }),
+  );
 } else {
   throw new Error(`unknown mode ${options.mode}`);
 }

@@ -16,7 +16,8 @@ export function benchPostgres() {
   if (process.env.BERTH_BENCH_DATABASE_URL) return { url: process.env.BERTH_BENCH_DATABASE_URL, stop: () => {} };
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-pg-'));
   const started = spawnSync('bash', [CLUSTER, 'start', dir], { stdio: ['ignore', 'ignore', 'inherit'] });
-  if (started.status !== 0) throw new Error('could not start a PostgreSQL cluster (set BERTH_BENCH_DATABASE_URL to use a running server)');
+  if (started.status !== 0)
+    throw new Error('could not start a PostgreSQL cluster (set BERTH_BENCH_DATABASE_URL to use a running server)');
   const url = readFileSync(join(dir, 'url'), 'utf8').trim();
   let stopped = false;
   const stop = () => {
@@ -44,14 +45,20 @@ export async function seededPostgres(serverUrl, seedFile) {
   const dir = mkdtempSync(join(tmpdir(), 'berth-bench-'));
   const source = join(dir, 'seed.db');
   copyFileSync(seedFile, source);
-  execFileSync(process.execPath, [BIN, 'db', 'copy', '--db', source, '--to', url], { env: { ...process.env, BERTH_DB: '', BERTH_DATABASE_URL: '' }, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(process.execPath, [BIN, 'db', 'copy', '--db', source, '--to', url], {
+    env: { ...process.env, BERTH_DB: '', BERTH_DATABASE_URL: '' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   rmSync(dir, { recursive: true, force: true });
   const token = `berth.bench.${randomBytes(20).toString('hex')}`;
-  await admin.query(`insert into ${schema}.tokens (id, kind, token_hash, description, created_at) values ($1, 'site-admin', $2, 'benchmark', $3)`, [
-    `at-bench${randomBytes(6).toString('hex')}`,
-    createHash('sha256').update(token).digest('hex'),
-    new Date().toISOString(),
-  ]);
+  await admin.query(
+    `insert into ${schema}.tokens (id, kind, token_hash, description, created_at) values ($1, 'site-admin', $2, 'benchmark', $3)`,
+    [
+      `at-bench${randomBytes(6).toString('hex')}`,
+      createHash('sha256').update(token).digest('hex'),
+      new Date().toISOString(),
+    ],
+  );
   await admin.query(`analyze`);
   return {
     url,

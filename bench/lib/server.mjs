@@ -53,16 +53,26 @@ export async function startBerth(seedFile, extraArgs = []) {
   const { default: Database } = await import('better-sqlite3');
   const sqlite = new Database(db);
   sqlite
-    .prepare(`insert into tokens (id, kind, token_hash, description, created_at) values (?, 'site-admin', ?, 'benchmark', ?)`)
-    .run(`at-bench${randomBytes(6).toString('hex')}`, createHash('sha256').update(token).digest('hex'), new Date().toISOString());
+    .prepare(
+      `insert into tokens (id, kind, token_hash, description, created_at) values (?, 'site-admin', ?, 'benchmark', ?)`,
+    )
+    .run(
+      `at-bench${randomBytes(6).toString('hex')}`,
+      createHash('sha256').update(token).digest('hex'),
+      new Date().toISOString(),
+    );
   sqlite.close();
   // BENCH_CPU_PROF=DIR: the serve process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', ...extraArgs], {
-    cwd: ROOT,
-    env: { ...process.env, BERTH_DB: db, BERTH_DATABASE_URL: '', NO_COLOR: '1' },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', ...extraArgs],
+    {
+      cwd: ROOT,
+      env: { ...process.env, BERTH_DB: db, BERTH_DATABASE_URL: '', NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    },
+  );
   const [, url] = await lineMatching(child, child.stderr, /berth listening on (\S+)/, 'berth serve');
   return { url, token, pid: child.pid, db, stop: stopper(child, () => rmSync(dir, { recursive: true, force: true })) };
 }
@@ -74,11 +84,15 @@ export async function startBerth(seedFile, extraArgs = []) {
 export async function startBerthsOnPostgres(url, token, instances) {
   const servers = [];
   for (let i = 0; i < instances; i++) {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', '--database', url], {
-      cwd: ROOT,
-      env: { ...process.env, BERTH_DB: '', BERTH_DATABASE_URL: '', NO_COLOR: '1' },
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
+    const child = spawn(
+      process.execPath,
+      [BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', '--database', url],
+      {
+        cwd: ROOT,
+        env: { ...process.env, BERTH_DB: '', BERTH_DATABASE_URL: '', NO_COLOR: '1' },
+        stdio: ['ignore', 'ignore', 'pipe'],
+      },
+    );
     const [, listening] = await lineMatching(child, child.stderr, /berth listening on (\S+)/, 'berth serve');
     servers.push({ url: listening, token, pid: child.pid, stop: stopper(child) });
   }
@@ -103,7 +117,9 @@ export async function startReference(bytes) {
 /** Runs bench/lib/load.mjs (autocannon) in a child process and returns its JSON result. */
 export function runLoad(options) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'bench', 'lib', 'load.mjs'), JSON.stringify(options)], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [join(ROOT, 'bench', 'lib', 'load.mjs'), JSON.stringify(options)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.once('exit', (code) => {

@@ -20,15 +20,25 @@ export interface AuditRoute {
   returns?: string;
 }
 
-const r = (action: string, subject: string | null, creates = false, returns?: string): AuditRoute => (returns ? { action, subject, creates, returns } : { action, subject, creates });
+const r = (action: string, subject: string | null, creates = false, returns?: string): AuditRoute =>
+  returns ? { action, subject, creates, returns } : { action, subject, creates };
 
 export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /organizations': r('organization.create', null, true),
   'PATCH /organizations/:name': r('organization.update', 'organizations'),
   'DELETE /organizations/:name': r('organization.delete', 'organizations'),
-  'POST /organizations/:org/relationships/data-retention-policy': r('organization.data-retention-policy.set', 'organizations'),
-  'PATCH /organizations/:org/relationships/data-retention-policy': r('organization.data-retention-policy.set', 'organizations'),
-  'DELETE /organizations/:org/relationships/data-retention-policy': r('organization.data-retention-policy.delete', 'organizations'),
+  'POST /organizations/:org/relationships/data-retention-policy': r(
+    'organization.data-retention-policy.set',
+    'organizations',
+  ),
+  'PATCH /organizations/:org/relationships/data-retention-policy': r(
+    'organization.data-retention-policy.set',
+    'organizations',
+  ),
+  'DELETE /organizations/:org/relationships/data-retention-policy': r(
+    'organization.data-retention-policy.delete',
+    'organizations',
+  ),
   'POST /organizations/:org/authentication-token': r('organization-token.create', 'organizations', true),
   'DELETE /organizations/:org/authentication-token': r('organization-token.delete', 'organizations'),
 
@@ -77,8 +87,14 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /workspaces/:id/actions/force-unlock': r('workspace.force-unlock', 'workspaces'),
   'PATCH /workspaces/:id/relationships/ssh-key': r('workspace.ssh-key.update', 'workspaces'),
   'POST /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.add', 'workspaces'),
-  'DELETE /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.remove', 'workspaces'),
-  'PATCH /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.replace', 'workspaces'),
+  'DELETE /workspaces/:id/relationships/remote-state-consumers': r(
+    'workspace.remote-state-consumers.remove',
+    'workspaces',
+  ),
+  'PATCH /workspaces/:id/relationships/remote-state-consumers': r(
+    'workspace.remote-state-consumers.replace',
+    'workspaces',
+  ),
   'POST /workspaces/:id/relationships/tags': r('workspace.tags.add', 'workspaces'),
   'DELETE /workspaces/:id/relationships/tags': r('workspace.tags.remove', 'workspaces'),
   'PATCH /workspaces/:id/tag-bindings': r('workspace.tag-bindings.add', 'workspaces'),
@@ -86,7 +102,10 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /workspaces/:id/relationships/tag-bindings': r('workspace.tag-bindings.replace', 'workspaces'),
   'POST /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
   'PATCH /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
-  'DELETE /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.delete', 'workspaces'),
+  'DELETE /workspaces/:id/relationships/data-retention-policy': r(
+    'workspace.data-retention-policy.delete',
+    'workspaces',
+  ),
 
   'POST /workspaces/:id/state-versions': r('state-version.create', 'workspaces', true),
   'PUT /state-versions/:id/content': r('state-version.upload', 'state-versions'),
@@ -135,6 +154,7 @@ export function returnedSubjectOf(route: AuditRoute, result: unknown): SubjectRe
 export function pathSubjectOf(route: AuditRoute, params: Record<string, string>): SubjectRef | null {
   if (!route.subject) return null;
   if (route.subject === 'organizations') return { type: 'organizations', name: params.org ?? params.name ?? '' };
-  if (route.subject === 'workspaces' && params.id === undefined) return { type: 'workspaces', organization: params.org ?? '', name: params.name ?? '' };
+  if (route.subject === 'workspaces' && params.id === undefined)
+    return { type: 'workspaces', organization: params.org ?? '', name: params.name ?? '' };
   return { type: route.subject, id: params.id ?? '' };
 }

@@ -2,20 +2,34 @@ import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { AuditActor } from '../domain/audit.js';
 import { systemClock } from '../domain/clock.js';
-import { pointedAt, resolveSubject, stateVersionCreator, type Subject, type SubjectRef } from '../services/audit-subjects.js';
+import {
+  pointedAt,
+  resolveSubject,
+  stateVersionCreator,
+  type Subject,
+  type SubjectRef,
+} from '../services/audit-subjects.js';
 import { auditActorOf, recordAuditEvent, retargetAuditEvent } from '../services/audit-trail.js';
 import { writeTransaction } from '../store/transaction.js';
 import { auditRouteOf, paramsOf, pathSubjectOf, returnedSubjectOf, type AuditRoute } from './audit-actions.js';
 import type { AppEnv, AppOptions } from './env.js';
 
 const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-const NOTHING: Subject = { target: { type: null, id: null, name: null }, organizationId: null, organizationName: null, workspaceId: null };
+const NOTHING: Subject = {
+  target: { type: null, id: null, name: null },
+  organizationId: null,
+  organizationName: null,
+  workspaceId: null,
+};
 const UNKNOWN_ACTOR: AuditActor = { kind: 'unknown', id: null, tokenId: null, name: null };
 
 /** The single resource a successful create answered with, as a subject reference. */
 async function createdRef(res: Response): Promise<SubjectRef | null> {
   if (!(res.headers.get('content-type') ?? '').includes('json')) return null;
-  const doc = (await res.clone().json().catch(() => null)) as { data?: { type?: unknown; id?: unknown } } | null;
+  const doc = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { data?: { type?: unknown; id?: unknown } } | null;
   const data = doc?.data;
   if (!data || Array.isArray(data) || typeof data.type !== 'string' || typeof data.id !== 'string') return null;
   return data.type === 'organizations' ? { type: 'organizations', name: data.id } : { type: data.type, id: data.id };
@@ -44,14 +58,21 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
     const ref = pathSubjectOf(route, params);
     const subject = ref ? await resolveSubject(options.db, ref) : NOTHING;
     // State uploads carry no token: the creator of the state version is the actor.
-    const uploader = route.action === 'state-version.upload' && params.id ? await stateVersionCreator(options.db, params.id) : null;
+    const uploader =
+      route.action === 'state-version.upload' && params.id ? await stateVersionCreator(options.db, params.id) : null;
 
     const clock = () => c.get('ctx')?.clock ?? options.clock ?? systemClock;
     const actor = () => {
       const a = c.get('actor');
       return a ? auditActorOf(a) : (uploader ?? UNKNOWN_ACTOR);
     };
-    const input = (s: Subject) => ({ time: clock().now().toISOString(), action: route.action, actor: actor(), subject: s, requestId: c.get('requestId') ?? null });
+    const input = (s: Subject) => ({
+      time: clock().now().toISOString(),
+      action: route.action,
+      actor: actor(),
+      subject: s,
+      requestId: c.get('requestId') ?? null,
+    });
 
     let recorded: string | null = null;
     // Whether the record already names what the request created (no retarget needed).

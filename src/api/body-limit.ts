@@ -11,11 +11,15 @@ import { bodyLimit } from 'hono/body-limit';
  * share of a small write's cost. Everything else (chunked bodies, requests handed to the app
  * in-process) goes through hono's middleware.
  */
-export function requestBodyLimit(maxSize: number, onError: (c: Context) => Response | Promise<Response>): MiddlewareHandler {
+export function requestBodyLimit(
+  maxSize: number,
+  onError: (c: Context) => Response | Promise<Response>,
+): MiddlewareHandler {
   const general = bodyLimit({ maxSize, onError });
   return (c, next) => {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
-    if (!incoming || incoming.httpVersionMajor !== 1 || 'transfer-encoding' in incoming.headers) return general(c, next);
+    if (!incoming || incoming.httpVersionMajor !== 1 || 'transfer-encoding' in incoming.headers)
+      return general(c, next);
     // GET, HEAD (and TRACE) requests get no body from the HTTP adapter: hono lets them through.
     if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'TRACE') return next();
     const length = incoming.headers['content-length'];

@@ -14,7 +14,10 @@ function invalidDocument(detail: string, pointer: string): BerthError {
  * `application/json` (or no Content-Type); malformed JSON is a 400. With `optional`, an empty body
  * gives `null` instead of an error.
  */
-export async function readJson(c: Context, options: { optional?: boolean } = {}): Promise<Record<string, unknown> | null> {
+export async function readJson(
+  c: Context,
+  options: { optional?: boolean } = {},
+): Promise<Record<string, unknown> | null> {
   const text = await c.req.text();
   if (text.trim() === '') {
     if (options.optional) return null;
@@ -59,7 +62,8 @@ export async function readResource(c: Context, type: string): Promise<ResourceIn
   const body = await readJson(c);
   const data = body!.data;
   if (data === undefined) throw invalidDocument('request body must contain a data member', '/data');
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalidDocument('data must be an object', '/data');
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw invalidDocument('data must be an object', '/data');
   const d = data as Record<string, unknown>;
   if (d.type !== type) throw invalidDocument(`type must be "${type}"`, '/data/type');
   return {

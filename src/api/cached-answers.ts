@@ -42,11 +42,19 @@ export function cachedAnswers(options: CachedAnswersOptions, next: NodeListener)
     res.writeHead(200, headers);
     res.end(hit.body);
     const q = target.indexOf('?');
-    options.logAccess(`GET ${q === -1 ? target : target.slice(0, q)} 200 ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
+    options.logAccess(
+      `GET ${q === -1 ? target : target.slice(0, q)} 200 ${(performance.now() - started).toFixed(1)}ms ${requestId}`,
+    );
   };
   return (req, res) => {
     const target = req.url ?? '/';
-    if (req.method !== 'GET' || target.length > options.maxUrlLength || !options.apiPath.test(target) || options.closing()) return next(req, res);
+    if (
+      req.method !== 'GET' ||
+      target.length > options.maxUrlLength ||
+      !options.apiPath.test(target) ||
+      options.closing()
+    )
+      return next(req, res);
     const started = performance.now();
     const stamp = readCache.currentStamp();
     if (typeof stamp === 'string') return answer(req, res, target, stamp, started);

@@ -50,14 +50,22 @@ export function sendDocument(c: Context, body: unknown, status: ContentfulStatus
   return c.body(JSON.stringify(body), status, { 'Content-Type': JSONAPI });
 }
 
-export function sendResource(c: Context, data: ResourceObject, options: { status?: ContentfulStatusCode; included?: ResourceObject[] } = {}): Response {
+export function sendResource(
+  c: Context,
+  data: ResourceObject,
+  options: { status?: ContentfulStatusCode; included?: ResourceObject[] } = {},
+): Response {
   const body: Record<string, unknown> = { data };
   if (options.included && options.included.length > 0) body.included = dedupe(options.included);
   return sendDocument(c, body, options.status ?? 200);
 }
 
 /** A list without pagination (e.g. tag bindings). */
-export function sendList(c: Context, data: ResourceObject[], extra: { links?: Record<string, string>; included?: ResourceObject[] } = {}): Response {
+export function sendList(
+  c: Context,
+  data: ResourceObject[],
+  extra: { links?: Record<string, string>; included?: ResourceObject[] } = {},
+): Response {
   const body: Record<string, unknown> = { data };
   if (extra.included && extra.included.length > 0) body.included = dedupe(extra.included);
   if (extra.links) body.links = extra.links;

@@ -19,7 +19,9 @@ export function sendError(c: Context, err: BerthError): Response {
 
 /** Anything that is not a BerthError: logged by the caller, answered with a generic 500. */
 export function internalError(): BerthError {
-  return new BerthError([{ status: 500, title: 'internal server error', detail: 'An unexpected error occurred; it has been logged.' }]);
+  return new BerthError([
+    { status: 500, title: 'internal server error', detail: 'An unexpected error occurred; it has been logged.' },
+  ]);
 }
 
 /** The same error document as a standalone Response, for answers given outside the app (serve's limits). */

@@ -36,7 +36,8 @@ export function limitsProblem(l: ServerLimits): string | null {
   }
   if (l.headersTimeoutMs > l.requestTimeoutMs) return 'the headers timeout cannot be longer than the request timeout';
   // The request line counts in node's header size: with less room, long URLs would get 431, never 414.
-  if (l.maxHeaderSize < l.maxUrlLength + 1024) return `the header size limit must be at least ${l.maxUrlLength + 1024} bytes (the URL limit plus 1 KiB)`;
+  if (l.maxHeaderSize < l.maxUrlLength + 1024)
+    return `the header size limit must be at least ${l.maxUrlLength + 1024} bytes (the URL limit plus 1 KiB)`;
   return null;
 }
 
@@ -57,16 +58,30 @@ export function nodeServerOptions(l: ServerLimits): ServerOptions {
 export function uriTooLong(target: string, maxUrlLength: number): Response | null {
   if (target.length <= maxUrlLength) return null;
   return errorResponse(
-    new BerthError([{ status: 414, title: 'uri too long', detail: `request URLs (path and query) are limited to ${maxUrlLength} bytes` }]),
+    new BerthError([
+      {
+        status: 414,
+        title: 'uri too long',
+        detail: `request URLs (path and query) are limited to ${maxUrlLength} bytes`,
+      },
+    ]),
   );
 }
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  408: 'Request Timeout',
+  431: 'Request Header Fields Too Large',
+};
 
 function clientErrorItem(code: string | undefined): { status: number; title: string; detail: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return { status: 431, title: 'request header fields too large', detail: 'the request line and headers are larger than this server accepts' };
+      return {
+        status: 431,
+        title: 'request header fields too large',
+        detail: 'the request line and headers are larger than this server accepts',
+      };
     case 'ERR_HTTP_REQUEST_TIMEOUT':
       return { status: 408, title: 'request timeout', detail: 'the request was not received in time' };
     default:

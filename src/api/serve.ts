@@ -17,8 +17,22 @@ import { BerthError } from '../domain/errors.js';
 import { errorResponse } from './errors.js';
 import { AccessLog } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
-import { answerClientError, DEFAULT_LIMITS, limitsProblem, nodeServerOptions, uriTooLong, type ServerLimits } from './limits.js';
-import { DEFAULT_RATE_LIMIT, RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds, type RateDecision } from './rate-limit.js';
+import {
+  answerClientError,
+  DEFAULT_LIMITS,
+  limitsProblem,
+  nodeServerOptions,
+  uriTooLong,
+  type ServerLimits,
+} from './limits.js';
+import {
+  DEFAULT_RATE_LIMIT,
+  RateLimiter,
+  rateLimitHeaders,
+  rateLimitKey,
+  retryAfterSeconds,
+  type RateDecision,
+} from './rate-limit.js';
 
 export interface ServeOptions {
   host: string;
@@ -73,7 +87,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const problem = limitsProblem(limits);
   if (problem) throw new ServeSetupError(problem);
   const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  if (!Number.isInteger(rateLimit) || rateLimit < 0) throw new ServeSetupError(`the rate limit must be a whole number of requests per second, 0 for none, not ${rateLimit}`);
+  if (!Number.isInteger(rateLimit) || rateLimit < 0)
+    throw new ServeSetupError(
+      `the rate limit must be a whole number of requests per second, 0 for none, not ${rateLimit}`,
+    );
   // A given clock (tests) drives the rate limiter's windows too; else the monotonic clock does.
   const clock = options.clock;
   const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
@@ -98,7 +115,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     pruneTimer = setInterval(() => {
       pruning = pruneRetainedData(ctx).then(
         (r) => {
-          if (r.stateVersions > 0 || r.runs > 0) options.log(`prune: deleted ${r.stateVersions} state versions and ${r.runs} runs`);
+          if (r.stateVersions > 0 || r.runs > 0)
+            options.log(`prune: deleted ${r.stateVersions} state versions and ${r.runs} runs`);
         },
         (err) => options.log(`prune failed: ${(err as Error)?.message ?? String(err)}`),
       );
@@ -109,7 +127,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Access log lines are written in batches (access-log.ts).
   const accessLog = new AccessLog(options.log);
   // Successful GET answers, reused while the database is unchanged (read-cache.ts).
-  const readCache = options.readCacheEntries === 0 ? null : new ReadCache(store.changeStamp, { ...DEFAULT_READ_CACHE, ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}) });
+  const readCache =
+    options.readCacheEntries === 0
+      ? null
+      : new ReadCache(store.changeStamp, {
+          ...DEFAULT_READ_CACHE,
+          ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}),
+        });
   // Answers from the read cache are built with plain-object headers, which the HTTP adapter
   // writes directly; touching `response.headers` would build Fetch API objects for nothing.
   interface Answer {
@@ -118,8 +142,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     /** Built here with the extra headers (rate limit, Connection) already in it; else they are still to be set. */
     cached: boolean;
   }
-  const answer = async (request: Request, target: string, env: HttpBindings | Http2Bindings, extra: Record<string, string>): Promise<Answer> => {
-    if (!readCache || request.method !== 'GET' || !API_PATH.test(target)) return { response: await app.fetch(request, env), requestId: null, cached: false };
+  const answer = async (
+    request: Request,
+    target: string,
+    env: HttpBindings | Http2Bindings,
+    extra: Record<string, string>,
+  ): Promise<Answer> => {
+    if (!readCache || request.method !== 'GET' || !API_PATH.test(target))
+      return { response: await app.fetch(request, env), requestId: null, cached: false };
     // Hits were answered before this (cached-answers.ts); compute, and keep the answer.
     const key = ReadCache.key(env.incoming.headers.authorization, target);
     const stamp = await readCache.currentStamp();
@@ -133,7 +163,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const body = await response.text();
     readCache.set(key, stamp, headers, body);
     const requestId = response.headers.get('x-request-id') ?? randomUUID();
-    return { response: new Response(body, { status: 200, headers: { ...headers, ...extra, 'x-request-id': requestId } }), requestId, cached: true };
+    return {
+      response: new Response(body, { status: 200, headers: { ...headers, ...extra, 'x-request-id': requestId } }),
+      requestId,
+      cached: true,
+    };
   };
   let closing: Promise<void> | null = null;
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
@@ -153,7 +187,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       }
       // Shutting down: the connection closes after this answer instead of idling in keep-alive.
       if (closing) extra.Connection = 'close';
-      result = decision && !decision.allowed ? { response: tooManyRequests(decision), requestId: null, cached: false } : await answer(request, target, env, extra);
+      result =
+        decision && !decision.allowed
+          ? { response: tooManyRequests(decision), requestId: null, cached: false }
+          : await answer(request, target, env, extra);
       if (!result.cached) for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
     }
     const { response } = result;
@@ -182,7 +219,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
-      const s = options.tls ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener) : createHttpServer(serverOptions, listener);
+      const s = options.tls
+        ? createHttpsServer({ ...serverOptions, cert: options.tls.cert, key: options.tls.key }, listener)
+        : createHttpServer(serverOptions, listener);
       s.once('error', reject);
       s.listen(options.port, options.host, () => resolve(s));
     });
@@ -233,7 +272,11 @@ function pathOf(target: string): string {
 
 function tooManyRequests(decision: RateDecision): Response {
   const err = new BerthError([
-    { status: 429, title: 'Too many requests', detail: `more than ${decision.limit} requests per second; retry after the time in Retry-After` },
+    {
+      status: 429,
+      title: 'Too many requests',
+      detail: `more than ${decision.limit} requests per second; retry after the time in Retry-After`,
+    },
   ]);
   return errorResponse(err, { 'Retry-After': String(retryAfterSeconds(decision)) });
 }
@@ -246,7 +289,8 @@ export function isLoopback(address: string): boolean {
 
 function setupMessage(err: unknown, options: ServeOptions): string {
   const e = err as NodeJS.ErrnoException;
-  if (e?.code === 'EADDRINUSE') return `cannot listen on ${options.host}:${options.port}: the address is already in use`;
+  if (e?.code === 'EADDRINUSE')
+    return `cannot listen on ${options.host}:${options.port}: the address is already in use`;
   if (e?.code === 'EADDRNOTAVAIL') return `cannot listen on ${options.host}: no such address on this machine`;
   if (e?.code === 'EACCES') return `cannot listen on ${options.host}:${options.port}: permission denied`;
   if (options.tls) return `cannot serve HTTPS with this certificate and key: ${e?.message ?? String(err)}`;

@@ -7,7 +7,9 @@ import { resolveConnection } from './connection.js';
 import { exitCodeFor, messageFor } from './exit-codes.js';
 import { configureColour, renderJson, selectColumns } from './output.js';
 
-export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<(typeof BerthCommand)['baseFlags'] & T['flags']>;
+export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
+  (typeof BerthCommand)['baseFlags'] & T['flags']
+>;
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
 
 /**
@@ -16,18 +18,31 @@ export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args
  */
 export abstract class BerthCommand<T extends typeof Command> extends Command {
   static override baseFlags = {
-    server: Flags.string({ description: 'URL of a berth server (or any HCP Terraform API v2 server); local mode when absent', env: 'BERTH_SERVER', helpGroup: 'GLOBAL' }),
+    server: Flags.string({
+      description: 'URL of a berth server (or any HCP Terraform API v2 server); local mode when absent',
+      env: 'BERTH_SERVER',
+      helpGroup: 'GLOBAL',
+    }),
     token: Flags.string({ description: 'API token to act as', env: 'BERTH_TOKEN', helpGroup: 'GLOBAL' }),
     org: Flags.string({ description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
     db: Flags.string({ description: 'local database file (local mode); $BERTH_DB wins over it', helpGroup: 'GLOBAL' }),
     database: Flags.string({
-      description: 'database of local mode and serve: postgres://USER@HOST:PORT/DB for PostgreSQL, else a SQLite file path or sqlite:PATH (wins over --db)',
+      description:
+        'database of local mode and serve: postgres://USER@HOST:PORT/DB for PostgreSQL, else a SQLite file path or sqlite:PATH (wins over --db)',
       env: 'BERTH_DATABASE_URL',
       helpGroup: 'GLOBAL',
     }),
     json: Flags.boolean({ description: 'print machine-readable JSON on stdout', default: false, helpGroup: 'GLOBAL' }),
-    columns: Flags.string({ description: 'table columns to show, comma-separated, e.g. name,locked (tables only)', helpGroup: 'GLOBAL' }),
-    profile: Flags.string({ description: 'named profile of defaults in the berth config file', env: 'BERTH_PROFILE', default: 'default', helpGroup: 'GLOBAL' }),
+    columns: Flags.string({
+      description: 'table columns to show, comma-separated, e.g. name,locked (tables only)',
+      helpGroup: 'GLOBAL',
+    }),
+    profile: Flags.string({
+      description: 'named profile of defaults in the berth config file',
+      env: 'BERTH_PROFILE',
+      default: 'default',
+      helpGroup: 'GLOBAL',
+    }),
   };
 
   protected flags!: BaseFlags<T>;
@@ -82,7 +97,8 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     try {
       return resolveDatabaseLocation(flags);
     } catch (err) {
-      if (err instanceof DatabaseLocationError) this.error(`--database (or BERTH_DATABASE_URL): ${err.message}`, { exit: 2 });
+      if (err instanceof DatabaseLocationError)
+        this.error(`--database (or BERTH_DATABASE_URL): ${err.message}`, { exit: 2 });
       throw err;
     }
   }
@@ -94,13 +110,19 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   protected sqliteFile(command: string): string {
     const location = this.databaseLocation();
     if (location.kind === 'sqlite') return location.path;
-    return this.error(`${command} works on berth's SQLite file; for a PostgreSQL database use PostgreSQL's own tools (pg_dump, pg_restore)`, { exit: 2 });
+    return this.error(
+      `${command} works on berth's SQLite file; for a PostgreSQL database use PostgreSQL's own tools (pg_dump, pg_restore)`,
+      { exit: 2 },
+    );
   }
 
   /** The organization from `--org` / `$BERTH_ORG`, or a usage error. */
   protected requireOrg(): string {
     const org = (this.flags as { org?: string }).org;
-    if (!org) this.error('an organization is required: pass --org NAME, set BERTH_ORG, or `berth config set org NAME`', { exit: 2 });
+    if (!org)
+      this.error('an organization is required: pass --org NAME, set BERTH_ORG, or `berth config set org NAME`', {
+        exit: 2,
+      });
     return org;
   }
 

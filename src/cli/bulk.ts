@@ -34,11 +34,18 @@ export function bulkFlags(what: string) {
  * Previews the workspaces a bulk operation is about to act on (on stderr) and confirms on a
  * terminal, or takes --yes; without --yes and without a terminal, refuses.
  */
-export async function confirmBulk(items: Resource[], verb: string, flags: { yes?: boolean; json?: boolean }): Promise<void> {
+export async function confirmBulk(
+  items: Resource[],
+  verb: string,
+  flags: { yes?: boolean; json?: boolean },
+): Promise<void> {
   const names = items.map((w) => String(w.attributes.name));
-  process.stderr.write(`${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`);
+  process.stderr.write(
+    `${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`,
+  );
   if (flags.yes) return;
-  if (!canPrompt(flags)) throw usageError(`refusing to act on ${items.length} workspaces without --yes when not on a terminal`);
+  if (!canPrompt(flags))
+    throw usageError(`refusing to act on ${items.length} workspaces without --yes when not on a terminal`);
   if (!(await confirm(`Go ahead with these ${items.length} workspaces?`))) throw usageError('aborted');
 }
 
@@ -64,7 +71,12 @@ export async function runBulk(
       results.push({ id: item.id, name: String(item.attributes.name), ok: true });
     } catch (err) {
       if (!(err instanceof BerthError)) throw err;
-      results.push({ id: item.id, name: String(item.attributes.name), ok: false, error: messageFor(err).replace(/^Error: /, '') });
+      results.push({
+        id: item.id,
+        name: String(item.attributes.name),
+        ok: false,
+        error: messageFor(err).replace(/^Error: /, ''),
+      });
       if (exitCode === 0) exitCode = exitCodeFor(err);
     }
   }
@@ -93,7 +105,8 @@ export async function matchingWorkspaces(
   workspaceArgs: string | string[] | undefined,
   flags: Parameters<typeof filtersFromFlags>[2],
 ): Promise<Resource[]> {
-  if (workspaceArgs !== undefined && workspaceArgs.length > 0) throw usageError('give either WORKSPACE or --all-matching with filters, not both');
+  if (workspaceArgs !== undefined && workspaceArgs.length > 0)
+    throw usageError('give either WORKSPACE or --all-matching with filters, not both');
   if (!anyFilter(flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
   return new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, flags));
 }

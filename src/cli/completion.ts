@@ -19,7 +19,12 @@ export function commandsFromConfig(commands: Command.Loadable[]): CompletionComm
     .filter((c) => !c.hidden)
     .map((c) => ({
       id: c.id,
-      flags: Object.fromEntries(Object.entries(c.flags ?? {}).map(([name, f]: [string, any]) => [name, { type: f.type, options: f.options, char: f.char }])),
+      flags: Object.fromEntries(
+        Object.entries(c.flags ?? {}).map(([name, f]: [string, any]) => [
+          name,
+          { type: f.type, options: f.options, char: f.char },
+        ]),
+      ),
       args: Object.keys(c.args ?? {}),
     }));
 }
@@ -59,8 +64,15 @@ export function complete(commands: CompletionCommand[], words: string[]): Comple
     if (flag && flag.type === 'option') return { candidates: [...(flag.options ?? [])].filter(starts) };
   }
   if (current.startsWith('-')) {
-    const names = Object.entries(command.flags).flatMap(([name, f]) => (f.type === 'boolean' && name !== 'json' ? [`--${name}`, `--no-${name}`] : [`--${name}`]));
-    return { candidates: names.filter((n) => !n.startsWith('--no-') || command!.flags[n.slice(5)]).filter(starts).sort() };
+    const names = Object.entries(command.flags).flatMap(([name, f]) =>
+      f.type === 'boolean' && name !== 'json' ? [`--${name}`, `--no-${name}`] : [`--${name}`],
+    );
+    return {
+      candidates: names
+        .filter((n) => !n.startsWith('--no-') || command!.flags[n.slice(5)])
+        .filter(starts)
+        .sort(),
+    };
   }
   // Positional arguments typed so far (skipping flags and their values).
   let position = 0;

@@ -19,7 +19,8 @@ export interface ConfigFile {
 
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BERTH_CONFIG) return env.BERTH_CONFIG;
-  const base = env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), '.config');
+  const base =
+    env.XDG_CONFIG_HOME && env.XDG_CONFIG_HOME !== '' ? env.XDG_CONFIG_HOME : join(env.HOME ?? homedir(), '.config');
   return join(base, 'berth', 'config.json');
 }
 

@@ -66,7 +66,8 @@ export function resolveConnection(
     else if (env[tfVar]) [token, sources.token] = [env[tfVar], tfVar];
     else if (fromFile) [token, sources.token] = [fromFile, '~/.terraform.d/credentials.tfrc.json'];
     else if (profile.token) [token, sources.token] = [profile.token, `profile ${profileName}`];
-    else if (config.credentials[host]?.token) [token, sources.token] = [config.credentials[host].token, `berth login (${host})`];
+    else if (config.credentials[host]?.token)
+      [token, sources.token] = [config.credentials[host].token, `berth login (${host})`];
   }
 
   let org: string | undefined;

@@ -18,7 +18,10 @@ export abstract class ConsumerChangeCommand extends BerthCommand<typeof Consumer
 
   async run(): Promise<void> {
     const consumers = this.positionals.slice(1);
-    if (consumers.length === 0) throw usageError(`give at least one consumer workspace: berth remote-state ${this.change} WORKSPACE CONSUMER ...`);
+    if (consumers.length === 0)
+      throw usageError(
+        `give at least one consumer workspace: berth remote-state ${this.change} WORKSPACE CONSUMER ...`,
+      );
     const client = await this.client();
     const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
     const org = 'organization' in ref ? ref.organization : this.flags.org;

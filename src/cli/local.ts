@@ -17,5 +17,8 @@ export async function localTransport(database: string | DatabaseLocation): Promi
   const store = await openStore(database);
   const settings = await loadSettings(store.db);
   const app = createApp({ db: store.db, settings, localActor: LOCAL_SITE_ADMIN, singleRequest: true });
-  return new InProcessTransport((req) => app.fetch(req), () => store.close());
+  return new InProcessTransport(
+    (req) => app.fetch(req),
+    () => store.close(),
+  );
 }

@@ -24,7 +24,12 @@ let selectedColumns: string[] | null = null;
 
 /** `--columns a,b`: the tables of this command show only these columns, in this order. */
 export function selectColumns(list: string | undefined): void {
-  selectedColumns = list ? list.split(',').map((c) => c.trim()).filter((c) => c !== '') : null;
+  selectedColumns = list
+    ? list
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c) => c !== '')
+    : null;
 }
 
 const columnKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '-');
@@ -33,7 +38,10 @@ function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
   if (!selectedColumns) return columns;
   return selectedColumns.map((wanted) => {
     const found = columns.find((c) => columnKey(c.header) === columnKey(wanted));
-    if (!found) throw new UsageError(`unknown column "${wanted}"; this table has: ${columns.map((c) => columnKey(c.header)).join(', ')}`);
+    if (!found)
+      throw new UsageError(
+        `unknown column "${wanted}"; this table has: ${columns.map((c) => columnKey(c.header)).join(', ')}`,
+      );
     return found;
   });
 }
@@ -45,10 +53,21 @@ export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
     head: columns.map((c) => chalk.bold(c.header)),
     style: { head: [], border: [], compact: true },
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '',
-      bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '',
-      right: '', 'right-mid': '', middle: '  ',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '  ',
     },
   });
   for (const row of rows) table.push(columns.map((c) => cell(c.value(row))));

@@ -2,7 +2,13 @@ import { UsageError } from './exit-codes.js';
 
 /** Prompts are allowed only when a person sits at a terminal. */
 export function canPrompt(flags: { json?: boolean; yes?: boolean }): boolean {
-  return Boolean(process.stdin.isTTY && process.stderr.isTTY && !flags.json && !flags.yes && process.env.BERTH_NO_INPUT === undefined);
+  return Boolean(
+    process.stdin.isTTY &&
+    process.stderr.isTTY &&
+    !flags.json &&
+    !flags.yes &&
+    process.env.BERTH_NO_INPUT === undefined,
+  );
 }
 
 export function usageError(message: string): UsageError {
@@ -15,7 +21,10 @@ export async function confirm(message: string, defaultValue = false): Promise<bo
   return confirm({ message, default: defaultValue }, { output: process.stderr });
 }
 
-export async function input(message: string, options: { default?: string; validate?: (v: string) => true | string } = {}): Promise<string> {
+export async function input(
+  message: string,
+  options: { default?: string; validate?: (v: string) => true | string } = {},
+): Promise<string> {
   const { input } = await import('@inquirer/prompts');
   return input({ message, default: options.default, validate: options.validate }, { output: process.stderr });
 }
@@ -38,7 +47,11 @@ export async function confirmDestructive(what: string, flags: { yes?: boolean; j
  * The strongest confirmation, for operations that cannot be undone and skip safety checks (force
  * delete): on a terminal the person types the name back; elsewhere it refuses unless `--yes`.
  */
-export async function confirmByTyping(what: string, name: string, flags: { yes?: boolean; json?: boolean }): Promise<void> {
+export async function confirmByTyping(
+  what: string,
+  name: string,
+  flags: { yes?: boolean; json?: boolean },
+): Promise<void> {
   if (flags.yes) return;
   if (!canPrompt(flags)) throw usageError(`refusing to ${what} without --yes when not on a terminal`);
   const typed = await input(`This will ${what}. Type the name (${name}) to confirm:`);

@@ -12,8 +12,17 @@ const PROJECT_ID = /^prj-[A-Za-z0-9]{16}$/;
  */
 export async function resolveProject(client: BerthClient, ref: string, org: string | undefined): Promise<Resource> {
   if (PROJECT_ID.test(ref)) return (await getProject(client, ref)).data;
-  if (!org) throw usageError(`"${ref}" is not a project id (prj-...); to find a project by name pass --org NAME or set BERTH_ORG`);
+  if (!org)
+    throw usageError(
+      `"${ref}" is not a project id (prj-...); to find a project by name pass --org NAME or set BERTH_ORG`,
+    );
   const found = await findProjectByName(client, org, ref);
-  if (!found) throw notFoundWithSuggestions('project', ref, org, (await listAllProjects(client, org)).map((p) => String(p.attributes.name)));
+  if (!found)
+    throw notFoundWithSuggestions(
+      'project',
+      ref,
+      org,
+      (await listAllProjects(client, org)).map((p) => String(p.attributes.name)),
+    );
   return found;
 }

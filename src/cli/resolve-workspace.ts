@@ -10,6 +10,9 @@ export function parseWorkspaceArg(arg: string, org: string | undefined): Workspa
   if (slash > 0 && slash < arg.length - 1 && arg.indexOf('/', slash + 1) === -1) {
     return { organization: arg.slice(0, slash), name: arg.slice(slash + 1) };
   }
-  if (!org) throw usageError(`cannot tell the organization of workspace ${arg}: pass --org NAME, set BERTH_ORG, or write ORG/NAME`);
+  if (!org)
+    throw usageError(
+      `cannot tell the organization of workspace ${arg}: pass --org NAME, set BERTH_ORG, or write ORG/NAME`,
+    );
   return { organization: org, name: arg };
 }

@@ -33,7 +33,11 @@ function validTags(text: string): true | string {
  * already given as flags are not asked. Returns flag values to merge over the given flags, or
  * null when the person declines at the end.
  */
-export async function interactiveCreateFlow(p: FlowPrompts, data: FlowData, given: Record<string, any>): Promise<Record<string, any> | null> {
+export async function interactiveCreateFlow(
+  p: FlowPrompts,
+  data: FlowData,
+  given: Record<string, any>,
+): Promise<Record<string, any> | null> {
   const out: Record<string, any> = {};
   out.name = await p.input('Workspace name', { validate: (v) => (validWorkspaceName(v.trim()) ? true : NAME_DETAIL) });
   out.name = out.name.trim();
@@ -45,7 +49,10 @@ export async function interactiveCreateFlow(p: FlowPrompts, data: FlowData, give
       out.project = projects[0]!.id;
       projectLabel = `${projects[0]!.name} (${projects[0]!.id})`;
     } else {
-      out.project = await p.select('Project', projects.map((pr) => ({ name: `${pr.name}  ${pr.id}`, value: pr.id })));
+      out.project = await p.select(
+        'Project',
+        projects.map((pr) => ({ name: `${pr.name}  ${pr.id}`, value: pr.id })),
+      );
       const chosen = projects.find((pr) => pr.id === out.project);
       projectLabel = chosen ? `${chosen.name} (${chosen.id})` : out.project;
     }
@@ -63,15 +70,22 @@ export async function interactiveCreateFlow(p: FlowPrompts, data: FlowData, give
   }
   if (mode === 'agent' && given['agent-pool'] === undefined) {
     const pools = await data.agentPools();
-    if (pools.length === 0) throw new Error('agent mode needs an agent pool and this organization has none: create one with `berth agent-pool create NAME`');
-    out['agent-pool'] = await p.select('Agent pool', pools.map((pool) => ({ name: `${pool.name}  ${pool.id}`, value: pool.id })));
+    if (pools.length === 0)
+      throw new Error(
+        'agent mode needs an agent pool and this organization has none: create one with `berth agent-pool create NAME`',
+      );
+    out['agent-pool'] = await p.select(
+      'Agent pool',
+      pools.map((pool) => ({ name: `${pool.name}  ${pool.id}`, value: pool.id })),
+    );
   }
 
   if (given.description === undefined) {
     const description = (await p.input('Description (optional)')).trim();
     if (description !== '') out.description = description;
   }
-  if (given['auto-apply'] === undefined) out['auto-apply'] = await p.confirm('Apply automatically after a successful plan?', false);
+  if (given['auto-apply'] === undefined)
+    out['auto-apply'] = await p.confirm('Apply automatically after a successful plan?', false);
   if (given.tag === undefined) {
     const tags = (await p.input('Tags, key=value separated by commas (optional)', { validate: validTags })).trim();
     if (tags !== '') out.tag = tags.split(',').map((t) => t.trim());
@@ -81,7 +95,9 @@ export async function interactiveCreateFlow(p: FlowPrompts, data: FlowData, give
   p.note('');
   p.note(`  Name            ${merged.name}`);
   p.note(`  Project         ${projectLabel}`);
-  p.note(`  Execution mode  ${merged['execution-mode'] ?? 'inherited from the project'}${merged['agent-pool'] ? ` (pool ${merged['agent-pool']})` : ''}`);
+  p.note(
+    `  Execution mode  ${merged['execution-mode'] ?? 'inherited from the project'}${merged['agent-pool'] ? ` (pool ${merged['agent-pool']})` : ''}`,
+  );
   p.note(`  Description     ${merged.description ?? '-'}`);
   p.note(`  Auto apply      ${merged['auto-apply'] ? 'yes' : 'no'}`);
   p.note(`  Tags            ${merged.tag?.length ? merged.tag.join(', ') : '-'}`);

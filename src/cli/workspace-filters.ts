@@ -4,7 +4,13 @@ import { resolveProjectId, type WorkspaceListFilters } from '../client/workspace
 import { usageError } from './prompts.js';
 import { parseTagFlag } from './workspace-flags.js';
 
-const split = (v: string | undefined) => (v === undefined ? undefined : v.split(',').map((s) => s.trim()).filter(Boolean));
+const split = (v: string | undefined) =>
+  v === undefined
+    ? undefined
+    : v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
 
 /** The filters of `workspace list`, shared by the bulk operations (`--all-matching`). */
 export const workspaceFilterFlags = {
@@ -14,7 +20,10 @@ export const workspaceFilterFlags = {
   'exclude-tags': Flags.string({ description: 'flat tags the workspaces must not have (comma-separated)' }),
   project: Flags.string({ description: 'only this project (prj- id or name)' }),
   'run-status': Flags.string({ description: 'current run status(es), comma-separated' }),
-  tag: Flags.string({ description: 'key-value tag key[=value]; repeat for AND; no value means any value', multiple: true }),
+  tag: Flags.string({
+    description: 'key-value tag key[=value]; repeat for AND; no value means any value',
+    multiple: true,
+  }),
 };
 
 type FilterFlagValues = {
@@ -27,7 +36,11 @@ type FilterFlagValues = {
   tag?: string[];
 };
 
-export async function filtersFromFlags(client: BerthClient, org: string, f: FilterFlagValues): Promise<WorkspaceListFilters> {
+export async function filtersFromFlags(
+  client: BerthClient,
+  org: string,
+  f: FilterFlagValues,
+): Promise<WorkspaceListFilters> {
   if (f.tag?.some((t) => t.trim() === '')) throw usageError('--tag needs a key');
   const filters: WorkspaceListFilters = {
     search: f.search,

@@ -16,10 +16,16 @@ export const workspaceSettingFlags = {
   'auto-destroy-at': Flags.string({ description: 'time of a scheduled destroy run (ISO 8601)' }),
   'auto-destroy-duration': Flags.string({ description: 'destroy after this much inactivity, e.g. 14d or 36h' }),
   'file-triggers': Flags.boolean({ description: 'start VCS runs only for matching changed files', allowNo: true }),
-  'global-remote-state': Flags.boolean({ description: 'let every workspace of the organization read this state', allowNo: true }),
+  'global-remote-state': Flags.boolean({
+    description: 'let every workspace of the organization read this state',
+    allowNo: true,
+  }),
   'queue-all-runs': Flags.boolean({ description: 'queue runs immediately after creation', allowNo: true }),
   speculative: Flags.boolean({ description: 'allow automatic speculative plans', allowNo: true }),
-  'engine-version': Flags.string({ description: 'engine version or constraint, e.g. 1.9.8 or "~> 1.9.0"', aliases: ['terraform-version'] }),
+  'engine-version': Flags.string({
+    description: 'engine version or constraint, e.g. 1.9.8 or "~> 1.9.0"',
+    aliases: ['terraform-version'],
+  }),
   'trigger-prefix': Flags.string({ description: 'path prefix that triggers runs (repeatable)', multiple: true }),
   'trigger-pattern': Flags.string({ description: 'glob pattern that triggers runs (repeatable)', multiple: true }),
   'working-directory': Flags.string({ description: 'relative path runs execute in' }),
@@ -90,7 +96,9 @@ export async function workspaceRequestFromFlags(
 
   const relationships: Record<string, unknown> = {};
   if (f.project) {
-    const id = /^prj-[A-Za-z0-9]{16}$/.test(f.project) ? f.project : await resolveProjectId(client, needOrg('--project'), f.project);
+    const id = /^prj-[A-Za-z0-9]{16}$/.test(f.project)
+      ? f.project
+      : await resolveProjectId(client, needOrg('--project'), f.project);
     relationships.project = { data: { type: 'projects', id } };
   }
   if (f.tag) relationships['tag-bindings'] = tagBindingsRelationship((f.tag as string[]).map(parseTagFlag));

@@ -29,9 +29,14 @@ export class BerthClient {
     await this.transport.close();
   }
 
-  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<{ status: number; body: T | null }> {
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: RequestOptions = {},
+  ): Promise<{ status: number; body: T | null }> {
     const url = new URL(`${this.transport.baseUrl}/api/v2${path}`);
-    for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
+    for (const [k, v] of Object.entries(options.query ?? {}))
+      if (v !== undefined && v !== '') url.searchParams.set(k, String(v));
     const headers: Record<string, string> = { Accept: 'application/vnd.api+json' };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
     let body: string | undefined;
@@ -75,7 +80,11 @@ export class BerthClient {
   }
 
   /** Follows `next-page` until the last page; `onPage` reports progress. */
-  async listAll(path: string, query: RequestOptions['query'] = {}, onPage?: (fetched: number, total: number) => void): Promise<Resource[]> {
+  async listAll(
+    path: string,
+    query: RequestOptions['query'] = {},
+    onPage?: (fetched: number, total: number) => void,
+  ): Promise<Resource[]> {
     const all: Resource[] = [];
     let page: number | null = 1;
     while (page !== null) {
@@ -89,12 +98,24 @@ export class BerthClient {
     return all;
   }
 
-  async create(path: string, type: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
-    return (await this.request<SingleResult>('POST', path, { body: resourceBody(type, attributes, relationships) })).body!;
+  async create(
+    path: string,
+    type: string,
+    attributes: Record<string, unknown>,
+    relationships?: Record<string, unknown>,
+  ): Promise<SingleResult> {
+    return (await this.request<SingleResult>('POST', path, { body: resourceBody(type, attributes, relationships) }))
+      .body!;
   }
 
-  async update(path: string, type: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
-    return (await this.request<SingleResult>('PATCH', path, { body: resourceBody(type, attributes, relationships) })).body!;
+  async update(
+    path: string,
+    type: string,
+    attributes: Record<string, unknown>,
+    relationships?: Record<string, unknown>,
+  ): Promise<SingleResult> {
+    return (await this.request<SingleResult>('PATCH', path, { body: resourceBody(type, attributes, relationships) }))
+      .body!;
   }
 
   async delete(path: string, body?: unknown): Promise<void> {
@@ -127,13 +148,17 @@ export class BerthClient {
 
   tokens = {
     createForUser: async (userId: string, description?: string) =>
-      (await this.request<SingleResult>('POST', `/users/${encodeURIComponent(userId)}/authentication-tokens`, {
-        body: resourceBody('authentication-tokens', { description }),
-      })).body!,
+      (
+        await this.request<SingleResult>('POST', `/users/${encodeURIComponent(userId)}/authentication-tokens`, {
+          body: resourceBody('authentication-tokens', { description }),
+        })
+      ).body!,
     createSiteAdmin: async (description?: string) =>
-      (await this.request<SingleResult>('POST', '/admin/authentication-tokens', {
-        body: resourceBody('authentication-tokens', { description }),
-      })).body!,
+      (
+        await this.request<SingleResult>('POST', '/admin/authentication-tokens', {
+          body: resourceBody('authentication-tokens', { description }),
+        })
+      ).body!,
   };
 }
 

@@ -124,7 +124,8 @@ export class LocalRequest extends LocalBody {
     this.url = from ? from.url : String(input);
     this.method = (init.method ?? from?.method ?? 'GET').toUpperCase();
     this.headers = new LocalHeaders(init.headers ?? from?.headers);
-    if (this.body && !this.headers.has('content-length')) this.headers.set('content-length', String(this.body.byteLength));
+    if (this.body && !this.headers.has('content-length'))
+      this.headers.set('content-length', String(this.body.byteLength));
   }
 
   clone(): LocalRequest {

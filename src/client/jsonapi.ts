@@ -3,7 +3,10 @@ export interface Resource {
   id: string;
   type: string;
   attributes: Record<string, any>;
-  relationships?: Record<string, { data?: { id: string; type: string } | { id: string; type: string }[] | null; links?: Record<string, string> }>;
+  relationships?: Record<
+    string,
+    { data?: { id: string; type: string } | { id: string; type: string }[] | null; links?: Record<string, string> }
+  >;
   links?: Record<string, string>;
 }
 
@@ -28,7 +31,11 @@ export interface SingleResult {
 }
 
 /** Builds `{"data": {"type": ..., "attributes": ...}}`, leaving out undefined attributes. */
-export function resourceBody(type: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): unknown {
+export function resourceBody(
+  type: string,
+  attributes: Record<string, unknown>,
+  relationships?: Record<string, unknown>,
+): unknown {
   const attrs: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(attributes)) if (v !== undefined) attrs[k] = v;
   const data: Record<string, unknown> = { type, attributes: attrs };

@@ -38,11 +38,20 @@ function listQuery(o: ProjectListOptions): Record<string, string | undefined> {
   return query;
 }
 
-export function listProjects(client: BerthClient, org: string, options: ProjectListOptions = {}, page: PageOptions = {}): Promise<ListResult> {
+export function listProjects(
+  client: BerthClient,
+  org: string,
+  options: ProjectListOptions = {},
+  page: PageOptions = {},
+): Promise<ListResult> {
   return client.list(`/organizations/${enc(org)}/projects`, listQuery(options), page);
 }
 
-export function listAllProjects(client: BerthClient, org: string, options: ProjectListOptions = {}): Promise<Resource[]> {
+export function listAllProjects(
+  client: BerthClient,
+  org: string,
+  options: ProjectListOptions = {},
+): Promise<Resource[]> {
   return client.listAll(`/organizations/${enc(org)}/projects`, listQuery(options));
 }
 
@@ -60,12 +69,22 @@ function tagRelationship(tags: TagPair[] | undefined): Record<string, unknown> |
   return tags === undefined ? undefined : { 'tag-bindings': { data: tagBindingData(tags) } };
 }
 
-export function createProject(client: BerthClient, org: string, attributes: Record<string, unknown>, tags?: TagPair[]): Promise<SingleResult> {
+export function createProject(
+  client: BerthClient,
+  org: string,
+  attributes: Record<string, unknown>,
+  tags?: TagPair[],
+): Promise<SingleResult> {
   return client.create(`/organizations/${enc(org)}/projects`, 'projects', attributes, tagRelationship(tags));
 }
 
 /** `tags` given replaces the project's bindings (`[]` removes them); undefined leaves them. */
-export function updateProject(client: BerthClient, id: string, attributes: Record<string, unknown>, tags?: TagPair[]): Promise<SingleResult> {
+export function updateProject(
+  client: BerthClient,
+  id: string,
+  attributes: Record<string, unknown>,
+  tags?: TagPair[],
+): Promise<SingleResult> {
   return client.update(`/projects/${enc(id)}`, 'projects', attributes, tagRelationship(tags));
 }
 
@@ -78,11 +97,15 @@ export async function listTagBindings(client: BerthClient, id: string): Promise<
 }
 
 export async function listEffectiveTagBindings(client: BerthClient, id: string): Promise<Resource[]> {
-  return (await client.request<{ data: Resource[] }>('GET', `/projects/${enc(id)}/effective-tag-bindings`)).body?.data ?? [];
+  return (
+    (await client.request<{ data: Resource[] }>('GET', `/projects/${enc(id)}/effective-tag-bindings`)).body?.data ?? []
+  );
 }
 
 /** Adds bindings or updates their values by key; returns every binding of the project. */
 export async function addTagBindings(client: BerthClient, id: string, tags: TagPair[]): Promise<Resource[]> {
-  const res = await client.request<{ data: Resource[] }>('PATCH', `/projects/${enc(id)}/tag-bindings`, { body: { data: tagBindingData(tags) } });
+  const res = await client.request<{ data: Resource[] }>('PATCH', `/projects/${enc(id)}/tag-bindings`, {
+    body: { data: tagBindingData(tags) },
+  });
   return res.body?.data ?? [];
 }

@@ -24,10 +24,23 @@ export class SshKeysClient {
   /** A key id from an `sshkey-` id or a key name in the organization. */
   async resolve(organization: string | undefined, key: string): Promise<string> {
     if (/^sshkey-[A-Za-z0-9]{16}$/.test(key)) return key;
-    if (!organization) throw new BerthError([{ status: 400, title: 'bad request', detail: `cannot find SSH key ${key} without an organization: pass --org or an sshkey- id` }]);
+    if (!organization)
+      throw new BerthError([
+        {
+          status: 400,
+          title: 'bad request',
+          detail: `cannot find SSH key ${key} without an organization: pass --org or an sshkey- id`,
+        },
+      ]);
     const found = (await this.list(organization)).filter((k) => k.attributes.name === key);
-    if (found.length === 0) throw new BerthError([{ status: 404, title: 'not found', detail: `SSH key ${key} not found in organization ${organization}` }]);
-    if (found.length > 1) throw new BerthError([{ status: 409, title: 'conflict', detail: `several SSH keys are named ${key}; use its sshkey- id` }]);
+    if (found.length === 0)
+      throw new BerthError([
+        { status: 404, title: 'not found', detail: `SSH key ${key} not found in organization ${organization}` },
+      ]);
+    if (found.length > 1)
+      throw new BerthError([
+        { status: 409, title: 'conflict', detail: `several SSH keys are named ${key}; use its sshkey- id` },
+      ]);
     return found[0]!.id;
   }
 
@@ -72,16 +85,24 @@ export class WorkspaceRelationsClient {
   }
 
   async tagBindings(ref: WorkspaceRef): Promise<Resource[]> {
-    return (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/tag-bindings`)).body?.data ?? [];
+    return (
+      (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/tag-bindings`)).body?.data ?? []
+    );
   }
 
   async addTagBindings(ref: WorkspaceRef, tags: { key: string; value: string }[]): Promise<Resource[]> {
     const body = { data: tags.map((t) => ({ type: 'tag-bindings', attributes: { key: t.key, value: t.value } })) };
-    return (await this.client.request<{ data: Resource[] }>('PATCH', `${workspacePath(ref)}/tag-bindings`, { body })).body?.data ?? [];
+    return (
+      (await this.client.request<{ data: Resource[] }>('PATCH', `${workspacePath(ref)}/tag-bindings`, { body })).body
+        ?.data ?? []
+    );
   }
 
   async effectiveTagBindings(ref: WorkspaceRef): Promise<Resource[]> {
-    return (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/effective-tag-bindings`)).body?.data ?? [];
+    return (
+      (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/effective-tag-bindings`)).body
+        ?.data ?? []
+    );
   }
 }
 
@@ -105,7 +126,8 @@ export class RetentionClient {
   }
 
   async set(owner: WorkspaceRef | string, days: number | null): Promise<Resource> {
-    return (await this.client.request<{ data: Resource }>('POST', this.path(owner), { body: retentionBody(days) })).body!.data;
+    return (await this.client.request<{ data: Resource }>('POST', this.path(owner), { body: retentionBody(days) }))
+      .body!.data;
   }
 
   async delete(owner: WorkspaceRef | string): Promise<void> {

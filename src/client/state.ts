@@ -15,15 +15,28 @@ export class WorkspaceStateClient {
   }
 
   async lock(id: string, reason?: string): Promise<Resource> {
-    return (await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/actions/lock`, { body: reason === undefined ? undefined : { reason } })).body!.data;
+    return (
+      await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/actions/lock`, {
+        body: reason === undefined ? undefined : { reason },
+      })
+    ).body!.data;
   }
 
   async unlock(id: string, force = false): Promise<Resource> {
-    return (await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/actions/${force ? 'force-unlock' : 'unlock'}`)).body!.data;
+    return (
+      await this.client.request<SingleResult>(
+        'POST',
+        `/workspaces/${enc(id)}/actions/${force ? 'force-unlock' : 'unlock'}`,
+      )
+    ).body!.data;
   }
 
   async createStateVersion(id: string, attributes: Record<string, unknown>): Promise<Resource> {
-    return (await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/state-versions`, { body: resourceBody('state-versions', attributes) })).body!.data;
+    return (
+      await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/state-versions`, {
+        body: resourceBody('state-versions', attributes),
+      })
+    ).body!.data;
   }
 
   currentStateVersion(id: string): Promise<SingleResult> {
@@ -36,12 +49,17 @@ export class WorkspaceStateClient {
 
   /** PUTs or GETs a hosted-state URL (absolute, authorized by the secret it carries). */
   async content(url: string, upload?: Buffer): Promise<Buffer> {
-    const res = await this.client.raw(url, upload ? { method: 'PUT', body: upload, contentType: 'application/octet-stream' } : { method: 'GET' });
+    const res = await this.client.raw(
+      url,
+      upload ? { method: 'PUT', body: upload, contentType: 'application/octet-stream' } : { method: 'GET' },
+    );
     return Buffer.from(await res.arrayBuffer());
   }
 
   createRun(workspaceId: string, attributes: Record<string, unknown>): Promise<SingleResult> {
-    return this.client.create('/runs', 'runs', attributes, { workspace: { data: { type: 'workspaces', id: workspaceId } } });
+    return this.client.create('/runs', 'runs', attributes, {
+      workspace: { data: { type: 'workspaces', id: workspaceId } },
+    });
   }
 
   getRun(id: string): Promise<SingleResult> {
@@ -53,7 +71,14 @@ export class WorkspaceStateClient {
   }
 
   /** berth's executor extension: reports a run's move to `status` at time `at`. */
-  async report(runId: string, attributes: { status: string; at?: string; 'error-message'?: string; 'policy-check-failed'?: boolean }): Promise<Resource> {
-    return (await this.client.request<SingleResult>('POST', `/runs/${enc(runId)}/actions/report`, { body: resourceBody('run-reports', attributes) })).body!.data;
+  async report(
+    runId: string,
+    attributes: { status: string; at?: string; 'error-message'?: string; 'policy-check-failed'?: boolean },
+  ): Promise<Resource> {
+    return (
+      await this.client.request<SingleResult>('POST', `/runs/${enc(runId)}/actions/report`, {
+        body: resourceBody('run-reports', attributes),
+      })
+    ).body!.data;
   }
 }

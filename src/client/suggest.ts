@@ -20,7 +20,13 @@ export function closeMatches(name: string, candidates: string[], limit = 5): str
   const wanted = name.toLowerCase();
   const threshold = Math.max(2, Math.floor(wanted.length / 3));
   return candidates
-    .map((c) => ({ c, d: c.toLowerCase().includes(wanted) || wanted.includes(c.toLowerCase()) ? 1 : editDistance(wanted, c.toLowerCase()) }))
+    .map((c) => ({
+      c,
+      d:
+        c.toLowerCase().includes(wanted) || wanted.includes(c.toLowerCase())
+          ? 1
+          : editDistance(wanted, c.toLowerCase()),
+    }))
     .filter((x) => x.d <= threshold)
     .sort((x, y) => x.d - y.d || x.c.localeCompare(y.c))
     .slice(0, limit)
@@ -28,8 +34,15 @@ export function closeMatches(name: string, candidates: string[], limit = 5): str
 }
 
 /** A 404 for `what` that lists the close matches, if any. */
-export function notFoundWithSuggestions(what: string, name: string, organization: string, candidates: string[]): BerthError {
+export function notFoundWithSuggestions(
+  what: string,
+  name: string,
+  organization: string,
+  candidates: string[],
+): BerthError {
   const close = closeMatches(name, candidates);
   const hint = close.length > 0 ? `; did you mean ${close.map((c) => `"${c}"`).join(', ')}?` : '';
-  return new BerthError([{ status: 404, title: 'not found', detail: `${what} "${name}" not found in organization ${organization}${hint}` }]);
+  return new BerthError([
+    { status: 404, title: 'not found', detail: `${what} "${name}" not found in organization ${organization}${hint}` },
+  ]);
 }

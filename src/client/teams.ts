@@ -9,21 +9,37 @@ export function teamsApi(client: BerthClient) {
   const api = {
     list: (org: string) => client.listAll(`/organizations/${enc(org)}/teams`),
     get: (id: string) => client.get(`/teams/${enc(id)}`),
-    create: (org: string, attributes: Record<string, unknown>) => client.create(`/organizations/${enc(org)}/teams`, 'teams', attributes),
-    update: (id: string, attributes: Record<string, unknown>) => client.update(`/teams/${enc(id)}`, 'teams', attributes),
+    create: (org: string, attributes: Record<string, unknown>) =>
+      client.create(`/organizations/${enc(org)}/teams`, 'teams', attributes),
+    update: (id: string, attributes: Record<string, unknown>) =>
+      client.update(`/teams/${enc(id)}`, 'teams', attributes),
     delete: (id: string) => client.delete(`/teams/${enc(id)}`),
     addMembers: (id: string, usernames: string[]) =>
-      client.request('POST', `/teams/${enc(id)}/relationships/users`, { body: { data: usernames.map((u) => ({ type: 'users', id: u })) } }),
+      client.request('POST', `/teams/${enc(id)}/relationships/users`, {
+        body: { data: usernames.map((u) => ({ type: 'users', id: u })) },
+      }),
     removeMembers: (id: string, usernames: string[]) =>
-      client.request('DELETE', `/teams/${enc(id)}/relationships/users`, { body: { data: usernames.map((u) => ({ type: 'users', id: u })) } }),
+      client.request('DELETE', `/teams/${enc(id)}/relationships/users`, {
+        body: { data: usernames.map((u) => ({ type: 'users', id: u })) },
+      }),
     createToken: async (id: string, description?: string) =>
-      (await client.request<SingleResult>('POST', `/teams/${enc(id)}/authentication-token`, { body: resourceBody('authentication-tokens', { description }) })).body!,
+      (
+        await client.request<SingleResult>('POST', `/teams/${enc(id)}/authentication-token`, {
+          body: resourceBody('authentication-tokens', { description }),
+        })
+      ).body!,
     /** A team by `team-` id, or by name within `org`. */
     resolve: async (ref: string, org: string | undefined): Promise<Resource> => {
       if (/^team-[A-Za-z0-9]{16}$/.test(ref)) return (await api.get(ref)).data;
-      if (!org) throw new BerthError([{ status: 404, title: 'not found', detail: `team ${ref}: pass a team- id, or --org to find it by name` }]);
+      if (!org)
+        throw new BerthError([
+          { status: 404, title: 'not found', detail: `team ${ref}: pass a team- id, or --org to find it by name` },
+        ]);
       const found = (await api.list(org)).find((t) => t.attributes.name === ref);
-      if (!found) throw new BerthError([{ status: 404, title: 'not found', detail: `team ${ref} not found in organization ${org}` }]);
+      if (!found)
+        throw new BerthError([
+          { status: 404, title: 'not found', detail: `team ${ref} not found in organization ${org}` },
+        ]);
       return found;
     },
   };
@@ -33,8 +49,13 @@ export function teamsApi(client: BerthClient) {
 export function tokensApi(client: BerthClient) {
   return {
     createForOrganization: async (org: string, description?: string) =>
-      (await client.request<SingleResult>('POST', `/organizations/${enc(org)}/authentication-token`, { body: resourceBody('authentication-tokens', { description }) })).body!,
-    listForUser: async (userId: string) => (await client.request<{ data: Resource[] }>('GET', `/users/${enc(userId)}/authentication-tokens`)).body!.data,
+      (
+        await client.request<SingleResult>('POST', `/organizations/${enc(org)}/authentication-token`, {
+          body: resourceBody('authentication-tokens', { description }),
+        })
+      ).body!,
+    listForUser: async (userId: string) =>
+      (await client.request<{ data: Resource[] }>('GET', `/users/${enc(userId)}/authentication-tokens`)).body!.data,
     revoke: (id: string) => client.delete(`/authentication-tokens/${enc(id)}`),
     whoami: () => client.get('/whoami'),
   };

@@ -11,7 +11,10 @@ export interface Transport {
 
 /** Raised when the server cannot be reached at all (connection refused, DNS, TLS, timeout). */
 export class ServerUnreachableError extends Error {
-  constructor(readonly url: string, cause: unknown) {
+  constructor(
+    readonly url: string,
+    cause: unknown,
+  ) {
     super(`cannot reach the berth server at ${url}: ${(cause as Error)?.message ?? String(cause)}`);
     this.name = 'ServerUnreachableError';
   }

@@ -69,11 +69,24 @@ export class WorkspacesClient {
     return notFoundWithSuggestions('workspace', ref.name, ref.organization, names);
   }
 
-  create(organization: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
-    return this.client.create(`/organizations/${encodeURIComponent(organization)}/workspaces`, 'workspaces', attributes, relationships);
+  create(
+    organization: string,
+    attributes: Record<string, unknown>,
+    relationships?: Record<string, unknown>,
+  ): Promise<SingleResult> {
+    return this.client.create(
+      `/organizations/${encodeURIComponent(organization)}/workspaces`,
+      'workspaces',
+      attributes,
+      relationships,
+    );
   }
 
-  update(ref: WorkspaceRef, attributes: Record<string, unknown>, relationships?: Record<string, unknown>): Promise<SingleResult> {
+  update(
+    ref: WorkspaceRef,
+    attributes: Record<string, unknown>,
+    relationships?: Record<string, unknown>,
+  ): Promise<SingleResult> {
     return this.client.update(workspacePath(ref), 'workspaces', attributes, relationships);
   }
 
@@ -99,7 +112,9 @@ export class AgentPoolsClient {
   constructor(private readonly client: BerthClient) {}
 
   create(organization: string, name: string): Promise<SingleResult> {
-    return this.client.create(`/organizations/${encodeURIComponent(organization)}/agent-pools`, 'agent-pools', { name });
+    return this.client.create(`/organizations/${encodeURIComponent(organization)}/agent-pools`, 'agent-pools', {
+      name,
+    });
   }
 
   list(organization: string): Promise<Resource[]> {
@@ -119,7 +134,11 @@ export class OAuthTokensClient {
   constructor(private readonly client: BerthClient) {}
 
   create(organization: string, attributes: { 'service-provider'?: string; name?: string }): Promise<SingleResult> {
-    return this.client.create(`/organizations/${encodeURIComponent(organization)}/oauth-tokens`, 'oauth-tokens', attributes);
+    return this.client.create(
+      `/organizations/${encodeURIComponent(organization)}/oauth-tokens`,
+      'oauth-tokens',
+      attributes,
+    );
   }
 
   list(organization: string): Promise<Resource[]> {
@@ -146,7 +165,13 @@ function notFound(detail: string): BerthError {
 export async function resolveProjectId(client: BerthClient, organization: string, project: string): Promise<string> {
   if (/^prj-[A-Za-z0-9]{16}$/.test(project)) return project;
   const found = await findProjectByName(client, organization, project);
-  if (!found) throw notFoundWithSuggestions('project', project, organization, (await listAllProjects(client, organization)).map((p) => String(p.attributes.name)));
+  if (!found)
+    throw notFoundWithSuggestions(
+      'project',
+      project,
+      organization,
+      (await listAllProjects(client, organization)).map((p) => String(p.attributes.name)),
+    );
   return found.id;
 }
 

@@ -24,7 +24,9 @@ export default class Login extends BerthCommand<typeof Login> {
   async run(): Promise<void> {
     const server = this.args.server ?? this.flags.server;
     if (!server) throw usageError('say which server to log in to: berth login URL');
-    const explicitToken = this.argv.some((a) => a === '--token' || a.startsWith('--token=')) ? this.flags.token : undefined;
+    const explicitToken = this.argv.some((a) => a === '--token' || a.startsWith('--token='))
+      ? this.flags.token
+      : undefined;
     let token = explicitToken ?? process.env.BERTH_TOKEN;
     if (!token) {
       if (canPrompt(this.flags)) {
@@ -44,6 +46,9 @@ export default class Login extends BerthCommand<typeof Login> {
     config.profiles[profile] = { ...(config.profiles[profile] ?? {}), server };
     writeConfig(path, config);
     const who = me.username ?? me['team-name'] ?? me.organization ?? me.kind;
-    this.print({ server, host: hostOf(server), profile, identity: me }, () => `Logged in to ${server} as ${who}; stored in ${path} (profile ${profile}).`);
+    this.print(
+      { server, host: hostOf(server), profile, identity: me },
+      () => `Logged in to ${server} as ${who}; stored in ${path} (profile ${profile}).`,
+    );
   }
 }

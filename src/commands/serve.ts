@@ -29,7 +29,10 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 0,
       env: 'BERTH_PRUNE_INTERVAL',
     }),
-    'tls-cert': Flags.string({ description: 'PEM certificate (chain) file: serve HTTPS (needs --tls-key)', env: 'BERTH_TLS_CERT' }),
+    'tls-cert': Flags.string({
+      description: 'PEM certificate (chain) file: serve HTTPS (needs --tls-key)',
+      env: 'BERTH_TLS_CERT',
+    }),
     'tls-key': Flags.string({ description: 'PEM private key file of --tls-cert', env: 'BERTH_TLS_KEY' }),
     'rate-limit': Flags.integer({
       description: 'requests per second per token (per client address without one) under /api/v2; 0 turns it off',
@@ -43,10 +46,30 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 0,
       env: 'BERTH_READ_CACHE',
     }),
-    'max-header-size': Flags.integer({ description: 'largest request line plus headers, in bytes (431 beyond)', default: 16384, min: 9216, env: 'BERTH_MAX_HEADER_SIZE' }),
-    'headers-timeout': Flags.integer({ description: 'seconds a client has to send its request headers', default: 30, min: 1, env: 'BERTH_HEADERS_TIMEOUT' }),
-    'request-timeout': Flags.integer({ description: 'seconds a client has to send its whole request, body included', default: 300, min: 1, env: 'BERTH_REQUEST_TIMEOUT' }),
-    'keep-alive-timeout': Flags.integer({ description: 'seconds an idle keep-alive connection stays open', default: 5, min: 1, env: 'BERTH_KEEP_ALIVE_TIMEOUT' }),
+    'max-header-size': Flags.integer({
+      description: 'largest request line plus headers, in bytes (431 beyond)',
+      default: 16384,
+      min: 9216,
+      env: 'BERTH_MAX_HEADER_SIZE',
+    }),
+    'headers-timeout': Flags.integer({
+      description: 'seconds a client has to send its request headers',
+      default: 30,
+      min: 1,
+      env: 'BERTH_HEADERS_TIMEOUT',
+    }),
+    'request-timeout': Flags.integer({
+      description: 'seconds a client has to send its whole request, body included',
+      default: 300,
+      min: 1,
+      env: 'BERTH_REQUEST_TIMEOUT',
+    }),
+    'keep-alive-timeout': Flags.integer({
+      description: 'seconds an idle keep-alive connection stays open',
+      default: 5,
+      min: 1,
+      env: 'BERTH_KEEP_ALIVE_TIMEOUT',
+    }),
   };
 
   /** Reads the TLS files, or stops with a usage error that says which file and why. */
@@ -62,7 +85,14 @@ export default class Serve extends BerthCommand<typeof Serve> {
         return readFileSync(file);
       } catch (err) {
         const e = err as NodeJS.ErrnoException;
-        const why = e.code === 'ENOENT' ? 'no such file' : e.code === 'EACCES' ? 'permission denied' : e.code === 'EISDIR' ? 'it is a directory' : e.message;
+        const why =
+          e.code === 'ENOENT'
+            ? 'no such file'
+            : e.code === 'EACCES'
+              ? 'permission denied'
+              : e.code === 'EISDIR'
+                ? 'it is a directory'
+                : e.message;
         return this.error(`cannot read the TLS ${what} ${file}: ${why}`, { exit: 2 });
       }
     };

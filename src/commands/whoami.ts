@@ -4,7 +4,10 @@ import { tokensApi } from '../client/teams.js';
 
 export default class Whoami extends BerthCommand<typeof Whoami> {
   static override summary = 'Show who the current token acts as.';
-  static override examples = ['<%= config.bin %> whoami', '<%= config.bin %> whoami --server https://berth.example --json'];
+  static override examples = [
+    '<%= config.bin %> whoami',
+    '<%= config.bin %> whoami --server https://berth.example --json',
+  ];
 
   async run(): Promise<void> {
     const { data } = await tokensApi(await this.client()).whoami();

@@ -45,10 +45,24 @@ export interface TeamProjectPermissions {
   workspace: WorkspacePermissions & { create: boolean; move: boolean; delete: boolean };
 }
 
-const WS_NONE: WorkspacePermissions = { runs: 'read', variables: 'none', stateVersions: 'none', sentinelMocks: 'none', locking: false, runTasks: false };
+const WS_NONE: WorkspacePermissions = {
+  runs: 'read',
+  variables: 'none',
+  stateVersions: 'none',
+  sentinelMocks: 'none',
+  locking: false,
+  runTasks: false,
+};
 const WS_READ: WorkspacePermissions = { ...WS_NONE, variables: 'read', stateVersions: 'read' };
 const WS_PLAN: WorkspacePermissions = { ...WS_READ, runs: 'plan' };
-const WS_WRITE: WorkspacePermissions = { runs: 'apply', variables: 'write', stateVersions: 'write', sentinelMocks: 'read', locking: true, runTasks: false };
+const WS_WRITE: WorkspacePermissions = {
+  runs: 'apply',
+  variables: 'write',
+  stateVersions: 'write',
+  sentinelMocks: 'read',
+  locking: true,
+  runTasks: false,
+};
 const WS_ADMIN: WorkspacePermissions = { ...WS_WRITE, runTasks: true };
 
 /** Defaults of a custom workspace grant (HCP: runs read, everything else none/false). */
@@ -75,7 +89,11 @@ export function impliedProjectPermissions(level: Exclude<ProjectAccessLevel, 'cu
     case 'maintain':
       return { settings: 'read', teams: 'none', workspace: { ...WS_ADMIN, create: true, move: false, delete: true } };
     case 'admin':
-      return { settings: 'delete', teams: 'manage', workspace: { ...WS_ADMIN, create: true, move: true, delete: true } };
+      return {
+        settings: 'delete',
+        teams: 'manage',
+        workspace: { ...WS_ADMIN, create: true, move: true, delete: true },
+      };
   }
 }
 
@@ -138,7 +156,13 @@ export interface TeamProjectInput {
 
 type Attrs = Record<string, unknown>;
 
-function pickEnum<T extends string>(problems: Problems, attrs: Attrs, key: string, values: readonly T[], pointer: string): T | undefined {
+function pickEnum<T extends string>(
+  problems: Problems,
+  attrs: Attrs,
+  key: string,
+  values: readonly T[],
+  pointer: string,
+): T | undefined {
   if (!(key in attrs) || attrs[key] === undefined) return undefined;
   const v = attrs[key];
   if (typeof v !== 'string' || !(values as readonly string[]).includes(v)) {
@@ -157,7 +181,12 @@ function pickBool(problems: Problems, attrs: Attrs, key: string, pointer: string
   return attrs[key] as boolean;
 }
 
-function level<T extends string>(problems: Problems, attrs: Attrs, values: readonly T[], mode: 'create' | 'update'): T | undefined {
+function level<T extends string>(
+  problems: Problems,
+  attrs: Attrs,
+  values: readonly T[],
+  mode: 'create' | 'update',
+): T | undefined {
   if (attrs.access === undefined) {
     if (mode === 'create') problems.add('/data/attributes/access', "Access can't be blank");
     return undefined;
@@ -183,7 +212,8 @@ export function parseTeamWorkspaceAttributes(attrs: Attrs, mode: 'create' | 'upd
   set('sentinelMocks', pickEnum(problems, attrs, 'sentinel-mocks', SENTINEL_MOCKS, p));
   set('locking', pickBool(problems, attrs, 'workspace-locking', p));
   set('runTasks', pickBool(problems, attrs, 'run-tasks', p));
-  if (Object.keys(custom).length > 0 && access !== undefined && access !== 'custom') problems.add(p, CUSTOM_ONLY_WORKSPACE_DETAIL);
+  if (Object.keys(custom).length > 0 && access !== undefined && access !== 'custom')
+    problems.add(p, CUSTOM_ONLY_WORKSPACE_DETAIL);
   problems.throwIfAny();
   return { access, custom };
 }
@@ -200,7 +230,8 @@ export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'updat
   let customGiven = false;
   const pa = attrs['project-access'];
   if (pa !== undefined && pa !== null) {
-    if (typeof pa !== 'object' || Array.isArray(pa)) problems.add('/data/attributes/project-access', 'project-access must be an object');
+    if (typeof pa !== 'object' || Array.isArray(pa))
+      problems.add('/data/attributes/project-access', 'project-access must be an object');
     else {
       const p = '/data/attributes/project-access';
       out.settings = pickEnum(problems, pa as Attrs, 'settings', PROJECT_SETTINGS, p);
@@ -210,11 +241,15 @@ export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'updat
   }
   const wa = attrs['workspace-access'];
   if (wa !== undefined && wa !== null) {
-    if (typeof wa !== 'object' || Array.isArray(wa)) problems.add('/data/attributes/workspace-access', 'workspace-access must be an object');
+    if (typeof wa !== 'object' || Array.isArray(wa))
+      problems.add('/data/attributes/workspace-access', 'workspace-access must be an object');
     else {
       const p = '/data/attributes/workspace-access';
       const w = wa as Attrs;
-      const set = <K extends keyof TeamProjectPermissions['workspace']>(k: K, v: TeamProjectPermissions['workspace'][K] | undefined) => {
+      const set = <K extends keyof TeamProjectPermissions['workspace']>(
+        k: K,
+        v: TeamProjectPermissions['workspace'][K] | undefined,
+      ) => {
         if (v !== undefined) out.workspace[k] = v;
       };
       set('runs', pickEnum(problems, w, 'runs', RUNS, p));
@@ -229,7 +264,8 @@ export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'updat
       customGiven ||= Object.keys(w).length > 0;
     }
   }
-  if (customGiven && access !== undefined && access !== 'custom') problems.add('/data/attributes', CUSTOM_ONLY_PROJECT_DETAIL);
+  if (customGiven && access !== undefined && access !== 'custom')
+    problems.add('/data/attributes', CUSTOM_ONLY_PROJECT_DETAIL);
   problems.throwIfAny();
   out.customGiven = customGiven;
   return out;

@@ -25,7 +25,10 @@ export function parseAgentPoolAttributes(attributes: unknown): AgentPoolInput {
   const name = a.name?.trim();
   if (!name) problems.add('/data/attributes/name', "Name can't be blank");
   else if (!NAME.test(name) || name.length > 90) {
-    problems.add('/data/attributes/name', 'Name may only contain letters, numbers, spaces, ".", "-" and "_" (at most 90 characters)');
+    problems.add(
+      '/data/attributes/name',
+      'Name may only contain letters, numbers, spaces, ".", "-" and "_" (at most 90 characters)',
+    );
   }
   problems.throwIfAny();
   return { name: name!, organizationScoped: a['organization-scoped'] ?? true };

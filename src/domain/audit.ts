@@ -61,18 +61,23 @@ export function parseAuditFilter(raw: { since?: string; actor?: string; workspac
     if (ISO_DATE.test(text) && text.includes('T') && !/(Z|[+-]\d{2}:?\d{2})$/.test(text)) text += 'Z';
     const ms = ISO_DATE.test(raw.since) ? Date.parse(text) : NaN;
     if (Number.isNaN(ms)) {
-      throw badRequest('filter[since] must be an ISO-8601 date or date-time, e.g. 2025-01-31 or 2025-01-31T12:00:00Z', { parameter: 'filter[since]' });
+      throw badRequest('filter[since] must be an ISO-8601 date or date-time, e.g. 2025-01-31 or 2025-01-31T12:00:00Z', {
+        parameter: 'filter[since]',
+      });
     }
     out.since = new Date(ms).toISOString();
   }
   if (raw.actor !== undefined) {
     if (!ACTOR_ID.test(raw.actor)) {
-      throw badRequest('filter[actor] must be a user, team, organization or token id (user-…, team-…, org-…, at-…)', { parameter: 'filter[actor]' });
+      throw badRequest('filter[actor] must be a user, team, organization or token id (user-…, team-…, org-…, at-…)', {
+        parameter: 'filter[actor]',
+      });
     }
     out.actor = raw.actor;
   }
   if (raw.workspace !== undefined) {
-    if (!WORKSPACE_ID.test(raw.workspace)) throw badRequest('filter[workspace] must be a workspace id (ws-…)', { parameter: 'filter[workspace]' });
+    if (!WORKSPACE_ID.test(raw.workspace))
+      throw badRequest('filter[workspace] must be a workspace id (ws-…)', { parameter: 'filter[workspace]' });
     out.workspace = raw.workspace;
   }
   return out;

@@ -34,8 +34,10 @@ export class BerthError extends Error {
   }
 }
 
-const make = (status: number, title: string) => (detail?: string, extra: Partial<ErrorItem> = {}) =>
-  new BerthError([{ status, title, detail, ...extra }]);
+const make =
+  (status: number, title: string) =>
+  (detail?: string, extra: Partial<ErrorItem> = {}) =>
+    new BerthError([{ status, title, detail, ...extra }]);
 
 export const badRequest = make(400, 'bad request');
 export const unauthorized = make(401, 'unauthorized');

@@ -20,8 +20,10 @@ const FLAT_TAG = /^[a-z0-9_:-]+$/;
 export function normaliseFlatTag(name: string, pointer: string, problems: Problems): string | null {
   const lower = name.trim().toLowerCase();
   if (lower === '') problems.add(pointer, "Name can't be blank");
-  else if (lower.length > MAX_FLAT_TAG_LENGTH) problems.add(pointer, `Name is too long (maximum is ${MAX_FLAT_TAG_LENGTH} characters)`);
-  else if (!FLAT_TAG.test(lower)) problems.add(pointer, 'Name is invalid: only letters, numbers, "-", "_" and ":" are allowed');
+  else if (lower.length > MAX_FLAT_TAG_LENGTH)
+    problems.add(pointer, `Name is too long (maximum is ${MAX_FLAT_TAG_LENGTH} characters)`);
+  else if (!FLAT_TAG.test(lower))
+    problems.add(pointer, 'Name is invalid: only letters, numbers, "-", "_" and ":" are allowed');
   else return lower;
   return null;
 }

@@ -9,7 +9,10 @@ export function parseIdentifiers(body: Record<string, unknown>, type: string): s
   const problems = new Problems();
   const data = body.data;
   if (!Array.isArray(data)) {
-    problems.add('/data', data === undefined ? 'request body must contain a data member' : `data must be an array of ${type}`);
+    problems.add(
+      '/data',
+      data === undefined ? 'request body must contain a data member' : `data must be an array of ${type}`,
+    );
     problems.throwIfAny();
   }
   const ids: string[] = [];

@@ -29,7 +29,26 @@ export function randomTail(length = 16): string {
   return out;
 }
 
-export type IdPrefix = 'org' | 'prj' | 'ws' | 'user' | 'team' | 'at' | 'tag' | 'tb' | 'apool' | 'ot' | 'sshkey' | 'run' | 'sv' | 'cv' | 'drp' | 'wsout' | 'tprj' | 'tws' | 'ae';
+export type IdPrefix =
+  | 'org'
+  | 'prj'
+  | 'ws'
+  | 'user'
+  | 'team'
+  | 'at'
+  | 'tag'
+  | 'tb'
+  | 'apool'
+  | 'ot'
+  | 'sshkey'
+  | 'run'
+  | 'sv'
+  | 'cv'
+  | 'drp'
+  | 'wsout'
+  | 'tprj'
+  | 'tws'
+  | 'ae';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

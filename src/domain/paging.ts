@@ -21,7 +21,12 @@ export function parsePage(number: string | undefined, size: string | undefined):
     pageSize = Number(size);
     if (!/^\d+$/.test(size) || pageSize < 1 || pageSize > MAX_PAGE_SIZE) {
       throw new BerthError([
-        { status: 422, title: 'invalid attribute', detail: 'page[size] must be between 1 and 100', parameter: 'page[size]' },
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'page[size] must be between 1 and 100',
+          parameter: 'page[size]',
+        },
       ]);
     }
   }
@@ -30,7 +35,12 @@ export function parsePage(number: string | undefined, size: string | undefined):
     pageNumber = Number(number);
     if (!/^\d+$/.test(number) || pageNumber < 1 || !Number.isSafeInteger(pageNumber)) {
       throw new BerthError([
-        { status: 422, title: 'invalid attribute', detail: 'page[number] must be a positive integer', parameter: 'page[number]' },
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'page[number] must be a positive integer',
+          parameter: 'page[number]',
+        },
       ]);
     }
   }

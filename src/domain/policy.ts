@@ -162,10 +162,26 @@ export interface ProjectAbilities {
 }
 
 const NO_WORKSPACE: WorkspaceAbilities = {
-  read: false, runs: 0, variables: 0, stateVersions: 0, sentinelMocks: 0, locking: false, runTasks: false, delete: false, admin: false,
+  read: false,
+  runs: 0,
+  variables: 0,
+  stateVersions: 0,
+  sentinelMocks: 0,
+  locking: false,
+  runTasks: false,
+  delete: false,
+  admin: false,
 };
 const ALL_WORKSPACE: WorkspaceAbilities = {
-  read: true, runs: 3, variables: 2, stateVersions: 3, sentinelMocks: 1, locking: true, runTasks: true, delete: true, admin: true,
+  read: true,
+  runs: 3,
+  variables: 2,
+  stateVersions: 3,
+  sentinelMocks: 1,
+  locking: true,
+  runTasks: true,
+  delete: true,
+  admin: true,
 };
 
 function fromPermissions(p: TeamWorkspacePermissions, extra: { delete: boolean; admin: boolean }): WorkspaceAbilities {
@@ -238,10 +254,21 @@ export function projectAbilities(actor: Actor, facts: OrgFacts, projectId = fact
  * workspace-level access.
  */
 export function workspaceAbilities(actor: Actor, facts: OrgFacts, target = facts.target): WorkspaceAbilities {
-  if (controlsOrganization(actor, facts) || facts.teams.some((t) => t.manageWorkspaces || t.manageProjects)) return ALL_WORKSPACE;
+  if (controlsOrganization(actor, facts) || facts.teams.some((t) => t.manageWorkspaces || t.manageProjects))
+    return ALL_WORKSPACE;
   let out = NO_WORKSPACE;
   if (facts.teams.some((t) => t.readWorkspaces)) {
-    out = fromPermissions({ runs: 'read', variables: 'read', stateVersions: 'read', sentinelMocks: 'none', locking: false, runTasks: false }, { delete: false, admin: false });
+    out = fromPermissions(
+      {
+        runs: 'read',
+        variables: 'read',
+        stateVersions: 'read',
+        sentinelMocks: 'none',
+        locking: false,
+        runTasks: false,
+      },
+      { delete: false, admin: false },
+    );
   }
   for (const { access, permissions: p } of projectGrantsOn(facts, target?.projectId)) {
     // Project admin and maintain are the workspace admin role on every workspace of the project.
@@ -304,7 +331,12 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     // organization token; "manage projects" is admin on every project), or, in a target
     // project, permission to create workspaces there (project admin or maintain, or custom "create").
     case 'workspace:create':
-      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces || t.manageProjects) || (facts.target !== undefined && prj().createWorkspace);
+      return (
+        orgToken ||
+        isOwner(facts) ||
+        facts.teams.some((t) => t.manageWorkspaces || t.manageProjects) ||
+        (facts.target !== undefined && prj().createWorkspace)
+      );
     case 'workspace:read':
     case 'workspace:read-runs':
       return ws().read;
@@ -352,7 +384,10 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
  * grant), or those of the listed projects plus the listed workspaces. Lists filter by this; it
  * agrees with `can(actor, 'workspace:read', scoped(...))` for every workspace.
  */
-export function readableWorkspaceScope(actor: Actor, facts: OrgFacts): 'all' | { projectIds: string[]; workspaceIds: string[] } {
+export function readableWorkspaceScope(
+  actor: Actor,
+  facts: OrgFacts,
+): 'all' | { projectIds: string[]; workspaceIds: string[] } {
   if (!isSiteAdmin(actor) && !isMember(actor, facts)) return { projectIds: [], workspaceIds: [] };
   if (workspaceAbilities(actor, { ...facts, target: undefined }).read) return 'all';
   return {

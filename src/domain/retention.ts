@@ -5,7 +5,11 @@ import { Problems } from './errors.js';
  * reported as: `data-retention-policy-delete-olders`, `data-retention-policy-dont-deletes`, or the
  * legacy `data-retention-policies` (delete-older semantics, for older go-tfe calls).
  */
-export const RETENTION_TYPES = ['data-retention-policy-delete-olders', 'data-retention-policy-dont-deletes', 'data-retention-policies'] as const;
+export const RETENTION_TYPES = [
+  'data-retention-policy-delete-olders',
+  'data-retention-policy-dont-deletes',
+  'data-retention-policies',
+] as const;
 export type RetentionType = (typeof RETENTION_TYPES)[number];
 
 export interface RetentionPolicyInput {
@@ -35,11 +39,13 @@ export function parseRetentionPolicy(data: Record<string, unknown>): RetentionPo
   }
   const t = type as RetentionType;
   if (!deletesOlder(t)) return { type: t, deleteOlderThanNDays: null };
-  const attrs = data.attributes && typeof data.attributes === 'object' ? (data.attributes as Record<string, unknown>) : {};
+  const attrs =
+    data.attributes && typeof data.attributes === 'object' ? (data.attributes as Record<string, unknown>) : {};
   const days = attrs['delete-older-than-n-days'];
   const pointer = '/data/attributes/delete-older-than-n-days';
   if (days === undefined || days === null) problems.add(pointer, "Delete older than n days can't be blank");
-  else if (typeof days !== 'number' || !Number.isInteger(days)) problems.add(pointer, 'Delete older than n days must be an integer');
+  else if (typeof days !== 'number' || !Number.isInteger(days))
+    problems.add(pointer, 'Delete older than n days must be an integer');
   else if (days < 1) problems.add(pointer, 'Delete older than n days must be greater than or equal to 1');
   else if (days > 36500) problems.add(pointer, 'Delete older than n days must be less than or equal to 36500');
   problems.throwIfAny();

@@ -36,15 +36,41 @@ export const LOCKING_STATUSES: RunStatus[] = [
   'applying',
 ];
 
-export const FINAL_STATUSES: RunStatus[] = ['applied', 'planned_and_finished', 'discarded', 'errored', 'canceled', 'force_canceled'];
+export const FINAL_STATUSES: RunStatus[] = [
+  'applied',
+  'planned_and_finished',
+  'discarded',
+  'errored',
+  'canceled',
+  'force_canceled',
+];
 
 /** The statuses a run may move to from each status (reports and actions alike). */
 const NEXT: Record<RunStatus, RunStatus[]> = {
   pending: ['plan_queued', 'planning', 'errored', 'canceled', 'discarded'],
   plan_queued: ['planning', 'errored', 'canceled'],
   planning: ['planned', 'planned_and_finished', 'errored', 'canceled'],
-  planned: ['cost_estimated', 'policy_checked', 'policy_soft_failed', 'confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
-  cost_estimated: ['policy_checked', 'policy_soft_failed', 'confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
+  planned: [
+    'cost_estimated',
+    'policy_checked',
+    'policy_soft_failed',
+    'confirmed',
+    'apply_queued',
+    'applying',
+    'discarded',
+    'errored',
+    'canceled',
+  ],
+  cost_estimated: [
+    'policy_checked',
+    'policy_soft_failed',
+    'confirmed',
+    'apply_queued',
+    'applying',
+    'discarded',
+    'errored',
+    'canceled',
+  ],
   policy_checked: ['confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
   policy_soft_failed: ['policy_override', 'discarded', 'errored'],
   policy_override: ['confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
@@ -93,7 +119,14 @@ export const METRICS_WINDOW = 30;
  */
 export function computeMetrics(runs: RunTimes[]): RunMetrics {
   const counted = runs.filter((r) => r.status === 'applied' || r.status === 'errored').slice(0, METRICS_WINDOW);
-  if (counted.length === 0) return { applyDurationAverage: null, planDurationAverage: null, policyCheckFailures: null, runFailures: null, runsCount: null };
+  if (counted.length === 0)
+    return {
+      applyDurationAverage: null,
+      planDurationAverage: null,
+      policyCheckFailures: null,
+      runFailures: null,
+      runsCount: null,
+    };
   const average = (spans: [string | null, string | null][]) => {
     const ms = spans.filter(([a, b]) => a && b).map(([a, b]) => Date.parse(b!) - Date.parse(a!));
     return ms.length === 0 ? null : Math.round(ms.reduce((x, y) => x + y, 0) / ms.length);

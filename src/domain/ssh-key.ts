@@ -77,7 +77,8 @@ export function parseSshKeyAssignment(body: Record<string, unknown>): string | n
     return null;
   }
   if (id === null) return null;
-  if (typeof id !== 'string' || id.trim() === '') problems.add(pointer, 'SSH key id must be a non-empty string or null');
+  if (typeof id !== 'string' || id.trim() === '')
+    problems.add(pointer, 'SSH key id must be a non-empty string or null');
   problems.throwIfAny();
   return id as string;
 }

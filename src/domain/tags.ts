@@ -20,13 +20,23 @@ export const TOO_MANY_BINDINGS_DETAIL = `Tag bindings cannot exceed ${MAX_DIRECT
 export function checkTagBinding(binding: TagBindingInput, pointer: string, problems: Problems): void {
   const { key, value } = binding;
   if (key.length === 0) problems.add(`${pointer}/attributes/key`, "Key can't be blank");
-  else if (key.length > MAX_KEY_LENGTH) problems.add(`${pointer}/attributes/key`, `Key is too long (maximum is ${MAX_KEY_LENGTH} characters)`);
-  else if (!TAG_CHARS.test(key)) problems.add(`${pointer}/attributes/key`, 'Key is invalid: only letters, numbers and _ . = + - @ : are allowed');
+  else if (key.length > MAX_KEY_LENGTH)
+    problems.add(`${pointer}/attributes/key`, `Key is too long (maximum is ${MAX_KEY_LENGTH} characters)`);
+  else if (!TAG_CHARS.test(key))
+    problems.add(`${pointer}/attributes/key`, 'Key is invalid: only letters, numbers and _ . = + - @ : are allowed');
   else if (RESERVED_KEY_PREFIXES.some((p) => key.toLowerCase().startsWith(p))) {
-    problems.add(`${pointer}/attributes/key`, `Key is invalid: the prefixes ${RESERVED_KEY_PREFIXES.join(' and ')} are reserved`);
+    problems.add(
+      `${pointer}/attributes/key`,
+      `Key is invalid: the prefixes ${RESERVED_KEY_PREFIXES.join(' and ')} are reserved`,
+    );
   }
-  if (value.length > MAX_VALUE_LENGTH) problems.add(`${pointer}/attributes/value`, `Value is too long (maximum is ${MAX_VALUE_LENGTH} characters)`);
-  else if (!TAG_CHARS.test(value)) problems.add(`${pointer}/attributes/value`, 'Value is invalid: only letters, numbers and _ . = + - @ : are allowed');
+  if (value.length > MAX_VALUE_LENGTH)
+    problems.add(`${pointer}/attributes/value`, `Value is too long (maximum is ${MAX_VALUE_LENGTH} characters)`);
+  else if (!TAG_CHARS.test(value))
+    problems.add(
+      `${pointer}/attributes/value`,
+      'Value is invalid: only letters, numbers and _ . = + - @ : are allowed',
+    );
 }
 
 /**
@@ -50,7 +60,10 @@ export function parseTagBindings(data: unknown, pointer: string): TagBindingInpu
     }
     const { type, attributes } = item as { type?: unknown; attributes?: unknown };
     if (type !== 'tag-bindings') problems.add(`${at}/type`, 'Type must be "tag-bindings"');
-    const attrs = (attributes && typeof attributes === 'object' ? attributes : {}) as { key?: unknown; value?: unknown };
+    const attrs = (attributes && typeof attributes === 'object' ? attributes : {}) as {
+      key?: unknown;
+      value?: unknown;
+    };
     if (typeof attrs.key !== 'string') {
       problems.add(`${at}/attributes/key`, attrs.key === undefined ? "Key can't be blank" : 'Key must be a string');
       return;

@@ -22,7 +22,12 @@ export interface Team {
   userIds: string[];
   usernames: string[];
   createdAt: string;
-  permissions: { canUpdateMembership: boolean; canDestroy: boolean; canUpdateOrganizationAccess: boolean; canUpdateApiToken: boolean };
+  permissions: {
+    canUpdateMembership: boolean;
+    canDestroy: boolean;
+    canUpdateOrganizationAccess: boolean;
+    canUpdateApiToken: boolean;
+  };
 }
 
 export interface TeamInput {

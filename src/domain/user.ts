@@ -24,7 +24,10 @@ export function parseUserAttributes(attributes: unknown): UserInput {
   const problems = new Problems();
   if (!a.username) problems.add('/data/attributes/username', "Username can't be blank");
   else if (!USERNAME.test(a.username) || a.username.length > 64) {
-    problems.add('/data/attributes/username', 'Username may only contain letters, numbers, ".", "-" and "_" and must start with a letter or number');
+    problems.add(
+      '/data/attributes/username',
+      'Username may only contain letters, numbers, ".", "-" and "_" and must start with a letter or number',
+    );
   }
   if (!a.email) problems.add('/data/attributes/email', "Email can't be blank");
   else if (!/^[^\s@]+@[^\s@]+$/.test(a.email)) problems.add('/data/attributes/email', 'Email is invalid');

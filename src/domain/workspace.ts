@@ -224,12 +224,16 @@ export function parseWorkspaceInput(
   else input.name = a.name;
 
   if (a['assessments-enabled'] !== undefined) {
-    if (edition !== 'hosted') problems.add(`${A}/assessments-enabled`, 'Assessments enabled is only available in the hosted edition');
+    if (edition !== 'hosted')
+      problems.add(`${A}/assessments-enabled`, 'Assessments enabled is only available in the hosted edition');
     else input.assessmentsEnabled = a['assessments-enabled'];
   }
 
   if (a['execution-mode'] !== undefined && a.operations !== undefined) {
-    problems.add(`${A}/operations`, 'Operations must not be specified together with execution-mode (operations is deprecated)');
+    problems.add(
+      `${A}/operations`,
+      'Operations must not be specified together with execution-mode (operations is deprecated)',
+    );
   }
   input.executionMode = a['execution-mode'];
   input.operations = a.operations;
@@ -240,13 +244,22 @@ export function parseWorkspaceInput(
     const soExec = so['execution-mode'] ?? undefined;
     const soPool = so['agent-pool'] ?? undefined;
     if (soExec !== undefined && soPool !== undefined && soExec !== soPool) {
-      problems.add(`${A}/setting-overwrites`, 'If agent-pool and execution-mode are both included in setting-overwrites, their values must be the same.');
+      problems.add(
+        `${A}/setting-overwrites`,
+        'If agent-pool and execution-mode are both included in setting-overwrites, their values must be the same.',
+      );
     }
     if (soExec === true && a['execution-mode'] === undefined) {
-      problems.add(`${A}/execution-mode`, 'Execution mode must be specified when setting-overwrites.execution-mode is true');
+      problems.add(
+        `${A}/execution-mode`,
+        'Execution mode must be specified when setting-overwrites.execution-mode is true',
+      );
     }
     if ((soExec ?? soPool) === false && (a['execution-mode'] !== undefined || a.operations !== undefined)) {
-      problems.add(`${A}/setting-overwrites/execution-mode`, 'Setting overwrites cannot be false (inherit) while execution-mode is given');
+      problems.add(
+        `${A}/setting-overwrites/execution-mode`,
+        'Setting overwrites cannot be false (inherit) while execution-mode is given',
+      );
     }
     input.settingOverwrites = { executionMode: soExec, agentPool: soPool };
   }
@@ -268,7 +281,11 @@ export function parseWorkspaceInput(
     if (at === null) input.autoDestroyAt = null;
     else {
       const instant = parseTimestamp(at);
-      if (instant === null) problems.add(`${A}/auto-destroy-at`, 'Auto destroy at must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z');
+      if (instant === null)
+        problems.add(
+          `${A}/auto-destroy-at`,
+          'Auto destroy at must be an ISO 8601 timestamp such as 2030-01-01T00:00:00Z',
+        );
       else input.autoDestroyAt = instant;
     }
   }
@@ -276,10 +293,14 @@ export function parseWorkspaceInput(
     const d = a['auto-destroy-activity-duration'] ?? null;
     if (d !== null && !isValidDuration(d)) problems.add(`${A}/auto-destroy-activity-duration`, DURATION_FORMAT_DETAIL);
     else if (a['inherits-project-auto-destroy'] === true) {
-      problems.add(`${A}/inherits-project-auto-destroy`, 'Inherits project auto destroy cannot be true while auto-destroy-activity-duration is given');
+      problems.add(
+        `${A}/inherits-project-auto-destroy`,
+        'Inherits project auto destroy cannot be true while auto-destroy-activity-duration is given',
+      );
     } else input.autoDestroyActivityDuration = d;
   }
-  if (a['inherits-project-auto-destroy'] !== undefined) input.inheritsProjectAutoDestroy = a['inherits-project-auto-destroy'];
+  if (a['inherits-project-auto-destroy'] !== undefined)
+    input.inheritsProjectAutoDestroy = a['inherits-project-auto-destroy'];
 
   if (has('description')) input.description = a.description ?? null;
   if (has('working-directory')) input.workingDirectory = a['working-directory'] || null;
@@ -289,7 +310,10 @@ export function parseWorkspaceInput(
   }
   if (a['terraform-version'] !== undefined) {
     if (!isValidEngineVersion(a['terraform-version'])) {
-      problems.add(`${A}/terraform-version`, `Terraform version ${JSON.stringify(a['terraform-version'])} is not a known version or a version constraint such as "~> 1.0.0"`);
+      problems.add(
+        `${A}/terraform-version`,
+        `Terraform version ${JSON.stringify(a['terraform-version'])} is not a known version or a version constraint such as "~> 1.0.0"`,
+      );
     } else input.terraformVersion = a['terraform-version'].trim();
   }
   if (has('trigger-patterns')) input.triggerPatterns = a['trigger-patterns'] ?? [];
@@ -304,7 +328,8 @@ export function parseWorkspaceInput(
       const repo: VcsRepoInput = {};
       const P = `${A}/vcs-repo`;
       if (r.identifier !== undefined) {
-        if (!IDENTIFIER.test(r.identifier)) problems.add(`${P}/identifier`, 'Identifier must look like ORG/REPO (or ORG/PROJECT/_git/REPO)');
+        if (!IDENTIFIER.test(r.identifier))
+          problems.add(`${P}/identifier`, 'Identifier must look like ORG/REPO (or ORG/PROJECT/_git/REPO)');
         repo.identifier = r.identifier;
       }
       if ('branch' in r) repo.branch = r.branch ?? null;
@@ -313,11 +338,15 @@ export function parseWorkspaceInput(
       if ('github-app-installation-id' in r) repo.githubAppInstallationId = r['github-app-installation-id'] || null;
       if ('tags-regex' in r) {
         const re = r['tags-regex'] ?? null;
-        if (re !== null && !validRegex(re)) problems.add(`${P}/tags-regex`, 'Tags regex is not a valid regular expression');
+        if (re !== null && !validRegex(re))
+          problems.add(`${P}/tags-regex`, 'Tags regex is not a valid regular expression');
         repo.tagsRegex = re;
       }
       if (repo.oauthTokenId && repo.githubAppInstallationId) {
-        problems.add(`${P}/oauth-token-id`, 'Oauth token id must not be specified together with github-app-installation-id');
+        problems.add(
+          `${P}/oauth-token-id`,
+          'Oauth token id must not be specified together with github-app-installation-id',
+        );
       }
       if (mode === 'create') {
         if (repo.identifier === undefined) problems.add(`${P}/identifier`, "Identifier can't be blank");
@@ -332,11 +361,14 @@ export function parseWorkspaceInput(
   if (rels.project !== undefined && rels.project !== null) {
     const data = (rels.project as { data?: unknown }).data;
     if (data !== undefined && data !== null) {
-      if (typeof data !== 'object' || Array.isArray(data)) problems.add('/data/relationships/project/data', 'Project must be an object with type and id');
+      if (typeof data !== 'object' || Array.isArray(data))
+        problems.add('/data/relationships/project/data', 'Project must be an object with type and id');
       else {
         const { type, id } = data as { type?: unknown; id?: unknown };
-        if (type !== undefined && type !== 'projects') problems.add('/data/relationships/project/data/type', 'Type must be "projects"');
-        if (id !== undefined && id !== null && typeof id !== 'string') problems.add('/data/relationships/project/data/id', 'Id must be a string');
+        if (type !== undefined && type !== 'projects')
+          problems.add('/data/relationships/project/data/type', 'Type must be "projects"');
+        if (id !== undefined && id !== null && typeof id !== 'string')
+          problems.add('/data/relationships/project/data/id', 'Id must be a string');
         else if (typeof id === 'string' && id.trim() !== '') input.projectId = id.trim();
       }
     }
@@ -405,7 +437,8 @@ export function mergeVcsRepo(current: VcsRepo | null, input: VcsRepoInput | null
   const identifier = input.identifier ?? current?.identifier;
   const problems = new Problems();
   if (!identifier) problems.add(`${P}/identifier`, "Identifier can't be blank");
-  if (!oauthTokenId && !appId) problems.add(`${P}/oauth-token-id`, 'Oauth token id or github-app-installation-id is required');
+  if (!oauthTokenId && !appId)
+    problems.add(`${P}/oauth-token-id`, 'Oauth token id or github-app-installation-id is required');
   problems.throwIfAny();
   return {
     identifier: identifier!,
@@ -414,7 +447,13 @@ export function mergeVcsRepo(current: VcsRepo | null, input: VcsRepoInput | null
     oauthTokenId,
     githubAppInstallationId: appId,
     tagsRegex: input.tagsRegex !== undefined ? input.tagsRegex : (current?.tagsRegex ?? null),
-    serviceProvider: oauthTokenId ? (current?.oauthTokenId === oauthTokenId ? current.serviceProvider : null) : appId ? 'github' : null,
+    serviceProvider: oauthTokenId
+      ? current?.oauthTokenId === oauthTokenId
+        ? current.serviceProvider
+        : null
+      : appId
+        ? 'github'
+        : null,
   };
 }
 

@@ -15,7 +15,12 @@ import {
 import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
 import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
 
-function toGrant(t: Pick<TeamsTable, 'id' | 'is_owners' | 'manage_projects' | 'manage_workspaces' | 'read_projects' | 'read_workspaces'>): TeamGrant {
+function toGrant(
+  t: Pick<
+    TeamsTable,
+    'id' | 'is_owners' | 'manage_projects' | 'manage_workspaces' | 'read_projects' | 'read_workspaces'
+  >,
+): TeamGrant {
   return {
     teamId: t.id,
     isOwners: t.is_owners === 1,
@@ -26,7 +31,14 @@ function toGrant(t: Pick<TeamsTable, 'id' | 'is_owners' | 'manage_projects' | 'm
   };
 }
 
-const TEAM_COLUMNS = ['id', 'is_owners', 'manage_projects', 'manage_workspaces', 'read_projects', 'read_workspaces'] as const;
+const TEAM_COLUMNS = [
+  'id',
+  'is_owners',
+  'manage_projects',
+  'manage_workspaces',
+  'read_projects',
+  'read_workspaces',
+] as const;
 
 /** A stored `team-projects` row as a grant: a fixed level means its implied permissions. */
 export function projectGrantOf(row: Selectable<TeamProjectsTable>): TeamProjectGrant {
@@ -68,7 +80,6 @@ export function workspaceGrantOf(row: Selectable<TeamWorkspacesTable>): TeamWork
       : impliedWorkspacePermissions(access);
   return { id: row.id, teamId: row.team_id, workspaceId: row.workspace_id, access, permissions };
 }
-
 
 /** Adds the teams' project and workspace grants (of this organization) to the facts. */
 async function withGrants(db: Kysely<DB>, facts: OrgFacts): Promise<OrgFacts> {

@@ -26,8 +26,12 @@ const unresolved = (type: string, id: string | null): Subject => ({
   workspaceId: null,
 });
 
-const orgNameById = memoQuery((db, p: { id: string }) => db.selectFrom('organizations').select('name').where('id', '=', p.id));
-const orgByName = memoQuery((db, p: { name: string }) => db.selectFrom('organizations').select(['id', 'name']).where('name', '=', p.name));
+const orgNameById = memoQuery((db, p: { id: string }) =>
+  db.selectFrom('organizations').select('name').where('id', '=', p.id),
+);
+const orgByName = memoQuery((db, p: { name: string }) =>
+  db.selectFrom('organizations').select(['id', 'name']).where('name', '=', p.name),
+);
 /** A workspace subject, with its organization's name in the same query (every workspace action names one). */
 const workspaceById = memoQuery((db, p: { id: string }) =>
   db
@@ -43,13 +47,35 @@ async function orgName(db: Db, organizationId: string | null): Promise<string | 
   return row?.name ?? null;
 }
 
-async function inOrg(db: Db, type: string, id: string, name: string | null, organizationId: string | null, workspaceId: string | null = null): Promise<Subject> {
-  return { target: { type, id, name }, organizationId, organizationName: await orgName(db, organizationId), workspaceId };
+async function inOrg(
+  db: Db,
+  type: string,
+  id: string,
+  name: string | null,
+  organizationId: string | null,
+  workspaceId: string | null = null,
+): Promise<Subject> {
+  return {
+    target: { type, id, name },
+    organizationId,
+    organizationName: await orgName(db, organizationId),
+    workspaceId,
+  };
 }
 
-async function workspaceSubject(db: Db, type: string, id: string, workspaceId: string | null, name: string | null = null): Promise<Subject> {
+async function workspaceSubject(
+  db: Db,
+  type: string,
+  id: string,
+  workspaceId: string | null,
+  name: string | null = null,
+): Promise<Subject> {
   if (!workspaceId) return unresolved(type, id);
-  const ws = await db.selectFrom('workspaces').select(['organization_id']).where('id', '=', workspaceId).executeTakeFirst();
+  const ws = await db
+    .selectFrom('workspaces')
+    .select(['organization_id'])
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
   return ws ? inOrg(db, type, id, name, ws.organization_id, workspaceId) : unresolved(type, id);
 }
 
@@ -61,7 +87,14 @@ async function workspaceSubject(db: Db, type: string, id: string, workspaceId: s
 export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> {
   if (ref.type === 'organizations' && 'name' in ref) {
     const row = await orgByName.first(db, { name: ref.name });
-    return row ? { target: { type: 'organizations', id: row.name, name: row.name }, organizationId: row.id, organizationName: row.name, workspaceId: null } : unresolved('organizations', ref.name);
+    return row
+      ? {
+          target: { type: 'organizations', id: row.name, name: row.name },
+          organizationId: row.id,
+          organizationName: row.name,
+          workspaceId: null,
+        }
+      : unresolved('organizations', ref.name);
   }
   if (ref.type === 'workspaces' && 'organization' in ref) {
     const row = await db
@@ -77,14 +110,29 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
   switch (type) {
     case 'workspaces': {
       const r = await workspaceById.first(db, { id });
-      return r ? { target: { type, id, name: r.name }, organizationId: r.organization_id, organizationName: r.org_name, workspaceId: id } : unresolved(type, id);
+      return r
+        ? {
+            target: { type, id, name: r.name },
+            organizationId: r.organization_id,
+            organizationName: r.org_name,
+            workspaceId: id,
+          }
+        : unresolved(type, id);
     }
     case 'projects':
     case 'teams':
     case 'ssh-keys':
     case 'agent-pools':
     case 'oauth-tokens': {
-      const table = ({ projects: 'projects', teams: 'teams', 'ssh-keys': 'ssh_keys', 'agent-pools': 'agent_pools', 'oauth-tokens': 'oauth_tokens' } as const)[type];
+      const table = (
+        {
+          projects: 'projects',
+          teams: 'teams',
+          'ssh-keys': 'ssh_keys',
+          'agent-pools': 'agent_pools',
+          'oauth-tokens': 'oauth_tokens',
+        } as const
+      )[type];
       const r = await db.selectFrom(table).select(['name', 'organization_id']).where('id', '=', id).executeTakeFirst();
       return r ? inOrg(db, type, id, r.name, r.organization_id) : unresolved(type, id);
     }
@@ -102,7 +150,12 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       return r ? inOrg(db, type, id, r.description, r.organization_id ?? r.team_org ?? null) : unresolved(type, id);
     }
     case 'team-projects': {
-      const r = await db.selectFrom('team_projects').innerJoin('teams', 'teams.id', 'team_projects.team_id').select('teams.organization_id').where('team_projects.id', '=', id).executeTakeFirst();
+      const r = await db
+        .selectFrom('team_projects')
+        .innerJoin('teams', 'teams.id', 'team_projects.team_id')
+        .select('teams.organization_id')
+        .where('team_projects.id', '=', id)
+        .executeTakeFirst();
       return r ? inOrg(db, type, id, null, r.organization_id) : unresolved(type, id);
     }
     case 'team-workspaces': {
@@ -127,7 +180,9 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
  * stays when the new target has none (as `retargetAuditEvent` does).
  */
 export function pointedAt(original: Subject, created: Subject): Subject {
-  return created.organizationId ? created : { ...created, organizationId: original.organizationId, organizationName: original.organizationName };
+  return created.organizationId
+    ? created
+    : { ...created, organizationId: original.organizationId, organizationName: original.organizationName };
 }
 
 /**
@@ -135,7 +190,11 @@ export function pointedAt(original: Subject, created: Subject): Subject {
  * capability they were handed), found through the token they used.
  */
 export async function stateVersionCreator(db: Db, stateVersionId: string): Promise<AuditActor | null> {
-  const sv = await db.selectFrom('state_versions').select(['created_by_kind', 'created_by_id']).where('id', '=', stateVersionId).executeTakeFirst();
+  const sv = await db
+    .selectFrom('state_versions')
+    .select(['created_by_kind', 'created_by_id'])
+    .where('id', '=', stateVersionId)
+    .executeTakeFirst();
   if (!sv?.created_by_kind) return null;
   const token = sv.created_by_id
     ? await db

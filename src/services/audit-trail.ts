@@ -100,9 +100,15 @@ function toEvent(r: Selectable<AuditEventsTable>): AuditEvent {
  * The audit trail of an organization, newest first. Owners and the organization's token only:
  * 404 for callers who cannot read the organization, 403 for other members.
  */
-export async function listAuditEvents(ctx: ServiceContext, organization: string, filter: AuditFilter, page: PageRequest): Promise<Paged<AuditEvent>> {
+export async function listAuditEvents(
+  ctx: ServiceContext,
+  organization: string,
+  filter: AuditFilter,
+  page: PageRequest,
+): Promise<Paged<AuditEvent>> {
   const { row: org, facts } = await readableOrganization(ctx, organization);
-  if (!can(ctx.actor, 'organization:read-audit-trail', facts)) throw forbidden('only owners of the organization may read its audit trail');
+  if (!can(ctx.actor, 'organization:read-audit-trail', facts))
+    throw forbidden('only owners of the organization may read its audit trail');
   let q = ctx.db.selectFrom('audit_events').where('organization_id', '=', org.id);
   if (filter.since) q = q.where('occurred_at', '>=', filter.since);
   if (filter.actor) {

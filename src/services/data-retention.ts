@@ -2,7 +2,12 @@ import { isSiteAdmin } from '../domain/actor.js';
 import { forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { can } from '../domain/policy.js';
-import { deletesOlder, type RetentionPolicy, type RetentionPolicyInput, type RetentionType } from '../domain/retention.js';
+import {
+  deletesOlder,
+  type RetentionPolicy,
+  type RetentionPolicyInput,
+  type RetentionType,
+} from '../domain/retention.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
@@ -10,32 +15,60 @@ import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 
 /** Data retention exists only in the self-hosted edition; the hosted edition answers 404. */
 export function requireSelfHosted(ctx: Pick<ServiceContext, 'settings'>): void {
-  if (ctx.settings.edition !== 'self-hosted') throw notFound('data retention policies are not available in the hosted edition');
+  if (ctx.settings.edition !== 'self-hosted')
+    throw notFound('data retention policies are not available in the hosted edition');
 }
 
-type PolicyRow = { id: string; organization_id: string; workspace_id: string | null; kind: string; delete_older_than_n_days: number | null; created_at: string };
+type PolicyRow = {
+  id: string;
+  organization_id: string;
+  workspace_id: string | null;
+  kind: string;
+  delete_older_than_n_days: number | null;
+  created_at: string;
+};
 
 function toPolicy(r: PolicyRow, organizationName: string): RetentionPolicy {
   return {
     id: r.id,
     type: r.kind as RetentionType,
     deleteOlderThanNDays: r.delete_older_than_n_days,
-    target: r.workspace_id ? { type: 'workspaces', id: r.workspace_id } : { type: 'organizations', id: organizationName },
+    target: r.workspace_id
+      ? { type: 'workspaces', id: r.workspace_id }
+      : { type: 'organizations', id: organizationName },
     createdAt: r.created_at,
   };
 }
 
 async function orgPolicyRow(db: Tx, organizationId: string): Promise<PolicyRow | undefined> {
-  return db.selectFrom('data_retention_policies').selectAll().where('organization_id', '=', organizationId).where('workspace_id', 'is', null).executeTakeFirst();
+  return db
+    .selectFrom('data_retention_policies')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('workspace_id', 'is', null)
+    .executeTakeFirst();
 }
 
 async function workspacePolicyRow(db: Tx, workspaceId: string): Promise<PolicyRow | undefined> {
-  return db.selectFrom('data_retention_policies').selectAll().where('workspace_id', '=', workspaceId).executeTakeFirst();
+  return db
+    .selectFrom('data_retention_policies')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst();
 }
 
 /** Creates the owner's policy or replaces it in place (same id; the type may change). */
-async function upsert(tx: Tx, existing: PolicyRow | undefined, owner: { organizationId: string; workspaceId: string | null }, input: RetentionPolicyInput, now: string): Promise<string> {
-  const values = { kind: input.type, delete_older_than_n_days: deletesOlder(input.type) ? input.deleteOlderThanNDays : null };
+async function upsert(
+  tx: Tx,
+  existing: PolicyRow | undefined,
+  owner: { organizationId: string; workspaceId: string | null },
+  input: RetentionPolicyInput,
+  now: string,
+): Promise<string> {
+  const values = {
+    kind: input.type,
+    delete_older_than_n_days: deletesOlder(input.type) ? input.deleteOlderThanNDays : null,
+  };
   if (existing) {
     await tx.updateTable('data_retention_policies').set(values).where('id', '=', existing.id).execute();
     return existing.id;
@@ -58,15 +91,35 @@ export async function getOrganizationPolicy(ctx: ServiceContext, organization: s
 }
 
 /** Sets the organization default (owners, the organization token, site administrators). */
-export async function setOrganizationPolicy(ctx: ServiceContext, organization: string, input: RetentionPolicyInput): Promise<RetentionPolicy> {
+export async function setOrganizationPolicy(
+  ctx: ServiceContext,
+  organization: string,
+  input: RetentionPolicyInput,
+): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
-    if (!can(ctx.actor, 'organization:update', facts) && !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)) {
+    if (
+      !can(ctx.actor, 'organization:update', facts) &&
+      !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)
+    ) {
       throw forbidden('not authorized to set the data retention policy of this organization');
     }
-    const id = await upsert(tx, await orgPolicyRow(tx, org.id), { organizationId: org.id, workspaceId: null }, input, ctx.clock.now().toISOString());
-    return toPolicy((await tx.selectFrom('data_retention_policies').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as PolicyRow, org.name);
+    const id = await upsert(
+      tx,
+      await orgPolicyRow(tx, org.id),
+      { organizationId: org.id, workspaceId: null },
+      input,
+      ctx.clock.now().toISOString(),
+    );
+    return toPolicy(
+      (await tx
+        .selectFrom('data_retention_policies')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()) as PolicyRow,
+      org.name,
+    );
   });
 }
 
@@ -75,10 +128,17 @@ export async function deleteOrganizationPolicy(ctx: ServiceContext, organization
   requireSelfHosted(ctx);
   await writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
-    if (!can(ctx.actor, 'organization:update', facts) && !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)) {
+    if (
+      !can(ctx.actor, 'organization:update', facts) &&
+      !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)
+    ) {
       throw forbidden('not authorized to delete the data retention policy of this organization');
     }
-    await tx.deleteFrom('data_retention_policies').where('organization_id', '=', org.id).where('workspace_id', 'is', null).execute();
+    await tx
+      .deleteFrom('data_retention_policies')
+      .where('organization_id', '=', org.id)
+      .where('workspace_id', 'is', null)
+      .execute();
   });
 }
 
@@ -95,15 +155,33 @@ export async function getWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef)
 }
 
 /** Sets the workspace's own policy (workspace admins). */
-export async function setWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef, input: RetentionPolicyInput): Promise<RetentionPolicy> {
+export async function setWorkspacePolicy(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  input: RetentionPolicyInput,
+): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to set the data retention policy of this workspace');
+    if (!can(ctx.actor, 'workspace:update', facts))
+      throw forbidden('not authorized to set the data retention policy of this workspace');
     const now = ctx.clock.now().toISOString();
-    const id = await upsert(tx, await workspacePolicyRow(tx, row.id), { organizationId: row.organization_id, workspaceId: row.id }, input, now);
+    const id = await upsert(
+      tx,
+      await workspacePolicyRow(tx, row.id),
+      { organizationId: row.organization_id, workspaceId: row.id },
+      input,
+      now,
+    );
     await tx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', row.id).execute();
-    return toPolicy((await tx.selectFrom('data_retention_policies').selectAll().where('id', '=', id).executeTakeFirstOrThrow()) as PolicyRow, row.org_name);
+    return toPolicy(
+      (await tx
+        .selectFrom('data_retention_policies')
+        .selectAll()
+        .where('id', '=', id)
+        .executeTakeFirstOrThrow()) as PolicyRow,
+      row.org_name,
+    );
   });
 }
 
@@ -112,7 +190,8 @@ export async function deleteWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceR
   requireSelfHosted(ctx);
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to delete the data retention policy of this workspace');
+    if (!can(ctx.actor, 'workspace:update', facts))
+      throw forbidden('not authorized to delete the data retention policy of this workspace');
     await tx.deleteFrom('data_retention_policies').where('workspace_id', '=', row.id).execute();
   });
 }
@@ -138,7 +217,10 @@ export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResul
     const policies = await tx.selectFrom('data_retention_policies').selectAll().execute();
     const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
     const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));
-    const workspaces = await tx.selectFrom('workspaces').select(['id', 'organization_id', 'current_state_version_id', 'current_run_id']).execute();
+    const workspaces = await tx
+      .selectFrom('workspaces')
+      .select(['id', 'organization_id', 'current_state_version_id', 'current_run_id'])
+      .execute();
     const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
     for (const ws of workspaces) {
       const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id);

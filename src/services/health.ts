@@ -16,6 +16,7 @@ export async function readiness(db: Kysely<DB>): Promise<Readiness> {
   } catch (err) {
     return { ready: false, reason: `the database is unreachable: ${(err as Error)?.message ?? String(err)}` };
   }
-  if (pending.length > 0) return { ready: false, reason: `migrations pending: ${pending.map((m) => m.version).join(', ')}` };
+  if (pending.length > 0)
+    return { ready: false, reason: `migrations pending: ${pending.map((m) => m.version).join(', ')}` };
   return { ready: true };
 }

@@ -14,7 +14,16 @@ export interface Identity {
 /** Who the current token acts as (for `berth whoami`). */
 export async function whoami(ctx: ServiceContext): Promise<Identity> {
   const a = ctx.actor;
-  const base: Identity = { kind: a.kind, tokenId: a.tokenId, userId: null, username: null, teamId: null, teamName: null, organizationName: null, siteAdmin: false };
+  const base: Identity = {
+    kind: a.kind,
+    tokenId: a.tokenId,
+    userId: null,
+    username: null,
+    teamId: null,
+    teamName: null,
+    organizationName: null,
+    siteAdmin: false,
+  };
   switch (a.kind) {
     case 'site-admin':
       return { ...base, siteAdmin: true };
@@ -30,7 +39,11 @@ export async function whoami(ctx: ServiceContext): Promise<Identity> {
       return { ...base, teamId: a.teamId, teamName: team?.name ?? null, organizationName: team?.org ?? null };
     }
     case 'organization': {
-      const org = await ctx.db.selectFrom('organizations').select('name').where('id', '=', a.organizationId).executeTakeFirst();
+      const org = await ctx.db
+        .selectFrom('organizations')
+        .select('name')
+        .where('id', '=', a.organizationId)
+        .executeTakeFirst();
       return { ...base, organizationName: org?.name ?? null };
     }
   }

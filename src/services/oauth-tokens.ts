@@ -12,7 +12,14 @@ function selectTokens(db: Tx) {
   return db
     .selectFrom('oauth_tokens')
     .innerJoin('organizations', 'organizations.id', 'oauth_tokens.organization_id')
-    .select(['oauth_tokens.id', 'oauth_tokens.organization_id', 'oauth_tokens.service_provider', 'oauth_tokens.name', 'oauth_tokens.created_at', 'organizations.name as org_name']);
+    .select([
+      'oauth_tokens.id',
+      'oauth_tokens.organization_id',
+      'oauth_tokens.service_provider',
+      'oauth_tokens.name',
+      'oauth_tokens.created_at',
+      'organizations.name as org_name',
+    ]);
 }
 
 type Row = Awaited<ReturnType<ReturnType<typeof selectTokens>['executeTakeFirstOrThrow']>>;
@@ -26,23 +33,40 @@ const toToken = (r: Row): OAuthToken => ({
 });
 
 /** A minimal VCS connection record (no real VCS traffic): what `vcs-repo.oauth-token-id` names. */
-export async function createOAuthToken(ctx: ServiceContext, organization: string, input: OAuthTokenInput): Promise<OAuthToken> {
+export async function createOAuthToken(
+  ctx: ServiceContext,
+  organization: string,
+  input: OAuthTokenInput,
+): Promise<OAuthToken> {
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-vcs', facts)) throw forbidden('not authorized to manage VCS connections');
     const id = newId('ot');
     await tx
       .insertInto('oauth_tokens')
-      .values({ id, organization_id: org.id, service_provider: input.serviceProvider, name: input.name, created_at: ctx.clock.now().toISOString() })
+      .values({
+        id,
+        organization_id: org.id,
+        service_provider: input.serviceProvider,
+        name: input.name,
+        created_at: ctx.clock.now().toISOString(),
+      })
       .execute();
     return toToken(await selectTokens(tx).where('oauth_tokens.id', '=', id).executeTakeFirstOrThrow());
   });
 }
 
-export async function listOAuthTokens(ctx: ServiceContext, organization: string, page: PageRequest): Promise<Paged<OAuthToken>> {
+export async function listOAuthTokens(
+  ctx: ServiceContext,
+  organization: string,
+  page: PageRequest,
+): Promise<Paged<OAuthToken>> {
   const { row: org } = await readableOrganization(ctx, organization);
   const query = selectTokens(ctx.db).where('oauth_tokens.organization_id', '=', org.id);
-  const { n } = await ctx.db.selectFrom(query.as('t')).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const { n } = await ctx.db
+    .selectFrom(query.as('t'))
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
   const rows = await query.orderBy('oauth_tokens.seq').limit(page.size).offset(offsetOf(page)).execute();
   return { items: rows.map(toToken), total: Number(n), page };
 }

@@ -43,13 +43,19 @@ function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Orga
 }
 
 function selectOrgs(db: Tx) {
-  return db
-    .selectFrom('organizations')
-    .innerJoin('projects', (j) => j.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', 1))
-    // The organization's default data retention policy (workspace_id null), if any.
-    .leftJoin('data_retention_policies as drp', (j) => j.onRef('drp.organization_id', '=', 'organizations.id').on('drp.workspace_id', 'is', null))
-    .selectAll('organizations')
-    .select(['projects.id as default_project_id', 'drp.id as drp_id', 'drp.kind as drp_kind']);
+  return (
+    db
+      .selectFrom('organizations')
+      .innerJoin('projects', (j) =>
+        j.onRef('projects.organization_id', '=', 'organizations.id').on('projects.is_default', '=', 1),
+      )
+      // The organization's default data retention policy (workspace_id null), if any.
+      .leftJoin('data_retention_policies as drp', (j) =>
+        j.onRef('drp.organization_id', '=', 'organizations.id').on('drp.workspace_id', 'is', null),
+      )
+      .selectAll('organizations')
+      .select(['projects.id as default_project_id', 'drp.id as drp_id', 'drp.kind as drp_kind'])
+  );
 }
 
 const orgByName = memoQuery((db, p: { name: string }) => selectOrgs(db).where('organizations.name', '=', p.name));
@@ -60,7 +66,11 @@ export async function findOrganizationRow(db: Tx, name: string): Promise<OrgRow 
 }
 
 /** The organization row the actor may read, else 404. Shared by every org-scoped service. */
-export async function readableOrganization(ctx: ServiceContext, name: string, db: Tx = ctx.db): Promise<{ row: OrgRow; facts: OrgFacts }> {
+export async function readableOrganization(
+  ctx: ServiceContext,
+  name: string,
+  db: Tx = ctx.db,
+): Promise<{ row: OrgRow; facts: OrgFacts }> {
   const row = await findOrganizationRow(db, name);
   if (!row) throw notFound(`organization ${name} not found`);
   const facts = await orgFacts(db, ctx.actor, row.id);
@@ -70,7 +80,12 @@ export async function readableOrganization(ctx: ServiceContext, name: string, db
 
 function nameTaken(): BerthError {
   return new BerthError([
-    { status: 422, title: 'invalid attribute', detail: 'Name has already been taken', pointer: '/data/attributes/name' },
+    {
+      status: 422,
+      title: 'invalid attribute',
+      detail: 'Name has already been taken',
+      pointer: '/data/attributes/name',
+    },
   ]);
 }
 
@@ -141,7 +156,11 @@ export async function getOrganization(ctx: ServiceContext, name: string): Promis
   return toOrganization(ctx, row, facts);
 }
 
-export async function listOrganizations(ctx: ServiceContext, page: PageRequest, q?: string): Promise<Paged<Organization>> {
+export async function listOrganizations(
+  ctx: ServiceContext,
+  page: PageRequest,
+  q?: string,
+): Promise<Paged<Organization>> {
   const actor = ctx.actor;
   let query = selectOrgs(ctx.db);
   if (!isSiteAdmin(actor)) {
@@ -168,22 +187,32 @@ export async function listOrganizations(ctx: ServiceContext, page: PageRequest, 
   return { items, total: Number(countRow.n), page };
 }
 
-export async function updateOrganization(ctx: ServiceContext, name: string, input: OrganizationInput): Promise<Organization> {
+export async function updateOrganization(
+  ctx: ServiceContext,
+  name: string,
+  input: OrganizationInput,
+): Promise<Organization> {
   const newName = await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
-    await authorize(tx, ctx.actor, row.id, 'organization:update', () => forbidden('not authorized to update this organization'));
-    if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name))) throw nameTaken();
+    await authorize(tx, ctx.actor, row.id, 'organization:update', () =>
+      forbidden('not authorized to update this organization'),
+    );
+    if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name)))
+      throw nameTaken();
     const changes: Partial<OrganizationsTable> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.email !== undefined) changes.email = input.email;
-    if (input.allowForceDeleteWorkspaces !== undefined) changes.allow_force_delete_workspaces = input.allowForceDeleteWorkspaces ? 1 : 0;
+    if (input.allowForceDeleteWorkspaces !== undefined)
+      changes.allow_force_delete_workspaces = input.allowForceDeleteWorkspaces ? 1 : 0;
     if (input.assessmentsEnforced !== undefined) changes.assessments_enforced = input.assessmentsEnforced ? 1 : 0;
     if (input.defaultExecutionMode !== undefined) changes.default_execution_mode = input.defaultExecutionMode;
-    if (input.costEstimationEnabled !== undefined) changes.cost_estimation_enabled = input.costEstimationEnabled ? 1 : 0;
+    if (input.costEstimationEnabled !== undefined)
+      changes.cost_estimation_enabled = input.costEstimationEnabled ? 1 : 0;
     if (input.sessionTimeout !== undefined) changes.session_timeout = input.sessionTimeout;
     if (input.sessionRemember !== undefined) changes.session_remember = input.sessionRemember;
     if (input.collaboratorAuthPolicy !== undefined) changes.collaborator_auth_policy = input.collaboratorAuthPolicy;
-    if (Object.keys(changes).length > 0) await tx.updateTable('organizations').set(changes).where('id', '=', row.id).execute();
+    if (Object.keys(changes).length > 0)
+      await tx.updateTable('organizations').set(changes).where('id', '=', row.id).execute();
     return input.name ?? row.name;
   });
   return getOrganization(ctx, newName);
@@ -193,7 +222,9 @@ export async function updateOrganization(ctx: ServiceContext, name: string, inpu
 export async function deleteOrganization(ctx: ServiceContext, name: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
-    await authorize(tx, ctx.actor, row.id, 'organization:delete', () => forbidden('not authorized to delete this organization'));
+    await authorize(tx, ctx.actor, row.id, 'organization:delete', () =>
+      forbidden('not authorized to delete this organization'),
+    );
     const deleted = await tx.deleteFrom('organizations').where('id', '=', row.id).executeTakeFirst();
     if (Number(deleted.numDeletedRows) !== 1) throw conflict('organization changed while deleting');
   });

@@ -11,13 +11,21 @@ import { findProjectRow } from './projects-read.js';
  * is unknown or the caller may not move workspaces into it; 403 naming every workspace that is
  * unknown, in another organization, unreadable, or whose project the caller may not move it out of.
  */
-export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: string, workspaceIds: string[]): Promise<void> {
+export async function moveWorkspacesToProject(
+  ctx: ServiceContext,
+  projectId: string,
+  workspaceIds: string[],
+): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const project = await findProjectRow(tx, projectId);
     const missing = () => notFound(`project ${projectId} not found`);
     if (!project) throw missing();
     const facts = await orgFacts(tx, ctx.actor, project.organization_id);
-    if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', scoped(facts, { projectId: project.id }))) throw missing();
+    if (
+      !can(ctx.actor, 'organization:read', facts) ||
+      !can(ctx.actor, 'project:read', scoped(facts, { projectId: project.id }))
+    )
+      throw missing();
     if (!isProjectAdmin(ctx.actor, facts, project.id)) throw missing();
     const rows = await tx
       .selectFrom('workspaces')
@@ -30,7 +38,10 @@ export async function moveWorkspacesToProject(ctx: ServiceContext, projectId: st
       const row = found.get(id);
       if (!row) return true;
       // Read access to the workspace and admin on its current project.
-      return !can(ctx.actor, 'workspace:read', scoped(facts, { projectId: row.project_id, workspaceId: row.id })) || !isProjectAdmin(ctx.actor, facts, row.project_id);
+      return (
+        !can(ctx.actor, 'workspace:read', scoped(facts, { projectId: row.project_id, workspaceId: row.id })) ||
+        !isProjectAdmin(ctx.actor, facts, row.project_id)
+      );
     });
     if (refused.length > 0) {
       throw forbidden(`Workspace(s) not found, or you are not authorized to move them: ${refused.join(', ')}`);

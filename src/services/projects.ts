@@ -59,7 +59,11 @@ async function readableProject(ctx: ServiceContext, id: string, db: Tx): Promise
   const row = await findProjectRow(db, id);
   const missing = () => notFound(`project ${id} not found`);
   if (!row) throw missing();
-  const org = await db.selectFrom('organizations').select(['id', 'name']).where('id', '=', row.organization_id).executeTakeFirst();
+  const org = await db
+    .selectFrom('organizations')
+    .select(['id', 'name'])
+    .where('id', '=', row.organization_id)
+    .executeTakeFirst();
   if (!org) throw missing();
   const facts = scoped(await orgFacts(db, ctx.actor, org.id), { projectId: row.id });
   if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
@@ -71,12 +75,18 @@ function requirePermission(ctx: ServiceContext, p: ReadableProject, action: Acti
 }
 
 function nameTaken(): BerthError {
-  return new BerthError([{ status: 422, title: 'invalid attribute', detail: NAME_TAKEN_DETAIL, pointer: '/data/attributes/name' }]);
+  return new BerthError([
+    { status: 422, title: 'invalid attribute', detail: NAME_TAKEN_DETAIL, pointer: '/data/attributes/name' },
+  ]);
 }
 
 /** Names are unique in an organization, compared case-insensitively. */
 async function ensureNameFree(tx: Tx, organizationId: string, name: string, exceptId?: string): Promise<void> {
-  let query = tx.selectFrom('projects').select('id').where('organization_id', '=', organizationId).where('name_lower', '=', name.toLowerCase());
+  let query = tx
+    .selectFrom('projects')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name_lower', '=', name.toLowerCase());
   if (exceptId) query = query.where('id', '!=', exceptId);
   if (await query.executeTakeFirst()) throw nameTaken();
 }
@@ -86,7 +96,12 @@ async function ensureNameFree(tx: Tx, organizationId: string, name: string, exce
  * permission check: for services that already checked (workspaces inherit these).
  */
 export async function projectTagBindings(db: Tx, projectId: string): Promise<TagBinding[]> {
-  const rows = await db.selectFrom('project_tag_bindings').selectAll().where('project_id', '=', projectId).orderBy('seq').execute();
+  const rows = await db
+    .selectFrom('project_tag_bindings')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .orderBy('seq')
+    .execute();
   return rows.map((r) => ({ id: r.id, key: r.key, value: r.value, createdAt: r.created_at }));
 }
 
@@ -100,7 +115,8 @@ async function applyBindings(tx: Tx, projectId: string, target: TagBindingInput[
   for (const b of existing) {
     const value = wanted.get(b.key);
     if (value === undefined) await tx.deleteFrom('project_tag_bindings').where('id', '=', b.id).execute();
-    else if (value !== b.value) await tx.updateTable('project_tag_bindings').set({ value }).where('id', '=', b.id).execute();
+    else if (value !== b.value)
+      await tx.updateTable('project_tag_bindings').set({ value }).where('id', '=', b.id).execute();
   }
   const have = new Set(existing.map((b) => b.key));
   for (const b of target) {
@@ -112,16 +128,27 @@ async function applyBindings(tx: Tx, projectId: string, target: TagBindingInput[
   }
 }
 
-async function projectOf(ctx: ServiceContext, db: Tx, id: string, organizationName: string, facts: OrgFacts): Promise<Project> {
+async function projectOf(
+  ctx: ServiceContext,
+  db: Tx,
+  id: string,
+  organizationName: string,
+  facts: OrgFacts,
+): Promise<Project> {
   const row = await findProjectRow(db, id);
   if (!row) throw notFound(`project ${id} not found`);
   return toProject(ctx, row, organizationName, facts, await projectCounts(db, id));
 }
 
-export async function createProject(ctx: ServiceContext, organizationName: string, input: ProjectInput): Promise<Project> {
+export async function createProject(
+  ctx: ServiceContext,
+  organizationName: string,
+  input: ProjectInput,
+): Promise<Project> {
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organizationName, tx);
-    if (!can(ctx.actor, 'project:create', facts)) throw forbidden(`not authorized to create projects in organization ${org.name}`);
+    if (!can(ctx.actor, 'project:create', facts))
+      throw forbidden(`not authorized to create projects in organization ${org.name}`);
     const name = input.name!;
     await ensureNameFree(tx, org.id, name);
     const id = newId('prj');
@@ -165,7 +192,8 @@ export async function updateProject(ctx: ServiceContext, id: string, input: Proj
       changes.name_lower = input.name.toLowerCase();
     }
     if (input.description !== undefined) changes.description = input.description;
-    if (input.autoDestroyActivityDuration !== undefined) changes.auto_destroy_activity_duration = input.autoDestroyActivityDuration;
+    if (input.autoDestroyActivityDuration !== undefined)
+      changes.auto_destroy_activity_duration = input.autoDestroyActivityDuration;
     if (Object.keys(changes).length > 0) await tx.updateTable('projects').set(changes).where('id', '=', id).execute();
     if (input.tagBindings) await applyBindings(tx, id, input.tagBindings, ctx.clock.now().toISOString());
     return projectOf(ctx, tx, id, p.organizationName, p.facts);
@@ -192,7 +220,12 @@ export async function deleteProject(ctx: ServiceContext, id: string): Promise<vo
 }
 
 /** One consistent snapshot: counts, page and bindings are read in one read transaction. */
-export async function listProjects(ctx: ServiceContext, organizationName: string, page: PageRequest, q: ProjectListQuery = {}): Promise<ProjectList> {
+export async function listProjects(
+  ctx: ServiceContext,
+  organizationName: string,
+  page: PageRequest,
+  q: ProjectListQuery = {},
+): Promise<ProjectList> {
   return readTransaction(ctx.db, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organizationName, tx);
     const empty: ProjectList = { items: [], total: 0, page, statusCounts: { total: 0, matching: 0 } };
@@ -218,7 +251,11 @@ export async function listProjects(ctx: ServiceContext, organizationName: string
     }
 
     if (q.names && q.names.length > 0) {
-      query = query.where('projects.name_lower', 'in', q.names.map((n) => n.toLowerCase()));
+      query = query.where(
+        'projects.name_lower',
+        'in',
+        q.names.map((n) => n.toLowerCase()),
+      );
     } else if (q.q) {
       query = query.where(containsInsensitive('projects.name', q.q));
     }
@@ -238,16 +275,23 @@ export async function listProjects(ctx: ServiceContext, organizationName: string
 
     let ordered = query.selectAll('projects');
     if (q.sort === 'name') ordered = ordered.orderBy('projects.name_lower', 'asc').orderBy('projects.seq', 'asc');
-    else if (q.sort === '-name') ordered = ordered.orderBy('projects.name_lower', 'desc').orderBy('projects.seq', 'desc');
+    else if (q.sort === '-name')
+      ordered = ordered.orderBy('projects.name_lower', 'desc').orderBy('projects.seq', 'desc');
     else ordered = ordered.orderBy('projects.seq', 'asc');
     const rows = await ordered.limit(page.size).offset(offsetOf(page)).execute();
 
     const items: Project[] = [];
     for (const row of rows) items.push(toProject(ctx, row, org.name, facts, await projectCounts(tx, row.id)));
-    const result: ProjectList = { items, total: Number(matching), page, statusCounts: { total: Number(total), matching: Number(matching) } };
+    const result: ProjectList = {
+      items,
+      total: Number(matching),
+      page,
+      statusCounts: { total: Number(total), matching: Number(matching) },
+    };
     if (q.includeEffectiveTagBindings) {
       result.effectiveTagBindings = new Map();
-      for (const row of rows) result.effectiveTagBindings.set(row.id, (await projectTagBindings(tx, row.id)).map(directEffective));
+      for (const row of rows)
+        result.effectiveTagBindings.set(row.id, (await projectTagBindings(tx, row.id)).map(directEffective));
     }
     return result;
   });
@@ -270,7 +314,12 @@ export async function listProjectEffectiveTagBindings(ctx: ServiceContext, id: s
  * Adds bindings or updates values by key, never removes. The limit of direct bindings applies to
  * the merged set (`pointer` names the request's data). Returns every binding of the project.
  */
-export async function addProjectTagBindings(ctx: ServiceContext, id: string, incoming: TagBindingInput[], pointer = '/data'): Promise<TagBinding[]> {
+export async function addProjectTagBindings(
+  ctx: ServiceContext,
+  id: string,
+  incoming: TagBindingInput[],
+  pointer = '/data',
+): Promise<TagBinding[]> {
   return writeTransaction(ctx, async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'manage the tags of');
@@ -283,7 +332,12 @@ export async function addProjectTagBindings(ctx: ServiceContext, id: string, inc
 }
 
 /** Replaces the whole set of the project's bindings (`[]` removes them all). */
-export async function replaceProjectTagBindings(ctx: ServiceContext, id: string, target: TagBindingInput[], pointer = '/data'): Promise<TagBinding[]> {
+export async function replaceProjectTagBindings(
+  ctx: ServiceContext,
+  id: string,
+  target: TagBindingInput[],
+  pointer = '/data',
+): Promise<TagBinding[]> {
   checkBindingCount(target.length, pointer);
   return writeTransaction(ctx, async (tx) => {
     const p = await readableProject(ctx, id, tx);

@@ -4,7 +4,13 @@ import { can } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
 import { writeTransaction } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
-import { completeWorkspaces, onlyReadable, readableWorkspace, selectWorkspaces, type WorkspaceRef } from './workspaces-read.js';
+import {
+  completeWorkspaces,
+  onlyReadable,
+  readableWorkspace,
+  selectWorkspaces,
+  type WorkspaceRef,
+} from './workspaces-read.js';
 
 export const GLOBAL_REMOTE_STATE_DETAIL =
   'Remote state consumers can only be managed while global-remote-state is false for this workspace';
@@ -15,10 +21,20 @@ export const GLOBAL_REMOTE_STATE_DETAIL =
  * never workspaces the caller cannot read. Full workspace objects, in the order they were added
  * (approved list) or created (global).
  */
-export async function listRemoteStateConsumers(ctx: ServiceContext, ref: WorkspaceRef, page: PageRequest): Promise<Paged<Workspace>> {
+export async function listRemoteStateConsumers(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  page: PageRequest,
+): Promise<Paged<Workspace>> {
   const { row, facts } = await readableWorkspace(ctx, ref);
   if (!can(ctx.actor, 'workspace:read', facts)) return { items: [], total: 0, page };
-  const readable = onlyReadable(ctx, facts, selectWorkspaces(ctx.db).where('workspaces.organization_id', '=', row.organization_id).where('workspaces.id', '!=', row.id));
+  const readable = onlyReadable(
+    ctx,
+    facts,
+    selectWorkspaces(ctx.db)
+      .where('workspaces.organization_id', '=', row.organization_id)
+      .where('workspaces.id', '!=', row.id),
+  );
   if (!readable) return { items: [], total: 0, page };
   let q = readable;
   if (row.global_remote_state !== 1) {
@@ -47,10 +63,19 @@ export type ConsumerChange = 'add' | 'remove' | 'replace';
  * Every id must be another workspace of the same organization the caller can read (422 listing
  * every bad item); nothing changes unless all are valid.
  */
-export async function changeRemoteStateConsumers(ctx: ServiceContext, ref: WorkspaceRef, change: ConsumerChange, ids: string[]): Promise<void> {
+export async function changeRemoteStateConsumers(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  change: ConsumerChange,
+  ids: string[],
+): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    const allowed = can(ctx.actor, change === 'replace' ? 'workspace:replace-consumers' : 'workspace:add-remove-consumers', facts);
+    const allowed = can(
+      ctx.actor,
+      change === 'replace' ? 'workspace:replace-consumers' : 'workspace:add-remove-consumers',
+      facts,
+    );
     if (!allowed) throw forbidden(`not authorized to ${change} remote state consumers of workspace ${row.id}`);
     if (row.global_remote_state === 1) throw invalid('/data', GLOBAL_REMOTE_STATE_DETAIL);
 
@@ -61,20 +86,30 @@ export async function changeRemoteStateConsumers(ctx: ServiceContext, ref: Works
     const sameOrg = new Set(found.filter((w) => w.organization_id === row.organization_id).map((w) => w.id));
     const problems: { pointer: string; detail: string }[] = [];
     ids.forEach((id, i) => {
-      if (id === row.id) problems.push({ pointer: `/data/${i}/id`, detail: 'A workspace cannot be a remote state consumer of itself' });
-      else if (!sameOrg.has(id)) problems.push({ pointer: `/data/${i}/id`, detail: `Workspace ${id} not found in this organization` });
+      if (id === row.id)
+        problems.push({ pointer: `/data/${i}/id`, detail: 'A workspace cannot be a remote state consumer of itself' });
+      else if (!sameOrg.has(id))
+        problems.push({ pointer: `/data/${i}/id`, detail: `Workspace ${id} not found in this organization` });
     });
     // Removing tolerates absent consumers but not unknown workspaces: the same checks apply.
-    if (problems.length > 0) throw new BerthError(problems.map((p) => ({ status: 422, title: 'invalid attribute', ...p })));
+    if (problems.length > 0)
+      throw new BerthError(problems.map((p) => ({ status: 422, title: 'invalid attribute', ...p })));
 
     const existing = new Set(
-      (await tx.selectFrom('remote_state_consumers').select('consumer_id').where('workspace_id', '=', row.id).execute()).map((r) => r.consumer_id),
+      (
+        await tx.selectFrom('remote_state_consumers').select('consumer_id').where('workspace_id', '=', row.id).execute()
+      ).map((r) => r.consumer_id),
     );
     const wanted = new Set(ids);
     if (change === 'remove' || change === 'replace') {
-      const drop = change === 'remove' ? ids.filter((id) => existing.has(id)) : [...existing].filter((id) => !wanted.has(id));
+      const drop =
+        change === 'remove' ? ids.filter((id) => existing.has(id)) : [...existing].filter((id) => !wanted.has(id));
       if (drop.length > 0) {
-        await tx.deleteFrom('remote_state_consumers').where('workspace_id', '=', row.id).where('consumer_id', 'in', drop).execute();
+        await tx
+          .deleteFrom('remote_state_consumers')
+          .where('workspace_id', '=', row.id)
+          .where('consumer_id', 'in', drop)
+          .execute();
       }
     }
     if (change === 'add' || change === 'replace') {

@@ -6,11 +6,30 @@ import type { Tx } from '../store/transaction.js';
 const selectRecentRuns = queryByIds((db, workspaceIds) => {
   const ranked = db
     .selectFrom('runs')
-    .select(['workspace_id', 'seq', 'status', 'plan_started_at', 'plan_finished_at', 'apply_started_at', 'apply_finished_at', 'policy_check_failed'])
-    .select((eb) => eb.fn.agg<number>('row_number').over((ob) => ob.partitionBy('workspace_id').orderBy('seq', 'desc')).as('rank'))
+    .select([
+      'workspace_id',
+      'seq',
+      'status',
+      'plan_started_at',
+      'plan_finished_at',
+      'apply_started_at',
+      'apply_finished_at',
+      'policy_check_failed',
+    ])
+    .select((eb) =>
+      eb.fn
+        .agg<number>('row_number')
+        .over((ob) => ob.partitionBy('workspace_id').orderBy('seq', 'desc'))
+        .as('rank'),
+    )
     .where('workspace_id', 'in', workspaceIds)
     .where('status', 'in', ['applied', 'errored']);
-  return db.selectFrom(ranked.as('r')).selectAll().where('rank', '<=', METRICS_WINDOW).orderBy('workspace_id').orderBy('seq', 'desc');
+  return db
+    .selectFrom(ranked.as('r'))
+    .selectAll()
+    .where('rank', '<=', METRICS_WINDOW)
+    .orderBy('workspace_id')
+    .orderBy('seq', 'desc');
 });
 
 /**

@@ -71,9 +71,11 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
     const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
       throw notFound(`workspace ${input.workspaceId} not found`);
     });
-    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw forbidden('not authorized to queue runs in this workspace');
+    if (!can(ctx.actor, 'workspace:queue-run', facts))
+      throw forbidden('not authorized to queue runs in this workspace');
     // A destroy run applies by nature: it needs permission to apply.
-    if (input.isDestroy && !can(ctx.actor, 'workspace:apply-run', facts)) throw forbidden('not authorized to queue destroy runs in this workspace');
+    if (input.isDestroy && !can(ctx.actor, 'workspace:apply-run', facts))
+      throw forbidden('not authorized to queue destroy runs in this workspace');
     const row: RunRow = {
       seq: 0,
       id: newId('run'),
@@ -131,7 +133,8 @@ function runHolds(ws: WorkspaceRow, runId: string): boolean {
 export async function transitionRun(ctx: ServiceContext, id: string, report: RunReport): Promise<Run> {
   const { row, facts } = await writeTransaction(ctx, async (tx) => {
     const { row, ws, facts } = await readableRun(ctx, tx, id);
-    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw forbidden('not authorized to change runs in this workspace');
+    if (!can(ctx.actor, 'workspace:queue-run', facts))
+      throw forbidden('not authorized to change runs in this workspace');
     const from = row.status as RunStatus;
     const to = report.status;
     // Confirming or applying needs permission to apply; the rest of a run's life, to plan.
@@ -155,7 +158,13 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
       }
       await tx
         .updateTable('workspaces')
-        .set({ locked: 1, locked_by_kind: 'runs', locked_by_id: id, locked_reason: `Locked by Run ${id}`, locked_at: at })
+        .set({
+          locked: 1,
+          locked_by_kind: 'runs',
+          locked_by_id: id,
+          locked_reason: `Locked by Run ${id}`,
+          locked_at: at,
+        })
         .where('id', '=', ws.id)
         .execute();
     }
@@ -168,7 +177,8 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
         .execute();
     }
     await tx.updateTable('runs').set(changes).where('id', '=', id).execute();
-    if (ws.current_run_id === id) await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
+    if (ws.current_run_id === id)
+      await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
     return { row: { ...row, ...changes } as RunRow, facts };
   });
   return toRun(ctx, row, facts);

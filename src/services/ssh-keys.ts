@@ -24,10 +24,23 @@ function selectKeys(db: Tx) {
   return db
     .selectFrom('ssh_keys')
     .innerJoin('organizations', 'organizations.id', 'ssh_keys.organization_id')
-    .select(['ssh_keys.id', 'ssh_keys.organization_id', 'organizations.name as org_name', 'ssh_keys.name', 'ssh_keys.created_at', 'ssh_keys.updated_at']);
+    .select([
+      'ssh_keys.id',
+      'ssh_keys.organization_id',
+      'organizations.name as org_name',
+      'ssh_keys.name',
+      'ssh_keys.created_at',
+      'ssh_keys.updated_at',
+    ]);
 }
 
-const toKey = (r: KeyRow): SshKey => ({ id: r.id, organizationName: r.org_name, name: r.name, createdAt: r.created_at, updatedAt: r.updated_at });
+const toKey = (r: KeyRow): SshKey => ({
+  id: r.id,
+  organizationName: r.org_name,
+  name: r.name,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
 
 /** The key the actor may see (a member of its organization), else 404. */
 async function readableKey(ctx: ServiceContext, id: string, db: Tx): Promise<{ row: KeyRow; facts: OrgFacts }> {
@@ -40,7 +53,8 @@ async function readableKey(ctx: ServiceContext, id: string, db: Tx): Promise<{ r
 }
 
 function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
-  if (!can(ctx.actor, 'organization:manage-ssh-keys', facts)) throw forbidden('not authorized to manage SSH keys of this organization');
+  if (!can(ctx.actor, 'organization:manage-ssh-keys', facts))
+    throw forbidden('not authorized to manage SSH keys of this organization');
 }
 
 export async function createSshKey(ctx: ServiceContext, organization: string, input: SshKeyInput): Promise<SshKey> {
@@ -58,7 +72,11 @@ export async function createSshKey(ctx: ServiceContext, organization: string, in
 }
 
 /** The keys of an organization, in creation order; members of the organization may list them. */
-export async function listSshKeys(ctx: ServiceContext, organization: string, page: PageRequest): Promise<Paged<SshKey>> {
+export async function listSshKeys(
+  ctx: ServiceContext,
+  organization: string,
+  page: PageRequest,
+): Promise<Paged<SshKey>> {
   const { row: org } = await readableOrganization(ctx, organization);
   const q = selectKeys(ctx.db).where('ssh_keys.organization_id', '=', org.id);
   const { n } = await ctx.db
@@ -78,7 +96,9 @@ export async function updateSshKey(ctx: ServiceContext, id: string, input: SshKe
   return writeTransaction(ctx, async (tx) => {
     const { facts } = await readableKey(ctx, id, tx);
     requireManage(ctx, facts);
-    const changes: { name?: string; value?: string; updated_at: string } = { updated_at: ctx.clock.now().toISOString() };
+    const changes: { name?: string; value?: string; updated_at: string } = {
+      updated_at: ctx.clock.now().toISOString(),
+    };
     if (input.name !== undefined) changes.name = input.name;
     if (input.value !== undefined) changes.value = input.value;
     await tx.updateTable('ssh_keys').set(changes).where('id', '=', id).execute();
@@ -102,12 +122,22 @@ export async function deleteSshKey(ctx: ServiceContext, id: string): Promise<voi
 export async function assignSshKey(ctx: ServiceContext, ref: WorkspaceRef, keyId: string | null): Promise<Workspace> {
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to change the SSH key of this workspace');
+    if (!can(ctx.actor, 'workspace:update', facts))
+      throw forbidden('not authorized to change the SSH key of this workspace');
     if (keyId !== null) {
-      const key = await tx.selectFrom('ssh_keys').select('id').where('id', '=', keyId).where('organization_id', '=', row.organization_id).executeTakeFirst();
+      const key = await tx
+        .selectFrom('ssh_keys')
+        .select('id')
+        .where('id', '=', keyId)
+        .where('organization_id', '=', row.organization_id)
+        .executeTakeFirst();
       if (!key) throw notFound(`SSH key ${keyId} not found in this organization`);
     }
-    await tx.updateTable('workspaces').set({ ssh_key_id: keyId, updated_at: ctx.clock.now().toISOString() }).where('id', '=', row.id).execute();
+    await tx
+      .updateTable('workspaces')
+      .set({ ssh_key_id: keyId, updated_at: ctx.clock.now().toISOString() })
+      .where('id', '=', row.id)
+      .execute();
     return getWorkspace(ctx, { id: row.id }, tx);
   });
 }

@@ -60,7 +60,8 @@ function invalidState(pointer: string, detail: string): BerthError {
 function checkBody(bytes: Buffer, expected: { md5: string; serial: number; lineage: string | null }, pointer: string) {
   if (md5Hex(bytes) !== expected.md5) throw invalidState(pointer, 'State does not match its md5 checksum');
   const parsed = parseState(bytes.toString('utf8'), pointer);
-  if (parsed.serial !== null && parsed.serial !== expected.serial) throw invalidState(pointer, `State serial ${parsed.serial} does not match serial ${expected.serial}`);
+  if (parsed.serial !== null && parsed.serial !== expected.serial)
+    throw invalidState(pointer, `State serial ${parsed.serial} does not match serial ${expected.serial}`);
   if (parsed.lineage !== null && expected.lineage !== null && parsed.lineage !== expected.lineage) {
     throw invalidState(pointer, 'State lineage does not match lineage');
   }
@@ -72,11 +73,16 @@ function checkBody(bytes: Buffer, expected: { md5: string; serial: number; linea
  * Terraform). With `state`, it is stored and finalized at once; without, it is `pending` until
  * its upload URL receives the body. Either way it is intermediate until the lock is released.
  */
-export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef, input: StateVersionInput): Promise<StateVersion> {
+export async function createStateVersion(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  input: StateVersionInput,
+): Promise<StateVersion> {
   const now = ctx.clock.now().toISOString();
   const row = await writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:create-state-versions', facts)) throw forbidden('not authorized to create state versions in this workspace');
+    if (!can(ctx.actor, 'workspace:create-state-versions', facts))
+      throw forbidden('not authorized to create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
     const newest = await tx
       .selectFrom('state_versions')
@@ -85,7 +91,10 @@ export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef,
       .where('lineage', input.lineage === null ? 'is' : '=', input.lineage)
       .executeTakeFirst();
     if (newest?.serial !== null && newest?.serial !== undefined && Number(newest.serial) > input.serial) {
-      throw invalidState('/data/attributes/serial', `Serial must not go backwards: this lineage is at serial ${newest.serial}`);
+      throw invalidState(
+        '/data/attributes/serial',
+        `Serial must not go backwards: this lineage is at serial ${newest.serial}`,
+      );
     }
     let body: Buffer | null = null;
     let parsed = null;
@@ -114,23 +123,41 @@ export async function createStateVersion(ctx: ServiceContext, ref: WorkspaceRef,
     };
     const { seq: _seq, ...values } = sv;
     await tx.insertInto('state_versions').values(values).execute();
-    if (body) await tx.insertInto('state_bodies').values({ state_version_id: sv.id, body: body.toString('utf8') }).execute();
+    if (body)
+      await tx
+        .insertInto('state_bodies')
+        .values({ state_version_id: sv.id, body: body.toString('utf8') })
+        .execute();
     return { sv, current: ws.current_state_version_id };
   });
   return toStateVersion(row.sv, row.current);
 }
 
 /** Receives the body of a pending state version through its upload URL (the secret authorizes). */
-export async function uploadStateBody(ctx: Pick<ServiceContext, 'db' | 'clock' | 'commitHook'>, id: string, secret: string, bytes: Buffer): Promise<void> {
+export async function uploadStateBody(
+  ctx: Pick<ServiceContext, 'db' | 'clock' | 'commitHook'>,
+  id: string,
+  secret: string,
+  bytes: Buffer,
+): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const row = await tx.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
     if (row.status !== 'pending') throw conflict('This state version has already been uploaded');
     const parsed = checkBody(bytes, row, '/');
-    await tx.insertInto('state_bodies').values({ state_version_id: id, body: bytes.toString('utf8') }).execute();
+    await tx
+      .insertInto('state_bodies')
+      .values({ state_version_id: id, body: bytes.toString('utf8') })
+      .execute();
     await tx
       .updateTable('state_versions')
-      .set({ status: 'finalized', finalized_at: ctx.clock.now().toISOString(), resource_count: parsed.resourceCount, size: bytes.length, terraform_version: parsed.terraformVersion })
+      .set({
+        status: 'finalized',
+        finalized_at: ctx.clock.now().toISOString(),
+        resource_count: parsed.resourceCount,
+        size: bytes.length,
+        terraform_version: parsed.terraformVersion,
+      })
       .where('id', '=', id)
       .execute();
   });
@@ -180,17 +207,31 @@ export interface PromotableVersion {
  * intermediate; with `abandonPending`, pending ones after it do too (force-unlock). True when
  * the workspace row changed (a version was promoted).
  */
-export async function promoteIntermediateState(tx: Tx, workspaceId: string, abandonPending = false, known?: PromotableVersion | null): Promise<boolean> {
+export async function promoteIntermediateState(
+  tx: Tx,
+  workspaceId: string,
+  abandonPending = false,
+  known?: PromotableVersion | null,
+): Promise<boolean> {
   // `known`: the caller already read the latest finalized intermediate version (null: there is none).
-  const latest = known !== undefined ? (known ?? undefined) : await latestFinalizedIntermediate.first(tx, { workspaceId });
+  const latest =
+    known !== undefined ? (known ?? undefined) : await latestFinalizedIntermediate.first(tx, { workspaceId });
   if (latest) {
     await tx
       .updateTable('workspaces')
-      .set({ current_state_version_id: latest.id, resource_count: latest.resource_count, latest_change_at: latest.created_at })
+      .set({
+        current_state_version_id: latest.id,
+        resource_count: latest.resource_count,
+        latest_change_at: latest.created_at,
+      })
       .where('id', '=', workspaceId)
       .execute();
   }
-  let done = tx.updateTable('state_versions').set({ intermediate: 0 }).where('workspace_id', '=', workspaceId).where('intermediate', '=', 1);
+  let done = tx
+    .updateTable('state_versions')
+    .set({ intermediate: 0 })
+    .where('workspace_id', '=', workspaceId)
+    .where('intermediate', '=', 1);
   if (!abandonPending) {
     if (!latest) return false;
     done = done.where('seq', '<=', latest.seq);
@@ -201,7 +242,8 @@ export async function promoteIntermediateState(tx: Tx, workspaceId: string, aban
 
 /** Reading state versions needs state versions `read` (403 for who may only read the workspace). */
 function requireStateRead(ctx: ServiceContext, facts: OrgFacts): void {
-  if (!can(ctx.actor, 'workspace:read-state-versions', facts)) throw forbidden('not authorized to read the state versions of this workspace');
+  if (!can(ctx.actor, 'workspace:read-state-versions', facts))
+    throw forbidden('not authorized to read the state versions of this workspace');
 }
 
 async function readableVersion(ctx: ServiceContext, id: string) {
@@ -223,12 +265,20 @@ export async function currentStateVersion(ctx: ServiceContext, ref: WorkspaceRef
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
   requireStateRead(ctx, facts);
   if (!ws.current_state_version_id) throw notFound('the workspace has no current state version');
-  const row = await ctx.db.selectFrom('state_versions').selectAll().where('id', '=', ws.current_state_version_id).executeTakeFirstOrThrow();
+  const row = await ctx.db
+    .selectFrom('state_versions')
+    .selectAll()
+    .where('id', '=', ws.current_state_version_id)
+    .executeTakeFirstOrThrow();
   return toStateVersion(row, ws.current_state_version_id);
 }
 
 /** State versions of a workspace, newest first. */
-export async function listStateVersions(ctx: ServiceContext, ref: WorkspaceRef, page: PageRequest): Promise<Paged<StateVersion>> {
+export async function listStateVersions(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  page: PageRequest,
+): Promise<Paged<StateVersion>> {
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
   requireStateRead(ctx, facts);
   const base = ctx.db.selectFrom('state_versions').where('workspace_id', '=', ws.id);
@@ -240,7 +290,11 @@ export async function listStateVersions(ctx: ServiceContext, ref: WorkspaceRef, 
 /** The outputs of the current state (for `include=outputs`); sensitive values are hidden. */
 export async function currentOutputs(db: Tx, stateVersionId: string | null) {
   if (!stateVersionId) return [];
-  const body = await db.selectFrom('state_bodies').select('body').where('state_version_id', '=', stateVersionId).executeTakeFirst();
+  const body = await db
+    .selectFrom('state_bodies')
+    .select('body')
+    .where('state_version_id', '=', stateVersionId)
+    .executeTakeFirst();
   if (!body) return [];
   return parseState(body.body, '/').outputs.map((o) => ({ ...o, value: o.sensitive ? null : o.value }));
 }

@@ -34,16 +34,30 @@ const ownTeam = (facts: OrgFacts, teamId: string) => facts.teams.some((t) => t.t
 // Projects
 
 async function readableProjectFor(ctx: ServiceContext, db: Tx, projectId: string) {
-  const project = await db.selectFrom('projects').select(['id', 'organization_id']).where('id', '=', projectId).executeTakeFirst();
+  const project = await db
+    .selectFrom('projects')
+    .select(['id', 'organization_id'])
+    .where('id', '=', projectId)
+    .executeTakeFirst();
   const missing = () => notFound(`project ${projectId} not found`);
   if (!project) throw missing();
   const facts = scoped(await orgFacts(db, ctx.actor, project.organization_id), { projectId: project.id });
   if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
-  return { project, facts, manage: can(ctx.actor, 'project:manage-teams', facts), seeAll: can(ctx.actor, 'project:read-teams', facts) };
+  return {
+    project,
+    facts,
+    manage: can(ctx.actor, 'project:manage-teams', facts),
+    seeAll: can(ctx.actor, 'project:read-teams', facts),
+  };
 }
 
 async function teamOf(db: Tx, teamId: string, organizationId: string) {
-  const team = await db.selectFrom('teams').select(['id']).where('id', '=', teamId).where('organization_id', '=', organizationId).executeTakeFirst();
+  const team = await db
+    .selectFrom('teams')
+    .select(['id'])
+    .where('id', '=', teamId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
   if (!team) throw notFound(`team ${teamId} not found`);
   return team;
 }
@@ -70,7 +84,8 @@ function projectColumns(input: TeamProjectInput, current?: Selectable<TeamProjec
   const keep = current?.access === 'custom';
   const d = CUSTOM_PROJECT_DEFAULTS;
   const w = input.workspace;
-  const bit = (v: boolean | undefined, stored: number | undefined, dflt: boolean) => (v !== undefined ? (v ? 1 : 0) : keep && stored !== undefined ? stored : dflt ? 1 : 0);
+  const bit = (v: boolean | undefined, stored: number | undefined, dflt: boolean) =>
+    v !== undefined ? (v ? 1 : 0) : keep && stored !== undefined ? stored : dflt ? 1 : 0;
   return {
     project_settings: input.settings ?? (keep ? current!.project_settings : d.settings),
     project_teams: input.teams ?? (keep ? current!.project_teams : d.teams),
@@ -86,24 +101,45 @@ function projectColumns(input: TeamProjectInput, current?: Selectable<TeamProjec
   };
 }
 
-export async function createTeamProject(ctx: ServiceContext, teamId: string, projectId: string, input: TeamProjectInput): Promise<TeamProject> {
+export async function createTeamProject(
+  ctx: ServiceContext,
+  teamId: string,
+  projectId: string,
+  input: TeamProjectInput,
+): Promise<TeamProject> {
   return writeTransaction(ctx, async (tx) => {
     const { project, manage } = await readableProjectFor(ctx, tx, projectId);
     await teamOf(tx, teamId, project.organization_id);
     if (!manage) throw forbidden(`not authorized to manage team access to project ${projectId}`);
-    const taken = await tx.selectFrom('team_projects').select('id').where('team_id', '=', teamId).where('project_id', '=', projectId).executeTakeFirst();
+    const taken = await tx
+      .selectFrom('team_projects')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where('project_id', '=', projectId)
+      .executeTakeFirst();
     if (taken) throw invalid('/data/relationships/team/data/id', 'Team already has access to this project');
     const id = newId('tprj');
     await tx
       .insertInto('team_projects')
-      .values({ id, team_id: teamId, project_id: projectId, access: input.access!, created_at: ctx.clock.now().toISOString(), ...projectColumns(input) } as never)
+      .values({
+        id,
+        team_id: teamId,
+        project_id: projectId,
+        access: input.access!,
+        created_at: ctx.clock.now().toISOString(),
+        ...projectColumns(input),
+      } as never)
       .execute();
     const row = await tx.selectFrom('team_projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     return projectGrantOf(row);
   });
 }
 
-export async function listTeamProjects(ctx: ServiceContext, projectId: string | undefined, page: PageRequest): Promise<Paged<TeamProject>> {
+export async function listTeamProjects(
+  ctx: ServiceContext,
+  projectId: string | undefined,
+  page: PageRequest,
+): Promise<Paged<TeamProject>> {
   if (!projectId) throw badRequest('filter[project][id] is required', { parameter: 'filter[project][id]' });
   const { facts, seeAll } = await readableProjectFor(ctx, ctx.db, projectId);
   let q = ctx.db.selectFrom('team_projects').where('project_id', '=', projectId);
@@ -132,15 +168,25 @@ export async function getTeamProject(ctx: ServiceContext, id: string): Promise<T
   return projectGrantOf((await visibleTeamProject(ctx, ctx.db, id)).row);
 }
 
-export async function updateTeamProject(ctx: ServiceContext, id: string, input: TeamProjectInput): Promise<TeamProject> {
+export async function updateTeamProject(
+  ctx: ServiceContext,
+  id: string,
+  input: TeamProjectInput,
+): Promise<TeamProject> {
   return writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to project ${row.project_id}`);
     checkCustomOnly(input.access ?? row.access, input.customGiven, CUSTOM_ONLY_PROJECT_DETAIL);
     const changes: Partial<TeamProjectsTable> = { ...projectColumns(input, row) };
     if (input.access) changes.access = input.access;
-    await tx.updateTable('team_projects').set(changes as never).where('id', '=', id).execute();
-    return projectGrantOf(await tx.selectFrom('team_projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow());
+    await tx
+      .updateTable('team_projects')
+      .set(changes as never)
+      .where('id', '=', id)
+      .execute();
+    return projectGrantOf(
+      await tx.selectFrom('team_projects').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+    );
   });
 }
 
@@ -160,7 +206,10 @@ async function readableWorkspaceFor(ctx: ServiceContext, db: Tx, workspaceId: st
   return { workspace: row, facts, manage: can(ctx.actor, 'workspace:manage-team-access', facts) };
 }
 
-function workspaceColumns(input: TeamWorkspaceInput, current?: Selectable<TeamWorkspacesTable>): Partial<TeamWorkspacesTable> {
+function workspaceColumns(
+  input: TeamWorkspaceInput,
+  current?: Selectable<TeamWorkspacesTable>,
+): Partial<TeamWorkspacesTable> {
   const access = input.access ?? current?.access;
   const d = CUSTOM_WORKSPACE_DEFAULTS;
   const defaults = {
@@ -188,23 +237,47 @@ function toTeamWorkspace(row: Selectable<TeamWorkspacesTable>, ws: { name: strin
   return { ...workspaceGrantOf(row), workspaceName: ws.name, organizationName: ws.org_name };
 }
 
-export async function createTeamWorkspace(ctx: ServiceContext, teamId: string, workspaceId: string, input: TeamWorkspaceInput): Promise<TeamWorkspace> {
+export async function createTeamWorkspace(
+  ctx: ServiceContext,
+  teamId: string,
+  workspaceId: string,
+  input: TeamWorkspaceInput,
+): Promise<TeamWorkspace> {
   return writeTransaction(ctx, async (tx) => {
     const { workspace, manage } = await readableWorkspaceFor(ctx, tx, workspaceId);
     await teamOf(tx, teamId, workspace.organization_id);
     if (!manage) throw forbidden(`not authorized to manage team access to workspace ${workspaceId}`);
-    const taken = await tx.selectFrom('team_workspaces').select('id').where('team_id', '=', teamId).where('workspace_id', '=', workspaceId).executeTakeFirst();
+    const taken = await tx
+      .selectFrom('team_workspaces')
+      .select('id')
+      .where('team_id', '=', teamId)
+      .where('workspace_id', '=', workspaceId)
+      .executeTakeFirst();
     if (taken) throw invalid('/data/relationships/team/data/id', 'Team already has access to this workspace');
     const id = newId('tws');
     await tx
       .insertInto('team_workspaces')
-      .values({ id, team_id: teamId, workspace_id: workspaceId, access: input.access!, created_at: ctx.clock.now().toISOString(), ...workspaceColumns(input) } as never)
+      .values({
+        id,
+        team_id: teamId,
+        workspace_id: workspaceId,
+        access: input.access!,
+        created_at: ctx.clock.now().toISOString(),
+        ...workspaceColumns(input),
+      } as never)
       .execute();
-    return toTeamWorkspace(await tx.selectFrom('team_workspaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow(), workspace);
+    return toTeamWorkspace(
+      await tx.selectFrom('team_workspaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+      workspace,
+    );
   });
 }
 
-export async function listTeamWorkspaces(ctx: ServiceContext, workspaceId: string | undefined, page: PageRequest): Promise<Paged<TeamWorkspace>> {
+export async function listTeamWorkspaces(
+  ctx: ServiceContext,
+  workspaceId: string | undefined,
+  page: PageRequest,
+): Promise<Paged<TeamWorkspace>> {
   if (!workspaceId) throw badRequest('filter[workspace][id] is required', { parameter: 'filter[workspace][id]' });
   const { workspace, facts, manage } = await readableWorkspaceFor(ctx, ctx.db, workspaceId);
   let q = ctx.db.selectFrom('team_workspaces').where('workspace_id', '=', workspaceId);
@@ -234,15 +307,26 @@ export async function getTeamWorkspace(ctx: ServiceContext, id: string): Promise
   return toTeamWorkspace(row, workspace);
 }
 
-export async function updateTeamWorkspace(ctx: ServiceContext, id: string, input: TeamWorkspaceInput): Promise<TeamWorkspace> {
+export async function updateTeamWorkspace(
+  ctx: ServiceContext,
+  id: string,
+  input: TeamWorkspaceInput,
+): Promise<TeamWorkspace> {
   return writeTransaction(ctx, async (tx) => {
     const { row, workspace, manage } = await visibleTeamWorkspace(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to workspace ${row.workspace_id}`);
     checkCustomOnly(input.access ?? row.access, Object.keys(input.custom).length > 0, CUSTOM_ONLY_WORKSPACE_DETAIL);
     const changes: Partial<TeamWorkspacesTable> = { ...workspaceColumns(input, row) };
     if (input.access) changes.access = input.access;
-    await tx.updateTable('team_workspaces').set(changes as never).where('id', '=', id).execute();
-    return toTeamWorkspace(await tx.selectFrom('team_workspaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow(), workspace);
+    await tx
+      .updateTable('team_workspaces')
+      .set(changes as never)
+      .where('id', '=', id)
+      .execute();
+    return toTeamWorkspace(
+      await tx.selectFrom('team_workspaces').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
+      workspace,
+    );
   });
 }
 
@@ -253,4 +337,3 @@ export async function deleteTeamWorkspace(ctx: ServiceContext, id: string): Prom
     await tx.deleteFrom('team_workspaces').where('id', '=', id).execute();
   });
 }
-

@@ -72,7 +72,14 @@ function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
 }
 
 function nameTaken(): BerthError {
-  return new BerthError([{ status: 422, title: 'invalid attribute', detail: 'Name has already been taken', pointer: '/data/attributes/name' }]);
+  return new BerthError([
+    {
+      status: 422,
+      title: 'invalid attribute',
+      detail: 'Name has already been taken',
+      pointer: '/data/attributes/name',
+    },
+  ]);
 }
 
 function accessColumns(input: TeamInput): Partial<TeamsTable> {
@@ -90,7 +97,12 @@ export async function createTeam(ctx: ServiceContext, orgName: string, input: Te
   await writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
     requireManage(ctx, facts);
-    const taken = await tx.selectFrom('teams').select('id').where('organization_id', '=', org.id).where('name', '=', input.name!).executeTakeFirst();
+    const taken = await tx
+      .selectFrom('teams')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .where('name', '=', input.name!)
+      .executeTakeFirst();
     if (taken) throw nameTaken();
     await tx
       .insertInto('teams')
@@ -117,9 +129,19 @@ export async function getTeam(ctx: ServiceContext, id: string): Promise<Team> {
   return toTeam(ctx, ctx.db, row, orgName, facts);
 }
 
-export async function listTeams(ctx: ServiceContext, orgName: string, page: PageRequest, q?: string): Promise<Paged<Team>> {
+export async function listTeams(
+  ctx: ServiceContext,
+  orgName: string,
+  page: PageRequest,
+  q?: string,
+): Promise<Paged<Team>> {
   const { row: org, facts } = await readableOrganization(ctx, orgName);
-  const rows = await ctx.db.selectFrom('teams').selectAll().where('organization_id', '=', org.id).orderBy('name').execute();
+  const rows = await ctx.db
+    .selectFrom('teams')
+    .selectAll()
+    .where('organization_id', '=', org.id)
+    .orderBy('name')
+    .execute();
   let visible = rows.filter((r) => canSeeTeam(ctx, r, facts));
   if (q) visible = visible.filter((r) => r.name.toLowerCase().includes(q.toLowerCase()));
   const slice = visible.slice(offsetOf(page), offsetOf(page) + page.size);
@@ -133,11 +155,26 @@ export async function updateTeam(ctx: ServiceContext, id: string, input: TeamInp
     const { row, facts } = await visibleTeam(ctx, tx, id);
     requireManage(ctx, facts);
     const changes: Partial<TeamsTable> = accessColumns(input);
-    if (row.is_owners === 1 && (Object.keys(changes).length > 0 || (input.name !== undefined && input.name !== row.name))) {
-      throw new BerthError([{ status: 422, title: 'invalid attribute', detail: 'The owners team cannot be renamed and always has full access', pointer: '/data/attributes' }]);
+    if (
+      row.is_owners === 1 &&
+      (Object.keys(changes).length > 0 || (input.name !== undefined && input.name !== row.name))
+    ) {
+      throw new BerthError([
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'The owners team cannot be renamed and always has full access',
+          pointer: '/data/attributes',
+        },
+      ]);
     }
     if (input.name !== undefined && input.name !== row.name) {
-      const taken = await tx.selectFrom('teams').select('id').where('organization_id', '=', row.organization_id).where('name', '=', input.name).executeTakeFirst();
+      const taken = await tx
+        .selectFrom('teams')
+        .select('id')
+        .where('organization_id', '=', row.organization_id)
+        .where('name', '=', input.name)
+        .executeTakeFirst();
       if (taken) throw nameTaken();
       changes.name = input.name;
     }
@@ -160,16 +197,29 @@ export async function deleteTeam(ctx: ServiceContext, id: string): Promise<void>
  * Adds (`add`) or removes users, named by username as HCP Terraform's membership endpoint does.
  * All-or-nothing: an unknown username is a 404 and changes nothing. Removing the last owner is refused.
  */
-export async function changeMembers(ctx: ServiceContext, id: string, usernames: string[], mode: 'add' | 'remove'): Promise<void> {
+export async function changeMembers(
+  ctx: ServiceContext,
+  id: string,
+  usernames: string[],
+  mode: 'add' | 'remove',
+): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await visibleTeam(ctx, tx, id);
     requireManage(ctx, facts);
-    const users = usernames.length === 0 ? [] : await tx.selectFrom('users').select(['id', 'username']).where('username', 'in', usernames).execute();
+    const users =
+      usernames.length === 0
+        ? []
+        : await tx.selectFrom('users').select(['id', 'username']).where('username', 'in', usernames).execute();
     const missing = usernames.filter((n) => !users.some((u) => u.username === n));
     if (missing.length > 0) throw notFound(`user(s) not found: ${missing.join(', ')}`);
     for (const user of users) {
       if (mode === 'add') {
-        const exists = await tx.selectFrom('team_members').select('user_id').where('team_id', '=', id).where('user_id', '=', user.id).executeTakeFirst();
+        const exists = await tx
+          .selectFrom('team_members')
+          .select('user_id')
+          .where('team_id', '=', id)
+          .where('user_id', '=', user.id)
+          .executeTakeFirst();
         if (!exists) await tx.insertInto('team_members').values({ team_id: id, user_id: user.id }).execute();
       } else {
         await tx.deleteFrom('team_members').where('team_id', '=', id).where('user_id', '=', user.id).execute();
@@ -177,8 +227,15 @@ export async function changeMembers(ctx: ServiceContext, id: string, usernames: 
     }
     if (mode === 'remove' && row.is_owners === 1) {
       const left = await tx.selectFrom('team_members').select('user_id').where('team_id', '=', id).executeTakeFirst();
-      if (!left) throw new BerthError([{ status: 422, title: 'invalid attribute', detail: 'The owners team must keep at least one member', pointer: '/data' }]);
+      if (!left)
+        throw new BerthError([
+          {
+            status: 422,
+            title: 'invalid attribute',
+            detail: 'The owners team must keep at least one member',
+            pointer: '/data',
+          },
+        ]);
     }
   });
 }
-

@@ -39,7 +39,13 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor
       return { kind: 'site-admin', tokenId: row.id };
     case 'user':
       if (!row.user_id || !row.username) return null;
-      return { kind: 'user', tokenId: row.id, userId: row.user_id, username: row.username, siteAdmin: row.site_admin === 1 };
+      return {
+        kind: 'user',
+        tokenId: row.id,
+        userId: row.user_id,
+        username: row.username,
+        siteAdmin: row.site_admin === 1,
+      };
     case 'team':
       if (!row.team_id || !row.team_org_id) return null;
       return { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.team_org_id };
@@ -57,7 +63,10 @@ async function insertToken(
 ): Promise<TokenInfo> {
   const token = generateToken();
   const id = newId('at');
-  await tx.insertInto('tokens').values({ id, token_hash: hashToken(token), created_at: now, last_used_at: null, ...fields }).execute();
+  await tx
+    .insertInto('tokens')
+    .values({ id, token_hash: hashToken(token), created_at: now, last_used_at: null, ...fields })
+    .execute();
   return {
     id,
     kind: fields.kind,
@@ -75,7 +84,13 @@ async function insertToken(
 export async function createSiteAdminToken(ctx: ServiceContext, description: string | null): Promise<TokenInfo> {
   if (!canOnInstance(ctx.actor, 'instance:mint-site-admin-token')) throw notFound();
   return writeTransaction(ctx, (tx) =>
-    insertToken(tx, ctx.clock.now().toISOString(), { kind: 'site-admin', user_id: null, team_id: null, organization_id: null, description }),
+    insertToken(tx, ctx.clock.now().toISOString(), {
+      kind: 'site-admin',
+      user_id: null,
+      team_id: null,
+      organization_id: null,
+      description,
+    }),
   );
 }
 
@@ -99,7 +114,11 @@ export async function ensureSiteAdminToken(db: Kysely<DB>, now: Date): Promise<s
 }
 
 /** A token for a user: the user itself or a site administrator may mint it. */
-export async function createUserToken(ctx: ServiceContext, userId: string, description: string | null): Promise<TokenInfo> {
+export async function createUserToken(
+  ctx: ServiceContext,
+  userId: string,
+  description: string | null,
+): Promise<TokenInfo> {
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
   return writeTransaction(ctx, async (tx) => {
@@ -132,7 +151,13 @@ function toInfo(row: Selectable<TokensTable>, organizationName: string | null = 
 export async function listUserTokens(ctx: ServiceContext, userId: string): Promise<TokenInfo[]> {
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
-  const rows = await ctx.db.selectFrom('tokens').selectAll().where('user_id', '=', userId).where('kind', '=', 'user').orderBy('created_at').execute();
+  const rows = await ctx.db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('user_id', '=', userId)
+    .where('kind', '=', 'user')
+    .orderBy('created_at')
+    .execute();
   return rows.map((r) => toInfo(r));
 }
 
@@ -160,32 +185,60 @@ export async function revokeToken(ctx: ServiceContext, id: string): Promise<void
 }
 
 /** Creates (or regenerates, revoking the old one) the team's token. Owners and org tokens may. */
-export async function createTeamToken(ctx: ServiceContext, teamId: string, description: string | null): Promise<TokenInfo> {
+export async function createTeamToken(
+  ctx: ServiceContext,
+  teamId: string,
+  description: string | null,
+): Promise<TokenInfo> {
   return writeTransaction(ctx, async (tx) => {
-    const team = await tx.selectFrom('teams').select(['id', 'organization_id']).where('id', '=', teamId).executeTakeFirst();
+    const team = await tx
+      .selectFrom('teams')
+      .select(['id', 'organization_id'])
+      .where('id', '=', teamId)
+      .executeTakeFirst();
     if (!team) throw notFound(`team ${teamId} not found`);
     const facts = await orgFacts(tx, ctx.actor, team.organization_id);
     if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`team ${teamId} not found`);
-    if (!can(ctx.actor, 'team:manage', facts)) throw forbidden('only owners and organization tokens can manage team tokens');
+    if (!can(ctx.actor, 'team:manage', facts))
+      throw forbidden('only owners and organization tokens can manage team tokens');
     await tx.deleteFrom('tokens').where('team_id', '=', teamId).where('kind', '=', 'team').execute();
-    return insertToken(tx, ctx.clock.now().toISOString(), { kind: 'team', user_id: null, team_id: teamId, organization_id: null, description });
+    return insertToken(tx, ctx.clock.now().toISOString(), {
+      kind: 'team',
+      user_id: null,
+      team_id: teamId,
+      organization_id: null,
+      description,
+    });
   });
 }
 
 export async function deleteTeamToken(ctx: ServiceContext, teamId: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
-    const team = await tx.selectFrom('teams').select(['id', 'organization_id']).where('id', '=', teamId).executeTakeFirst();
+    const team = await tx
+      .selectFrom('teams')
+      .select(['id', 'organization_id'])
+      .where('id', '=', teamId)
+      .executeTakeFirst();
     if (!team) throw notFound(`team ${teamId} not found`);
     const facts = await orgFacts(tx, ctx.actor, team.organization_id);
     if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`team ${teamId} not found`);
-    if (!can(ctx.actor, 'team:manage', facts)) throw forbidden('only owners and organization tokens can manage team tokens');
-    const result = await tx.deleteFrom('tokens').where('team_id', '=', teamId).where('kind', '=', 'team').executeTakeFirst();
+    if (!can(ctx.actor, 'team:manage', facts))
+      throw forbidden('only owners and organization tokens can manage team tokens');
+    const result = await tx
+      .deleteFrom('tokens')
+      .where('team_id', '=', teamId)
+      .where('kind', '=', 'team')
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('the team has no token');
   });
 }
 
 /** Creates (or regenerates) the organization token. Only owners (not the org token itself). */
-export async function createOrganizationToken(ctx: ServiceContext, orgName: string, description: string | null): Promise<TokenInfo> {
+export async function createOrganizationToken(
+  ctx: ServiceContext,
+  orgName: string,
+  description: string | null,
+): Promise<TokenInfo> {
   return writeTransaction(ctx, async (tx) => {
     const org = await orgForTokens(ctx, tx, orgName);
     await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', 'organization').execute();
@@ -203,13 +256,21 @@ export async function createOrganizationToken(ctx: ServiceContext, orgName: stri
 export async function deleteOrganizationToken(ctx: ServiceContext, orgName: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const org = await orgForTokens(ctx, tx, orgName);
-    const result = await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', 'organization').executeTakeFirst();
+    const result = await tx
+      .deleteFrom('tokens')
+      .where('organization_id', '=', org.id)
+      .where('kind', '=', 'organization')
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound('the organization has no token');
   });
 }
 
 async function orgForTokens(ctx: ServiceContext, tx: Tx, orgName: string) {
-  const org = await tx.selectFrom('organizations').select(['id', 'name']).where('name', '=', orgName).executeTakeFirst();
+  const org = await tx
+    .selectFrom('organizations')
+    .select(['id', 'name'])
+    .where('name', '=', orgName)
+    .executeTakeFirst();
   if (!org) throw notFound(`organization ${orgName} not found`);
   const facts = await orgFacts(tx, ctx.actor, org.id);
   if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`organization ${orgName} not found`);

@@ -9,7 +9,13 @@ import { writeTransaction } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 
 function toUser(row: UsersTable): User {
-  return { id: row.id, username: row.username, email: row.email, isSiteAdmin: row.site_admin === 1, createdAt: row.created_at };
+  return {
+    id: row.id,
+    username: row.username,
+    email: row.email,
+    isSiteAdmin: row.site_admin === 1,
+    createdAt: row.created_at,
+  };
 }
 
 function requireAdmin(ctx: ServiceContext): void {
@@ -29,7 +35,12 @@ export async function createUser(ctx: ServiceContext, input: UserInput): Promise
     const taken = await tx.selectFrom('users').select('id').where('username', '=', input.username).executeTakeFirst();
     if (taken) {
       throw new BerthError([
-        { status: 422, title: 'invalid attribute', detail: 'Username has already been taken', pointer: '/data/attributes/username' },
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'Username has already been taken',
+          pointer: '/data/attributes/username',
+        },
       ]);
     }
     await tx.insertInto('users').values(row).execute();

@@ -1,12 +1,27 @@
 import { BerthError, conflict, forbidden } from '../domain/errors.js';
-import { alreadyLocked, holderOf, lockedByOther, NOT_LOCKED_FORCE, NOT_LOCKED_UNLOCK, sameHolder, STILL_PENDING, type LockHolder } from '../domain/lock.js';
+import {
+  alreadyLocked,
+  holderOf,
+  lockedByOther,
+  NOT_LOCKED_FORCE,
+  NOT_LOCKED_UNLOCK,
+  sameHolder,
+  STILL_PENDING,
+  type LockHolder,
+} from '../domain/lock.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
 import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { promoteIntermediateState } from './state-versions.js';
-import { findWorkspaceRow, readableWorkspace, workspaceOf, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
+import {
+  findWorkspaceRow,
+  readableWorkspace,
+  workspaceOf,
+  type WorkspaceRef,
+  type WorkspaceRow,
+} from './workspaces-read.js';
 
 /** Seconds a client should wait before retrying an unlock refused with 503. */
 export const UNLOCK_RETRY_AFTER = 2;
@@ -20,18 +35,47 @@ function holderOfRow(row: WorkspaceRow): LockHolder | null {
 async function lockable(ctx: ServiceContext, tx: Tx, ref: WorkspaceRef, action: 'workspace:lock' | 'workspace:update') {
   const found = await readableWorkspace(ctx, ref, tx);
   if (!can(ctx.actor, action, found.facts)) {
-    throw forbidden(action === 'workspace:lock' ? 'not authorized to lock or unlock this workspace' : 'force-unlock needs admin access to the workspace');
+    throw forbidden(
+      action === 'workspace:lock'
+        ? 'not authorized to lock or unlock this workspace'
+        : 'force-unlock needs admin access to the workspace',
+    );
   }
   return found;
 }
 
 const updateLock = memoQuery(
-  (db, p: { id: string; locked: number; reason: string | null; kind: string | null; holder: string | null; at: string | null }) =>
-    db.updateTable('workspaces').set({ locked: p.locked, locked_reason: p.reason, locked_by_kind: p.kind, locked_by_id: p.holder, locked_at: p.at }).where('id', '=', p.id),
+  (
+    db,
+    p: {
+      id: string;
+      locked: number;
+      reason: string | null;
+      kind: string | null;
+      holder: string | null;
+      at: string | null;
+    },
+  ) =>
+    db
+      .updateTable('workspaces')
+      .set({
+        locked: p.locked,
+        locked_reason: p.reason,
+        locked_by_kind: p.kind,
+        locked_by_id: p.holder,
+        locked_at: p.at,
+      })
+      .where('id', '=', p.id),
 );
 
 /** Sets the lock columns, and gives the row as it now is. */
-async function setLock(tx: Tx, row: WorkspaceRow, holder: LockHolder | null, reason: string | null, now: string): Promise<WorkspaceRow> {
+async function setLock(
+  tx: Tx,
+  row: WorkspaceRow,
+  holder: LockHolder | null,
+  reason: string | null,
+  now: string,
+): Promise<WorkspaceRow> {
   const lock = {
     locked: holder ? 1 : 0,
     locked_reason: holder ? reason : null,
@@ -39,7 +83,14 @@ async function setLock(tx: Tx, row: WorkspaceRow, holder: LockHolder | null, rea
     locked_by_id: holder?.id ?? null,
     locked_at: holder ? now : null,
   };
-  await updateLock.execute(tx, { id: row.id, locked: lock.locked, reason: lock.locked_reason, kind: lock.locked_by_kind, holder: lock.locked_by_id, at: lock.locked_at });
+  await updateLock.execute(tx, {
+    id: row.id,
+    locked: lock.locked,
+    reason: lock.locked_reason,
+    kind: lock.locked_by_kind,
+    holder: lock.locked_by_id,
+    at: lock.locked_at,
+  });
   return { ...row, ...lock };
 }
 
@@ -48,7 +99,11 @@ async function setLock(tx: Tx, row: WorkspaceRow, holder: LockHolder | null, rea
  * start with the lock columns it set), without reading it and its permissions again; re-read
  * inside the transaction when unlocking also promoted a state version (which changes the row).
  */
-async function answer(tx: Tx, found: { row: WorkspaceRow; facts: OrgFacts }, reread: boolean): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
+async function answer(
+  tx: Tx,
+  found: { row: WorkspaceRow; facts: OrgFacts },
+  reread: boolean,
+): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
   if (!reread) return found;
   return { row: (await findWorkspaceRow(tx, { id: found.row.id }))!, facts: found.facts };
 }
@@ -91,7 +146,9 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
     if (!sameHolder(current, holderOf(ctx.actor))) throw conflict(lockedByOther(current));
     const latest = await latestIntermediate.first(tx, { id: row.id });
     if (latest?.status === 'pending') {
-      throw new BerthError([{ status: 503, title: 'service unavailable', detail: STILL_PENDING }], { 'Retry-After': String(UNLOCK_RETRY_AFTER) });
+      throw new BerthError([{ status: 503, title: 'service unavailable', detail: STILL_PENDING }], {
+        'Retry-After': String(UNLOCK_RETRY_AFTER),
+      });
     }
     // Versions are pending or finalized: the latest, when not pending, is the one to promote.
     const promoted = await promoteIntermediateState(tx, row.id, false, latest ?? null);

@@ -23,5 +23,9 @@ export function bindingOwner(tx: Tx, workspaceId: string) {
 /** After workspaces change project: their bindings follow (what `filter[tagged]` counts by). */
 export async function moveBindings(tx: Tx, workspaceIds: string[], projectId: string): Promise<void> {
   if (workspaceIds.length === 0) return;
-  await tx.updateTable('workspace_tag_bindings').set({ project_id: projectId }).where('workspace_id', 'in', workspaceIds).execute();
+  await tx
+    .updateTable('workspace_tag_bindings')
+    .set({ project_id: projectId })
+    .where('workspace_id', 'in', workspaceIds)
+    .execute();
 }

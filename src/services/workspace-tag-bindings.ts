@@ -5,12 +5,22 @@ import type { TagBinding } from '../domain/tag-binding.js';
 import { checkBindingCount, mergeBindings, type TagBindingInput } from '../domain/tags.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
-import { effectiveTagBindingsOf, readableWorkspace, type EffectiveTagBinding, type WorkspaceRef } from './workspaces-read.js';
+import {
+  effectiveTagBindingsOf,
+  readableWorkspace,
+  type EffectiveTagBinding,
+  type WorkspaceRef,
+} from './workspaces-read.js';
 import { bindingOwner } from './workspace-seq.js';
 
 /** The bindings set directly on a workspace, in the order their keys were first added. */
 export async function workspaceTagBindings(db: Tx, workspaceId: string): Promise<TagBinding[]> {
-  const rows = await db.selectFrom('workspace_tag_bindings').selectAll().where('workspace_id', '=', workspaceId).orderBy('seq').execute();
+  const rows = await db
+    .selectFrom('workspace_tag_bindings')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('seq')
+    .execute();
   return rows.map((r) => ({ id: r.id, key: r.key, value: r.value, createdAt: r.created_at }));
 }
 
@@ -24,7 +34,8 @@ async function applyBindings(tx: Tx, workspaceId: string, target: TagBindingInpu
   for (const b of existing) {
     const value = wanted.get(b.key);
     if (value === undefined) await tx.deleteFrom('workspace_tag_bindings').where('id', '=', b.id).execute();
-    else if (value !== b.value) await tx.updateTable('workspace_tag_bindings').set({ value }).where('id', '=', b.id).execute();
+    else if (value !== b.value)
+      await tx.updateTable('workspace_tag_bindings').set({ value }).where('id', '=', b.id).execute();
   }
   const have = new Set(existing.map((b) => b.key));
   for (const b of target) {
@@ -38,13 +49,19 @@ async function applyBindings(tx: Tx, workspaceId: string, target: TagBindingInpu
 }
 
 /** The workspace's own bindings, with its id (for the list's `links.target`). */
-export async function listWorkspaceTagBindings(ctx: ServiceContext, ref: WorkspaceRef): Promise<{ workspaceId: string; bindings: TagBinding[] }> {
+export async function listWorkspaceTagBindings(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+): Promise<{ workspaceId: string; bindings: TagBinding[] }> {
   const { row } = await readableWorkspace(ctx, ref);
   return { workspaceId: row.id, bindings: await workspaceTagBindings(ctx.db, row.id) };
 }
 
 /** Own plus inherited bindings (the workspace's value wins for a key bound on both). */
-export async function listWorkspaceEffectiveTagBindings(ctx: ServiceContext, ref: WorkspaceRef): Promise<EffectiveTagBinding[]> {
+export async function listWorkspaceEffectiveTagBindings(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+): Promise<EffectiveTagBinding[]> {
   const { row } = await readableWorkspace(ctx, ref);
   return (await effectiveTagBindingsOf(ctx.db, [{ id: row.id, projectId: row.project_id }])).get(row.id) ?? [];
 }
@@ -57,7 +74,8 @@ async function changeBindings(
 ): Promise<TagBinding[]> {
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden(`not authorized to manage the tags of workspace ${row.id}`);
+    if (!can(ctx.actor, 'workspace:update', facts))
+      throw forbidden(`not authorized to manage the tags of workspace ${row.id}`);
     const next = target(await workspaceTagBindings(tx, row.id));
     checkBindingCount(next.length, pointer);
     await applyBindings(tx, row.id, next, ctx.clock.now().toISOString());
@@ -66,11 +84,21 @@ async function changeBindings(
 }
 
 /** Adds keys or updates values, never removes; the limit applies to the merged set. */
-export function addWorkspaceTagBindings(ctx: ServiceContext, ref: WorkspaceRef, incoming: TagBindingInput[], pointer = '/data'): Promise<TagBinding[]> {
+export function addWorkspaceTagBindings(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  incoming: TagBindingInput[],
+  pointer = '/data',
+): Promise<TagBinding[]> {
   return changeBindings(ctx, ref, (existing) => mergeBindings(existing, incoming), pointer);
 }
 
 /** Replaces the whole set (`[]` clears it). */
-export function replaceWorkspaceTagBindings(ctx: ServiceContext, ref: WorkspaceRef, target: TagBindingInput[], pointer = '/data'): Promise<TagBinding[]> {
+export function replaceWorkspaceTagBindings(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  target: TagBindingInput[],
+  pointer = '/data',
+): Promise<TagBinding[]> {
   return changeBindings(ctx, ref, () => target, pointer);
 }

@@ -1,5 +1,11 @@
 import type { ServiceContext } from './context.js';
-import { taggedBranches, workspaceFilters, type TaggedFilter, type WorkspaceFilter, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import {
+  taggedBranches,
+  workspaceFilters,
+  type TaggedFilter,
+  type WorkspaceFilter,
+  type WorkspaceFilterQuery,
+} from './workspaces-filters.js';
 
 /*
  * How a workspace list counts its matches, apart from its page: each the cheapest way its
@@ -24,7 +30,9 @@ export function onlyCondition(q: WorkspaceFilterQuery, kind: keyof WorkspaceFilt
     const v = q[k];
     return Array.isArray(v) ? v.length > 0 : Boolean(v);
   };
-  return present(kind) && (Object.keys(CONDITIONS) as (keyof WorkspaceFilterQuery)[]).every((k) => k === kind || !present(k));
+  return (
+    present(kind) && (Object.keys(CONDITIONS) as (keyof WorkspaceFilterQuery)[]).every((k) => k === kind || !present(k))
+  );
 }
 
 /** The number of workspaces passing every one of `filters`. */
@@ -35,7 +43,13 @@ export async function countWorkspaces(ctx: ServiceContext, filters: WorkspaceFil
 }
 
 /** The number of workspaces of the list, counted the cheapest way its conditions allow. */
-export async function countMatches(ctx: ServiceContext, orgId: string, query: WorkspaceFilterQuery, readable: WorkspaceFilter | null, filters: WorkspaceFilter[]): Promise<number> {
+export async function countMatches(
+  ctx: ServiceContext,
+  orgId: string,
+  query: WorkspaceFilterQuery,
+  readable: WorkspaceFilter | null,
+  filters: WorkspaceFilter[],
+): Promise<number> {
   if (readable === null && onlyCondition(query, 'excludeTags')) return countByExclusion(ctx, orgId, query.excludeTags!);
   const [first, ...rest] = query.tagged ?? [];
   if (!first) return countWorkspaces(ctx, filters);
@@ -44,7 +58,9 @@ export async function countMatches(ctx: ServiceContext, orgId: string, query: Wo
   const others = workspaceFilters(orgId, { ...query, tagged: rest });
   if (readable) others.push(readable);
   const branch = taggedBranches(first);
-  return (await countWorkspaces(ctx, [...others, branch.own])) + (await countWorkspaces(ctx, [...others, branch.inherited]));
+  return (
+    (await countWorkspaces(ctx, [...others, branch.own])) + (await countWorkspaces(ctx, [...others, branch.inherited]))
+  );
 }
 
 /**
@@ -54,9 +70,18 @@ export async function countMatches(ctx: ServiceContext, orgId: string, query: Wo
  * those of these projects that bind the key themselves (their own value wins).
  */
 async function countTagged(ctx: ServiceContext, organizationId: string, t: TaggedFilter): Promise<number> {
-  const orgProjects = ctx.db.selectFrom('projects').select('projects.id').where('projects.organization_id', '=', organizationId);
-  let own = ctx.db.selectFrom('workspace_tag_bindings as wtb').select((eb) => eb.fn.countAll<number>().as('n')).where('wtb.key', '=', t.key);
-  let boundProjects = ctx.db.selectFrom('project_tag_bindings as ptb').select('ptb.project_id').where('ptb.key', '=', t.key);
+  const orgProjects = ctx.db
+    .selectFrom('projects')
+    .select('projects.id')
+    .where('projects.organization_id', '=', organizationId);
+  let own = ctx.db
+    .selectFrom('workspace_tag_bindings as wtb')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('wtb.key', '=', t.key);
+  let boundProjects = ctx.db
+    .selectFrom('project_tag_bindings as ptb')
+    .select('ptb.project_id')
+    .where('ptb.key', '=', t.key);
   if (t.value !== '') {
     own = own.where('wtb.value', '=', t.value);
     boundProjects = boundProjects.where('ptb.value', '=', t.value);
@@ -72,7 +97,8 @@ async function countTagged(ctx: ServiceContext, organizationId: string, t: Tagge
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('okb.key', '=', t.key)
     .where('okb.project_id', 'in', boundProjects);
-  const n = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number }> }) => Number((await q.executeTakeFirstOrThrow()).n);
+  const n = async (q: { executeTakeFirstOrThrow(): Promise<{ n: number }> }) =>
+    Number((await q.executeTakeFirstOrThrow()).n);
   return (await n(own.where('wtb.project_id', 'in', orgProjects))) + (await n(inProjects)) - (await n(overridden));
 }
 
@@ -83,13 +109,21 @@ async function countTagged(ctx: ServiceContext, organizationId: string, t: Tagge
  * rows are all the organization's workspaces.)
  */
 async function countByExclusion(ctx: ServiceContext, organizationId: string, tags: string[]): Promise<number> {
-  const all = await ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const all = await ctx.db
+    .selectFrom('workspaces')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
   const tagged = await ctx.db
     .selectFrom('workspace_tags')
     .innerJoin('tags', 'tags.id', 'workspace_tags.tag_id')
     .select((eb) => eb.fn.count<number>('workspace_tags.workspace_seq').distinct().as('n'))
     .where('tags.organization_id', '=', organizationId)
-    .where('tags.name', 'in', tags.map((t) => t.toLowerCase()))
+    .where(
+      'tags.name',
+      'in',
+      tags.map((t) => t.toLowerCase()),
+    )
     .executeTakeFirstOrThrow();
   return Number(all.n) - Number(tagged.n);
 }

@@ -4,7 +4,8 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { describeRef, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 
-export const LOCKED_DETAIL = 'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted';
+export const LOCKED_DETAIL =
+  'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted';
 export const MANAGING_RESOURCES_DETAIL = 'workspace cannot be safely deleted because it is still managing resources';
 
 /**
@@ -35,7 +36,9 @@ export async function safeDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef
 export async function forceDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:force-delete', facts, { allowForceDeleteWorkspaces: row.org_allow_force_delete === 1 })) {
+    if (
+      !can(ctx.actor, 'workspace:force-delete', facts, { allowForceDeleteWorkspaces: row.org_allow_force_delete === 1 })
+    ) {
       throw forbidden('not authorized to force delete this workspace');
     }
     await remove(tx, row.id);

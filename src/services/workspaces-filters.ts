@@ -74,7 +74,8 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
   if (required.length > 0) {
     out.push((eb) => {
       let set = taggedWith(eb, required[required.length - 1]!);
-      for (let i = required.length - 2; i >= 0; i--) set = taggedWith(eb, required[i]!).where('workspace_tags.workspace_seq', 'in', set);
+      for (let i = required.length - 2; i >= 0; i--)
+        set = taggedWith(eb, required[i]!).where('workspace_tags.workspace_seq', 'in', set);
       return eb('workspaces.seq', 'in', set);
     });
   }
@@ -115,9 +116,16 @@ export function taggedBranches(t: TaggedFilter): { own: WorkspaceFilter; inherit
       return eb('workspaces.seq', 'in', own);
     },
     inherited: (eb) => {
-      let inherited = eb.selectFrom('project_tag_bindings as ptb').select('ptb.project_id').where('ptb.key', '=', t.key);
+      let inherited = eb
+        .selectFrom('project_tag_bindings as ptb')
+        .select('ptb.project_id')
+        .where('ptb.key', '=', t.key);
       if (t.value !== '') inherited = inherited.where('ptb.value', '=', t.value);
-      const ownKey = eb.selectFrom('workspace_tag_bindings as okb').select('okb.seq').whereRef('okb.workspace_id', '=', 'workspaces.id').where('okb.key', '=', t.key);
+      const ownKey = eb
+        .selectFrom('workspace_tag_bindings as okb')
+        .select('okb.seq')
+        .whereRef('okb.workspace_id', '=', 'workspaces.id')
+        .where('okb.key', '=', t.key);
       return eb.and([eb('workspaces.project_id', 'in', inherited), eb.not(eb.exists(ownKey))]);
     },
   };

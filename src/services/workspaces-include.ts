@@ -29,25 +29,33 @@ export interface WorkspaceIncludes {
   effectiveTagBindings?: Map<string, EffectiveTagBinding[]>;
 }
 
-export async function loadWorkspaceIncludes(ctx: ServiceContext, workspaces: Workspace[], include: Set<string>): Promise<WorkspaceIncludes> {
+export async function loadWorkspaceIncludes(
+  ctx: ServiceContext,
+  workspaces: Workspace[],
+  include: Set<string>,
+): Promise<WorkspaceIncludes> {
   const out: WorkspaceIncludes = { organizations: [], projects: [], runs: [], stateVersions: [], outputs: new Map() };
   if (workspaces.length === 0) return out;
   if (include.has('organization')) {
-    for (const name of new Set(workspaces.map((w) => w.organizationName))) out.organizations.push(await getOrganization(ctx, name));
+    for (const name of new Set(workspaces.map((w) => w.organizationName)))
+      out.organizations.push(await getOrganization(ctx, name));
   }
   if (include.has('project')) {
     const facts = await orgFacts(ctx.db, ctx.actor, workspaces[0]!.organizationId);
     for (const id of new Set(workspaces.map((w) => w.projectId))) {
       const row = await findProjectRow(ctx.db, id);
       // Only projects the caller may read are sideloaded (a workspace grant does not reach its project).
-      if (row && can(ctx.actor, 'project:read', scoped(facts, { projectId: id }))) out.projects.push(toProject(ctx, row, workspaces[0]!.organizationName, facts, await projectCounts(ctx.db, id)));
+      if (row && can(ctx.actor, 'project:read', scoped(facts, { projectId: id })))
+        out.projects.push(toProject(ctx, row, workspaces[0]!.organizationName, facts, await projectCounts(ctx.db, id)));
     }
   }
   if ([...include].some((i) => i.startsWith('current_run'))) {
     for (const w of workspaces) if (w.currentRunId) out.runs.push(await getRun(ctx, w.currentRunId));
   }
   if (include.has('current_state_version')) {
-    for (const w of workspaces) if (w.currentStateVersionId && w.permissions.canReadStateVersions) out.stateVersions.push(await getStateVersion(ctx, w.currentStateVersionId));
+    for (const w of workspaces)
+      if (w.currentStateVersionId && w.permissions.canReadStateVersions)
+        out.stateVersions.push(await getStateVersion(ctx, w.currentStateVersionId));
   }
   if (include.has('outputs')) {
     for (const w of workspaces) {
@@ -62,7 +70,10 @@ export async function loadWorkspaceIncludes(ctx: ServiceContext, workspaces: Wor
     }
   }
   if (include.has('effective_tag_bindings')) {
-    out.effectiveTagBindings = await effectiveTagBindingsOf(ctx.db, workspaces.map((w) => ({ id: w.id, projectId: w.projectId })));
+    out.effectiveTagBindings = await effectiveTagBindingsOf(
+      ctx.db,
+      workspaces.map((w) => ({ id: w.id, projectId: w.projectId })),
+    );
   }
   return out;
 }

@@ -62,7 +62,12 @@ export function parseVcsRepo(json: string | null): VcsRepo | null {
 }
 
 /** Turns a row into the domain object: effective values resolved, permissions for the caller. */
-export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, orgLevelFacts: OrgFacts, tagNames: string[]): Workspace {
+export function toWorkspace(
+  ctx: ServiceContext,
+  row: WorkspaceRow,
+  orgLevelFacts: OrgFacts,
+  tagNames: string[],
+): Workspace {
   const facts = scoped(orgLevelFacts, { projectId: row.project_id, workspaceId: row.id });
   const lockedBy =
     row.locked === 1 && row.locked_by_id && ['users', 'teams', 'runs'].includes(row.locked_by_kind ?? '')
@@ -82,7 +87,8 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, orgLevelFact
     autoApply: row.auto_apply === 1,
     autoApplyRunTrigger: row.auto_apply_run_trigger === 1,
     autoDestroyAt: row.auto_destroy_at,
-    autoDestroyActivityDuration: row.auto_destroy_overridden === 1 ? row.auto_destroy_activity_duration : row.project_auto_destroy,
+    autoDestroyActivityDuration:
+      row.auto_destroy_overridden === 1 ? row.auto_destroy_activity_duration : row.project_auto_destroy,
     inheritsProjectAutoDestroy: row.auto_destroy_overridden !== 1,
     executionMode: (ownMode ?? row.project_execution_mode ?? row.org_execution_mode) as ExecutionMode,
     executionModeOverridden: ownMode !== null,
@@ -112,7 +118,13 @@ export function toWorkspace(ctx: ServiceContext, row: WorkspaceRow, orgLevelFact
     dataRetentionPolicy: null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    metrics: { applyDurationAverage: null, planDurationAverage: null, policyCheckFailures: null, runFailures: null, runsCount: null },
+    metrics: {
+      applyDurationAverage: null,
+      planDurationAverage: null,
+      policyCheckFailures: null,
+      runFailures: null,
+      runsCount: null,
+    },
     permissions: {
       canRead: can(ctx.actor, 'workspace:read', facts),
       canUpdate: can(ctx.actor, 'workspace:update', facts),
@@ -150,11 +162,17 @@ export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<st
 }
 
 const selectOwnPolicies = queryByIds((db, workspaceIds) =>
-  db.selectFrom('data_retention_policies').select(['id', 'kind', 'workspace_id']).where('workspace_id', 'in', workspaceIds),
+  db
+    .selectFrom('data_retention_policies')
+    .select(['id', 'kind', 'workspace_id'])
+    .where('workspace_id', 'in', workspaceIds),
 );
 
 /** The workspaces' own data retention policies (type and id), by workspace id. */
-export async function ownRetentionPoliciesOf(db: Tx, workspaceIds: string[]): Promise<Map<string, { type: string; id: string }>> {
+export async function ownRetentionPoliciesOf(
+  db: Tx,
+  workspaceIds: string[],
+): Promise<Map<string, { type: string; id: string }>> {
   const out = new Map<string, { type: string; id: string }>();
   if (workspaceIds.length === 0) return out;
   const rows = await selectOwnPolicies(db, workspaceIds);
@@ -163,7 +181,12 @@ export async function ownRetentionPoliciesOf(db: Tx, workspaceIds: string[]): Pr
 }
 
 /** Rows of one organization to domain objects, with tag names, metrics and policies loaded. */
-export async function completeWorkspaces(ctx: ServiceContext, db: Tx, rows: WorkspaceRow[], facts: OrgFacts): Promise<Workspace[]> {
+export async function completeWorkspaces(
+  ctx: ServiceContext,
+  db: Tx,
+  rows: WorkspaceRow[],
+  facts: OrgFacts,
+): Promise<Workspace[]> {
   const ids = rows.map((r) => r.id);
   const tags = await tagNamesOf(db, ids);
   const metrics = await metricsOf(db, ids);
@@ -177,12 +200,17 @@ export async function completeWorkspaces(ctx: ServiceContext, db: Tx, rows: Work
 
 const workspaceById = memoQuery((db, p: { id: string }) => selectWorkspaces(db).where('workspaces.id', '=', p.id));
 const workspaceByName = memoQuery((db, p: { organization: string; nameLower: string }) =>
-  selectWorkspaces(db).where('organizations.name', '=', p.organization).where('workspaces.name_lower', '=', p.nameLower),
+  selectWorkspaces(db)
+    .where('organizations.name', '=', p.organization)
+    .where('workspaces.name_lower', '=', p.nameLower),
 );
 
 /** Finds a workspace row by reference, without any permission check. */
 export async function findWorkspaceRow(db: Tx, ref: WorkspaceRef): Promise<WorkspaceRow | null> {
-  const row = 'id' in ref ? await workspaceById.first(db, { id: ref.id }) : await workspaceByName.first(db, { organization: ref.organization, nameLower: ref.name.toLowerCase() });
+  const row =
+    'id' in ref
+      ? await workspaceById.first(db, { id: ref.id })
+      : await workspaceByName.first(db, { organization: ref.organization, nameLower: ref.name.toLowerCase() });
   return row ?? null;
 }
 
@@ -191,12 +219,19 @@ export async function findWorkspaceRow(db: Tx, ref: WorkspaceRef): Promise<Works
  * and one the caller may not see all look the same). The facts come back aimed at the workspace
  * (`target`), so the policy counts project- and workspace-level team access.
  */
-export async function readableWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
+export async function readableWorkspace(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  db: Tx = ctx.db,
+): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
   if (!('id' in ref)) await readableOrganization(ctx, ref.organization, db);
   const row = await findWorkspaceRow(db, ref);
   const missing = () => notFound(`workspace ${describeRef(ref)} not found`);
   if (!row) throw missing();
-  const facts = scoped(await orgFacts(db, ctx.actor, row.organization_id), { projectId: row.project_id, workspaceId: row.id });
+  const facts = scoped(await orgFacts(db, ctx.actor, row.organization_id), {
+    projectId: row.project_id,
+    workspaceId: row.id,
+  });
   if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'workspace:read', facts)) throw missing();
   return { row, facts };
 }
@@ -211,7 +246,11 @@ export async function workspaceOf(ctx: ServiceContext, db: Tx, row: WorkspaceRow
   const tags = await tagNamesOf(db, [row.id]);
   const metrics = await metricsOf(db, [row.id]);
   const policies = await ownRetentionPoliciesOf(db, [row.id]);
-  return { ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []), metrics: metrics.get(row.id)!, dataRetentionPolicy: policies.get(row.id) ?? null };
+  return {
+    ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []),
+    metrics: metrics.get(row.id)!,
+    dataRetentionPolicy: policies.get(row.id) ?? null,
+  };
 }
 
 export type { TaggedFilter } from './workspaces-filters.js';
@@ -241,7 +280,12 @@ export function onlyReadable(ctx: ServiceContext, facts: OrgFacts, q: WorkspaceQ
  * is counted on the workspaces table alone (the joins only add columns), so that it can be
  * answered from indexes.
  */
-export async function listWorkspaces(ctx: ServiceContext, organization: string, query: WorkspaceListQuery, page: PageRequest): Promise<Paged<Workspace>> {
+export async function listWorkspaces(
+  ctx: ServiceContext,
+  organization: string,
+  query: WorkspaceListQuery,
+  page: PageRequest,
+): Promise<Paged<Workspace>> {
   const { row: org, facts } = await readableOrganization(ctx, organization);
   const readable = readableFilter(ctx, facts);
   if (readable === 'none') return { items: [], total: 0, page };
@@ -262,7 +306,9 @@ export async function listWorkspaces(ctx: ServiceContext, organization: string, 
       break;
     case 'current-run.created-at':
       // Workspaces without a current run come last in either direction.
-      paged = paged.orderBy(sql`workspaces.current_run_created_at is null`).orderBy('workspaces.current_run_created_at', dir);
+      paged = paged
+        .orderBy(sql`workspaces.current_run_created_at is null`)
+        .orderBy('workspaces.current_run_created_at', dir);
       break;
     case 'latest-change-at':
       paged = paged.orderBy('workspaces.latest_change_at', dir);
@@ -309,13 +355,20 @@ function effectiveId(workspaceId: string, key: string): string {
  * The workspace's own bindings plus those inherited from its project; a key bound on both is
  * reported once, with the workspace's value.
  */
-export async function effectiveTagBindingsOf(db: Tx, workspaces: { id: string; projectId: string }[]): Promise<Map<string, EffectiveTagBinding[]>> {
+export async function effectiveTagBindingsOf(
+  db: Tx,
+  workspaces: { id: string; projectId: string }[],
+): Promise<Map<string, EffectiveTagBinding[]>> {
   const out = new Map<string, EffectiveTagBinding[]>();
   if (workspaces.length === 0) return out;
   const own = await db
     .selectFrom('workspace_tag_bindings')
     .select(['workspace_id', 'key', 'value'])
-    .where('workspace_id', 'in', workspaces.map((w) => w.id))
+    .where(
+      'workspace_id',
+      'in',
+      workspaces.map((w) => w.id),
+    )
     .orderBy('seq')
     .execute();
   const projectIds = [...new Set(workspaces.map((w) => w.projectId))];

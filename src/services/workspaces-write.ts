@@ -26,7 +26,11 @@ import { bindingOwner, moveBindings } from './workspace-seq.js';
 const b = (v: boolean) => (v ? 1 : 0);
 
 const sameName = memoQuery((db, p: { organizationId: string; nameLower: string }) =>
-  db.selectFrom('workspaces').select('id').where('organization_id', '=', p.organizationId).where('name_lower', '=', p.nameLower),
+  db
+    .selectFrom('workspaces')
+    .select('id')
+    .where('organization_id', '=', p.organizationId)
+    .where('name_lower', '=', p.nameLower),
 );
 
 /** Whether another workspace of the organization has the name (names are unique per organization). */
@@ -47,12 +51,23 @@ async function projectInOrganization(tx: Tx, organizationId: string, projectId: 
 }
 
 async function checkAgentPool(tx: Tx, organizationId: string, agentPoolId: string): Promise<void> {
-  const pool = await tx.selectFrom('agent_pools').select('id').where('id', '=', agentPoolId).where('organization_id', '=', organizationId).executeTakeFirst();
-  if (!pool) throw invalid('/data/attributes/agent-pool-id', `Agent pool ${agentPoolId} not found in this organization`);
+  const pool = await tx
+    .selectFrom('agent_pools')
+    .select('id')
+    .where('id', '=', agentPoolId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!pool)
+    throw invalid('/data/attributes/agent-pool-id', `Agent pool ${agentPoolId} not found in this organization`);
 }
 
 /** Checks the repository's OAuth token (when it changed) and records its service provider. */
-async function checkVcsRepo(tx: Tx, organizationId: string, repo: VcsRepo | null, previous: VcsRepo | null): Promise<VcsRepo | null> {
+async function checkVcsRepo(
+  tx: Tx,
+  organizationId: string,
+  repo: VcsRepo | null,
+  previous: VcsRepo | null,
+): Promise<VcsRepo | null> {
   if (!repo?.oauthTokenId || repo.oauthTokenId === previous?.oauthTokenId) return repo;
   const token = await tx
     .selectFrom('oauth_tokens')
@@ -60,27 +75,48 @@ async function checkVcsRepo(tx: Tx, organizationId: string, repo: VcsRepo | null
     .where('id', '=', repo.oauthTokenId)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
-  if (!token) throw invalid('/data/attributes/vcs-repo/oauth-token-id', `OAuth token ${repo.oauthTokenId} not found in this organization`);
+  if (!token)
+    throw invalid(
+      '/data/attributes/vcs-repo/oauth-token-id',
+      `OAuth token ${repo.oauthTokenId} not found in this organization`,
+    );
   return { ...repo, serviceProvider: token.service_provider };
 }
 
-async function replaceTagBindings(tx: Tx, workspaceId: string, bindings: TagBindingInput[], now: string): Promise<void> {
+async function replaceTagBindings(
+  tx: Tx,
+  workspaceId: string,
+  bindings: TagBindingInput[],
+  now: string,
+): Promise<void> {
   await tx.deleteFrom('workspace_tag_bindings').where('workspace_id', '=', workspaceId).execute();
   for (const binding of bindings) {
     await tx
       .insertInto('workspace_tag_bindings')
-      .values({ id: newId('tb'), ...bindingOwner(tx, workspaceId), key: binding.key, value: binding.value, created_at: now })
+      .values({
+        id: newId('tb'),
+        ...bindingOwner(tx, workspaceId),
+        key: binding.key,
+        value: binding.value,
+        created_at: now,
+      })
       .execute();
   }
 }
 
 /** Creates a workspace in the organization (its default project unless the request names one). */
-export async function createWorkspace(ctx: ServiceContext, organization: string, input: WorkspaceInput): Promise<Workspace> {
+export async function createWorkspace(
+  ctx: ServiceContext,
+  organization: string,
+  input: WorkspaceInput,
+): Promise<Workspace> {
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     const mayCreateSomewhere =
       can(ctx.actor, 'workspace:create', facts) ||
-      (facts.projectGrants ?? []).some((g) => can(ctx.actor, 'workspace:create', scoped(facts, { projectId: g.projectId })));
+      (facts.projectGrants ?? []).some((g) =>
+        can(ctx.actor, 'workspace:create', scoped(facts, { projectId: g.projectId })),
+      );
     if (!mayCreateSomewhere) throw forbidden('not authorized to create workspaces in this organization');
     const project = await projectInOrganization(tx, org.id, input.projectId ?? org.default_project_id);
     const target = scoped(facts, { projectId: project.id });
@@ -100,39 +136,39 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
     const now = ctx.clock.now().toISOString();
     const id = newId('ws');
     await insertWorkspace.execute(tx, {
-        id,
-        organization_id: org.id,
-        project_id: project.id,
-        name,
-        name_lower: name.toLowerCase(),
-        description: input.description ?? null,
-        allow_destroy_plan: b(input.allowDestroyPlan ?? true),
-        assessments_enabled: b(input.assessmentsEnabled ?? false),
-        auto_apply: b(input.autoApply ?? false),
-        auto_apply_run_trigger: b(input.autoApplyRunTrigger ?? false),
-        auto_destroy_at: input.autoDestroyAt ?? null,
-        auto_destroy_activity_duration: input.autoDestroyActivityDuration ?? null,
-        auto_destroy_overridden: b(overridden),
-        execution_mode: execution.mode,
-        agent_pool_id: execution.agentPoolId,
-        file_triggers_enabled: b(input.fileTriggersEnabled ?? true),
-        global_remote_state: b(input.globalRemoteState ?? false),
-        queue_all_runs: b(input.queueAllRuns ?? false),
-        source: 'tfe-api',
-        source_name: input.sourceName ?? null,
-        source_url: input.sourceUrl ?? null,
-        speculative_enabled: b(input.speculativeEnabled ?? true),
-        terraform_version: input.terraformVersion ?? LATEST_ENGINE_VERSION,
-        trigger_patterns: JSON.stringify(input.triggerPatterns ?? []),
-        trigger_prefixes: JSON.stringify(input.triggerPrefixes ?? []),
-        working_directory: input.workingDirectory ?? null,
-        vcs_repo: vcsRepo ? JSON.stringify(vcsRepo) : null,
-        vcs_oauth_token_id: vcsRepo?.oauthTokenId ?? null,
-        locked: 0,
-        resource_count: 0,
-        latest_change_at: now,
-        created_at: now,
-        updated_at: now,
+      id,
+      organization_id: org.id,
+      project_id: project.id,
+      name,
+      name_lower: name.toLowerCase(),
+      description: input.description ?? null,
+      allow_destroy_plan: b(input.allowDestroyPlan ?? true),
+      assessments_enabled: b(input.assessmentsEnabled ?? false),
+      auto_apply: b(input.autoApply ?? false),
+      auto_apply_run_trigger: b(input.autoApplyRunTrigger ?? false),
+      auto_destroy_at: input.autoDestroyAt ?? null,
+      auto_destroy_activity_duration: input.autoDestroyActivityDuration ?? null,
+      auto_destroy_overridden: b(overridden),
+      execution_mode: execution.mode,
+      agent_pool_id: execution.agentPoolId,
+      file_triggers_enabled: b(input.fileTriggersEnabled ?? true),
+      global_remote_state: b(input.globalRemoteState ?? false),
+      queue_all_runs: b(input.queueAllRuns ?? false),
+      source: 'tfe-api',
+      source_name: input.sourceName ?? null,
+      source_url: input.sourceUrl ?? null,
+      speculative_enabled: b(input.speculativeEnabled ?? true),
+      terraform_version: input.terraformVersion ?? LATEST_ENGINE_VERSION,
+      trigger_patterns: JSON.stringify(input.triggerPatterns ?? []),
+      trigger_prefixes: JSON.stringify(input.triggerPrefixes ?? []),
+      working_directory: input.workingDirectory ?? null,
+      vcs_repo: vcsRepo ? JSON.stringify(vcsRepo) : null,
+      vcs_oauth_token_id: vcsRepo?.oauthTokenId ?? null,
+      locked: 0,
+      resource_count: 0,
+      latest_change_at: now,
+      created_at: now,
+      updated_at: now,
     });
     if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
     if (input.tags) await addTagRefs(tx, org.id, id, input.tags, now, '/data/relationships/tags/data');
@@ -145,7 +181,11 @@ export async function createWorkspace(ctx: ServiceContext, organization: string,
  * `relationships.project` moves it (admin on both projects); `tag-bindings` replaces the own
  * bindings when present.
  */
-export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, input: WorkspaceInput): Promise<Workspace> {
+export async function updateWorkspace(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  input: WorkspaceInput,
+): Promise<Workspace> {
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to update this workspace');
@@ -159,15 +199,21 @@ export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, in
     if (input.projectId !== undefined && input.projectId !== row.project_id) {
       const destination = await projectInOrganization(tx, row.organization_id, input.projectId);
       if (!isProjectAdmin(ctx.actor, facts, row.project_id) || !isProjectAdmin(ctx.actor, facts, destination.id)) {
-        throw forbidden(`not authorized to move workspace ${row.id} from project ${row.project_id} to project ${destination.id}`);
+        throw forbidden(
+          `not authorized to move workspace ${row.id} from project ${row.project_id} to project ${destination.id}`,
+        );
       }
       changes.project_id = destination.id;
     }
     const touchesExecution =
-      input.executionMode !== undefined || input.operations !== undefined || input.agentPoolId !== undefined || input.settingOverwrites !== undefined;
+      input.executionMode !== undefined ||
+      input.operations !== undefined ||
+      input.agentPoolId !== undefined ||
+      input.settingOverwrites !== undefined;
     if (touchesExecution) {
       const execution = resolveExecution({ mode: row.execution_mode as never, agentPoolId: row.agent_pool_id }, input);
-      if (input.agentPoolId && execution.agentPoolId === input.agentPoolId) await checkAgentPool(tx, row.organization_id, input.agentPoolId);
+      if (input.agentPoolId && execution.agentPoolId === input.agentPoolId)
+        await checkAgentPool(tx, row.organization_id, input.agentPoolId);
       changes.execution_mode = execution.mode;
       changes.agent_pool_id = execution.agentPoolId;
     }
@@ -210,7 +256,8 @@ export async function updateWorkspace(ctx: ServiceContext, ref: WorkspaceRef, in
     }
     if (changes.project_id !== undefined) await moveBindings(tx, [row.id], changes.project_id);
     if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
-    if (input.tags !== undefined) await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
+    if (input.tags !== undefined)
+      await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
     return getWorkspace(ctx, { id: row.id }, tx);
   });
 }

@@ -51,7 +51,11 @@ function removeDatabaseFiles(file: string): void {
  * interrupted backup never leaves a partial file under the final name, and it is a single
  * self-contained file (rollback journal, not WAL). Refuses to overwrite `file` unless `force`.
  */
-export async function backupDatabase(source: string, file: string, options: { force?: boolean } = {}): Promise<BackupResult> {
+export async function backupDatabase(
+  source: string,
+  file: string,
+  options: { force?: boolean } = {},
+): Promise<BackupResult> {
   const src = resolve(source);
   const dest = resolve(file);
   if (!existsSync(src)) throw notFound(`no database at ${src}`);
@@ -65,7 +69,9 @@ export async function backupDatabase(source: string, file: string, options: { fo
   const partial = partialOf(dest);
   try {
     db.pragma('busy_timeout = 10000');
-    const hasMigrations = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'berth_migrations'").get();
+    const hasMigrations = db
+      .prepare("select 1 from sqlite_master where type = 'table' and name = 'berth_migrations'")
+      .get();
     if (!hasMigrations) throw invalid(`${src} is not a berth database (no berth_migrations table)`);
     removeDatabaseFiles(partial);
     const progress = await db.backup(partial, { progress: ALL_PAGES });
@@ -99,9 +105,16 @@ function checkBackup(file: string): { db: Database.Database; version: number } {
   try {
     const rows = db.pragma('integrity_check') as { integrity_check: string }[];
     if (rows.length !== 1 || rows[0]!.integrity_check !== 'ok') {
-      throw invalid(`${file} fails the integrity check: ${rows.map((r) => r.integrity_check).slice(0, 5).join('; ')}`);
+      throw invalid(
+        `${file} fails the integrity check: ${rows
+          .map((r) => r.integrity_check)
+          .slice(0, 5)
+          .join('; ')}`,
+      );
     }
-    const hasMigrations = db.prepare("select 1 from sqlite_master where type = 'table' and name = 'berth_migrations'").get();
+    const hasMigrations = db
+      .prepare("select 1 from sqlite_master where type = 'table' and name = 'berth_migrations'")
+      .get();
     if (!hasMigrations) throw invalid(`${file} is not a berth database (no berth_migrations table)`);
     return { db, version: schemaVersion(db) };
   } catch (err) {
@@ -118,7 +131,11 @@ function checkBackup(file: string): { db: Database.Database; version: number } {
  * forced, it is overwritten through SQLite's backup API, under SQLite's locks, so a process that
  * has it open sees the restored content rather than a file swapped under its feet.
  */
-export async function restoreDatabase(backup: string, target: string, options: { force?: boolean } = {}): Promise<RestoreResult> {
+export async function restoreDatabase(
+  backup: string,
+  target: string,
+  options: { force?: boolean } = {},
+): Promise<RestoreResult> {
   const from = resolve(backup);
   const dest = resolve(target);
   if (!existsSync(from)) throw notFound(`no backup at ${from}`);

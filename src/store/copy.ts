@@ -17,7 +17,11 @@ async function tablesInOrder(): Promise<string[]> {
   const { openSqliteStore } = await import('./sqlite.js');
   const scratch = await openSqliteStore(':memory:');
   try {
-    const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid`.execute(scratch.db);
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid`.execute(
+      scratch.db,
+    );
     return rows.map((r) => r.name).filter((name) => name !== 'berth_migrations');
   } finally {
     await scratch.close();
@@ -34,14 +38,24 @@ const PARAMETERS_PER_STATEMENT = 30_000;
  * or tokens yet. One read snapshot of the source; one write transaction on the target, so a
  * failure leaves it as it was.
  */
-export async function copyDatabase(from: Store, to: Store, onTable?: (name: string, rows: number) => void): Promise<CopyResult> {
+export async function copyDatabase(
+  from: Store,
+  to: Store,
+  onTable?: (name: string, rows: number) => void,
+): Promise<CopyResult> {
   const tables = await tablesInOrder();
   return readTransaction(from.db, async (src) =>
     writeTransaction(to.db, async (dst) => {
       const target = dst as Kysely<any>;
       for (const table of ['organizations', 'users', 'tokens']) {
-        const { n } = await target.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-        if (Number(n) > 0) throw new CopyRefusedError(`the target database is not empty (its ${table} table has rows); copy into a new, empty database`);
+        const { n } = await target
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow();
+        if (Number(n) > 0)
+          throw new CopyRefusedError(
+            `the target database is not empty (its ${table} table has rows); copy into a new, empty database`,
+          );
       }
       // Instance settings the target made when it was created give way to the source's.
       await target.deleteFrom('settings').execute();
@@ -50,10 +64,16 @@ export async function copyDatabase(from: Store, to: Store, onTable?: (name: stri
         const rows = await (src as Kysely<any>).selectFrom(table).selectAll().execute();
         if (rows.length > 0) {
           const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Object.keys(rows[0]).length));
-          for (let i = 0; i < rows.length; i += perStatement) await target.insertInto(table).values(rows.slice(i, i + perStatement)).execute();
+          for (let i = 0; i < rows.length; i += perStatement)
+            await target
+              .insertInto(table)
+              .values(rows.slice(i, i + perStatement))
+              .execute();
           if (isPostgres(target) && 'seq' in rows[0]) {
             // Identity columns do not follow explicit values: move them past the copied keys.
-            await sql`select setval(pg_get_serial_sequence(${table}, 'seq'), (select max(seq) from ${sql.table(table)}))`.execute(target);
+            await sql`select setval(pg_get_serial_sequence(${table}, 'seq'), (select max(seq) from ${sql.table(table)}))`.execute(
+              target,
+            );
           }
         }
         result.tables.push({ name: table, rows: rows.length });

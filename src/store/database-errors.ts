@@ -2,7 +2,15 @@ import { BerthError } from '../domain/errors.js';
 
 /** Error codes of the PostgreSQL server (SQLSTATE) and of the network, as the drivers report them. */
 const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57']; // connection exceptions, insufficient resources, operator intervention
-const UNREACHABLE_ERRNO = new Set(['ECONNREFUSED', 'ECONNRESET', 'ENOTFOUND', 'EAI_AGAIN', 'ETIMEDOUT', 'EHOSTUNREACH', 'EPIPE']);
+const UNREACHABLE_ERRNO = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+]);
 
 function codeOf(err: unknown): string | undefined {
   const code = (err as { code?: unknown } | null)?.code;
@@ -12,7 +20,8 @@ function codeOf(err: unknown): string | undefined {
 /** Whether the database could not be reached or is refusing work for now (worth retrying). */
 export function isDatabaseUnavailable(err: unknown): boolean {
   const code = codeOf(err);
-  if (!code) return /timeout exceeded when trying to connect|Connection terminated/i.test((err as Error)?.message ?? '');
+  if (!code)
+    return /timeout exceeded when trying to connect|Connection terminated/i.test((err as Error)?.message ?? '');
   if (UNREACHABLE_ERRNO.has(code)) return true;
   if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') return true;
   return /^[0-9A-Z]{5}$/.test(code) && UNAVAILABLE_SQLSTATE_CLASSES.includes(code.slice(0, 2));
@@ -26,10 +35,14 @@ export function isDatabaseUnavailable(err: unknown): boolean {
  */
 export function databaseErrorAnswer(err: unknown): BerthError | null {
   if (isDatabaseUnavailable(err)) {
-    return new BerthError([{ status: 503, title: 'service unavailable', detail: 'The database is unavailable; try again shortly.' }], { 'Retry-After': '1' });
+    return new BerthError(
+      [{ status: 503, title: 'service unavailable', detail: 'The database is unavailable; try again shortly.' }],
+      { 'Retry-After': '1' },
+    );
   }
   const code = codeOf(err);
-  if (code === '22003') return new BerthError([{ status: 422, title: 'invalid attribute', detail: 'A number is out of range.' }]);
+  if (code === '22003')
+    return new BerthError([{ status: 422, title: 'invalid attribute', detail: 'A number is out of range.' }]);
   return null;
 }
 

@@ -21,7 +21,8 @@ export function parseDatabaseLocation(value: string): DatabaseLocation {
     } catch {
       throw new DatabaseLocationError(`not a valid PostgreSQL URL: ${redactPassword(text)}`);
     }
-    if (!url.hostname && !url.searchParams.get('host')) throw new DatabaseLocationError(`the PostgreSQL URL names no host: ${redactPassword(text)}`);
+    if (!url.hostname && !url.searchParams.get('host'))
+      throw new DatabaseLocationError(`the PostgreSQL URL names no host: ${redactPassword(text)}`);
     return { kind: 'postgres', url: text };
   }
   if (scheme === 'sqlite') {
@@ -31,7 +32,10 @@ export function parseDatabaseLocation(value: string): DatabaseLocation {
     return { kind: 'sqlite', path };
   }
   // A Windows drive letter (C:\...) is a path, not a scheme; anything else with a scheme is not ours.
-  if (scheme && scheme.length > 1) throw new DatabaseLocationError(`unsupported database URL scheme "${scheme}:" (use postgres://, sqlite: or a file path)`);
+  if (scheme && scheme.length > 1)
+    throw new DatabaseLocationError(
+      `unsupported database URL scheme "${scheme}:" (use postgres://, sqlite: or a file path)`,
+    );
   return { kind: 'sqlite', path: text };
 }
 
@@ -39,7 +43,10 @@ export function parseDatabaseLocation(value: string): DatabaseLocation {
  * The database of a command or server: `--database`, else `$BERTH_DATABASE_URL`, else the SQLite
  * file of `$BERTH_DB` / `--db` / the default path.
  */
-export function resolveDatabaseLocation(flags: { database?: string; db?: string }, env: NodeJS.ProcessEnv = process.env): DatabaseLocation {
+export function resolveDatabaseLocation(
+  flags: { database?: string; db?: string },
+  env: NodeJS.ProcessEnv = process.env,
+): DatabaseLocation {
   if (flags.database && flags.database.length > 0) return parseDatabaseLocation(flags.database);
   if (env.BERTH_DATABASE_URL && env.BERTH_DATABASE_URL.length > 0) return parseDatabaseLocation(env.BERTH_DATABASE_URL);
   return { kind: 'sqlite', path: resolveDatabasePath(flags.db, env) };

@@ -32,7 +32,9 @@ export interface MemoQuery<P extends Record<string, unknown>, R> {
  * A run whose parameters differ from the first run's names, or hold `undefined` (which kysely
  * leaves out of inserts and updates), is built and compiled as usual.
  */
-export function memoQuery<P extends Record<string, unknown>, R>(build: (db: Kysely<DB>, params: P) => Compilable<R>): MemoQuery<P, R> {
+export function memoQuery<P extends Record<string, unknown>, R>(
+  build: (db: Kysely<DB>, params: P) => Compilable<R>,
+): MemoQuery<P, R> {
   const templates = new WeakMap<DialectAdapter, Template>();
 
   const templateOf = (db: Kysely<DB>, params: P): Template => {
@@ -73,7 +75,10 @@ export function memoQuery<P extends Record<string, unknown>, R>(build: (db: Kyse
  * `select(db, ids)` for any number of ids, memoized (see `memoQuery`) for the frequent case of one
  * id: a single workspace's tags, metrics or policy beside a page's hundred.
  */
-export function queryByIds<R>(select: (db: Kysely<DB>, ids: string[]) => Compilable<R>): (db: Kysely<DB>, ids: string[]) => Promise<R[]> {
+export function queryByIds<R>(
+  select: (db: Kysely<DB>, ids: string[]) => Compilable<R>,
+): (db: Kysely<DB>, ids: string[]) => Promise<R[]> {
   const one = memoQuery((db, p: { id: string }) => select(db, [p.id]));
-  return async (db, ids) => (ids.length === 1 ? one.execute(db, { id: ids[0]! }) : (await db.executeQuery<R>(select(db, ids).compile())).rows);
+  return async (db, ids) =>
+    ids.length === 1 ? one.execute(db, { id: ids[0]! }) : (await db.executeQuery<R>(select(db, ids).compile())).rows;
 }

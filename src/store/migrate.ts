@@ -5,14 +5,19 @@ import type { DB } from './schema.js';
 import { writeTransaction } from './transaction.js';
 
 const createLedger = (db: Kysely<any>) =>
-  sql`create table if not exists berth_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(db);
+  sql`create table if not exists berth_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(
+    db,
+  );
 
 async function appliedVersions(db: Kysely<DB>): Promise<Set<number>> {
   return new Set((await db.selectFrom('berth_migrations').select('version').execute()).map((r) => r.version));
 }
 
 async function record(tx: Kysely<DB>, m: Migration): Promise<void> {
-  await tx.insertInto('berth_migrations').values({ version: m.version, name: m.name, applied_at: new Date().toISOString() }).execute();
+  await tx
+    .insertInto('berth_migrations')
+    .values({ version: m.version, name: m.name, applied_at: new Date().toISOString() })
+    .execute();
 }
 
 /**
@@ -33,7 +38,11 @@ export async function migrate(db: Kysely<DB>, migrations: Migration[] = MIGRATIO
   let applied = 0;
   for (const m of migrations) {
     const done = await writeTransaction(db, async (tx) => {
-      const row = await tx.selectFrom('berth_migrations').select('version').where('version', '=', m.version).executeTakeFirst();
+      const row = await tx
+        .selectFrom('berth_migrations')
+        .select('version')
+        .where('version', '=', m.version)
+        .executeTakeFirst();
       if (row) return false;
       await m.up(tx as Kysely<any>);
       await record(tx, m);
@@ -78,6 +87,9 @@ export async function pendingMigrations(db: Kysely<DB>, migrations: Migration[] 
 }
 
 export async function currentVersion(db: Kysely<DB>): Promise<number> {
-  const row = await db.selectFrom('berth_migrations').select((eb) => eb.fn.max('version').as('v')).executeTakeFirst();
+  const row = await db
+    .selectFrom('berth_migrations')
+    .select((eb) => eb.fn.max('version').as('v'))
+    .executeTakeFirst();
   return Number(row?.v ?? 0);
 }

@@ -38,7 +38,12 @@ export interface Store {
  * driver) is loaded only when asked for.
  */
 export async function openStore(location: string | DatabaseLocation): Promise<Store> {
-  const where = typeof location === 'string' ? (location === ':memory:' ? { kind: 'sqlite' as const, path: location } : parseDatabaseLocation(location)) : location;
+  const where =
+    typeof location === 'string'
+      ? location === ':memory:'
+        ? { kind: 'sqlite' as const, path: location }
+        : parseDatabaseLocation(location)
+      : location;
   if (where.kind === 'sqlite') return openSqliteStore(where.path);
   const { openPostgresStore } = await import('./postgres.js');
   return openPostgresStore(where.url);

@@ -6,7 +6,8 @@ import { join } from 'node:path';
  * user's data directory (`$XDG_DATA_HOME/berth/` or `~/.local/share/berth/`).
  */
 export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
-  const dataHome = env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
+  const dataHome =
+    env.XDG_DATA_HOME && env.XDG_DATA_HOME.length > 0 ? env.XDG_DATA_HOME : join(homedir(), '.local', 'share');
   return join(dataHome, 'berth', 'berth.db');
 }
 

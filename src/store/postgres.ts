@@ -106,7 +106,8 @@ function poolOptions(url: string): { connectionString: string; max: number } {
   const raw = u.searchParams.get('pool_max');
   u.searchParams.delete('pool_max');
   const max = raw === null ? DEFAULT_POOL_MAX : Number(raw);
-  if (!Number.isInteger(max) || max < 1) throw new Error(`pool_max must be a whole number of connections, at least 1, not ${raw}`);
+  if (!Number.isInteger(max) || max < 1)
+    throw new Error(`pool_max must be a whole number of connections, at least 1, not ${raw}`);
   return { connectionString: u.toString(), max };
 }
 
@@ -135,7 +136,9 @@ export async function openPostgresStore(url: string): Promise<Store> {
     // Unreachable, or refused (no such database, authentication failed): say which and why.
     const code = (err as { code?: string }).code ?? '';
     if (isDatabaseUnavailable(err) || ['28P01', '28000', '3D000'].includes(code)) {
-      throw new DatabaseUnreachableError(`cannot use the database ${describeLocation({ kind: 'postgres', url })}: ${(err as Error).message}`);
+      throw new DatabaseUnreachableError(
+        `cannot use the database ${describeLocation({ kind: 'postgres', url })}: ${(err as Error).message}`,
+      );
     }
     throw err;
   }
@@ -145,7 +148,8 @@ export async function openPostgresStore(url: string): Promise<Store> {
     db,
     path: describeLocation({ kind: 'postgres', url }),
     // Straight on the pool, without the query builder: it runs before every cached GET.
-    changeStamp: () => pool.query<[string]>({ text: 'select pg_current_snapshot()::text', rowMode: 'array' }).then((r) => r.rows[0]![0]),
+    changeStamp: () =>
+      pool.query<[string]>({ text: 'select pg_current_snapshot()::text', rowMode: 'array' }).then((r) => r.rows[0]![0]),
     async optimize() {
       // Autovacuum keeps PostgreSQL's statistics; nothing to do at start.
     },

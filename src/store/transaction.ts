@@ -47,7 +47,12 @@ async function begin(conn: Tx, write: boolean): Promise<void> {
   }
 }
 
-async function inTransaction<T>(db: Kysely<DB>, hook: CommitHook | undefined, write: boolean, fn: (tx: Tx) => Promise<T>): Promise<T> {
+async function inTransaction<T>(
+  db: Kysely<DB>,
+  hook: CommitHook | undefined,
+  write: boolean,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
   return db.connection().execute(async (conn) => {
     let begun = false;
     try {

@@ -38,7 +38,11 @@ describe('agent pools and OAuth tokens', () => {
     await createAgentPool(api, 'acme', 'unique');
     const blank = await api.post('/api/v2/organizations/acme/agent-pools', poolBody({}));
     expect(blank.status).toBe(422);
-    expect(blank.body.errors[0]).toMatchObject({ title: 'invalid attribute', detail: "Name can't be blank", source: { pointer: '/data/attributes/name' } });
+    expect(blank.body.errors[0]).toMatchObject({
+      title: 'invalid attribute',
+      detail: "Name can't be blank",
+      source: { pointer: '/data/attributes/name' },
+    });
     const dup = await api.post('/api/v2/organizations/acme/agent-pools', poolBody({ name: 'unique' }));
     expect(dup.status).toBe(422);
     expect(dup.body.errors[0].detail).toBe('Name has already been taken');
@@ -47,12 +51,18 @@ describe('agent pools and OAuth tokens', () => {
 
   it('refuses to delete a pool that workspaces use (409), lists them, and allows it once they leave', async () => {
     const pool = await createAgentPool(api, 'acme', 'busy');
-    const ws = (await createWorkspace(api, 'acme', { name: 'uses-pool', 'execution-mode': 'agent', 'agent-pool-id': pool })).body.data;
-    expect((await api.get(`/api/v2/agent-pools/${pool}`)).body.data.relationships.workspaces.data).toEqual([{ id: ws.id, type: 'workspaces' }]);
+    const ws = (
+      await createWorkspace(api, 'acme', { name: 'uses-pool', 'execution-mode': 'agent', 'agent-pool-id': pool })
+    ).body.data;
+    expect((await api.get(`/api/v2/agent-pools/${pool}`)).body.data.relationships.workspaces.data).toEqual([
+      { id: ws.id, type: 'workspaces' },
+    ]);
     const res = await api.delete(`/api/v2/agent-pools/${pool}`);
     expect(res.status).toBe(409);
     expect(res.body.errors[0]).toMatchObject({ status: '409', title: 'conflict' });
-    await api.patch(`/api/v2/workspaces/${ws.id}`, { data: { type: 'workspaces', attributes: { 'execution-mode': 'remote' } } });
+    await api.patch(`/api/v2/workspaces/${ws.id}`, {
+      data: { type: 'workspaces', attributes: { 'execution-mode': 'remote' } },
+    });
     expect((await api.delete(`/api/v2/agent-pools/${pool}`)).status).toBe(204);
   });
 
@@ -60,7 +70,9 @@ describe('agent pools and OAuth tokens', () => {
     const member = await teamUser(api, 'acme', 'member', { manage_workspaces: 1 });
     const outsider = await teamUser(api, 'other', 'outsider', { is_owners: 1 });
     const pool = await createAgentPool(api, 'acme', 'guarded');
-    expect((await api.post('/api/v2/organizations/acme/agent-pools', poolBody({ name: 'mine' }), { token: member })).status).toBe(403);
+    expect(
+      (await api.post('/api/v2/organizations/acme/agent-pools', poolBody({ name: 'mine' }), { token: member })).status,
+    ).toBe(403);
     expect((await api.get(`/api/v2/agent-pools/${pool}`, { token: member })).status).toBe(200);
     expect((await api.delete(`/api/v2/agent-pools/${pool}`, { token: member })).status).toBe(403);
     expect((await api.get(`/api/v2/agent-pools/${pool}`, { token: outsider })).status).toBe(404);
@@ -68,7 +80,9 @@ describe('agent pools and OAuth tokens', () => {
   });
 
   it('OAuth tokens: create (default github), list, read; unknown provider 422; 404 for others', async () => {
-    const res = await api.post('/api/v2/organizations/acme/oauth-tokens', { data: { type: 'oauth-tokens', attributes: {} } });
+    const res = await api.post('/api/v2/organizations/acme/oauth-tokens', {
+      data: { type: 'oauth-tokens', attributes: {} },
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
       id: expect.stringMatching(/^ot-[A-Za-z0-9]{16}$/),
@@ -76,17 +90,29 @@ describe('agent pools and OAuth tokens', () => {
       attributes: { 'service-provider': 'github', 'has-ssh-key': false },
       relationships: { organization: { data: { id: 'acme', type: 'organizations' } } },
     });
-    const gl = await api.post('/api/v2/organizations/acme/oauth-tokens', { data: { type: 'oauth-tokens', attributes: { 'service-provider': 'gitlab_hosted', name: 'gl' } } });
+    const gl = await api.post('/api/v2/organizations/acme/oauth-tokens', {
+      data: { type: 'oauth-tokens', attributes: { 'service-provider': 'gitlab_hosted', name: 'gl' } },
+    });
     expect(gl.body.data.attributes).toMatchObject({ 'service-provider': 'gitlab_hosted', name: 'gl' });
     const list = await api.get('/api/v2/organizations/acme/oauth-tokens');
     expect(list.body.data.map((t: any) => t.id)).toEqual([res.body.data.id, gl.body.data.id]);
     expect((await api.get(`/api/v2/oauth-tokens/${gl.body.data.id}`)).body.data).toEqual(gl.body.data);
-    const bad = await api.post('/api/v2/organizations/acme/oauth-tokens', { data: { type: 'oauth-tokens', attributes: { 'service-provider': 'svn' } } });
+    const bad = await api.post('/api/v2/organizations/acme/oauth-tokens', {
+      data: { type: 'oauth-tokens', attributes: { 'service-provider': 'svn' } },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/service-provider');
     const outsider = await teamUser(api, 'other', 'outsider2', { is_owners: 1 });
     expect((await api.get(`/api/v2/oauth-tokens/${gl.body.data.id}`, { token: outsider })).status).toBe(404);
     const member = await teamUser(api, 'acme', 'member2', { manage_workspaces: 1 });
-    expect((await api.post('/api/v2/organizations/acme/oauth-tokens', { data: { type: 'oauth-tokens', attributes: {} } }, { token: member })).status).toBe(403);
+    expect(
+      (
+        await api.post(
+          '/api/v2/organizations/acme/oauth-tokens',
+          { data: { type: 'oauth-tokens', attributes: {} } },
+          { token: member },
+        )
+      ).status,
+    ).toBe(403);
   });
 });

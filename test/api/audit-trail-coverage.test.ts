@@ -17,7 +17,11 @@ import { goTfeAssignSshKey, goTfeDeleteOlder, goTfeTagsByName } from '../fixture
 const P = '/api/v2';
 const state = readFileSync(new URL('../fixtures/state-small.json', import.meta.url));
 const parsed = JSON.parse(state.toString());
-const svAttributes = { serial: parsed.serial, lineage: parsed.lineage, md5: createHash('md5').update(state).digest('hex') };
+const svAttributes = {
+  serial: parsed.serial,
+  lineage: parsed.lineage,
+  md5: createHash('md5').update(state).digest('hex'),
+};
 const bindings = { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'prod' } }] };
 const named = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 const wsList = (...ids: string[]) => ({ data: ids.map((id) => ({ type: 'workspaces', id })) });
@@ -34,11 +38,15 @@ const ok = async (res: Promise<ApiResponse>): Promise<any> => {
   return r.body?.data;
 };
 const newTeam = (s: Scene, name = 'devs') => ok(s.api.post(`${P}/organizations/acme/teams`, teamBody(name)));
-const newWorkspace = (s: Scene, name: string) => ok(s.api.post(`${P}/organizations/acme/workspaces`, named('workspaces', { name })));
+const newWorkspace = (s: Scene, name: string) =>
+  ok(s.api.post(`${P}/organizations/acme/workspaces`, named('workspaces', { name })));
 const lock = (s: Scene) => ok(s.api.post(`${P}/workspaces/${s.web}/actions/lock`, {}));
-const runBody = (s: Scene) => ({ data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: s.web } } } } });
+const runBody = (s: Scene) => ({
+  data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: s.web } } } },
+});
 const newRun = (s: Scene) => ok(s.api.post(`${P}/runs`, runBody(s)));
-const report = (s: Scene, id: string, status: string) => ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
+const report = (s: Scene, id: string, status: string) =>
+  ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
 
 type Case = (s: Scene, ws: string) => Promise<unknown>;
 
@@ -48,7 +56,9 @@ const WORKSPACE_CASES: Record<string, Case> = {
   'DELETE ': (s, ws) => s.act(() => s.api.delete(ws)),
   'POST /actions/safe-delete': (s, ws) => s.act(() => s.api.post(`${ws}/actions/safe-delete`)),
   'PATCH /relationships/ssh-key': async (s, ws) => {
-    const key = await ok(s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })));
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })),
+    );
     return s.act(() => s.api.patch(`${ws}/relationships/ssh-key`, goTfeAssignSshKey(key.id)));
   },
   'POST /relationships/remote-state-consumers': async (s, ws) => {
@@ -71,9 +81,12 @@ const WORKSPACE_CASES: Record<string, Case> = {
   },
   'PATCH /tag-bindings': (s, ws) => s.act(() => s.api.patch(`${ws}/tag-bindings`, bindings)),
   'POST /relationships/tag-bindings': (s, ws) => s.act(() => s.api.post(`${ws}/relationships/tag-bindings`, bindings)),
-  'PATCH /relationships/tag-bindings': (s, ws) => s.act(() => s.api.patch(`${ws}/relationships/tag-bindings`, bindings)),
-  'POST /relationships/data-retention-policy': (s, ws) => s.act(() => s.api.post(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9))),
-  'PATCH /relationships/data-retention-policy': (s, ws) => s.act(() => s.api.patch(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9))),
+  'PATCH /relationships/tag-bindings': (s, ws) =>
+    s.act(() => s.api.patch(`${ws}/relationships/tag-bindings`, bindings)),
+  'POST /relationships/data-retention-policy': (s, ws) =>
+    s.act(() => s.api.post(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9))),
+  'PATCH /relationships/data-retention-policy': (s, ws) =>
+    s.act(() => s.api.patch(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9))),
   'DELETE /relationships/data-retention-policy': async (s, ws) => {
     await ok(s.api.post(`${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(9)));
     return s.act(() => s.api.delete(`${ws}/relationships/data-retention-policy`));
@@ -82,35 +95,47 @@ const WORKSPACE_CASES: Record<string, Case> = {
 
 const CASES: Record<string, Case> = {
   'POST /organizations': (s) => s.act(() => s.api.createOrg('fresh')),
-  'PATCH /organizations/:name': (s) => s.act(() => s.api.patch(`${P}/organizations/acme`, named('organizations', { email: 'new@acme.test' }))),
+  'PATCH /organizations/:name': (s) =>
+    s.act(() => s.api.patch(`${P}/organizations/acme`, named('organizations', { email: 'new@acme.test' }))),
   'DELETE /organizations/:name': async (s) => {
     await ok(s.api.createOrg('doomed'));
     return s.act(() => s.api.delete(`${P}/organizations/doomed`));
   },
-  'POST /organizations/:org/relationships/data-retention-policy': (s) => s.act(() => s.api.post(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30))),
-  'PATCH /organizations/:org/relationships/data-retention-policy': (s) => s.act(() => s.api.patch(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30))),
+  'POST /organizations/:org/relationships/data-retention-policy': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30))),
+  'PATCH /organizations/:org/relationships/data-retention-policy': (s) =>
+    s.act(() => s.api.patch(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30))),
   'DELETE /organizations/:org/relationships/data-retention-policy': async (s) => {
     await ok(s.api.post(`${P}/organizations/acme/relationships/data-retention-policy`, goTfeDeleteOlder(30)));
     return s.act(() => s.api.delete(`${P}/organizations/acme/relationships/data-retention-policy`));
   },
-  'POST /organizations/:org/authentication-token': (s) => s.act(() => s.api.post(`${P}/organizations/acme/authentication-token`)),
+  'POST /organizations/:org/authentication-token': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/authentication-token`)),
   'DELETE /organizations/:org/authentication-token': async (s) => {
     await ok(s.api.post(`${P}/organizations/acme/authentication-token`));
     return s.act(() => s.api.delete(`${P}/organizations/acme/authentication-token`));
   },
-  'POST /organizations/:org/projects': (s) => s.act(() => s.api.post(`${P}/organizations/acme/projects`, named('projects', { name: 'Gamma' }))),
-  'PATCH /projects/:id': (s) => s.act(() => s.api.patch(`${P}/projects/${s.alpha}`, named('projects', { description: 'x' }))),
+  'POST /organizations/:org/projects': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/projects`, named('projects', { name: 'Gamma' }))),
+  'PATCH /projects/:id': (s) =>
+    s.act(() => s.api.patch(`${P}/projects/${s.alpha}`, named('projects', { description: 'x' }))),
   'DELETE /projects/:id': (s) => s.act(() => s.api.delete(`${P}/projects/${s.beta}`)),
-  'PATCH /projects/:id/tag-bindings': (s) => s.act(() => s.api.patch(`${P}/projects/${s.alpha}/tag-bindings`, bindings)),
-  'POST /projects/:id/relationships/tag-bindings': (s) => s.act(() => s.api.post(`${P}/projects/${s.alpha}/relationships/tag-bindings`, bindings)),
-  'PATCH /projects/:id/relationships/tag-bindings': (s) => s.act(() => s.api.patch(`${P}/projects/${s.alpha}/relationships/tag-bindings`, bindings)),
-  'POST /projects/:id/relationships/workspaces': (s) => s.act(() => s.api.post(`${P}/projects/${s.beta}/relationships/workspaces`, wsList(s.web))),
-  'POST /admin/users': (s) => s.act(() => s.api.post(`${P}/admin/users`, named('users', { username: 'carol', email: 'carol@example.com' }))),
+  'PATCH /projects/:id/tag-bindings': (s) =>
+    s.act(() => s.api.patch(`${P}/projects/${s.alpha}/tag-bindings`, bindings)),
+  'POST /projects/:id/relationships/tag-bindings': (s) =>
+    s.act(() => s.api.post(`${P}/projects/${s.alpha}/relationships/tag-bindings`, bindings)),
+  'PATCH /projects/:id/relationships/tag-bindings': (s) =>
+    s.act(() => s.api.patch(`${P}/projects/${s.alpha}/relationships/tag-bindings`, bindings)),
+  'POST /projects/:id/relationships/workspaces': (s) =>
+    s.act(() => s.api.post(`${P}/projects/${s.beta}/relationships/workspaces`, wsList(s.web))),
+  'POST /admin/users': (s) =>
+    s.act(() => s.api.post(`${P}/admin/users`, named('users', { username: 'carol', email: 'carol@example.com' }))),
   'DELETE /admin/users/:id': async (s) => {
     const u = await s.api.userToken('carol');
     return s.act(() => s.api.delete(`${P}/admin/users/${u.userId}`));
   },
-  'POST /users/:id/authentication-tokens': (s) => s.act(() => s.api.post(`${P}/users/${s.owner.userId}/authentication-tokens`)),
+  'POST /users/:id/authentication-tokens': (s) =>
+    s.act(() => s.api.post(`${P}/users/${s.owner.userId}/authentication-tokens`)),
   'POST /admin/authentication-tokens': (s) => s.act(() => s.api.post(`${P}/admin/authentication-tokens`)),
   'DELETE /authentication-tokens/:id': async (s) => {
     const t = await ok(s.api.post(`${P}/users/${s.owner.userId}/authentication-tokens`));
@@ -128,12 +153,16 @@ const CASES: Record<string, Case> = {
   },
   'POST /teams/:id/relationships/users': async (s) => {
     const t = await newTeam(s);
-    return s.act(() => s.api.post(`${P}/teams/${t.id}/relationships/users`, { data: [{ type: 'users', id: 'owner' }] }));
+    return s.act(() =>
+      s.api.post(`${P}/teams/${t.id}/relationships/users`, { data: [{ type: 'users', id: 'owner' }] }),
+    );
   },
   'DELETE /teams/:id/relationships/users': async (s) => {
     const t = await newTeam(s);
     await ok(s.api.post(`${P}/teams/${t.id}/relationships/users`, { data: [{ type: 'users', id: 'owner' }] }));
-    return s.act(() => s.api.delete(`${P}/teams/${t.id}/relationships/users`, { body: { data: [{ type: 'users', id: 'owner' }] } }));
+    return s.act(() =>
+      s.api.delete(`${P}/teams/${t.id}/relationships/users`, { body: { data: [{ type: 'users', id: 'owner' }] } }),
+    );
   },
   'POST /teams/:id/authentication-token': async (s) => {
     const t = await newTeam(s);
@@ -149,11 +178,15 @@ const CASES: Record<string, Case> = {
     return s.act(() => s.api.post(`${P}/team-projects`, teamProjectBody(t.id, s.alpha, { access: 'read' })));
   },
   'PATCH /team-projects/:id': async (s) => {
-    const g = await ok(s.api.post(`${P}/team-projects`, teamProjectBody((await newTeam(s)).id, s.alpha, { access: 'read' })));
+    const g = await ok(
+      s.api.post(`${P}/team-projects`, teamProjectBody((await newTeam(s)).id, s.alpha, { access: 'read' })),
+    );
     return s.act(() => s.api.patch(`${P}/team-projects/${g.id}`, named('team-projects', { access: 'write' })));
   },
   'DELETE /team-projects/:id': async (s) => {
-    const g = await ok(s.api.post(`${P}/team-projects`, teamProjectBody((await newTeam(s)).id, s.alpha, { access: 'read' })));
+    const g = await ok(
+      s.api.post(`${P}/team-projects`, teamProjectBody((await newTeam(s)).id, s.alpha, { access: 'read' })),
+    );
     return s.act(() => s.api.delete(`${P}/team-projects/${g.id}`));
   },
   'POST /team-workspaces': async (s) => {
@@ -161,29 +194,41 @@ const CASES: Record<string, Case> = {
     return s.act(() => s.api.post(`${P}/team-workspaces`, teamWorkspaceBody(t.id, s.web, { access: 'read' })));
   },
   'PATCH /team-workspaces/:id': async (s) => {
-    const g = await ok(s.api.post(`${P}/team-workspaces`, teamWorkspaceBody((await newTeam(s)).id, s.web, { access: 'read' })));
+    const g = await ok(
+      s.api.post(`${P}/team-workspaces`, teamWorkspaceBody((await newTeam(s)).id, s.web, { access: 'read' })),
+    );
     return s.act(() => s.api.patch(`${P}/team-workspaces/${g.id}`, named('team-workspaces', { access: 'write' })));
   },
   'DELETE /team-workspaces/:id': async (s) => {
-    const g = await ok(s.api.post(`${P}/team-workspaces`, teamWorkspaceBody((await newTeam(s)).id, s.web, { access: 'read' })));
+    const g = await ok(
+      s.api.post(`${P}/team-workspaces`, teamWorkspaceBody((await newTeam(s)).id, s.web, { access: 'read' })),
+    );
     return s.act(() => s.api.delete(`${P}/team-workspaces/${g.id}`));
   },
-  'POST /organizations/:org/agent-pools': (s) => s.act(() => s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' }))),
+  'POST /organizations/:org/agent-pools': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' }))),
   'DELETE /agent-pools/:id': async (s) => {
     const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
     return s.act(() => s.api.delete(`${P}/agent-pools/${pool.id}`));
   },
-  'POST /organizations/:org/oauth-tokens': (s) => s.act(() => s.api.post(`${P}/organizations/acme/oauth-tokens`, named('oauth-tokens', {}))),
-  'POST /organizations/:org/ssh-keys': (s) => s.act(() => s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' }))),
+  'POST /organizations/:org/oauth-tokens': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/oauth-tokens`, named('oauth-tokens', {}))),
+  'POST /organizations/:org/ssh-keys': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' }))),
   'PATCH /ssh-keys/:id': async (s) => {
-    const key = await ok(s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })));
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })),
+    );
     return s.act(() => s.api.patch(`${P}/ssh-keys/${key.id}`, named('ssh-keys', { name: 'k2' })));
   },
   'DELETE /ssh-keys/:id': async (s) => {
-    const key = await ok(s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })));
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })),
+    );
     return s.act(() => s.api.delete(`${P}/ssh-keys/${key.id}`));
   },
-  'POST /organizations/:org/workspaces': (s) => s.act(() => s.api.post(`${P}/organizations/acme/workspaces`, named('workspaces', { name: 'fresh' }))),
+  'POST /organizations/:org/workspaces': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/workspaces`, named('workspaces', { name: 'fresh' }))),
   'POST /workspaces/:id/actions/lock': (s) => s.act(() => s.api.post(`${P}/workspaces/${s.web}/actions/lock`, {})),
   'POST /workspaces/:id/actions/unlock': async (s) => {
     await lock(s);
@@ -195,13 +240,24 @@ const CASES: Record<string, Case> = {
   },
   'POST /workspaces/:id/state-versions': async (s) => {
     await lock(s);
-    return s.act(() => s.api.post(`${P}/workspaces/${s.web}/state-versions`, named('state-versions', { ...svAttributes, state: state.toString('base64') })));
+    return s.act(() =>
+      s.api.post(
+        `${P}/workspaces/${s.web}/state-versions`,
+        named('state-versions', { ...svAttributes, state: state.toString('base64') }),
+      ),
+    );
   },
   'PUT /state-versions/:id/content': async (s) => {
     await lock(s);
     const sv = await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, named('state-versions', svAttributes)));
     const url = new URL(sv.attributes['hosted-state-upload-url']);
-    return s.act(() => s.api.request('PUT', url.pathname + url.search, { raw: state.toString(), token: null, headers: { 'Content-Type': 'application/octet-stream' } }));
+    return s.act(() =>
+      s.api.request('PUT', url.pathname + url.search, {
+        raw: state.toString(),
+        token: null,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      }),
+    );
   },
   'POST /runs': (s) => s.act(() => s.api.post(`${P}/runs`, runBody(s))),
   'POST /runs/:id/actions/apply': async (s) => {
@@ -229,13 +285,16 @@ const CASES: Record<string, Case> = {
 for (const [suffix, fn] of Object.entries(WORKSPACE_CASES)) {
   const [method, rest] = suffix.split(' ') as [string, string];
   CASES[`${method} /workspaces/:id${rest}`] = (s) => fn(s, `${P}/workspaces/${s.web}`);
-  CASES[`${method} /organizations/:org/workspaces/:name${rest}`] = (s) => fn(s, `${P}/organizations/acme/workspaces/web`);
+  CASES[`${method} /organizations/:org/workspaces/:name${rest}`] = (s) =>
+    fn(s, `${P}/organizations/acme/workspaces/web`);
 }
 
 async function mutatingRoutes(): Promise<string[]> {
   const store = await openStore(':memory:');
   const app = createApp({ db: store.db });
-  const routes = new Set(app.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method)).map((r) => `${r.method} ${r.path}`));
+  const routes = new Set(
+    app.routes.filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method)).map((r) => `${r.method} ${r.path}`),
+  );
   await store.close();
   return [...routes];
 }

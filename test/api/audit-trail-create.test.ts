@@ -40,7 +40,11 @@ describe('the record of a create', () => {
   it('names the new workspace and commits with it, in the one transaction of the create', async () => {
     let res!: Awaited<ReturnType<TestApi['post']>>;
     const writes = await writesDuring(api.store.db, async () => {
-      res = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'fresh' } } }, { token: f.owner.token });
+      res = await api.post(
+        '/api/v2/organizations/acme/workspaces',
+        { data: { type: 'workspaces', attributes: { name: 'fresh' } } },
+        { token: f.owner.token },
+      );
     });
     expect(res.status).toBe(201);
     const id = res.body.data.id as string;
@@ -61,16 +65,35 @@ describe('the record of a create', () => {
   });
 
   it('still names what other creates made, once their response is known', async () => {
-    const team = await api.post('/api/v2/organizations/acme/teams', { data: { type: 'teams', attributes: { name: 'ops' } } }, { token: f.owner.token });
+    const team = await api.post(
+      '/api/v2/organizations/acme/teams',
+      { data: { type: 'teams', attributes: { name: 'ops' } } },
+      { token: f.owner.token },
+    );
     expect(team.status).toBe(201);
     const [e] = (await api.get('/api/v2/organizations/acme/audit-trail', { token: f.owner.token })).body.data;
-    expect(e.attributes).toMatchObject({ action: 'team.create', 'target-type': 'teams', 'target-id': team.body.data.id, 'target-name': 'ops', 'organization-name': 'acme' });
+    expect(e.attributes).toMatchObject({
+      action: 'team.create',
+      'target-type': 'teams',
+      'target-id': team.body.data.id,
+      'target-name': 'ops',
+      'organization-name': 'acme',
+    });
   });
 
   it('a create that fails leaves no record', async () => {
-    const before = (await api.get('/api/v2/organizations/acme/audit-trail', { token: f.owner.token })).body.meta.pagination['total-count'];
-    const dup = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'web' } } }, { token: f.owner.token });
+    const before = (await api.get('/api/v2/organizations/acme/audit-trail', { token: f.owner.token })).body.meta
+      .pagination['total-count'];
+    const dup = await api.post(
+      '/api/v2/organizations/acme/workspaces',
+      { data: { type: 'workspaces', attributes: { name: 'web' } } },
+      { token: f.owner.token },
+    );
     expect(dup.status).toBe(422);
-    expect((await api.get('/api/v2/organizations/acme/audit-trail', { token: f.owner.token })).body.meta.pagination['total-count']).toBe(before);
+    expect(
+      (await api.get('/api/v2/organizations/acme/audit-trail', { token: f.owner.token })).body.meta.pagination[
+        'total-count'
+      ],
+    ).toBe(before);
   });
 });

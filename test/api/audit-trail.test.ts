@@ -15,8 +15,17 @@ beforeEach(async () => {
 });
 afterEach(() => api.close());
 
-const trail = (query = '', token?: string | null) => api.get(`/api/v2/organizations/acme/audit-trail${query}`, { token: token === undefined ? f.owner.token : token });
-const count = async () => Number((await api.store.db.selectFrom('audit_events').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow()).n);
+const trail = (query = '', token?: string | null) =>
+  api.get(`/api/v2/organizations/acme/audit-trail${query}`, { token: token === undefined ? f.owner.token : token });
+const count = async () =>
+  Number(
+    (
+      await api.store.db
+        .selectFrom('audit_events')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
 
 describe('X-Request-Id', () => {
   it('is on every response, fresh each time: successes, errors, unknown routes, ping', async () => {
@@ -31,14 +40,20 @@ describe('X-Request-Id', () => {
   });
 
   it('ignores an id sent by the client (ids stay unique and server-made)', async () => {
-    const res = await api.request('GET', '/api/v2/organizations/acme', { headers: { 'X-Request-Id': 'client-chosen' } });
+    const res = await api.request('GET', '/api/v2/organizations/acme', {
+      headers: { 'X-Request-Id': 'client-chosen' },
+    });
     expect(res.headers.get('x-request-id')).toMatch(UUID);
   });
 });
 
 describe('recording', () => {
   it('records a lock with time, actor, action, target, organization and request id', async () => {
-    const lock = await api.post(`/api/v2/workspaces/${f.web}/actions/lock`, { reason: 'audit' }, { token: f.owner.token });
+    const lock = await api.post(
+      `/api/v2/workspaces/${f.web}/actions/lock`,
+      { reason: 'audit' },
+      { token: f.owner.token },
+    );
     expect(lock.status).toBe(200);
     const res = await trail();
     expect(res.status, res.text).toBe(200);
@@ -63,22 +78,51 @@ describe('recording', () => {
   });
 
   it('names what a create made, and what a delete removed', async () => {
-    const ws = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'gone' } } }, { token: f.owner.token });
+    const ws = await api.post(
+      '/api/v2/organizations/acme/workspaces',
+      { data: { type: 'workspaces', attributes: { name: 'gone' } } },
+      { token: f.owner.token },
+    );
     expect(ws.status).toBe(201);
     expect((await api.delete(`/api/v2/workspaces/${ws.body.data.id}`, { token: f.owner.token })).status).toBe(204);
     const [del, create] = (await trail()).body.data;
-    expect(create.attributes).toMatchObject({ action: 'workspace.create', 'target-type': 'workspaces', 'target-id': ws.body.data.id, 'target-name': 'gone', 'workspace-id': ws.body.data.id });
-    expect(del.attributes).toMatchObject({ action: 'workspace.force-delete', 'target-id': ws.body.data.id, 'target-name': 'gone', 'organization-name': 'acme' });
+    expect(create.attributes).toMatchObject({
+      action: 'workspace.create',
+      'target-type': 'workspaces',
+      'target-id': ws.body.data.id,
+      'target-name': 'gone',
+      'workspace-id': ws.body.data.id,
+    });
+    expect(del.attributes).toMatchObject({
+      action: 'workspace.force-delete',
+      'target-id': ws.body.data.id,
+      'target-name': 'gone',
+      'organization-name': 'acme',
+    });
   });
 
   it('records the kind of actor: organization token, team token, site administrator', async () => {
-    const orgTok = await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: f.owner.token });
+    const orgTok = await api.post('/api/v2/organizations/acme/authentication-token', undefined, {
+      token: f.owner.token,
+    });
     const m = await teamMember(f, 'ops', { 'manage-workspaces': true });
-    const teamTok = await api.post(`/api/v2/teams/${m.teamId}/authentication-token`, undefined, { token: f.owner.token });
-    await api.patch(`/api/v2/workspaces/${f.web}`, { data: { type: 'workspaces', attributes: { description: 'a' } } }, { token: orgTok.body.data.attributes.token });
-    await api.patch(`/api/v2/workspaces/${f.web}`, { data: { type: 'workspaces', attributes: { description: 'b' } } }, { token: teamTok.body.data.attributes.token });
+    const teamTok = await api.post(`/api/v2/teams/${m.teamId}/authentication-token`, undefined, {
+      token: f.owner.token,
+    });
+    await api.patch(
+      `/api/v2/workspaces/${f.web}`,
+      { data: { type: 'workspaces', attributes: { description: 'a' } } },
+      { token: orgTok.body.data.attributes.token },
+    );
+    await api.patch(
+      `/api/v2/workspaces/${f.web}`,
+      { data: { type: 'workspaces', attributes: { description: 'b' } } },
+      { token: teamTok.body.data.attributes.token },
+    );
     await api.patch(`/api/v2/workspaces/${f.web}`, { data: { type: 'workspaces', attributes: { description: 'c' } } });
-    const kinds = (await trail('?filter[workspace]=' + f.web)).body.data.filter((e: any) => e.attributes.action === 'workspace.update').map((e: any) => [e.attributes['actor-kind'], e.attributes['actor-token-id']]);
+    const kinds = (await trail('?filter[workspace]=' + f.web)).body.data
+      .filter((e: any) => e.attributes.action === 'workspace.update')
+      .map((e: any) => [e.attributes['actor-kind'], e.attributes['actor-token-id']]);
     expect(kinds).toEqual([
       ['site-admin', expect.stringMatching(/^at-/)],
       ['team', teamTok.body.data.id],
@@ -91,8 +135,18 @@ describe('recording', () => {
     const other = await api.userToken('stranger');
     expect((await api.post(`/api/v2/workspaces/${f.web}/actions/lock`, {}, { token: other.token })).status).toBe(404);
     expect((await api.post(`/api/v2/workspaces/${f.web}/actions/lock`, {}, { token: 'bogus' })).status).toBe(401);
-    expect((await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'web' } } }, { token: f.owner.token })).status).toBe(422);
-    expect((await api.post(`/api/v2/workspaces/${f.web}/actions/unlock`, undefined, { token: f.owner.token })).status).toBe(409);
+    expect(
+      (
+        await api.post(
+          '/api/v2/organizations/acme/workspaces',
+          { data: { type: 'workspaces', attributes: { name: 'web' } } },
+          { token: f.owner.token },
+        )
+      ).status,
+    ).toBe(422);
+    expect(
+      (await api.post(`/api/v2/workspaces/${f.web}/actions/unlock`, undefined, { token: f.owner.token })).status,
+    ).toBe(409);
     expect((await api.post('/api/v2/no-such-thing', {}, { token: f.owner.token })).status).toBe(404);
     // Found by the fuzzer: the 404 of an unknown user used to come after its (empty) delete had
     // committed, taking an audit record with it.
@@ -114,7 +168,9 @@ describe('GET /organizations/:org/audit-trail', () => {
   it('is for owners and the organization token: 403 for other members, 404 for strangers', async () => {
     const member = await teamMember(f, 'devs', { 'manage-workspaces': true });
     const stranger = await api.userToken('stranger');
-    const orgTok = await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: f.owner.token });
+    const orgTok = await api.post('/api/v2/organizations/acme/authentication-token', undefined, {
+      token: f.owner.token,
+    });
     expect((await trail('', member.token)).status).toBe(403);
     expect((await trail('', stranger.token)).status).toBe(404);
     expect((await trail('', null)).status).toBe(401);
@@ -124,7 +180,12 @@ describe('GET /organizations/:org/audit-trail', () => {
   });
 
   it('pages newest first with meta.pagination and links', async () => {
-    for (let i = 0; i < 3; i++) await api.patch(`/api/v2/workspaces/${f.web}`, { data: { type: 'workspaces', attributes: { description: `d${i}` } } }, { token: f.owner.token });
+    for (let i = 0; i < 3; i++)
+      await api.patch(
+        `/api/v2/workspaces/${f.web}`,
+        { data: { type: 'workspaces', attributes: { description: `d${i}` } } },
+        { token: f.owner.token },
+      );
     const all = (await trail('?page[size]=100')).body;
     const total = all.meta.pagination['total-count'];
     expect(total).toBe(all.data.length);
@@ -137,9 +198,13 @@ describe('GET /organizations/:org/audit-trail', () => {
   });
 
   it('filters by since, actor and workspace', async () => {
-    const other = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'api' } } });
+    const other = await api.post('/api/v2/organizations/acme/workspaces', {
+      data: { type: 'workspaces', attributes: { name: 'api' } },
+    });
     await api.post(`/api/v2/workspaces/${other.body.data.id}/actions/lock`, {});
-    const byWs = (await trail(`?filter[workspace]=${other.body.data.id}`)).body.data.map((e: any) => e.attributes.action);
+    const byWs = (await trail(`?filter[workspace]=${other.body.data.id}`)).body.data.map(
+      (e: any) => e.attributes.action,
+    );
     expect(byWs).toEqual(['workspace.lock', 'workspace.create']);
     const byActor = (await trail(`?filter[actor]=${f.owner.userId}`)).body.data;
     expect(byActor.length).toBeGreaterThan(0);

@@ -69,26 +69,38 @@ describe('authentication and authorization', () => {
   });
 
   it('lets a user mint a token for itself, but not for another user', async () => {
-    const res = await api.post(`/api/v2/users/${alice.userId}/authentication-tokens`, undefined, { token: alice.token });
+    const res = await api.post(`/api/v2/users/${alice.userId}/authentication-tokens`, undefined, {
+      token: alice.token,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.type).toBe('authentication-tokens');
     const minted = res.body.data.attributes.token;
     expect(typeof minted).toBe('string');
     expect((await api.get('/api/v2/organizations/alice-org', { token: minted })).status).toBe(200);
-    const row = await api.store.db.selectFrom('tokens').selectAll().where('id', '=', res.body.data.id).executeTakeFirstOrThrow();
+    const row = await api.store.db
+      .selectFrom('tokens')
+      .selectAll()
+      .where('id', '=', res.body.data.id)
+      .executeTakeFirstOrThrow();
     expect(row.token_hash).toBe(sha256(minted));
 
-    const other = await api.post(`/api/v2/users/${alice.userId}/authentication-tokens`, undefined, { token: bob.token });
+    const other = await api.post(`/api/v2/users/${alice.userId}/authentication-tokens`, undefined, {
+      token: bob.token,
+    });
     expect(other.status).toBe(404);
   });
 
   describe('POST /api/v2/admin/users', () => {
-    const user = (username: string) => ({ data: { type: 'users', attributes: { username, email: `${username}@example.com` } } });
+    const user = (username: string) => ({
+      data: { type: 'users', attributes: { username, email: `${username}@example.com` } },
+    });
 
     it('is hidden from non-admin users', async () => {
       const res = await api.post('/api/v2/admin/users', user('carol'), { token: alice.token });
       expect(res.status).toBe(404);
-      expect(await api.store.db.selectFrom('users').select('id').where('username', '=', 'carol').executeTakeFirst()).toBeUndefined();
+      expect(
+        await api.store.db.selectFrom('users').select('id').where('username', '=', 'carol').executeTakeFirst(),
+      ).toBeUndefined();
     });
 
     it('creates a user for the admin', async () => {
@@ -101,7 +113,11 @@ describe('authentication and authorization', () => {
     it('rejects a duplicate username', async () => {
       const res = await api.post('/api/v2/admin/users', user('carol'));
       expect(res.status).toBe(422);
-      expect(res.body.errors[0]).toMatchObject({ status: '422', title: 'invalid attribute', detail: 'Username has already been taken' });
+      expect(res.body.errors[0]).toMatchObject({
+        status: '422',
+        title: 'invalid attribute',
+        detail: 'Username has already been taken',
+      });
     });
   });
 });

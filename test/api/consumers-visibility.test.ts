@@ -12,19 +12,32 @@ describe('remote state consumers and per-workspace read access', () => {
     reader = await api.userToken('rita');
     expect((await api.createOrg('acme')).status).toBe(201);
     for (const name of ['subject', 'visible', 'hidden']) {
-      const res = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name, 'global-remote-state': name === 'subject' } } });
+      const res = await api.post('/api/v2/organizations/acme/workspaces', {
+        data: { type: 'workspaces', attributes: { name, 'global-remote-state': name === 'subject' } },
+      });
       expect(res.status).toBe(201);
       ids[name] = res.body.data.id;
     }
-    const team = await api.post('/api/v2/organizations/acme/teams', { data: { type: 'teams', attributes: { name: 'readers' } } });
+    const team = await api.post('/api/v2/organizations/acme/teams', {
+      data: { type: 'teams', attributes: { name: 'readers' } },
+    });
     expect(team.status).toBe(201);
-    expect((await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, { data: [{ type: 'users', id: 'rita' }] })).status).toBe(204);
+    expect(
+      (
+        await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, {
+          data: [{ type: 'users', id: 'rita' }],
+        })
+      ).status,
+    ).toBe(204);
     for (const name of ['subject', 'visible']) {
       const grant = await api.post('/api/v2/team-workspaces', {
         data: {
           type: 'team-workspaces',
           attributes: { access: 'read' },
-          relationships: { team: { data: { type: 'teams', id: team.body.data.id } }, workspace: { data: { type: 'workspaces', id: ids[name] } } },
+          relationships: {
+            team: { data: { type: 'teams', id: team.body.data.id } },
+            workspace: { data: { type: 'workspaces', id: ids[name] } },
+          },
         },
       });
       expect(grant.status).toBeLessThan(300);
@@ -35,7 +48,9 @@ describe('remote state consumers and per-workspace read access', () => {
   it('with global-remote-state, lists every other workspace the caller can read, and only those', async () => {
     const asAdmin = await api.get(`/api/v2/workspaces/${ids.subject}/relationships/remote-state-consumers`);
     expect(asAdmin.body.data.map((w: any) => w.attributes.name).sort()).toEqual(['hidden', 'visible']);
-    const asReader = await api.get(`/api/v2/workspaces/${ids.subject}/relationships/remote-state-consumers`, { token: reader.token });
+    const asReader = await api.get(`/api/v2/workspaces/${ids.subject}/relationships/remote-state-consumers`, {
+      token: reader.token,
+    });
     expect(asReader.status).toBe(200);
     expect(asReader.body.data.map((w: any) => w.attributes.name)).toEqual(['visible']);
     expect(asReader.body.meta.pagination['total-count']).toBe(1);
@@ -43,7 +58,11 @@ describe('remote state consumers and per-workspace read access', () => {
   });
 
   it('a reader may not change the list (403)', async () => {
-    const res = await api.post(`/api/v2/workspaces/${ids.visible}/relationships/remote-state-consumers`, { data: [{ type: 'workspaces', id: ids.subject }] }, { token: reader.token });
+    const res = await api.post(
+      `/api/v2/workspaces/${ids.visible}/relationships/remote-state-consumers`,
+      { data: [{ type: 'workspaces', id: ids.subject }] },
+      { token: reader.token },
+    );
     expect(res.status).toBe(403);
   });
 });

@@ -20,8 +20,12 @@ describe('data retention policies (self-hosted edition)', () => {
   it('without any policy: GET is 404 and both documents carry data-retention-policy: {data: null}', async () => {
     expect((await api.get(wsPath())).status).toBe(404);
     expect((await api.get(orgPath)).status).toBe(404);
-    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships['data-retention-policy']).toEqual({ data: null });
-    expect((await api.get('/api/v2/organizations/acme')).body.data.relationships['data-retention-policy']).toEqual({ data: null });
+    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships['data-retention-policy']).toEqual({
+      data: null,
+    });
+    expect((await api.get('/api/v2/organizations/acme')).body.data.relationships['data-retention-policy']).toEqual({
+      data: null,
+    });
   });
 
   it('POST on the organization (go-tfe delete-older body) returns the policy document', async () => {
@@ -34,7 +38,10 @@ describe('data retention policies (self-hosted edition)', () => {
     });
     expect(res.body.data.id).toMatch(/^drp-[A-Za-z0-9]{16}$/);
     const org = (await api.get('/api/v2/organizations/acme')).body.data;
-    expect(org.relationships['data-retention-policy'].data).toEqual({ id: res.body.data.id, type: 'data-retention-policy-delete-olders' });
+    expect(org.relationships['data-retention-policy'].data).toEqual({
+      id: res.body.data.id,
+      type: 'data-retention-policy-delete-olders',
+    });
     expect((await api.get(orgPath)).body.data).toEqual(res.body.data);
   });
 
@@ -42,19 +49,33 @@ describe('data retention policies (self-hosted edition)', () => {
     const res = await api.get(wsPath());
     expect(res.status).toBe(200);
     expect(res.body.data.relationships.target.data).toEqual({ id: 'acme', type: 'organizations' });
-    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships['data-retention-policy']).toEqual({ data: null });
+    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships['data-retention-policy']).toEqual({
+      data: null,
+    });
   });
 
   it('POST on the workspace creates its own policy; POST again replaces it and may change the type (same id)', async () => {
     let res = await api.post(wsPath(), goTfeDeleteOlder(33));
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': 33 }, relationships: { target: { data: { id: ws, type: 'workspaces' } } } });
+    expect(res.body.data).toMatchObject({
+      type: 'data-retention-policy-delete-olders',
+      attributes: { 'delete-older-than-n-days': 33 },
+      relationships: { target: { data: { id: ws, type: 'workspaces' } } },
+    });
     const id = res.body.data.id;
     let doc = (await api.get(`/api/v2/workspaces/${ws}`)).body.data;
-    expect(doc.relationships['data-retention-policy'].data).toEqual({ id, type: 'data-retention-policy-delete-olders' });
+    expect(doc.relationships['data-retention-policy'].data).toEqual({
+      id,
+      type: 'data-retention-policy-delete-olders',
+    });
     res = await api.post(wsPath(), goTfeDontDelete);
     expect(res.status).toBe(200);
-    expect(res.body.data).toEqual({ id, type: 'data-retention-policy-dont-deletes', attributes: {}, relationships: { target: { data: { id: ws, type: 'workspaces' } } } });
+    expect(res.body.data).toEqual({
+      id,
+      type: 'data-retention-policy-dont-deletes',
+      attributes: {},
+      relationships: { target: { data: { id: ws, type: 'workspaces' } } },
+    });
     doc = (await api.get(`/api/v2/workspaces/${ws}`)).body.data;
     expect(doc.relationships['data-retention-policy'].data).toEqual({ id, type: 'data-retention-policy-dont-deletes' });
     expect((await api.get(wsPath())).body.data.type).toBe('data-retention-policy-dont-deletes');
@@ -64,10 +85,18 @@ describe('data retention policies (self-hosted edition)', () => {
     let res = await api.patch(wsPath(), goTfeDeleteOlder(5));
     expect(res.status).toBe(200);
     expect(res.body.data.attributes['delete-older-than-n-days']).toBe(5);
-    res = await api.patch(wsPath(), { data: { type: 'data-retention-policies', attributes: { 'delete-older-than-n-days': 7 } } });
+    res = await api.patch(wsPath(), {
+      data: { type: 'data-retention-policies', attributes: { 'delete-older-than-n-days': 7 } },
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ type: 'data-retention-policies', attributes: { 'delete-older-than-n-days': 7 } });
-    res = await api.patch('/api/v2/organizations/acme/workspaces/app/relationships/data-retention-policy', goTfeDeleteOlder(9));
+    expect(res.body.data).toMatchObject({
+      type: 'data-retention-policies',
+      attributes: { 'delete-older-than-n-days': 7 },
+    });
+    res = await api.patch(
+      '/api/v2/organizations/acme/workspaces/app/relationships/data-retention-policy',
+      goTfeDeleteOlder(9),
+    );
     expect(res.body.data.attributes['delete-older-than-n-days']).toBe(9);
     expect((await api.patch(orgPath, goTfeDeleteOlder(61))).body.data.attributes['delete-older-than-n-days']).toBe(61);
   });
@@ -78,7 +107,10 @@ describe('data retention policies (self-hosted edition)', () => {
       [goTfeDeleteOlder(0), '/data/attributes/delete-older-than-n-days'],
       [goTfeDeleteOlder(-3), '/data/attributes/delete-older-than-n-days'],
       [goTfeDeleteOlder(1.5), '/data/attributes/delete-older-than-n-days'],
-      [{ data: { type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': '30' } } }, '/data/attributes/delete-older-than-n-days'],
+      [
+        { data: { type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': '30' } } },
+        '/data/attributes/delete-older-than-n-days',
+      ],
       [{ data: { type: 'data-retention-policy-delete-olders' } }, '/data/attributes/delete-older-than-n-days'],
       [{ data: { type: 'workspaces' } }, '/data/type'],
       [{ data: null }, '/data'],
@@ -95,14 +127,18 @@ describe('data retention policies (self-hosted edition)', () => {
     expect((await api.post(wsPath(), goTfeDeleteOlder(1))).status).toBe(200);
   });
 
-  it('DELETE removes the workspace\'s own policy (204); the default applies again; the relationship is null', async () => {
+  it("DELETE removes the workspace's own policy (204); the default applies again; the relationship is null", async () => {
     expect((await api.delete(wsPath())).status).toBe(204);
-    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships['data-retention-policy']).toEqual({ data: null });
+    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships['data-retention-policy']).toEqual({
+      data: null,
+    });
     expect((await api.get(wsPath())).body.data.relationships.target.data.type).toBe('organizations');
     expect((await api.delete(orgPath)).status).toBe(204);
     expect((await api.get(orgPath)).status).toBe(404);
     expect((await api.get(wsPath())).status).toBe(404);
-    expect((await api.get('/api/v2/organizations/acme')).body.data.relationships['data-retention-policy']).toEqual({ data: null });
+    expect((await api.get('/api/v2/organizations/acme')).body.data.relationships['data-retention-policy']).toEqual({
+      data: null,
+    });
     // Deleting again is still a 204.
     expect((await api.delete(wsPath())).status).toBe(204);
   });
@@ -124,11 +160,16 @@ describe('data retention policies (self-hosted edition)', () => {
   });
 
   it('the organization token may set and delete the default', async () => {
-    const res = await api.post('/api/v2/organizations/acme/authentication-token', { data: { type: 'authentication-tokens', attributes: {} } });
+    const res = await api.post('/api/v2/organizations/acme/authentication-token', {
+      data: { type: 'authentication-tokens', attributes: {} },
+    });
     expect(res.status, res.text).toBe(201);
     const token = res.body.data.attributes.token;
     expect((await api.post(orgPath, goTfeDontDelete, { token })).status).toBe(200);
-    expect((await api.get('/api/v2/organizations/acme', { token })).body.data.relationships['data-retention-policy'].data.type).toBe('data-retention-policy-dont-deletes');
+    expect(
+      (await api.get('/api/v2/organizations/acme', { token })).body.data.relationships['data-retention-policy'].data
+        .type,
+    ).toBe('data-retention-policy-dont-deletes');
     expect((await api.delete(orgPath, { token })).status).toBe(204);
   });
 
@@ -151,7 +192,10 @@ describe('data retention in the hosted edition', () => {
   afterAll(() => api.close());
 
   it('every endpoint answers 404 and nothing is stored', async () => {
-    for (const path of [`/api/v2/workspaces/${ws}/relationships/data-retention-policy`, '/api/v2/organizations/acme/relationships/data-retention-policy']) {
+    for (const path of [
+      `/api/v2/workspaces/${ws}/relationships/data-retention-policy`,
+      '/api/v2/organizations/acme/relationships/data-retention-policy',
+    ]) {
       expect((await api.get(path)).status).toBe(404);
       expect((await api.post(path, goTfeDeleteOlder(3))).status).toBe(404);
       expect((await api.patch(path, goTfeDeleteOlder(3))).status).toBe(404);
@@ -163,7 +207,11 @@ describe('data retention in the hosted edition', () => {
   });
 
   it('neither the workspace nor the organization document has the relationship', async () => {
-    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships).not.toHaveProperty('data-retention-policy');
-    expect((await api.get('/api/v2/organizations/acme')).body.data.relationships).not.toHaveProperty('data-retention-policy');
+    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships).not.toHaveProperty(
+      'data-retention-policy',
+    );
+    expect((await api.get('/api/v2/organizations/acme')).body.data.relationships).not.toHaveProperty(
+      'data-retention-policy',
+    );
   });
 });

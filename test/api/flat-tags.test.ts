@@ -30,32 +30,59 @@ describe('flat string tags', () => {
     expect(res.text).toBe('');
     expect(await names()).toEqual(['prod', 'team:web', 'us_east-1']);
     const list = (await api.get(path())).body;
-    expect(list.data[0]).toMatchObject({ type: 'tags', attributes: { name: 'prod', 'instance-count': 1 }, relationships: { organization: { data: { id: 'acme', type: 'organizations' } } } });
+    expect(list.data[0]).toMatchObject({
+      type: 'tags',
+      attributes: { name: 'prod', 'instance-count': 1 },
+      relationships: { organization: { data: { id: 'acme', type: 'organizations' } } },
+    });
     expect(list.data[0].id).toMatch(/^tag-[A-Za-z0-9]{16}$/);
     expect(list.meta.pagination).toMatchObject({ 'total-count': 3, 'page-size': 20 });
   });
 
   it('the workspace tag-names attribute and search[tags] / search[exclude-tags] read the same data', async () => {
-    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.attributes['tag-names']).toEqual(['prod', 'team:web', 'us_east-1']);
-    const tagged = (await api.get('/api/v2/organizations/acme/workspaces?search[tags]=PROD')).body.data.map((w: any) => w.id);
+    expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.attributes['tag-names']).toEqual([
+      'prod',
+      'team:web',
+      'us_east-1',
+    ]);
+    const tagged = (await api.get('/api/v2/organizations/acme/workspaces?search[tags]=PROD')).body.data.map(
+      (w: any) => w.id,
+    );
     expect(tagged).toEqual([ws]);
-    const excluded = (await api.get('/api/v2/organizations/acme/workspaces?search[exclude-tags]=prod')).body.data.map((w: any) => w.id);
+    const excluded = (await api.get('/api/v2/organizations/acme/workspaces?search[exclude-tags]=prod')).body.data.map(
+      (w: any) => w.id,
+    );
     expect(excluded).toEqual([ws2]);
   });
 
   it('POST by id reuses an organization tag; tags already there are ignored', async () => {
     const prod = (await api.get(path())).body.data[0].id;
     expect((await api.post(path(ws2), goTfeTagsById(prod))).status).toBe(204);
-    expect((await api.post(path(ws2), { data: [{ type: 'tags', attributes: { name: 'prod' } }, { type: 'tags', attributes: { name: 'PROD' } }] })).status).toBe(204);
+    expect(
+      (
+        await api.post(path(ws2), {
+          data: [
+            { type: 'tags', attributes: { name: 'prod' } },
+            { type: 'tags', attributes: { name: 'PROD' } },
+          ],
+        })
+      ).status,
+    ).toBe(204);
     expect(await names(ws2)).toEqual(['prod']);
     const org = await orgTags();
-    expect(org.data.map((t: any) => [t.attributes.name, t.attributes['instance-count']])).toEqual([['prod', 2], ['team:web', 1], ['us_east-1', 1]]);
+    expect(org.data.map((t: any) => [t.attributes.name, t.attributes['instance-count']])).toEqual([
+      ['prod', 2],
+      ['team:web', 1],
+      ['us_east-1', 1],
+    ]);
   });
 
   it('organization tags: paginated, q filters by substring', async () => {
     expect((await orgTags('?q=EAST')).data.map((t: any) => t.attributes.name)).toEqual(['us_east-1']);
     // go-tfe's filter[exclude][taggable][id]: the tags that workspace does not carry.
-    expect((await orgTags(`?filter%5Bexclude%5D%5Btaggable%5D%5Bid%5D=${ws2}`)).data.map((t: any) => t.attributes.name)).toEqual(['team:web', 'us_east-1']);
+    expect(
+      (await orgTags(`?filter%5Bexclude%5D%5Btaggable%5D%5Bid%5D=${ws2}`)).data.map((t: any) => t.attributes.name),
+    ).toEqual(['team:web', 'us_east-1']);
     const page = await orgTags('?page[size]=2&page[number]=2');
     expect(page.data.map((t: any) => t.attributes.name)).toEqual(['us_east-1']);
     expect(page.meta.pagination).toMatchObject({ 'total-count': 3, 'total-pages': 2 });
@@ -101,7 +128,14 @@ describe('flat string tags', () => {
 
   it('DELETE: an unknown id is 422 with nothing changed; an unknown name is ignored; by name and by id', async () => {
     const before = await snapshot();
-    const bad = await api.delete(path(), { body: { data: [{ type: 'tags', attributes: { name: 'prod' } }, { type: 'tags', id: 'tag-AAAAAAAAAAAAAAAA' }] } });
+    const bad = await api.delete(path(), {
+      body: {
+        data: [
+          { type: 'tags', attributes: { name: 'prod' } },
+          { type: 'tags', id: 'tag-AAAAAAAAAAAAAAAA' },
+        ],
+      },
+    });
     expect(bad.status).toBe(422);
     expect(await snapshot()).toEqual(before);
     expect((await api.delete(path(), { body: goTfeTagsByName('nothing-like-this', 'PROD') })).status).toBe(204);
@@ -117,21 +151,43 @@ describe('flat string tags', () => {
     expect((await orgTags()).data.map((t: any) => t.attributes.name)).toEqual(['prod']);
     // Adding it back by name brings it back.
     await api.post(path(ws2), goTfeTagsByName('us_east-1'));
-    expect((await orgTags()).data.map((t: any) => [t.attributes.name, t.attributes['instance-count']])).toEqual([['prod', 1], ['us_east-1', 1]]);
+    expect((await orgTags()).data.map((t: any) => [t.attributes.name, t.attributes['instance-count']])).toEqual([
+      ['prod', 1],
+      ['us_east-1', 1],
+    ]);
   });
 
   it('inline relationships.tags on workspace create (go-tfe shallow nodes) and update (adds)', async () => {
-    const created = await createWorkspace(api, 'acme', { name: 'inline' }, { tags: goTfeTagsByName('Inline-A', 'prod') });
+    const created = await createWorkspace(
+      api,
+      'acme',
+      { name: 'inline' },
+      { tags: goTfeTagsByName('Inline-A', 'prod') },
+    );
     expect(created.body.data.attributes['tag-names']).toEqual(['inline-a', 'prod']);
     const id = created.body.data.id;
-    const updated = await api.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', attributes: {}, relationships: { tags: goTfeTagsByName('later') } } });
+    const updated = await api.patch(`/api/v2/workspaces/${id}`, {
+      data: { type: 'workspaces', attributes: {}, relationships: { tags: goTfeTagsByName('later') } },
+    });
     expect(updated.status, updated.text).toBe(200);
     expect(updated.body.data.attributes['tag-names']).toEqual(['inline-a', 'prod', 'later']);
     const before = await snapshot();
-    const bad = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'bad-inline' }, relationships: { tags: goTfeTagsByName('no spaces') } } });
+    const bad = await api.post('/api/v2/organizations/acme/workspaces', {
+      data: {
+        type: 'workspaces',
+        attributes: { name: 'bad-inline' },
+        relationships: { tags: goTfeTagsByName('no spaces') },
+      },
+    });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe('/data/relationships/tags/data/0/attributes/name');
-    const unknownId = await api.patch(`/api/v2/workspaces/${id}`, { data: { type: 'workspaces', attributes: { description: 'x' }, relationships: { tags: goTfeTagsById('tag-AAAAAAAAAAAAAAAA') } } });
+    const unknownId = await api.patch(`/api/v2/workspaces/${id}`, {
+      data: {
+        type: 'workspaces',
+        attributes: { description: 'x' },
+        relationships: { tags: goTfeTagsById('tag-AAAAAAAAAAAAAAAA') },
+      },
+    });
     expect(unknownId.status).toBe(422);
     expect(unknownId.body.errors[0].source.pointer).toBe('/data/relationships/tags/data/0/id');
     expect(await snapshot()).toEqual(before);

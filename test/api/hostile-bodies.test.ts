@@ -22,10 +22,17 @@ describe('hostile request bodies', () => {
 
   it('bytes that are not UTF-8 in a name: 422 at the name, nothing stored', async () => {
     const before = await storeSnapshot(api);
-    const bytes = Buffer.concat([Buffer.from('{"data":{"type":"workspaces","attributes":{"name":"bad'), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from('"}}}')]);
+    const bytes = Buffer.concat([
+      Buffer.from('{"data":{"type":"workspaces","attributes":{"name":"bad'),
+      Buffer.from([0xff, 0xfe, 0xc3]),
+      Buffer.from('"}}}'),
+    ]);
     const res = await post(bytes);
     expect(res.status).toBe(422);
-    expect(((await res.json()) as any).errors[0]).toMatchObject({ status: '422', source: { pointer: '/data/attributes/name' } });
+    expect(((await res.json()) as any).errors[0]).toMatchObject({
+      status: '422',
+      source: { pointer: '/data/attributes/name' },
+    });
     expect(await storeSnapshot(api)).toEqual(before);
   });
 

@@ -18,9 +18,15 @@ beforeEach(async () => {
 });
 afterEach(() => store.close());
 
-const byKey = memoQuery((db, p: { key: string }) => db.selectFrom('settings').select(['key', 'value']).where('key', '=', p.key));
-const byKeys = memoQuery((db, p: { a: string; b: string }) => db.selectFrom('settings').select('value').where('key', 'in', [p.a, p.b]).orderBy('key'));
-const setValue = memoQuery((db, p: { key: string; value: string }) => db.updateTable('settings').set({ value: p.value }).where('key', '=', p.key));
+const byKey = memoQuery((db, p: { key: string }) =>
+  db.selectFrom('settings').select(['key', 'value']).where('key', '=', p.key),
+);
+const byKeys = memoQuery((db, p: { a: string; b: string }) =>
+  db.selectFrom('settings').select('value').where('key', 'in', [p.a, p.b]).orderBy('key'),
+);
+const setValue = memoQuery((db, p: { key: string; value: string }) =>
+  db.updateTable('settings').set({ value: p.value }).where('key', '=', p.key),
+);
 
 describe('memoQuery', () => {
   it('runs the one compiled query with each call’s own parameters', async () => {
@@ -37,7 +43,9 @@ describe('memoQuery', () => {
   });
 
   it('builds as usual when a parameter is undefined or the names differ', async () => {
-    const partial = memoQuery((db, p: { key: string; value?: string }) => db.updateTable('settings').set({ key: p.key, value: p.value }).where('key', '=', p.key));
+    const partial = memoQuery((db, p: { key: string; value?: string }) =>
+      db.updateTable('settings').set({ key: p.key, value: p.value }).where('key', '=', p.key),
+    );
     await partial.execute(store.db, { key: 'memo-a', value: 'first' });
     // `value` undefined: kysely leaves it out of the update, so the value stays.
     await partial.execute(store.db, { key: 'memo-a', value: undefined });

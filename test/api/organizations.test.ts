@@ -11,7 +11,14 @@ describe('organizations', () => {
   const seen: { method: string; path: string; res: ApiResponse }[] = [];
 
   const orgCount = async () =>
-    Number((await api.store.db.selectFrom('organizations').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    Number(
+      (
+        await api.store.db
+          .selectFrom('organizations')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
 
   /** Posts an org create and expects exactly one 422 for `pointer`; nothing must be created. */
   async function expectRejected(attributes: Record<string, unknown>, pointer: string, detail?: string) {
@@ -56,7 +63,10 @@ describe('organizations', () => {
       expect(data.attributes['created-at']).toMatch(ISO_MS);
       expect(typeof data.attributes.permissions).toBe('object');
       expect(data.attributes.permissions).not.toBeNull();
-      expect(data.relationships['default-project'].data).toEqual({ type: 'projects', id: expect.stringMatching(/^prj-[A-Za-z0-9]{16}$/) });
+      expect(data.relationships['default-project'].data).toEqual({
+        type: 'projects',
+        id: expect.stringMatching(/^prj-[A-Za-z0-9]{16}$/),
+      });
     });
 
     it('reads it back identically', async () => {
@@ -66,18 +76,29 @@ describe('organizations', () => {
       expect(res.body.included).toBeUndefined();
     });
 
-    it.each(['default-project', 'default_project'])('sideloads the default project with include=%s', async (include) => {
-      const res = await api.get(`/api/v2/organizations/acme?include=${include}`);
-      expect(res.status).toBe(200);
-      const projectId = created.body.data.relationships['default-project'].data.id;
-      expect(res.body.included).toHaveLength(1);
-      expect(res.body.included[0]).toMatchObject({ type: 'projects', id: projectId, attributes: { name: 'Default Project' } });
-    });
+    it.each(['default-project', 'default_project'])(
+      'sideloads the default project with include=%s',
+      async (include) => {
+        const res = await api.get(`/api/v2/organizations/acme?include=${include}`);
+        expect(res.status).toBe(200);
+        const projectId = created.body.data.relationships['default-project'].data.id;
+        expect(res.body.included).toHaveLength(1);
+        expect(res.body.included[0]).toMatchObject({
+          type: 'projects',
+          id: projectId,
+          attributes: { name: 'Default Project' },
+        });
+      },
+    );
 
     it('rejects an unknown include value with 400', async () => {
       const res = await api.get('/api/v2/organizations/acme?include=bogus');
       expect(res.status).toBe(400);
-      expect(res.body.errors[0]).toMatchObject({ status: '400', title: 'bad request', detail: 'Invalid include parameter' });
+      expect(res.body.errors[0]).toMatchObject({
+        status: '400',
+        title: 'bad request',
+        detail: 'Invalid include parameter',
+      });
     });
 
     it('creates the owners team (without members when a site admin created the org)', async () => {
@@ -88,7 +109,11 @@ describe('organizations', () => {
         .where('organizations.name', '=', 'acme')
         .execute();
       expect(teams).toEqual([{ id: expect.any(String), name: 'owners', is_owners: 1 }]);
-      const members = await api.store.db.selectFrom('team_members').selectAll().where('team_id', '=', teams[0]!.id).execute();
+      const members = await api.store.db
+        .selectFrom('team_members')
+        .selectAll()
+        .where('team_id', '=', teams[0]!.id)
+        .execute();
       expect(members).toEqual([]);
     });
 
@@ -112,11 +137,21 @@ describe('organizations', () => {
     });
 
     it('updates email and allow-force-delete-workspaces', async () => {
-      const res = await api.patch('/api/v2/organizations/widgets', orgBody({ email: 'ops@widgets.test', 'allow-force-delete-workspaces': true }));
+      const res = await api.patch(
+        '/api/v2/organizations/widgets',
+        orgBody({ email: 'ops@widgets.test', 'allow-force-delete-workspaces': true }),
+      );
       expect(res.status).toBe(200);
-      expect(res.body.data.attributes).toMatchObject({ name: 'widgets', email: 'ops@widgets.test', 'allow-force-delete-workspaces': true });
+      expect(res.body.data.attributes).toMatchObject({
+        name: 'widgets',
+        email: 'ops@widgets.test',
+        'allow-force-delete-workspaces': true,
+      });
       const read = await api.get('/api/v2/organizations/widgets');
-      expect(read.body.data.attributes).toMatchObject({ email: 'ops@widgets.test', 'allow-force-delete-workspaces': true });
+      expect(read.body.data.attributes).toMatchObject({
+        email: 'ops@widgets.test',
+        'allow-force-delete-workspaces': true,
+      });
     });
 
     it('renames through name: the new URL works, the old one is 404', async () => {
@@ -131,7 +166,11 @@ describe('organizations', () => {
     });
 
     it('deletes with 204, then 404, and removes its projects and teams', async () => {
-      const org = await api.store.db.selectFrom('organizations').select('id').where('name', '=', 'gadgets').executeTakeFirstOrThrow();
+      const org = await api.store.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('name', '=', 'gadgets')
+        .executeTakeFirstOrThrow();
       const rowsOf = async () => [
         ...(await api.store.db.selectFrom('projects').select('id').where('organization_id', '=', org.id).execute()),
         ...(await api.store.db.selectFrom('teams').select('id').where('organization_id', '=', org.id).execute()),
@@ -153,16 +192,27 @@ describe('organizations', () => {
     });
 
     it('requires a name', () => expectRejected({ email: 'a@example.com' }, '/data/attributes/name'));
-    it('rejects a bad name', () => expectRejected({ name: 'bad name!', email: 'a@example.com' }, '/data/attributes/name'));
+    it('rejects a bad name', () =>
+      expectRejected({ name: 'bad name!', email: 'a@example.com' }, '/data/attributes/name'));
     it('requires an email', () => expectRejected({ name: 'no-email' }, '/data/attributes/email'));
     it('rejects a duplicate name', () =>
-      expectRejected({ name: 'taken', email: 'a@example.com' }, '/data/attributes/name', 'Name has already been taken'));
+      expectRejected(
+        { name: 'taken', email: 'a@example.com' },
+        '/data/attributes/name',
+        'Name has already been taken',
+      ));
     it('rejects an unknown default-execution-mode', () =>
-      expectRejected({ name: 'modes', email: 'a@example.com', 'default-execution-mode': 'bogus' }, '/data/attributes/default-execution-mode'));
+      expectRejected(
+        { name: 'modes', email: 'a@example.com', 'default-execution-mode': 'bogus' },
+        '/data/attributes/default-execution-mode',
+      ));
 
     it('rejects a wrong data.type', async () => {
       const before = await orgCount();
-      const res = await api.post('/api/v2/organizations', orgBody({ name: 'typed', email: 'a@example.com' }, 'projects'));
+      const res = await api.post(
+        '/api/v2/organizations',
+        orgBody({ name: 'typed', email: 'a@example.com' }, 'projects'),
+      );
       expect(res.status).toBe(422);
       expect(res.body.errors[0]).toMatchObject({ status: '422', source: { pointer: '/data/type' } });
       expect(await orgCount()).toBe(before);
@@ -185,7 +235,9 @@ describe('organizations', () => {
     it('rejects a body over 1 MiB with 413', async () => {
       const before = await orgCount();
       const padding = 'x'.repeat(1024 * 1024);
-      const raw = JSON.stringify({ data: { type: 'organizations', attributes: { name: 'huge', email: 'a@example.com', padding } } });
+      const raw = JSON.stringify({
+        data: { type: 'organizations', attributes: { name: 'huge', email: 'a@example.com', padding } },
+      });
       const res = await api.request('POST', '/api/v2/organizations', { raw });
       expect(res.status).toBe(413);
       expect(res.headers.get('Content-Type')).toBe(JSONAPI);
@@ -196,7 +248,10 @@ describe('organizations', () => {
     it('rejects Content-Type text/plain with 415', async () => {
       const before = await orgCount();
       const raw = JSON.stringify(orgBody({ name: 'plain', email: 'a@example.com' }));
-      const res = await api.request('POST', '/api/v2/organizations', { raw, headers: { 'Content-Type': 'text/plain' } });
+      const res = await api.request('POST', '/api/v2/organizations', {
+        raw,
+        headers: { 'Content-Type': 'text/plain' },
+      });
       expect(res.status).toBe(415);
       expect(res.body.errors[0].status).toBe('415');
       expect(await orgCount()).toBe(before);
@@ -204,7 +259,10 @@ describe('organizations', () => {
 
     it('accepts Content-Type application/json', async () => {
       const raw = JSON.stringify(orgBody({ name: 'json-org', email: 'a@example.com' }));
-      const res = await api.request('POST', '/api/v2/organizations', { raw, headers: { 'Content-Type': 'application/json' } });
+      const res = await api.request('POST', '/api/v2/organizations', {
+        raw,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(res.status).toBe(201);
       expect(res.body.data.id).toBe('json-org');
     });

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
 
 const names = (body: any): string[] => body.data.map((o: any) => o.id);
-const link = (number: number) => expect.stringMatching(new RegExp(`^http.*/api/v2/organizations\\?page%5Bnumber%5D=${number}&page%5Bsize%5D=20$`));
+const link = (number: number) =>
+  expect.stringMatching(new RegExp(`^http.*/api/v2/organizations\\?page%5Bnumber%5D=${number}&page%5Bsize%5D=20$`));
 
 describe('pagination of GET /api/v2/organizations', () => {
   let api: TestApi;
@@ -54,12 +55,18 @@ describe('pagination of GET /api/v2/organizations', () => {
     const res = await api.get('/api/v2/organizations');
     expect(res.status).toBe(200);
     expect(res.body.data).toHaveLength(20);
-    expect(res.body.meta.pagination).toMatchObject({ 'current-page': 1, 'page-size': 20, 'total-pages': 3, 'total-count': 45 });
+    expect(res.body.meta.pagination).toMatchObject({
+      'current-page': 1,
+      'page-size': 20,
+      'total-pages': 3,
+      'total-count': 45,
+    });
   });
 
   it('yields every organization exactly once across pages 1..3', async () => {
     const seen: string[] = [];
-    for (const n of [1, 2, 3]) seen.push(...names((await api.get(`/api/v2/organizations?page[number]=${n}&page[size]=20`)).body));
+    for (const n of [1, 2, 3])
+      seen.push(...names((await api.get(`/api/v2/organizations?page[number]=${n}&page[size]=20`)).body));
     expect(seen).toHaveLength(45);
     expect([...seen].sort()).toEqual(all);
   });
@@ -67,7 +74,11 @@ describe('pagination of GET /api/v2/organizations', () => {
   it('rejects page[size]=101 with the HCP Terraform message', async () => {
     const res = await api.get('/api/v2/organizations?page[size]=101');
     expect(res.status).toBe(422);
-    expect(res.body.errors[0]).toMatchObject({ status: '422', title: 'invalid attribute', detail: 'page[size] must be between 1 and 100' });
+    expect(res.body.errors[0]).toMatchObject({
+      status: '422',
+      title: 'invalid attribute',
+      detail: 'page[size] must be between 1 and 100',
+    });
   });
 
   it.each(['page[size]=0', 'page[size]=abc', 'page[number]=0'])('rejects %s with 422', async (query) => {
@@ -80,14 +91,30 @@ describe('pagination of GET /api/v2/organizations', () => {
     const res = await api.get('/api/v2/organizations?page[number]=99&page[size]=20');
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual([]);
-    expect(res.body.meta.pagination).toMatchObject({ 'current-page': 99, 'next-page': null, 'total-pages': 3, 'total-count': 45 });
+    expect(res.body.meta.pagination).toMatchObject({
+      'current-page': 99,
+      'next-page': null,
+      'total-pages': 3,
+      'total-count': 45,
+    });
     expect(res.body.links.next).toBeNull();
   });
 
   it('filters by substring with q', async () => {
     const res = await api.get('/api/v2/organizations?q=org-1');
     expect(res.status).toBe(200);
-    expect(names(res.body).sort()).toEqual(['org-10', 'org-11', 'org-12', 'org-13', 'org-14', 'org-15', 'org-16', 'org-17', 'org-18', 'org-19']);
+    expect(names(res.body).sort()).toEqual([
+      'org-10',
+      'org-11',
+      'org-12',
+      'org-13',
+      'org-14',
+      'org-15',
+      'org-16',
+      'org-17',
+      'org-18',
+      'org-19',
+    ]);
     expect(res.body.meta.pagination['total-count']).toBe(10);
     expect(names((await api.get('/api/v2/organizations?q=nothing-matches')).body)).toEqual([]);
   });

@@ -138,14 +138,18 @@ async function actorToken(f: AccessFixture, actor: Actor): Promise<string | null
       return m.token;
     }
     case 'organization token': {
-      const res = await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: f.owner.token });
+      const res = await api.post('/api/v2/organizations/acme/authentication-token', undefined, {
+        token: f.owner.token,
+      });
       expect(res.status, res.text).toBe(201);
       return res.body.data.attributes.token;
     }
     case 'other organization token': {
       const stranger = await api.userToken('stranger');
       expect((await api.createOrg('other', stranger.token)).status).toBe(201);
-      const res = await api.post('/api/v2/organizations/other/authentication-token', undefined, { token: stranger.token });
+      const res = await api.post('/api/v2/organizations/other/authentication-token', undefined, {
+        token: stranger.token,
+      });
       expect(res.status, res.text).toBe(201);
       return res.body.data.attributes.token;
     }
@@ -162,24 +166,41 @@ async function actorToken(f: AccessFixture, actor: Actor): Promise<string | null
 }
 
 const wsCreate = (name: string, projectId: string) => ({
-  data: { type: 'workspaces', attributes: { name }, relationships: { project: { data: { type: 'projects', id: projectId } } } },
+  data: {
+    type: 'workspaces',
+    attributes: { name },
+    relationships: { project: { data: { type: 'projects', id: projectId } } },
+  },
 });
 
 async function perform(f: AccessFixture, op: Op, token: string | null): Promise<ApiResponse> {
   const { api, web } = f;
   const as = { token };
-  const ownerLocks = async () => expect((await api.post(`/api/v2/workspaces/${web}/actions/lock`, {}, { token: f.owner.token })).status).toBe(200);
+  const ownerLocks = async () =>
+    expect((await api.post(`/api/v2/workspaces/${web}/actions/lock`, {}, { token: f.owner.token })).status).toBe(200);
   switch (op) {
     case 'create project':
-      return api.post('/api/v2/organizations/acme/projects', { data: { type: 'projects', attributes: { name: 'Gamma' } } }, as);
+      return api.post(
+        '/api/v2/organizations/acme/projects',
+        { data: { type: 'projects', attributes: { name: 'Gamma' } } },
+        as,
+      );
     case 'update project Alpha':
-      return api.patch(`/api/v2/projects/${f.alpha}`, { data: { type: 'projects', attributes: { description: 'changed' } } }, as);
+      return api.patch(
+        `/api/v2/projects/${f.alpha}`,
+        { data: { type: 'projects', attributes: { description: 'changed' } } },
+        as,
+      );
     case 'delete project Beta':
       return api.delete(`/api/v2/projects/${f.beta}`, as);
     case 'view workspace':
       return api.get(`/api/v2/workspaces/${web}`, as);
     case 'change workspace settings':
-      return api.patch(`/api/v2/workspaces/${web}`, { data: { type: 'workspaces', attributes: { description: 'changed' } } }, as);
+      return api.patch(
+        `/api/v2/workspaces/${web}`,
+        { data: { type: 'workspaces', attributes: { description: 'changed' } } },
+        as,
+      );
     case 'lock':
       return api.post(`/api/v2/workspaces/${web}/actions/lock`, { reason: 'matrix' }, as);
     case 'unlock': {
@@ -192,7 +213,17 @@ async function perform(f: AccessFixture, op: Op, token: string | null): Promise<
       await ownerLocks();
       return api.post(`/api/v2/workspaces/${web}/actions/force-unlock`, undefined, as);
     case 'queue run':
-      return api.post('/api/v2/runs', { data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: web } } } } }, as);
+      return api.post(
+        '/api/v2/runs',
+        {
+          data: {
+            type: 'runs',
+            attributes: {},
+            relationships: { workspace: { data: { type: 'workspaces', id: web } } },
+          },
+        },
+        as,
+      );
     case 'create workspace in Alpha':
       return api.post('/api/v2/organizations/acme/workspaces', wsCreate('fresh', f.alpha), as);
     case 'create workspace in Beta':
@@ -202,15 +233,25 @@ async function perform(f: AccessFixture, op: Op, token: string | null): Promise<
     case 'force delete':
       return api.delete(`/api/v2/workspaces/${web}`, as);
     case 'force delete (org allows admins)': {
-      const on = await api.patch('/api/v2/organizations/acme', { data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': true } } }, { token: f.owner.token });
+      const on = await api.patch(
+        '/api/v2/organizations/acme',
+        { data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': true } } },
+        { token: f.owner.token },
+      );
       expect(on.status, on.text).toBe(200);
       return api.delete(`/api/v2/workspaces/${web}`, as);
     }
     case 'move workspace Alpha -> Beta':
-      return api.post(`/api/v2/projects/${f.beta}/relationships/workspaces`, { data: [{ type: 'workspaces', id: web }] }, as);
+      return api.post(
+        `/api/v2/projects/${f.beta}/relationships/workspaces`,
+        { data: [{ type: 'workspaces', id: web }] },
+        as,
+      );
     case 'replace remote state consumers':
     case 'add remote state consumers': {
-      const other = await api.post('/api/v2/organizations/acme/workspaces', wsCreate('reader', f.beta), { token: f.owner.token });
+      const other = await api.post('/api/v2/organizations/acme/workspaces', wsCreate('reader', f.beta), {
+        token: f.owner.token,
+      });
       expect(other.status, other.text).toBe(201);
       const body = { data: [{ type: 'workspaces', id: other.body.data.id }] };
       const path = `/api/v2/workspaces/${web}/relationships/remote-state-consumers`;
@@ -219,7 +260,9 @@ async function perform(f: AccessFixture, op: Op, token: string | null): Promise<
   }
 }
 
-const CASES = (Object.keys(MATRIX) as Actor[]).flatMap((actor) => OPS.map((op, i) => ({ actor, op, status: MATRIX[actor][i]! })));
+const CASES = (Object.keys(MATRIX) as Actor[]).flatMap((actor) =>
+  OPS.map((op, i) => ({ actor, op, status: MATRIX[actor][i]! })),
+);
 
 describe('permission matrix (spec: Authentication)', () => {
   let api: TestApi | undefined;

@@ -6,7 +6,11 @@ describe('DELETE /projects/:id of a project that still contains workspaces', () 
   let api: TestApi;
   const workspaceIn = async (name: string, projectId: string) => {
     const res = await api.post('/api/v2/organizations/acme/workspaces', {
-      data: { type: 'workspaces', attributes: { name }, relationships: { project: { data: { type: 'projects', id: projectId } } } },
+      data: {
+        type: 'workspaces',
+        attributes: { name },
+        relationships: { project: { data: { type: 'projects', id: projectId } } },
+      },
     });
     expect(res.status).toBe(201);
     return res.body.data.id as string;
@@ -41,7 +45,9 @@ describe('DELETE /projects/:id of a project that still contains workspaces', () 
 
   it('deleting the organization removes its projects and workspaces together', async () => {
     await api.createOrg('gone');
-    const res = await api.post('/api/v2/organizations/gone/workspaces', { data: { type: 'workspaces', attributes: { name: 'w' } } });
+    const res = await api.post('/api/v2/organizations/gone/workspaces', {
+      data: { type: 'workspaces', attributes: { name: 'w' } },
+    });
     expect(res.status).toBe(201);
     expect((await api.delete('/api/v2/organizations/gone')).status).toBe(204);
     expect((await api.get(`/api/v2/workspaces/${res.body.data.id}`)).status).toBe(404);

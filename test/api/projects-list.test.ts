@@ -4,7 +4,9 @@ import { createProject } from '../helpers/projects.js';
 
 const names = (body: any): string[] => body.data.map((p: any) => p.attributes.name);
 const link = (number: number, size = 20) =>
-  expect.stringMatching(new RegExp(`^http.*/api/v2/organizations/big/projects\\?page%5Bnumber%5D=${number}&page%5Bsize%5D=${size}$`));
+  expect.stringMatching(
+    new RegExp(`^http.*/api/v2/organizations/big/projects\\?page%5Bnumber%5D=${number}&page%5Bsize%5D=${size}$`),
+  );
 
 describe('GET /organizations/:org/projects', () => {
   let api: TestApi;
@@ -28,7 +30,14 @@ describe('GET /organizations/:org/projects', () => {
       const res = await list('');
       expect(res.status).toBe(200);
       expect(res.body.data).toHaveLength(20);
-      const pagination = { 'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': 2, 'total-pages': 3, 'total-count': 46 };
+      const pagination = {
+        'current-page': 1,
+        'page-size': 20,
+        'prev-page': null,
+        'next-page': 2,
+        'total-pages': 3,
+        'total-count': 46,
+      };
       expect(res.body.meta).toEqual({ pagination, ...pagination, 'status-counts': { total: 46, matching: 46 } });
       expect(res.body.links).toEqual({ self: link(1), first: link(1), prev: null, next: link(2), last: link(3) });
     });
@@ -38,7 +47,14 @@ describe('GET /organizations/:org/projects', () => {
       expect(second.body.meta.pagination).toMatchObject({ 'current-page': 2, 'prev-page': 1, 'next-page': 3 });
       const last = await list('?page%5Bnumber%5D=3&page%5Bsize%5D=20');
       expect(last.body.data).toHaveLength(6);
-      expect(last.body.meta.pagination).toEqual({ 'current-page': 3, 'page-size': 20, 'prev-page': 2, 'next-page': null, 'total-pages': 3, 'total-count': 46 });
+      expect(last.body.meta.pagination).toEqual({
+        'current-page': 3,
+        'page-size': 20,
+        'prev-page': 2,
+        'next-page': null,
+        'total-pages': 3,
+        'total-count': 46,
+      });
       expect(last.body.links).toMatchObject({ prev: link(2), next: null, last: link(3) });
     });
 
@@ -51,14 +67,23 @@ describe('GET /organizations/:org/projects', () => {
       const res = await list('?page[number]=9');
       expect(res.status).toBe(200);
       expect(res.body.data).toEqual([]);
-      expect(res.body.meta.pagination).toMatchObject({ 'current-page': 9, 'total-pages': 3, 'next-page': null, 'total-count': 46 });
+      expect(res.body.meta.pagination).toMatchObject({
+        'current-page': 9,
+        'total-pages': 3,
+        'next-page': null,
+        'total-count': 46,
+      });
     });
 
     it('honours page[size] up to 100 and rejects 101', async () => {
       expect(names((await list('?page[size]=100')).body)).toEqual(all);
       const res = await list('?page[size]=101');
       expect(res.status).toBe(422);
-      expect(res.body.errors[0]).toMatchObject({ status: '422', title: 'invalid attribute', detail: 'page[size] must be between 1 and 100' });
+      expect(res.body.errors[0]).toMatchObject({
+        status: '422',
+        title: 'invalid attribute',
+        detail: 'page[size] must be between 1 and 100',
+      });
     });
   });
 
@@ -81,7 +106,12 @@ describe('GET /organizations/:org/projects', () => {
       const res = await list('?sort=created-at');
       expect(res.status).toBe(400);
       expect(res.body.errors).toEqual([
-        { status: '400', title: 'bad request', detail: 'Invalid sort parameter: use name or -name', source: { parameter: 'sort' } },
+        {
+          status: '400',
+          title: 'bad request',
+          detail: 'Invalid sort parameter: use name or -name',
+          source: { parameter: 'sort' },
+        },
       ]);
     });
   });
@@ -121,9 +151,19 @@ describe('GET /organizations/:org/projects', () => {
 
     beforeAll(async () => {
       expect((await api.createOrg('tagged')).status).toBe(201);
-      ids.alpha = (await createProject(api, 'tagged', { name: 'alpha' }, [{ key: 'env', value: 'prod' }, { key: 'team', value: 'web' }])).id;
+      ids.alpha = (
+        await createProject(api, 'tagged', { name: 'alpha' }, [
+          { key: 'env', value: 'prod' },
+          { key: 'team', value: 'web' },
+        ])
+      ).id;
       ids.beta = (await createProject(api, 'tagged', { name: 'beta' }, [{ key: 'env', value: 'prod' }])).id;
-      ids.gamma = (await createProject(api, 'tagged', { name: 'gamma' }, [{ key: 'env', value: 'dev' }, { key: 'team', value: 'web' }])).id;
+      ids.gamma = (
+        await createProject(api, 'tagged', { name: 'gamma' }, [
+          { key: 'env', value: 'dev' },
+          { key: 'team', value: 'web' },
+        ])
+      ).id;
       ids.delta = (await createProject(api, 'tagged', { name: 'delta' }, [{ key: 'solo' }])).id;
     });
 
@@ -132,15 +172,22 @@ describe('GET /organizations/:org/projects', () => {
     });
 
     it('filters by key and value', async () => {
-      expect(names((await tagged('?filter[tagged][0][key]=env&filter[tagged][0][value]=prod')).body)).toEqual(['alpha', 'beta']);
+      expect(names((await tagged('?filter[tagged][0][key]=env&filter[tagged][0][value]=prod')).body)).toEqual([
+        'alpha',
+        'beta',
+      ]);
     });
 
     it('treats an empty value as any value (what go-tfe sends)', async () => {
-      expect(names((await tagged('?filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=')).body)).toEqual(['alpha', 'beta', 'gamma']);
+      expect(
+        names((await tagged('?filter%5Btagged%5D%5B0%5D%5Bkey%5D=env&filter%5Btagged%5D%5B0%5D%5Bvalue%5D=')).body),
+      ).toEqual(['alpha', 'beta', 'gamma']);
     });
 
     it('combines several filters with AND', async () => {
-      const res = await tagged('?filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=web');
+      const res = await tagged(
+        '?filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=web',
+      );
       expect(names(res.body)).toEqual(['alpha']);
       expect(res.body.meta['status-counts']).toEqual({ total: 5, matching: 1 });
     });
@@ -180,13 +227,19 @@ describe('GET /organizations/:org/projects', () => {
     it('lists without included when include is absent', async () => {
       const res = await tagged('');
       expect(res.body.included).toBeUndefined();
-      expect(res.body.data[1].relationships['effective-tag-bindings']).toEqual({ links: { related: `/api/v2/projects/${ids.alpha}/effective-tag-bindings` } });
+      expect(res.body.data[1].relationships['effective-tag-bindings']).toEqual({
+        links: { related: `/api/v2/projects/${ids.alpha}/effective-tag-bindings` },
+      });
     });
 
     it('rejects an unknown include with 400', async () => {
       const res = await tagged('?include=workspaces');
       expect(res.status).toBe(400);
-      expect(res.body.errors[0]).toMatchObject({ status: '400', title: 'bad request', detail: 'Invalid include parameter' });
+      expect(res.body.errors[0]).toMatchObject({
+        status: '400',
+        title: 'bad request',
+        detail: 'Invalid include parameter',
+      });
     });
   });
 

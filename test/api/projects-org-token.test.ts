@@ -9,7 +9,9 @@ describe('projects with organization and team tokens', () => {
     api = await TestApi.create();
     expect((await api.createOrg('acme')).status).toBe(201);
     expect((await api.createOrg('other')).status).toBe(201);
-    const res = await api.post('/api/v2/organizations/acme/authentication-token', { data: { type: 'authentication-tokens', attributes: {} } });
+    const res = await api.post('/api/v2/organizations/acme/authentication-token', {
+      data: { type: 'authentication-tokens', attributes: {} },
+    });
     expect(res.status).toBe(201);
     orgToken = res.body.data.attributes.token;
   });
@@ -17,10 +19,20 @@ describe('projects with organization and team tokens', () => {
 
   it('an organization token creates, updates, tags, lists and deletes projects of its organization', async () => {
     const p = await createProject(api, 'acme', { name: 'By Token' }, [{ key: 'a', value: 'b' }], orgToken);
-    expect(p.attributes.permissions).toMatchObject({ 'can-update': true, 'can-destroy': true, 'can-create-workspace': true });
-    expect((await api.patch(`/api/v2/projects/${p.id}`, projectBody({ description: 'x' }), { token: orgToken })).status).toBe(200);
-    expect((await api.patch(`/api/v2/projects/${p.id}/tag-bindings`, { data: [] }, { token: orgToken })).status).toBe(200);
-    const list = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=true', { token: orgToken });
+    expect(p.attributes.permissions).toMatchObject({
+      'can-update': true,
+      'can-destroy': true,
+      'can-create-workspace': true,
+    });
+    expect(
+      (await api.patch(`/api/v2/projects/${p.id}`, projectBody({ description: 'x' }), { token: orgToken })).status,
+    ).toBe(200);
+    expect((await api.patch(`/api/v2/projects/${p.id}/tag-bindings`, { data: [] }, { token: orgToken })).status).toBe(
+      200,
+    );
+    const list = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=true', {
+      token: orgToken,
+    });
     expect(list.body.data.map((x: any) => x.attributes.name)).toEqual(['Default Project', 'By Token']);
     expect((await api.delete(`/api/v2/projects/${p.id}`, { token: orgToken })).status).toBe(204);
   });
@@ -29,6 +41,9 @@ describe('projects with organization and team tokens', () => {
     const other = await createProject(api, 'other', { name: 'Elsewhere' });
     expect((await api.get(`/api/v2/projects/${other.id}`, { token: orgToken })).status).toBe(404);
     expect((await api.get('/api/v2/organizations/other/projects', { token: orgToken })).status).toBe(404);
-    expect((await api.post('/api/v2/organizations/other/projects', projectBody({ name: 'Nope' }), { token: orgToken })).status).toBe(404);
+    expect(
+      (await api.post('/api/v2/organizations/other/projects', projectBody({ name: 'Nope' }), { token: orgToken }))
+        .status,
+    ).toBe(404);
   });
 });

@@ -34,9 +34,25 @@ describe('who may do what with projects', () => {
   describe('a user token of an owner', () => {
     it('creates, updates, tags and deletes projects', async () => {
       const p = await createProject(api, 'acme', { name: 'Owned' }, [], owner.token);
-      expect(p.attributes.permissions).toMatchObject({ 'can-read': true, 'can-update': true, 'can-destroy': true, 'can-create-workspace': true });
-      expect((await api.patch(`/api/v2/projects/${p.id}`, projectBody({ description: 'mine' }), { token: owner.token })).status).toBe(200);
-      expect((await api.patch(`/api/v2/projects/${p.id}/tag-bindings`, { data: tagData([{ key: 'a', value: 'b' }]) }, { token: owner.token })).status).toBe(200);
+      expect(p.attributes.permissions).toMatchObject({
+        'can-read': true,
+        'can-update': true,
+        'can-destroy': true,
+        'can-create-workspace': true,
+      });
+      expect(
+        (await api.patch(`/api/v2/projects/${p.id}`, projectBody({ description: 'mine' }), { token: owner.token }))
+          .status,
+      ).toBe(200);
+      expect(
+        (
+          await api.patch(
+            `/api/v2/projects/${p.id}/tag-bindings`,
+            { data: tagData([{ key: 'a', value: 'b' }]) },
+            { token: owner.token },
+          )
+        ).status,
+      ).toBe(200);
       expect((await api.delete(`/api/v2/projects/${p.id}`, { token: owner.token })).status).toBe(204);
     });
 
@@ -52,13 +68,21 @@ describe('who may do what with projects', () => {
     it('creates, updates, tags and deletes projects', async () => {
       const p = await createProject(api, 'acme', { name: 'Managed' }, [], manager.token);
       expect(p.attributes.permissions).toMatchObject({ 'can-update': true, 'can-destroy': true });
-      expect((await api.patch(`/api/v2/projects/${p.id}`, projectBody({ name: 'Managed 2' }), { token: manager.token })).status).toBe(200);
-      expect((await api.patch(`/api/v2/projects/${p.id}/relationships/tag-bindings`, { data: [] }, { token: manager.token })).status).toBe(204);
+      expect(
+        (await api.patch(`/api/v2/projects/${p.id}`, projectBody({ name: 'Managed 2' }), { token: manager.token }))
+          .status,
+      ).toBe(200);
+      expect(
+        (await api.patch(`/api/v2/projects/${p.id}/relationships/tag-bindings`, { data: [] }, { token: manager.token }))
+          .status,
+      ).toBe(204);
       expect((await api.delete(`/api/v2/projects/${p.id}`, { token: manager.token })).status).toBe(204);
     });
 
     it('sees every project under filter[permissions][update]', async () => {
-      const res = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=true', { token: manager.token });
+      const res = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=true', {
+        token: manager.token,
+      });
       expect(res.body.data.map((p: any) => p.attributes.name)).toEqual(['Default Project', 'Shared']);
     });
   });
@@ -82,28 +106,54 @@ describe('who may do what with projects', () => {
     });
 
     it('may not create (403)', async () => {
-      await expectRejected(api, () => api.post('/api/v2/organizations/acme/projects', projectBody({ name: 'Nope' }), { token: reader.token }), forbidden('not authorized to create projects in organization acme'));
+      await expectRejected(
+        api,
+        () => api.post('/api/v2/organizations/acme/projects', projectBody({ name: 'Nope' }), { token: reader.token }),
+        forbidden('not authorized to create projects in organization acme'),
+      );
     });
 
     it('may not update (403) and nothing changes', async () => {
-      await expectRejected(api, () => api.patch(`/api/v2/projects/${project.id}`, projectBody({ name: 'Hijacked' }), { token: reader.token }), forbidden(`not authorized to update project ${project.id}`));
+      await expectRejected(
+        api,
+        () => api.patch(`/api/v2/projects/${project.id}`, projectBody({ name: 'Hijacked' }), { token: reader.token }),
+        forbidden(`not authorized to update project ${project.id}`),
+      );
     });
 
     it('may not change tag bindings on any path (403) and nothing changes', async () => {
       const detail = `not authorized to manage the tags of project ${project.id}`;
       const body = { data: tagData([{ key: 'x', value: 'y' }]) };
-      await expectRejected(api, () => api.patch(`/api/v2/projects/${project.id}/tag-bindings`, body, { token: reader.token }), forbidden(detail));
-      await expectRejected(api, () => api.post(`/api/v2/projects/${project.id}/relationships/tag-bindings`, body, { token: reader.token }), forbidden(detail));
-      await expectRejected(api, () => api.patch(`/api/v2/projects/${project.id}/relationships/tag-bindings`, body, { token: reader.token }), forbidden(detail));
+      await expectRejected(
+        api,
+        () => api.patch(`/api/v2/projects/${project.id}/tag-bindings`, body, { token: reader.token }),
+        forbidden(detail),
+      );
+      await expectRejected(
+        api,
+        () => api.post(`/api/v2/projects/${project.id}/relationships/tag-bindings`, body, { token: reader.token }),
+        forbidden(detail),
+      );
+      await expectRejected(
+        api,
+        () => api.patch(`/api/v2/projects/${project.id}/relationships/tag-bindings`, body, { token: reader.token }),
+        forbidden(detail),
+      );
     });
 
     it('may not delete: 403, and the project stays', async () => {
-      await expectRejected(api, () => api.delete(`/api/v2/projects/${project.id}`, { token: reader.token }), forbidden(`not authorized to delete project ${project.id}`));
+      await expectRejected(
+        api,
+        () => api.delete(`/api/v2/projects/${project.id}`, { token: reader.token }),
+        forbidden(`not authorized to delete project ${project.id}`),
+      );
     });
 
     it('gets nothing under filter[permissions][update] or [create-workspace]', async () => {
       for (const perm of ['update', 'create-workspace']) {
-        const res = await api.get(`/api/v2/organizations/acme/projects?filter%5Bpermissions%5D%5B${perm}%5D=true`, { token: reader.token });
+        const res = await api.get(`/api/v2/organizations/acme/projects?filter%5Bpermissions%5D%5B${perm}%5D=true`, {
+          token: reader.token,
+        });
         expect(res.status).toBe(200);
         expect(res.body.data).toEqual([]);
         expect(res.body.meta['status-counts']).toEqual({ total: 2, matching: 0 });
@@ -111,7 +161,9 @@ describe('who may do what with projects', () => {
     });
 
     it('ignores filter[permissions][update]=false', async () => {
-      const res = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=false', { token: reader.token });
+      const res = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=false', {
+        token: reader.token,
+      });
       expect(res.body.data).toHaveLength(2);
     });
   });
@@ -128,7 +180,11 @@ describe('who may do what with projects', () => {
     });
 
     it('gets 404 (not 403) when deleting, since it cannot read the project', async () => {
-      await expectRejected(api, () => api.delete(`/api/v2/projects/${project.id}`, { token: bystander.token }), notFound(project.id));
+      await expectRejected(
+        api,
+        () => api.delete(`/api/v2/projects/${project.id}`, { token: bystander.token }),
+        notFound(project.id),
+      );
     });
   });
 
@@ -140,12 +196,20 @@ describe('who may do what with projects', () => {
       expect((await api.get('/api/v2/organizations/acme/projects', t)).status).toBe(404);
       expect((await api.get(`/api/v2/projects/${id}/tag-bindings`, t)).status).toBe(404);
       expect((await api.get(`/api/v2/projects/${id}/effective-tag-bindings`, t)).status).toBe(404);
-      await expectRejected(api, () => api.post('/api/v2/organizations/acme/projects', projectBody({ name: 'Intruder' }), t), {
-        status: 404,
-        title: 'not found',
-        detail: 'organization acme not found',
-      });
-      await expectRejected(api, () => api.patch(`/api/v2/projects/${id}`, projectBody({ name: 'Intruder' }), t), notFound(id));
+      await expectRejected(
+        api,
+        () => api.post('/api/v2/organizations/acme/projects', projectBody({ name: 'Intruder' }), t),
+        {
+          status: 404,
+          title: 'not found',
+          detail: 'organization acme not found',
+        },
+      );
+      await expectRejected(
+        api,
+        () => api.patch(`/api/v2/projects/${id}`, projectBody({ name: 'Intruder' }), t),
+        notFound(id),
+      );
       await expectRejected(api, () => api.patch(`/api/v2/projects/${id}/tag-bindings`, { data: [] }, t), notFound(id));
       await expectRejected(api, () => api.delete(`/api/v2/projects/${id}`, t), notFound(id));
     });

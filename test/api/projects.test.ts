@@ -6,7 +6,8 @@ import { ISO_MS, PRJ_ID, createProject, expectRejected, projectBody, projectStat
 
 const NAME_PTR = '/data/attributes/name';
 const invalidAttr = (pointer: string, detail: string) => ({ status: 422, title: 'invalid attribute', detail, pointer });
-const tags = (n: number, prefix = 'k') => Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value: `v${i}` }));
+const tags = (n: number, prefix = 'k') =>
+  Array.from({ length: n }, (_, i) => ({ key: `${prefix}${i}`, value: `v${i}` }));
 
 describe('projects: create, read, update, delete', () => {
   let api: TestApi;
@@ -76,7 +77,11 @@ describe('projects: create, read, update, delete', () => {
         ]),
       );
       expect(res.status).toBe(201);
-      expect(res.body.data.attributes).toMatchObject({ name: 'Data_Lake-2', description: 'lake', 'auto-destroy-activity-duration': '14d' });
+      expect(res.body.data.attributes).toMatchObject({
+        name: 'Data_Lake-2',
+        description: 'lake',
+        'auto-destroy-activity-duration': '14d',
+      });
       const bindings = await api.get(`/api/v2/projects/${res.body.data.id}/tag-bindings`);
       expect(bindings.body.data.map((b: any) => b.attributes)).toEqual([
         { key: 'env', value: 'prod', 'created-at': expect.stringMatching(ISO_MS) },
@@ -121,13 +126,23 @@ describe('projects: create, read, update, delete', () => {
     });
 
     it('rejects a name taken by another project, compared case-insensitively', async () => {
-      await expectRejected(api, () => post(projectBody({ name: 'WEB platform' })), invalidAttr(NAME_PTR, 'Name has already been taken'));
-      await expectRejected(api, () => post(projectBody({ name: 'default project' })), invalidAttr(NAME_PTR, 'Name has already been taken'));
+      await expectRejected(
+        api,
+        () => post(projectBody({ name: 'WEB platform' })),
+        invalidAttr(NAME_PTR, 'Name has already been taken'),
+      );
+      await expectRejected(
+        api,
+        () => post(projectBody({ name: 'default project' })),
+        invalidAttr(NAME_PTR, 'Name has already been taken'),
+      );
     });
 
     it('allows the same name in another organization', async () => {
       expect((await api.createOrg('other')).status).toBe(201);
-      expect((await api.post('/api/v2/organizations/other/projects', projectBody({ name: 'Web Platform' }))).status).toBe(201);
+      expect(
+        (await api.post('/api/v2/organizations/other/projects', projectBody({ name: 'Web Platform' }))).status,
+      ).toBe(201);
     });
 
     it('rejects a description over 256 characters', async () => {
@@ -138,13 +153,16 @@ describe('projects: create, read, update, delete', () => {
       );
     });
 
-    it.each(['20m', '0d', '00h', '10000d', '14', 'd', '1.5d', ' 14d', '14D'])('rejects the auto-destroy duration %j', async (duration) => {
-      await expectRejected(
-        api,
-        () => post(projectBody({ name: 'bad duration', 'auto-destroy-activity-duration': duration })),
-        invalidAttr('/data/attributes/auto-destroy-activity-duration', DURATION_FORMAT_DETAIL),
-      );
-    });
+    it.each(['20m', '0d', '00h', '10000d', '14', 'd', '1.5d', ' 14d', '14D'])(
+      'rejects the auto-destroy duration %j',
+      async (duration) => {
+        await expectRejected(
+          api,
+          () => post(projectBody({ name: 'bad duration', 'auto-destroy-activity-duration': duration })),
+          invalidAttr('/data/attributes/auto-destroy-activity-duration', DURATION_FORMAT_DETAIL),
+        );
+      },
+    );
 
     it('rejects 11 inline tag bindings', async () => {
       await expectRejected(
@@ -158,29 +176,46 @@ describe('projects: create, read, update, delete', () => {
       await expectRejected(
         api,
         () => post(projectBody({ name: 'reserved' }, [{ key, value: 'x' }])),
-        invalidAttr('/data/relationships/tag-bindings/data/0/attributes/key', 'Key is invalid: the prefixes hc: and hcp: are reserved'),
+        invalidAttr(
+          '/data/relationships/tag-bindings/data/0/attributes/key',
+          'Key is invalid: the prefixes hc: and hcp: are reserved',
+        ),
       );
     });
 
     it('rejects a wrong data.type', async () => {
-      await expectRejected(api, () => post(projectBody({ name: 'typed' }, undefined, 'workspaces')), invalidAttr('/data/type', 'type must be "projects"'));
+      await expectRejected(
+        api,
+        () => post(projectBody({ name: 'typed' }, undefined, 'workspaces')),
+        invalidAttr('/data/type', 'type must be "projects"'),
+      );
     });
 
     it('rejects a body without data with 422', async () => {
-      await expectRejected(api, () => post({ type: 'projects' }), invalidAttr('/data', 'request body must contain a data member'));
+      await expectRejected(
+        api,
+        () => post({ type: 'projects' }),
+        invalidAttr('/data', 'request body must contain a data member'),
+      );
     });
 
     it('rejects malformed JSON with 400', async () => {
       const before = await projectState(api);
       const res = await api.request('POST', '/api/v2/organizations/acme/projects', { raw: '{"data": {' });
       expect(res.status).toBe(400);
-      expect(res.body.errors[0]).toMatchObject({ status: '400', title: 'bad request', detail: expect.stringMatching(/^malformed JSON/) });
+      expect(res.body.errors[0]).toMatchObject({
+        status: '400',
+        title: 'bad request',
+        detail: expect.stringMatching(/^malformed JSON/),
+      });
       expect(await projectState(api)).toEqual(before);
     });
 
     it('reports several broken rules in one response', async () => {
       const before = await projectState(api);
-      const res = await post(projectBody({ name: 'x', description: 'd'.repeat(300), 'auto-destroy-activity-duration': '1w' }));
+      const res = await post(
+        projectBody({ name: 'x', description: 'd'.repeat(300), 'auto-destroy-activity-duration': '1w' }),
+      );
       expect(res.status).toBe(422);
       expect(res.body.errors.map((e: any) => e.source.pointer)).toEqual([
         NAME_PTR,
@@ -203,56 +238,100 @@ describe('projects: create, read, update, delete', () => {
     it('answers 404 for an unknown project', async () => {
       const res = await api.get('/api/v2/projects/prj-0000000000000000');
       expect(res.status).toBe(404);
-      expect(res.body.errors).toEqual([{ status: '404', title: 'not found', detail: 'project prj-0000000000000000 not found' }]);
+      expect(res.body.errors).toEqual([
+        { status: '404', title: 'not found', detail: 'project prj-0000000000000000 not found' },
+      ]);
     });
 
     it('rejects an unknown include with 400', async () => {
       const p = await createProject(api, 'acme', { name: 'include me' });
       const res = await api.get(`/api/v2/projects/${p.id}?include=organization`);
       expect(res.status).toBe(400);
-      expect(res.body.errors[0]).toMatchObject({ status: '400', title: 'bad request', detail: 'Invalid include parameter' });
+      expect(res.body.errors[0]).toMatchObject({
+        status: '400',
+        title: 'bad request',
+        detail: 'Invalid include parameter',
+      });
     });
 
-    it.each(['effective_tag_bindings', 'effective-tag-bindings'])('sideloads effective tag bindings with include=%s', async (include) => {
-      const p = await createProject(api, 'acme', { name: `inc ${include.includes('_') ? 'underscore' : 'dash'}` }, [{ key: 'env', value: 'prod' }]);
-      const res = await api.get(`/api/v2/projects/${p.id}?include=${include}`);
-      expect(res.status).toBe(200);
-      const ids = res.body.data.relationships['effective-tag-bindings'].data;
-      expect(ids).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{16}$/), type: 'effective-tag-bindings' }]);
-      expect(res.body.included).toEqual([{ id: ids[0].id, type: 'effective-tag-bindings', attributes: { key: 'env', value: 'prod' } }]);
-      // Apart from the linkage, the document is the plain one.
-      const plain = (await api.get(`/api/v2/projects/${p.id}`)).body.data;
-      expect({ ...res.body.data, relationships: { ...res.body.data.relationships, 'effective-tag-bindings': plain.relationships['effective-tag-bindings'] } }).toEqual(plain);
-    });
+    it.each(['effective_tag_bindings', 'effective-tag-bindings'])(
+      'sideloads effective tag bindings with include=%s',
+      async (include) => {
+        const p = await createProject(api, 'acme', { name: `inc ${include.includes('_') ? 'underscore' : 'dash'}` }, [
+          { key: 'env', value: 'prod' },
+        ]);
+        const res = await api.get(`/api/v2/projects/${p.id}?include=${include}`);
+        expect(res.status).toBe(200);
+        const ids = res.body.data.relationships['effective-tag-bindings'].data;
+        expect(ids).toEqual([{ id: expect.stringMatching(/^[0-9a-f]{16}$/), type: 'effective-tag-bindings' }]);
+        expect(res.body.included).toEqual([
+          { id: ids[0].id, type: 'effective-tag-bindings', attributes: { key: 'env', value: 'prod' } },
+        ]);
+        // Apart from the linkage, the document is the plain one.
+        const plain = (await api.get(`/api/v2/projects/${p.id}`)).body.data;
+        expect({
+          ...res.body.data,
+          relationships: {
+            ...res.body.data.relationships,
+            'effective-tag-bindings': plain.relationships['effective-tag-bindings'],
+          },
+        }).toEqual(plain);
+      },
+    );
   });
 
   describe('update', () => {
     let project: any;
     beforeAll(async () => {
-      project = await createProject(api, 'acme', { name: 'Billing', description: 'money', 'auto-destroy-activity-duration': '3d' }, [
-        { key: 'env', value: 'prod' },
-        { key: 'team', value: 'pay' },
-      ]);
+      project = await createProject(
+        api,
+        'acme',
+        { name: 'Billing', description: 'money', 'auto-destroy-activity-duration': '3d' },
+        [
+          { key: 'env', value: 'prod' },
+          { key: 'team', value: 'pay' },
+        ],
+      );
     });
-    const bindingsOf = async (id: string) => (await api.get(`/api/v2/projects/${id}/tag-bindings`)).body.data.map((b: any) => [b.attributes.key, b.attributes.value]);
+    const bindingsOf = async (id: string) =>
+      (await api.get(`/api/v2/projects/${id}/tag-bindings`)).body.data.map((b: any) => [
+        b.attributes.key,
+        b.attributes.value,
+      ]);
 
     it('changes only the given attributes and answers the document a read gives', async () => {
       const res = await patch(project.id, projectBody({ description: 'payments' }));
       expect(res.status).toBe(200);
-      expect(res.body.data.attributes).toMatchObject({ name: 'Billing', description: 'payments', 'auto-destroy-activity-duration': '3d' });
+      expect(res.body.data.attributes).toMatchObject({
+        name: 'Billing',
+        description: 'payments',
+        'auto-destroy-activity-duration': '3d',
+      });
       expect((await api.get(`/api/v2/projects/${project.id}`)).body.data).toEqual(res.body.data);
       expect(res.body.data.attributes['created-at']).toBe(project.attributes['created-at']);
     });
 
     it('leaves the tag bindings alone when the relationship is absent', async () => {
       await patch(project.id, projectBody({ name: 'Billing' }));
-      expect(await bindingsOf(project.id)).toEqual([['env', 'prod'], ['team', 'pay']]);
+      expect(await bindingsOf(project.id)).toEqual([
+        ['env', 'prod'],
+        ['team', 'pay'],
+      ]);
     });
 
     it('replaces the tag bindings when the relationship is present', async () => {
-      const res = await patch(project.id, projectBody({}, [{ key: 'team', value: 'billing' }, { key: 'tier', value: '1' }]));
+      const res = await patch(
+        project.id,
+        projectBody({}, [
+          { key: 'team', value: 'billing' },
+          { key: 'tier', value: '1' },
+        ]),
+      );
       expect(res.status).toBe(200);
-      expect(await bindingsOf(project.id)).toEqual([['team', 'billing'], ['tier', '1']]);
+      expect(await bindingsOf(project.id)).toEqual([
+        ['team', 'billing'],
+        ['tier', '1'],
+      ]);
     });
 
     it('removes every tag binding with data: []', async () => {
@@ -271,31 +350,55 @@ describe('projects: create, read, update, delete', () => {
 
     it('renames, also to a different case of its own name', async () => {
       expect((await patch(project.id, projectBody({ name: 'BILLING' }))).body.data.attributes.name).toBe('BILLING');
-      expect((await patch(project.id, projectBody({ name: 'Billing Team' }))).body.data.attributes.name).toBe('Billing Team');
+      expect((await patch(project.id, projectBody({ name: 'Billing Team' }))).body.data.attributes.name).toBe(
+        'Billing Team',
+      );
     });
 
     it('rejects the name of another project (case-insensitive) and changes nothing', async () => {
-      await expectRejected(api, () => patch(project.id, projectBody({ name: 'web platform', description: 'x' })), invalidAttr(NAME_PTR, 'Name has already been taken'));
+      await expectRejected(
+        api,
+        () => patch(project.id, projectBody({ name: 'web platform', description: 'x' })),
+        invalidAttr(NAME_PTR, 'Name has already been taken'),
+      );
     });
 
     it.each([
       ['a too long name', { name: 'y'.repeat(41) }, NAME_PTR, 'Name is too long (maximum is 40 characters)'],
       ['a bad name', { name: 'a!b' }, NAME_PTR, 'Name may only contain letters, numbers, spaces, "-" and "_"'],
       ['a null name', { name: null }, NAME_PTR, 'Name must be a string'],
-      ['a bad duration', { 'auto-destroy-activity-duration': '20m' }, '/data/attributes/auto-destroy-activity-duration', DURATION_FORMAT_DETAIL],
-      ['a long description', { description: 'd'.repeat(257) }, '/data/attributes/description', 'Description is too long (maximum is 256 characters)'],
+      [
+        'a bad duration',
+        { 'auto-destroy-activity-duration': '20m' },
+        '/data/attributes/auto-destroy-activity-duration',
+        DURATION_FORMAT_DETAIL,
+      ],
+      [
+        'a long description',
+        { description: 'd'.repeat(257) },
+        '/data/attributes/description',
+        'Description is too long (maximum is 256 characters)',
+      ],
     ])('rejects %s and changes nothing', async (_label, attributes, pointer, detail) => {
       await expectRejected(api, () => patch(project.id, projectBody(attributes)), invalidAttr(pointer, detail));
     });
 
     it('rejects 11 inline tag bindings on update and keeps the old ones', async () => {
       await patch(project.id, projectBody({}, [{ key: 'keep', value: 'me' }]));
-      await expectRejected(api, () => patch(project.id, projectBody({ name: 'Renamed' }, tags(11))), invalidAttr('/data/relationships/tag-bindings/data', TOO_MANY_BINDINGS_DETAIL));
+      await expectRejected(
+        api,
+        () => patch(project.id, projectBody({ name: 'Renamed' }, tags(11))),
+        invalidAttr('/data/relationships/tag-bindings/data', TOO_MANY_BINDINGS_DETAIL),
+      );
       expect(await bindingsOf(project.id)).toEqual([['keep', 'me']]);
     });
 
     it('rejects a wrong data.type on update', async () => {
-      await expectRejected(api, () => patch(project.id, projectBody({ name: 'x y z' }, undefined, 'organizations')), invalidAttr('/data/type', 'type must be "projects"'));
+      await expectRejected(
+        api,
+        () => patch(project.id, projectBody({ name: 'x y z' }, undefined, 'organizations')),
+        invalidAttr('/data/type', 'type must be "projects"'),
+      );
     });
 
     it('answers 404 for an unknown project', async () => {
@@ -323,7 +426,11 @@ describe('projects: create, read, update, delete', () => {
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       expect((await api.get(`/api/v2/projects/${p.id}`)).status).toBe(404);
-      const left = await api.store.db.selectFrom('project_tag_bindings').selectAll().where('project_id', '=', p.id).execute();
+      const left = await api.store.db
+        .selectFrom('project_tag_bindings')
+        .selectAll()
+        .where('project_id', '=', p.id)
+        .execute();
       expect(left).toEqual([]);
       // The name is free again.
       expect((await api.post('/api/v2/organizations/acme/projects', projectBody({ name: 'doomed' }))).status).toBe(201);

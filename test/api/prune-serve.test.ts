@@ -17,16 +17,41 @@ describe('the periodic pruning task of serve', () => {
 
   async function seed(): Promise<{ ws: string; old: string; fresh: string }> {
     const store = await openStore(tmp.db);
-    const ctx: ServiceContext = { db: store.db, actor: LOCAL_SITE_ADMIN, clock: { now: () => NOW }, settings: DEFAULT_SETTINGS };
+    const ctx: ServiceContext = {
+      db: store.db,
+      actor: LOCAL_SITE_ADMIN,
+      clock: { now: () => NOW },
+      settings: DEFAULT_SETTINGS,
+    };
     await createOrganization(ctx, { name: 'acme', email: 'a@example.com' });
     const ws = (await createWorkspace(ctx, 'acme', { name: 'app' })).id;
-    await setWorkspacePolicy(ctx, { id: ws }, { type: 'data-retention-policy-delete-olders', deleteOlderThanNDays: 10 });
+    await setWorkspacePolicy(
+      ctx,
+      { id: ws },
+      { type: 'data-retention-policy-delete-olders', deleteOlderThanNDays: 10 },
+    );
     const insert = async (days: number) => {
       const id = newId('sv');
       const at = new Date(NOW.getTime() - days * 86_400_000).toISOString();
       await store.db
         .insertInto('state_versions')
-        .values({ id, workspace_id: ws, serial: days, lineage: 'l', md5: 'x', status: 'finalized', intermediate: 0, resource_count: 0, size: 2, terraform_version: null, url_secret: 's', created_by_kind: null, created_by_id: null, created_at: at, finalized_at: at })
+        .values({
+          id,
+          workspace_id: ws,
+          serial: days,
+          lineage: 'l',
+          md5: 'x',
+          status: 'finalized',
+          intermediate: 0,
+          resource_count: 0,
+          size: 2,
+          terraform_version: null,
+          url_secret: 's',
+          created_by_kind: null,
+          created_by_id: null,
+          created_at: at,
+          finalized_at: at,
+        })
         .execute();
       return id;
     };
@@ -39,9 +64,17 @@ describe('the periodic pruning task of serve', () => {
   it('runs every interval with the given clock, logs what it deleted, and stops on close', async () => {
     const { ws, old, fresh } = await seed();
     const lines: string[] = [];
-    const server = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: (l) => lines.push(l), pruneIntervalMs: 25, clock: { now: () => NOW } });
+    const server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: (l) => lines.push(l),
+      pruneIntervalMs: 25,
+      clock: { now: () => NOW },
+    });
     const deadline = Date.now() + 5000;
-    while (!lines.some((l) => l.startsWith('prune:')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while (!lines.some((l) => l.startsWith('prune:')) && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 20));
     await server.close();
     expect(lines).toContain('prune: deleted 1 state versions and 0 runs');
     const store = await openStore(tmp.db);
@@ -58,7 +91,23 @@ describe('the periodic pruning task of serve', () => {
     const at = new Date(NOW.getTime() - 100 * 86_400_000).toISOString();
     await store.db
       .insertInto('state_versions')
-      .values({ id, workspace_id: ws, serial: 100, lineage: 'l', md5: 'x', status: 'finalized', intermediate: 0, resource_count: 0, size: 2, terraform_version: null, url_secret: 's', created_by_kind: null, created_by_id: null, created_at: at, finalized_at: at })
+      .values({
+        id,
+        workspace_id: ws,
+        serial: 100,
+        lineage: 'l',
+        md5: 'x',
+        status: 'finalized',
+        intermediate: 0,
+        resource_count: 0,
+        size: 2,
+        terraform_version: null,
+        url_secret: 's',
+        created_by_kind: null,
+        created_by_id: null,
+        created_at: at,
+        finalized_at: at,
+      })
       .execute();
     await store.close();
     const lines: string[] = [];

@@ -18,18 +18,48 @@ describe('pruning by the effective data retention policy', () => {
     const id = newId('sv');
     await api.store.db
       .insertInto('state_versions')
-      .values({ id, workspace_id: ws, serial: 1, lineage: 'l', md5: 'x', status: 'finalized', intermediate: 0, resource_count: 0, size: 2, terraform_version: '1.9.0', url_secret: 's', created_by_kind: null, created_by_id: null, created_at: createdAt, finalized_at: createdAt })
+      .values({
+        id,
+        workspace_id: ws,
+        serial: 1,
+        lineage: 'l',
+        md5: 'x',
+        status: 'finalized',
+        intermediate: 0,
+        resource_count: 0,
+        size: 2,
+        terraform_version: '1.9.0',
+        url_secret: 's',
+        created_by_kind: null,
+        created_by_id: null,
+        created_at: createdAt,
+        finalized_at: createdAt,
+      })
       .execute();
     await api.store.db.insertInto('state_bodies').values({ state_version_id: id, body: '{}' }).execute();
     return id;
   }
   async function run(ws: string, createdAt: string): Promise<string> {
     const id = newId('run');
-    await api.store.db.insertInto('runs').values({ id, workspace_id: ws, status: 'applied', source: 'tfe-api', is_destroy: 0, policy_check_failed: 0, created_at: createdAt, updated_at: createdAt }).execute();
+    await api.store.db
+      .insertInto('runs')
+      .values({
+        id,
+        workspace_id: ws,
+        status: 'applied',
+        source: 'tfe-api',
+        is_destroy: 0,
+        policy_check_failed: 0,
+        created_at: createdAt,
+        updated_at: createdAt,
+      })
+      .execute();
     return id;
   }
   const ids = async (table: 'state_versions' | 'runs', ws: string) =>
-    (await api.store.db.selectFrom(table).select('id').where('workspace_id', '=', ws).orderBy('seq').execute()).map((r) => r.id);
+    (await api.store.db.selectFrom(table).select('id').where('workspace_id', '=', ws).orderBy('seq').execute()).map(
+      (r) => r.id,
+    );
 
   beforeAll(async () => {
     api = await TestApi.create();
@@ -45,18 +75,30 @@ describe('pruning by the effective data retention policy', () => {
     const old = await stateVersion(ws, daysAgo(31));
     const edge = await stateVersion(ws, daysAgo(29));
     const fresh = await stateVersion(ws, daysAgo(1));
-    await api.store.db.updateTable('workspaces').set({ current_state_version_id: oldCurrent }).where('id', '=', ws).execute();
+    await api.store.db
+      .updateTable('workspaces')
+      .set({ current_state_version_id: oldCurrent })
+      .where('id', '=', ws)
+      .execute();
     const oldRun = await run(ws, daysAgo(45));
     const currentRun = await run(ws, daysAgo(44));
     const newRun = await run(ws, daysAgo(2));
     await api.store.db.updateTable('workspaces').set({ current_run_id: currentRun }).where('id', '=', ws).execute();
-    expect((await api.post(`/api/v2/workspaces/${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(30))).status).toBe(200);
+    expect(
+      (await api.post(`/api/v2/workspaces/${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(30))).status,
+    ).toBe(200);
 
     const result = await pruneRetainedData(ctx);
     expect(result).toEqual({ workspaces: 1, stateVersions: 1, runs: 1 });
     expect(await ids('state_versions', ws)).toEqual([oldCurrent, edge, fresh]);
     expect(await ids('runs', ws)).toEqual([currentRun, newRun]);
-    expect(await api.store.db.selectFrom('state_bodies').select('state_version_id').where('state_version_id', '=', old).execute()).toEqual([]);
+    expect(
+      await api.store.db
+        .selectFrom('state_bodies')
+        .select('state_version_id')
+        .where('state_version_id', '=', old)
+        .execute(),
+    ).toEqual([]);
     expect(await ids('runs', ws)).not.toContain(oldRun);
     // A second run has nothing left to do.
     expect(await pruneRetainedData(ctx)).toEqual({ workspaces: 1, stateVersions: 0, runs: 0 });
@@ -90,7 +132,10 @@ describe('pruning by the effective data retention policy', () => {
     const res = await api.post('/api/v2/admin/maintenance/prune');
     expect(res.status).toBe(200);
     // The HTTP door runs on the real clock, which is later than NOW: only the shape is fixed here.
-    expect(res.body.data).toMatchObject({ type: 'prune-results', attributes: { workspaces: 2, 'state-versions': expect.any(Number), runs: expect.any(Number) } });
+    expect(res.body.data).toMatchObject({
+      type: 'prune-results',
+      attributes: { workspaces: 2, 'state-versions': expect.any(Number), runs: expect.any(Number) },
+    });
   });
 
   it('refuses in the hosted edition', async () => {

@@ -78,9 +78,22 @@ describe('rate limiting in serve', () => {
   const lines: string[] = [];
 
   beforeAll(async () => {
-    limited = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: (l) => lines.push(l), clock: frozen });
+    limited = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: (l) => lines.push(l),
+      clock: frozen,
+    });
     admin = limited.createdToken!;
-    open = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, clock: frozen, rateLimit: 0 });
+    open = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: () => {},
+      clock: frozen,
+      rateLimit: 0,
+    });
   });
   afterAll(async () => {
     await limited?.close();
@@ -141,8 +154,12 @@ describe('rate limiting in serve', () => {
   });
 
   it('rejects a negative or fractional limit at start-up', async () => {
-    await expect(startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: -1 })).rejects.toThrow(/rate limit/);
-    await expect(startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: 1.5 })).rejects.toThrow(/rate limit/);
+    await expect(
+      startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: -1 }),
+    ).rejects.toThrow(/rate limit/);
+    await expect(
+      startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: 1.5 }),
+    ).rejects.toThrow(/rate limit/);
   });
 });
 

@@ -38,7 +38,7 @@ describe('remote state consumers', () => {
     expect(ws.relationships['remote-state-consumers']).toEqual({ links: { related: path() } });
   });
 
-  it('POST adds with go-tfe\'s full workspace objects (only type and id are read): 204 without a body', async () => {
+  it("POST adds with go-tfe's full workspace objects (only type and id are read): 204 without a body", async () => {
     const res = await api.post(path(), goTfeWorkspaceArray([a, b]));
     expect(res.status, res.text).toBe(204);
     expect(res.text).toBe('');
@@ -53,7 +53,12 @@ describe('remote state consumers', () => {
     expect(res.body.data).toHaveLength(2);
     expect(res.body.data[0]).toMatchObject({ id: a, type: 'workspaces', attributes: { name: 'app-a' } });
     expect(res.body.data[0].relationships.organization.data).toEqual({ id: 'acme', type: 'organizations' });
-    expect(res.body.meta.pagination).toMatchObject({ 'total-count': 3, 'total-pages': 2, 'page-size': 2, 'next-page': 2 });
+    expect(res.body.meta.pagination).toMatchObject({
+      'total-count': 3,
+      'total-pages': 2,
+      'page-size': 2,
+      'next-page': 2,
+    });
     expect((await api.get(path())).body.meta.pagination['page-size']).toBe(20);
   });
 
@@ -73,8 +78,13 @@ describe('remote state consumers', () => {
   });
 
   it('works by organization and workspace name too', async () => {
-    expect(await consumers('/api/v2/organizations/acme/workspaces/network/relationships/remote-state-consumers')).toEqual([a]);
-    expect((await api.post('/api/v2/organizations/acme/workspaces/network/relationships/remote-state-consumers', ids(b))).status).toBe(204);
+    expect(
+      await consumers('/api/v2/organizations/acme/workspaces/network/relationships/remote-state-consumers'),
+    ).toEqual([a]);
+    expect(
+      (await api.post('/api/v2/organizations/acme/workspaces/network/relationships/remote-state-consumers', ids(b)))
+        .status,
+    ).toBe(204);
     expect(await consumers()).toEqual([a, b]);
   });
 
@@ -93,7 +103,15 @@ describe('remote state consumers', () => {
       [ids(c, subject), '/data/1/id'],
       [ids(c, 'ws-AAAAAAAAAAAAAAAA'), '/data/1/id'],
       [ids(c, foreign), '/data/1/id'],
-      [{ data: [{ type: 'workspaces', id: c }, { type: 'projects', id: b }] }, '/data/1/type'],
+      [
+        {
+          data: [
+            { type: 'workspaces', id: c },
+            { type: 'projects', id: b },
+          ],
+        },
+        '/data/1/type',
+      ],
       [{ data: [{ type: 'workspaces' }] }, '/data/0/id'],
       [{ data: { type: 'workspaces', id: c } }, '/data'],
       [{}, '/data'],
@@ -109,8 +127,12 @@ describe('remote state consumers', () => {
   });
 
   it('404 for an unknown subject', async () => {
-    expect((await api.get('/api/v2/workspaces/ws-AAAAAAAAAAAAAAAA/relationships/remote-state-consumers')).status).toBe(404);
-    expect((await api.post('/api/v2/workspaces/ws-AAAAAAAAAAAAAAAA/relationships/remote-state-consumers', ids(a))).status).toBe(404);
+    expect((await api.get('/api/v2/workspaces/ws-AAAAAAAAAAAAAAAA/relationships/remote-state-consumers')).status).toBe(
+      404,
+    );
+    expect(
+      (await api.post('/api/v2/workspaces/ws-AAAAAAAAAAAAAAAA/relationships/remote-state-consumers', ids(a))).status,
+    ).toBe(404);
   });
 
   it('who may: PATCH only org-wide workspace managers; readers 403 on every change; outsiders 404', async () => {
@@ -129,7 +151,9 @@ describe('remote state consumers', () => {
   });
 
   it('with global-remote-state true: GET lists every other workspace; changes are 422 and change nothing', async () => {
-    await api.patch(`/api/v2/workspaces/${subject}`, { data: { type: 'workspaces', attributes: { 'global-remote-state': true } } });
+    await api.patch(`/api/v2/workspaces/${subject}`, {
+      data: { type: 'workspaces', attributes: { 'global-remote-state': true } },
+    });
     expect(await consumers()).toEqual([a, b, c]);
     const before = await rows();
     for (const method of ['POST', 'DELETE', 'PATCH']) {
@@ -138,7 +162,9 @@ describe('remote state consumers', () => {
       expect(res.body.errors[0].detail).toMatch(/global-remote-state/);
     }
     expect(await rows()).toEqual(before);
-    await api.patch(`/api/v2/workspaces/${subject}`, { data: { type: 'workspaces', attributes: { 'global-remote-state': false } } });
+    await api.patch(`/api/v2/workspaces/${subject}`, {
+      data: { type: 'workspaces', attributes: { 'global-remote-state': false } },
+    });
     expect(await consumers()).toEqual([a, b]);
   });
 

@@ -8,12 +8,16 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
   let n = 0;
 
   async function workspace(): Promise<string> {
-    const res = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: `w${++n}` } } });
+    const res = await api.post('/api/v2/organizations/acme/workspaces', {
+      data: { type: 'workspaces', attributes: { name: `w${++n}` } },
+    });
     expect(res.status).toBe(201);
     return res.body.data.id;
   }
   async function run(ws: string, attrs: Record<string, unknown> = {}) {
-    const res = await api.post('/api/v2/runs', { data: { type: 'runs', attributes: attrs, relationships: { workspace: { data: { type: 'workspaces', id: ws } } } } });
+    const res = await api.post('/api/v2/runs', {
+      data: { type: 'runs', attributes: attrs, relationships: { workspace: { data: { type: 'workspaces', id: ws } } } },
+    });
     expect(res.status).toBe(201);
     return res.body.data;
   }
@@ -41,7 +45,9 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
 
   it('rejects a run without a workspace (422) or for an unknown one (404)', async () => {
     expect((await api.post('/api/v2/runs', { data: { type: 'runs', attributes: {} } })).status).toBe(422);
-    const res = await api.post('/api/v2/runs', { data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: 'ws-AAAAAAAAAAAAAAAA' } } } } });
+    const res = await api.post('/api/v2/runs', {
+      data: { type: 'runs', relationships: { workspace: { data: { type: 'workspaces', id: 'ws-AAAAAAAAAAAAAAAA' } } } },
+    });
     expect(res.status).toBe(404);
   });
 
@@ -97,7 +103,11 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     const fresh = (await api.get(`/api/v2/workspaces/${ws}`)).body.data.attributes;
     expect(fresh['workspace-kpis-runs-count']).toBeNull();
     // 5 old runs with slow plans (ignored: outside the window), then 30 counted runs.
-    const record = async (planMs: number, applyMs: number | null, opts: { errored?: boolean; policy?: boolean } = {}) => {
+    const record = async (
+      planMs: number,
+      applyMs: number | null,
+      opts: { errored?: boolean; policy?: boolean } = {},
+    ) => {
       const r = await run(ws);
       await report(r.id, 'planning', { at: t(0) });
       if (opts.errored && applyMs === null) {
@@ -124,7 +134,9 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     expect(a['plan-duration-average']).toBe(Math.round((26 * 1000 + 4 * 2000) / 30));
     expect(a['apply-duration-average']).toBe(3000);
     // The list shows the same document.
-    const listed = (await api.get('/api/v2/organizations/acme/workspaces?page[size]=100')).body.data.find((w: any) => w.id === ws);
+    const listed = (await api.get('/api/v2/organizations/acme/workspaces?page[size]=100')).body.data.find(
+      (w: any) => w.id === ws,
+    );
     expect(listed.attributes['workspace-kpis-runs-count']).toBe(30);
   });
 
@@ -134,10 +146,14 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     const ra = await run(a);
     await report(ra.id, 'planning');
     await run(b);
-    const planning = (await api.get('/api/v2/organizations/acme/workspaces?filter[current-run][status]=planning&page[size]=100')).body.data.map((w: any) => w.id);
+    const planning = (
+      await api.get('/api/v2/organizations/acme/workspaces?filter[current-run][status]=planning&page[size]=100')
+    ).body.data.map((w: any) => w.id);
     expect(planning).toContain(a);
     expect(planning).not.toContain(b);
-    const sorted = (await api.get('/api/v2/organizations/acme/workspaces?sort=-current-run.created-at&page[size]=100')).body.data.map((w: any) => w.id);
+    const sorted = (
+      await api.get('/api/v2/organizations/acme/workspaces?sort=-current-run.created-at&page[size]=100')
+    ).body.data.map((w: any) => w.id);
     expect(sorted.indexOf(b)).toBeLessThan(sorted.indexOf(a));
   });
 
@@ -147,7 +163,15 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     const parsed = JSON.parse(state.toString());
     await api.post(`/api/v2/workspaces/${ws}/actions/lock`);
     await api.post(`/api/v2/workspaces/${ws}/state-versions`, {
-      data: { type: 'state-versions', attributes: { serial: parsed.serial, lineage: parsed.lineage, md5: createHash('md5').update(state).digest('hex'), state: state.toString('base64') } },
+      data: {
+        type: 'state-versions',
+        attributes: {
+          serial: parsed.serial,
+          lineage: parsed.lineage,
+          md5: createHash('md5').update(state).digest('hex'),
+          state: state.toString('base64'),
+        },
+      },
     });
     await api.post(`/api/v2/workspaces/${ws}/actions/unlock`);
     const doc = await api.get(`/api/v2/workspaces/${ws}?include=current-state-version,outputs`);
@@ -158,7 +182,12 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
       ['password', null],
     ]);
     expect(doc.body.data.relationships.outputs.data).toHaveLength(2);
-    expect(doc.body.included.some((i: any) => i.type === 'state-versions' && i.id === doc.body.data.relationships['current-state-version'].data.id)).toBe(true);
+    expect(
+      doc.body.included.some(
+        (i: any) =>
+          i.type === 'state-versions' && i.id === doc.body.data.relationships['current-state-version'].data.id,
+      ),
+    ).toBe(true);
     expect(doc.text).not.toContain('hunter2');
   });
 });

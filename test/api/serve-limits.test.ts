@@ -15,7 +15,12 @@ interface RawResponse {
 }
 
 /** One request over node:http, the body sent in the given chunks (chunked encoding without a Content-Length). */
-function send(url: string, method: string, headers: Record<string, string>, chunks: Buffer[] = []): Promise<RawResponse> {
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  chunks: Buffer[] = [],
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = httpRequest(url, { method, headers, agent: false }, (res) => {
       let body = '';
@@ -34,7 +39,12 @@ function send(url: string, method: string, headers: Record<string, string>, chun
  * `maxBytes` bytes; resolves with what the server sent back once it closes the connection, or
  * with `closed: false` when it never did.
  */
-function trickle(port: number, head: string, everyMs: number, maxBytes: number): Promise<{ closed: boolean; received: string }> {
+function trickle(
+  port: number,
+  head: string,
+  everyMs: number,
+  maxBytes: number,
+): Promise<{ closed: boolean; received: string }> {
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');
     let received = '';
@@ -75,7 +85,9 @@ describe('limits of serve: bodies, URLs, headers', () => {
     token = server.createdToken!;
     auth = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.api+json' };
     const org = await send(`${server.url}/api/v2/organizations`, 'POST', auth, [
-      Buffer.from(JSON.stringify({ data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } } })),
+      Buffer.from(
+        JSON.stringify({ data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } } }),
+      ),
     ]);
     expect(org.status).toBe(201);
   });
@@ -91,14 +103,21 @@ describe('limits of serve: bodies, URLs, headers', () => {
 
   /** An organization-create document padded to exactly `size` bytes. */
   const orgDocOfSize = (name: string, size: number) => {
-    const base = JSON.stringify({ data: { type: 'organizations', attributes: { name, email: 'p@acme.test', pad: '' } } });
+    const base = JSON.stringify({
+      data: { type: 'organizations', attributes: { name, email: 'p@acme.test', pad: '' } },
+    });
     return Buffer.from(base.replace('"pad":""', `"pad":"${'x'.repeat(size - base.length)}"`));
   };
 
   it('answers 413 with a JSON:API error to a body over 1 MiB, declared with Content-Length, and creates nothing', async () => {
     const body = orgDocOfSize('too-big', BODY_LIMIT + 1);
     expect(body.length).toBe(BODY_LIMIT + 1);
-    const res = await send(`${server.url}/api/v2/organizations`, 'POST', { ...auth, 'Content-Length': String(body.length) }, [body]);
+    const res = await send(
+      `${server.url}/api/v2/organizations`,
+      'POST',
+      { ...auth, 'Content-Length': String(body.length) },
+      [body],
+    );
     expect(res.status).toBe(413);
     expect(res.headers['content-type']).toContain('application/vnd.api+json');
     expect(errorOf(res)).toMatchObject({ status: '413', title: 'payload too large' });
@@ -107,7 +126,9 @@ describe('limits of serve: bodies, URLs, headers', () => {
 
   it('answers 413 to a body over 1 MiB streamed without a Content-Length', async () => {
     const body = orgDocOfSize('streamed', BODY_LIMIT + 4096);
-    const chunks = Array.from({ length: Math.ceil(body.length / 65536) }, (_, i) => body.subarray(i * 65536, (i + 1) * 65536));
+    const chunks = Array.from({ length: Math.ceil(body.length / 65536) }, (_, i) =>
+      body.subarray(i * 65536, (i + 1) * 65536),
+    );
     const res = await send(`${server.url}/api/v2/organizations`, 'POST', auth, chunks);
     expect(res.status).toBe(413);
     expect(errorOf(res).status).toBe('413');
@@ -115,7 +136,9 @@ describe('limits of serve: bodies, URLs, headers', () => {
   });
 
   it('reads a request with neither Content-Length nor Transfer-Encoding as having an empty body', async () => {
-    const ws = await send(`${server.url}/api/v2/organizations/acme/workspaces`, 'POST', auth, [Buffer.from(JSON.stringify({ data: { type: 'workspaces', attributes: { name: 'bare' } } }))]);
+    const ws = await send(`${server.url}/api/v2/organizations/acme/workspaces`, 'POST', auth, [
+      Buffer.from(JSON.stringify({ data: { type: 'workspaces', attributes: { name: 'bare' } } })),
+    ]);
     expect(ws.status).toBe(201);
     const id = JSON.parse(ws.body).data.id as string;
     const raw = (path: string) =>
@@ -125,7 +148,9 @@ describe('limits of serve: bodies, URLs, headers', () => {
         socket.on('data', (d) => (received += d.toString('latin1')));
         socket.on('end', () => resolve(received));
         socket.on('error', reject);
-        socket.write(`POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`);
+        socket.write(
+          `POST ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${token}\r\nConnection: close\r\n\r\n`,
+        );
       });
     const lock = await raw(`/api/v2/workspaces/${id}/actions/lock`);
     expect(lock).toMatch(/^HTTP\/1\.1 200 /);
@@ -137,7 +162,12 @@ describe('limits of serve: bodies, URLs, headers', () => {
 
   it('accepts a body of exactly 1 MiB (the limit is not off by one)', async () => {
     const body = orgDocOfSize('just-fits', BODY_LIMIT);
-    const res = await send(`${server.url}/api/v2/organizations`, 'POST', { ...auth, 'Content-Length': String(body.length) }, [body]);
+    const res = await send(
+      `${server.url}/api/v2/organizations`,
+      'POST',
+      { ...auth, 'Content-Length': String(body.length) },
+      [body],
+    );
     expect(res.status).toBe(201);
     expect(await orgNames()).toContain('just-fits');
   });
@@ -150,7 +180,14 @@ describe('limits of serve: bodies, URLs, headers', () => {
     const wsId = JSON.parse(ws.body).data.id;
     expect((await send(`${server.url}/api/v2/workspaces/${wsId}/actions/lock`, 'POST', auth)).status).toBe(200);
     const state = Buffer.from(
-      JSON.stringify({ version: 4, terraform_version: '1.9.0', serial: 1, lineage: 'big', outputs: { blob: { value: 'y'.repeat(2 * BODY_LIMIT), type: 'string' } }, resources: [] }),
+      JSON.stringify({
+        version: 4,
+        terraform_version: '1.9.0',
+        serial: 1,
+        lineage: 'big',
+        outputs: { blob: { value: 'y'.repeat(2 * BODY_LIMIT), type: 'string' } },
+        resources: [],
+      }),
     );
     const md5 = createHash('md5').update(state).digest('hex');
     const sv = await send(`${server.url}/api/v2/workspaces/${wsId}/state-versions`, 'POST', auth, [
@@ -163,21 +200,34 @@ describe('limits of serve: bodies, URLs, headers', () => {
 
     // Declared far too large: refused on the header alone, before any of it is read.
     const huge = await new Promise<RawResponse>((resolve, reject) => {
-      const req = httpRequest(target, { method: 'PUT', agent: false, headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(STATE_BODY_LIMIT + 1) } }, (res) => {
-        let body = '';
-        res.on('data', (d) => (body += d));
-        res.on('end', () => {
-          req.destroy();
-          resolve({ status: res.statusCode!, headers: res.headers, body });
-        });
-      });
+      const req = httpRequest(
+        target,
+        {
+          method: 'PUT',
+          agent: false,
+          headers: { 'Content-Type': 'application/octet-stream', 'Content-Length': String(STATE_BODY_LIMIT + 1) },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (d) => (body += d));
+          res.on('end', () => {
+            req.destroy();
+            resolve({ status: res.statusCode!, headers: res.headers, body });
+          });
+        },
+      );
       req.on('error', reject);
       req.write(Buffer.alloc(1024, 'z'));
     });
     expect(huge.status).toBe(413);
     expect(errorOf(huge)).toMatchObject({ status: '413', title: 'payload too large' });
 
-    const put = await send(target, 'PUT', { 'Content-Type': 'application/octet-stream', 'Content-Length': String(state.length) }, [state]);
+    const put = await send(
+      target,
+      'PUT',
+      { 'Content-Type': 'application/octet-stream', 'Content-Length': String(state.length) },
+      [state],
+    );
     expect(put.status).toBe(200);
     const got = JSON.parse((await send(`${server.url}/api/v2/state-versions/${svId}`, 'GET', auth)).body);
     expect(got.data.attributes).toMatchObject({ status: 'finalized', size: state.length });
@@ -185,7 +235,11 @@ describe('limits of serve: bodies, URLs, headers', () => {
 
   it('answers 414 with a JSON:API error to a URL over 8 KiB, and serves one at the limit', async () => {
     const path = '/api/v2/organizations/acme/workspaces?search[name]=';
-    const over = await send(`${server.url}${path}${'q'.repeat(DEFAULT_LIMITS.maxUrlLength - path.length + 1)}`, 'GET', auth);
+    const over = await send(
+      `${server.url}${path}${'q'.repeat(DEFAULT_LIMITS.maxUrlLength - path.length + 1)}`,
+      'GET',
+      auth,
+    );
     expect(over.status).toBe(414);
     expect(over.headers['content-type']).toContain('application/vnd.api+json');
     expect(errorOf(over)).toMatchObject({ status: '414', title: 'uri too long' });
@@ -194,7 +248,9 @@ describe('limits of serve: bodies, URLs, headers', () => {
   });
 
   it('answers 431 with a JSON:API error to headers over the header size limit and closes the connection', async () => {
-    const res = await send(`${server.url}/api/v2/ping`, 'GET', { 'X-Padding': 'p'.repeat(DEFAULT_LIMITS.maxHeaderSize) });
+    const res = await send(`${server.url}/api/v2/ping`, 'GET', {
+      'X-Padding': 'p'.repeat(DEFAULT_LIMITS.maxHeaderSize),
+    });
     expect(res.status).toBe(431);
     expect(res.headers.connection).toBe('close');
     expect(errorOf(res)).toMatchObject({ status: '431', title: 'request header fields too large' });
@@ -262,16 +318,27 @@ describe('timeouts of serve against slow clients', () => {
 
   it('refuses limits that cannot work, before opening anything', async () => {
     await expect(
-      startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { headersTimeoutMs: 5000, requestTimeoutMs: 1000 } }),
+      startServer({
+        host: '127.0.0.1',
+        port: 0,
+        database: tmp.db,
+        log: () => {},
+        limits: { headersTimeoutMs: 5000, requestTimeoutMs: 1000 },
+      }),
     ).rejects.toThrow(/headers timeout cannot be longer than the request timeout/);
-    await expect(startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { maxUrlLength: 0 } })).rejects.toThrow(/maxUrlLength/);
-    await expect(startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { maxHeaderSize: 4096 } })).rejects.toThrow(/header size limit must be at least 9216/);
+    await expect(
+      startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { maxUrlLength: 0 } }),
+    ).rejects.toThrow(/maxUrlLength/);
+    await expect(
+      startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, limits: { maxHeaderSize: 4096 } }),
+    ).rejects.toThrow(/header size limit must be at least 9216/);
   });
 });
 
 describe('what counts as loopback (no warning without TLS)', () => {
   it('is 127.0.0.0/8 and ::1, in either notation, and nothing else', () => {
     for (const a of ['127.0.0.1', '127.1.2.3', '::1', '::ffff:127.0.0.1']) expect(isLoopback(a)).toBe(true);
-    for (const a of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.10', '::ffff:10.0.0.1', 'fe80::1']) expect(isLoopback(a)).toBe(false);
+    for (const a of ['0.0.0.0', '::', '10.0.0.1', '192.168.1.10', '::ffff:10.0.0.1', 'fe80::1'])
+      expect(isLoopback(a)).toBe(false);
   });
 });

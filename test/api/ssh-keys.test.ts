@@ -22,7 +22,11 @@ describe('SSH keys and their assignment to workspaces', () => {
   it('creates a key: 201, name only, the key text never comes back', async () => {
     const res = await api.post('/api/v2/organizations/acme/ssh-keys', keyBody({ name: 'deploy', value: SECRET }));
     expect(res.status, res.text).toBe(201);
-    expect(res.body.data).toMatchObject({ type: 'ssh-keys', attributes: { name: 'deploy' }, links: { self: `/api/v2/ssh-keys/${res.body.data.id}` } });
+    expect(res.body.data).toMatchObject({
+      type: 'ssh-keys',
+      attributes: { name: 'deploy' },
+      links: { self: `/api/v2/ssh-keys/${res.body.data.id}` },
+    });
     expect(res.body.data.id).toMatch(/^sshkey-[A-Za-z0-9]{16}$/);
     expect(res.text).not.toContain('OPENSSH');
     expect(res.body.data.attributes).not.toHaveProperty('value');
@@ -45,7 +49,10 @@ describe('SSH keys and their assignment to workspaces', () => {
     const before = await api.store.db.selectFrom('ssh_keys').selectAll().execute();
     const res = await api.post('/api/v2/organizations/acme/ssh-keys', keyBody({ name: '' }));
     expect(res.status).toBe(422);
-    expect(res.body.errors.map((e: any) => e.source.pointer).sort()).toEqual(['/data/attributes/name', '/data/attributes/value']);
+    expect(res.body.errors.map((e: any) => e.source.pointer).sort()).toEqual([
+      '/data/attributes/name',
+      '/data/attributes/value',
+    ]);
     expect(await api.store.db.selectFrom('ssh_keys').selectAll().execute()).toEqual(before);
   });
 
@@ -54,7 +61,11 @@ describe('SSH keys and their assignment to workspaces', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.attributes.name).toBe('deploy-2');
     expect(res.text).not.toContain('OPENSSH');
-    const row = await api.store.db.selectFrom('ssh_keys').select('value').where('id', '=', keyId).executeTakeFirstOrThrow();
+    const row = await api.store.db
+      .selectFrom('ssh_keys')
+      .select('value')
+      .where('id', '=', keyId)
+      .executeTakeFirstOrThrow();
     expect(row.value).toBe(`${SECRET}x`);
   });
 
@@ -62,7 +73,10 @@ describe('SSH keys and their assignment to workspaces', () => {
     const res = await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId));
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.id).toBe(wsId);
-    expect(res.body.data.relationships['ssh-key']).toEqual({ data: { id: keyId, type: 'ssh-keys' }, links: { related: `/api/v2/ssh-keys/${keyId}` } });
+    expect(res.body.data.relationships['ssh-key']).toEqual({
+      data: { id: keyId, type: 'ssh-keys' },
+      links: { related: `/api/v2/ssh-keys/${keyId}` },
+    });
     expect((await api.get(`/api/v2/workspaces/${wsId}`)).body.data.relationships['ssh-key'].data.id).toBe(keyId);
   });
 
@@ -73,7 +87,9 @@ describe('SSH keys and their assignment to workspaces', () => {
   });
 
   it('accepts the spec body form too: {type: ssh-keys, id} and data null; by name as well', async () => {
-    let res = await api.patch('/api/v2/organizations/acme/workspaces/app/relationships/ssh-key', { data: { type: 'ssh-keys', id: keyId } });
+    let res = await api.patch('/api/v2/organizations/acme/workspaces/app/relationships/ssh-key', {
+      data: { type: 'ssh-keys', id: keyId },
+    });
     expect(res.status).toBe(200);
     expect(res.body.data.relationships['ssh-key'].data).toEqual({ id: keyId, type: 'ssh-keys' });
     res = await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, { data: null });
@@ -82,7 +98,8 @@ describe('SSH keys and their assignment to workspaces', () => {
   });
 
   it('an unknown key or a key of another organization is a 404, nothing changes', async () => {
-    const foreign = (await api.post('/api/v2/organizations/other/ssh-keys', keyBody({ name: 'theirs', value: SECRET }))).body.data.id;
+    const foreign = (await api.post('/api/v2/organizations/other/ssh-keys', keyBody({ name: 'theirs', value: SECRET })))
+      .body.data.id;
     for (const id of [foreign, 'sshkey-AAAAAAAAAAAAAAAA']) {
       const res = await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(id));
       expect(res.status).toBe(404);
@@ -91,23 +108,56 @@ describe('SSH keys and their assignment to workspaces', () => {
   });
 
   it('malformed bodies are 422; unknown workspace 404', async () => {
-    expect((await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, { data: { type: 'projects', id: 'x' } })).status).toBe(422);
-    expect((await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, { data: { type: 'workspaces', attributes: {} } })).status).toBe(422);
-    expect((await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, { data: { type: 'workspaces', attributes: { id: 5 } } })).status).toBe(422);
+    expect(
+      (await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, { data: { type: 'projects', id: 'x' } }))
+        .status,
+    ).toBe(422);
+    expect(
+      (
+        await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, {
+          data: { type: 'workspaces', attributes: {} },
+        })
+      ).status,
+    ).toBe(422);
+    expect(
+      (
+        await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, {
+          data: { type: 'workspaces', attributes: { id: 5 } },
+        })
+      ).status,
+    ).toBe(422);
     expect((await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, {})).status).toBe(422);
-    expect((await api.patch('/api/v2/workspaces/ws-AAAAAAAAAAAAAAAA/relationships/ssh-key', goTfeAssignSshKey(keyId))).status).toBe(404);
+    expect(
+      (await api.patch('/api/v2/workspaces/ws-AAAAAAAAAAAAAAAA/relationships/ssh-key', goTfeAssignSshKey(keyId)))
+        .status,
+    ).toBe(404);
   });
 
   it('admin permission on the workspace is required: readers 403, outsiders 404', async () => {
     const reader = await teamUser(api, 'acme', 'reader', { read_workspaces: 1 });
     const admin = await teamUser(api, 'acme', 'wsadmin', { manage_workspaces: 1 });
-    expect((await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId), { token: reader })).status).toBe(403);
+    expect(
+      (await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId), { token: reader }))
+        .status,
+    ).toBe(403);
     const outsider = (await api.userToken('outsider')).token;
-    expect((await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId), { token: outsider })).status).toBe(404);
-    expect((await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId), { token: admin })).status).toBe(200);
+    expect(
+      (
+        await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId), {
+          token: outsider,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId), { token: admin }))
+        .status,
+    ).toBe(200);
     // Members read keys but only owners manage them.
     expect((await api.get(`/api/v2/ssh-keys/${keyId}`, { token: reader })).status).toBe(200);
-    expect((await api.post('/api/v2/organizations/acme/ssh-keys', keyBody({ name: 'x', value: 'y' }), { token: admin })).status).toBe(403);
+    expect(
+      (await api.post('/api/v2/organizations/acme/ssh-keys', keyBody({ name: 'x', value: 'y' }), { token: admin }))
+        .status,
+    ).toBe(403);
     expect((await api.delete(`/api/v2/ssh-keys/${keyId}`, { token: admin })).status).toBe(403);
     expect((await api.get(`/api/v2/ssh-keys/${keyId}`, { token: outsider })).status).toBe(404);
   });
@@ -117,7 +167,8 @@ describe('SSH keys and their assignment to workspaces', () => {
     await api.patch(`/api/v2/workspaces/${ws2}/relationships/ssh-key`, goTfeAssignSshKey(keyId));
     expect((await api.get(`/api/v2/workspaces/${wsId}`)).body.data.relationships['ssh-key'].data.id).toBe(keyId);
     expect((await api.delete(`/api/v2/ssh-keys/${keyId}`)).status).toBe(204);
-    for (const id of [wsId, ws2]) expect((await api.get(`/api/v2/workspaces/${id}`)).body.data.relationships['ssh-key']).toEqual({ data: null });
+    for (const id of [wsId, ws2])
+      expect((await api.get(`/api/v2/workspaces/${id}`)).body.data.relationships['ssh-key']).toEqual({ data: null });
     expect((await api.get(`/api/v2/ssh-keys/${keyId}`)).status).toBe(404);
   });
 });

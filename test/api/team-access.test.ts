@@ -25,8 +25,12 @@ describe('team-projects and team-workspaces', () => {
   afterAll(() => api.close());
 
   describe('team-projects', () => {
-    it('creates a grant (200) with HCP\'s document and the implied permissions of the level', async () => {
-      const res = await api.post('/api/v2/team-projects', teamProjectBody(dev.teamId, f.alpha, { access: 'maintain' }), { token: f.owner.token });
+    it("creates a grant (200) with HCP's document and the implied permissions of the level", async () => {
+      const res = await api.post(
+        '/api/v2/team-projects',
+        teamProjectBody(dev.teamId, f.alpha, { access: 'maintain' }),
+        { token: f.owner.token },
+      );
       expect(res.status, res.text).toBe(200);
       expect(res.body.data).toEqual({
         id: expect.stringMatching(/^tprj-[A-Za-z0-9]{16}$/),
@@ -58,16 +62,29 @@ describe('team-projects and team-workspaces', () => {
 
     it('lists by filter[project][id] (required: 400 without), shows, updates to custom, deletes', async () => {
       expect((await api.get('/api/v2/team-projects', { token: f.owner.token })).status).toBe(400);
-      const list = await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: f.owner.token });
+      const list = await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, {
+        token: f.owner.token,
+      });
       expect(list.status).toBe(200);
       expect(list.body.data).toHaveLength(1);
       expect(list.body.meta.pagination['total-count']).toBe(1);
       const id = list.body.data[0].id;
-      expect((await api.get(`/api/v2/team-projects/${id}`, { token: f.owner.token })).body.data.attributes.access).toBe('maintain');
+      expect((await api.get(`/api/v2/team-projects/${id}`, { token: f.owner.token })).body.data.attributes.access).toBe(
+        'maintain',
+      );
 
       const custom = await api.patch(
         `/api/v2/team-projects/${id}`,
-        { data: { type: 'team-projects', attributes: { access: 'custom', 'project-access': { settings: 'update' }, 'workspace-access': { locking: true, runs: 'plan' } } } },
+        {
+          data: {
+            type: 'team-projects',
+            attributes: {
+              access: 'custom',
+              'project-access': { settings: 'update' },
+              'workspace-access': { locking: true, runs: 'plan' },
+            },
+          },
+        },
         { token: f.owner.token },
       );
       expect(custom.status, custom.text).toBe(200);
@@ -77,10 +94,22 @@ describe('team-projects and team-workspaces', () => {
         'workspace-access': { locking: true, runs: 'plan', create: false, variables: 'none', 'state-versions': 'none' },
       });
       // A custom grant keeps the permissions not named in a later update.
-      const more = await api.patch(`/api/v2/team-projects/${id}`, { data: { type: 'team-projects', attributes: { 'workspace-access': { create: true } } } }, { token: f.owner.token });
-      expect(more.body.data.attributes['workspace-access']).toMatchObject({ locking: true, runs: 'plan', create: true });
+      const more = await api.patch(
+        `/api/v2/team-projects/${id}`,
+        { data: { type: 'team-projects', attributes: { 'workspace-access': { create: true } } } },
+        { token: f.owner.token },
+      );
+      expect(more.body.data.attributes['workspace-access']).toMatchObject({
+        locking: true,
+        runs: 'plan',
+        create: true,
+      });
       // Custom permissions with a fixed level (given, or stored) are a 422.
-      const mixed = await api.patch(`/api/v2/team-projects/${id}`, { data: { type: 'team-projects', attributes: { access: 'read', 'workspace-access': { create: true } } } }, { token: f.owner.token });
+      const mixed = await api.patch(
+        `/api/v2/team-projects/${id}`,
+        { data: { type: 'team-projects', attributes: { access: 'read', 'workspace-access': { create: true } } } },
+        { token: f.owner.token },
+      );
       expect(mixed.status).toBe(422);
       expect((await api.delete(`/api/v2/team-projects/${id}`, { token: f.owner.token })).status).toBe(204);
       expect((await api.get(`/api/v2/team-projects/${id}`, { token: f.owner.token })).status).toBe(404);
@@ -92,10 +121,18 @@ describe('team-projects and team-workspaces', () => {
       expect(bad.status).toBe(422);
       expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/access');
       expect((await post(teamProjectBody(ops.teamId, f.alpha, {}))).status).toBe(422);
-      const badCustom = await post(teamProjectBody(ops.teamId, f.alpha, { access: 'custom', 'workspace-access': { runs: 'everything' } }));
+      const badCustom = await post(
+        teamProjectBody(ops.teamId, f.alpha, { access: 'custom', 'workspace-access': { runs: 'everything' } }),
+      );
       expect(badCustom.status).toBe(422);
       expect(badCustom.body.errors[0].source.pointer).toBe('/data/attributes/workspace-access/runs');
-      const noTeam = await post({ data: { type: 'team-projects', attributes: { access: 'read' }, relationships: { project: { data: { type: 'projects', id: f.alpha } } } } });
+      const noTeam = await post({
+        data: {
+          type: 'team-projects',
+          attributes: { access: 'read' },
+          relationships: { project: { data: { type: 'projects', id: f.alpha } } },
+        },
+      });
       expect(noTeam.status).toBe(422);
       expect(noTeam.body.errors[0].source.pointer).toBe('/data/relationships/team/data');
       expect((await post(teamProjectBody('team-AAAAAAAAAAAAAAAA', f.alpha, { access: 'read' }))).status).toBe(404);
@@ -104,33 +141,57 @@ describe('team-projects and team-workspaces', () => {
       const first = await post(teamProjectBody(ops.teamId, f.beta, { access: 'read' }));
       expect(first.status).toBe(200);
       expect((await post(teamProjectBody(ops.teamId, f.beta, { access: 'write' }))).status).toBe(422);
-      expect((await api.delete(`/api/v2/team-projects/${first.body.data.id}`, { token: f.owner.token })).status).toBe(204);
+      expect((await api.delete(`/api/v2/team-projects/${first.body.data.id}`, { token: f.owner.token })).status).toBe(
+        204,
+      );
     });
 
-    it('lets project admins manage access to their project only; members see their own team\'s grants; others get 404', async () => {
+    it("lets project admins manage access to their project only; members see their own team's grants; others get 404", async () => {
       const admin = await teamMember(f, 'alpha-admins');
       await grantProject(f, admin.teamId, f.alpha, 'admin');
-      const created = await api.post('/api/v2/team-projects', teamProjectBody(ops.teamId, f.alpha, { access: 'write' }), { token: admin.token });
+      const created = await api.post(
+        '/api/v2/team-projects',
+        teamProjectBody(ops.teamId, f.alpha, { access: 'write' }),
+        { token: admin.token },
+      );
       expect(created.status, created.text).toBe(200);
       // Not admin on Beta (cannot read it): 404.
-      expect((await api.post('/api/v2/team-projects', teamProjectBody(ops.teamId, f.beta, { access: 'write' }), { token: admin.token })).status).toBe(404);
+      expect(
+        (
+          await api.post('/api/v2/team-projects', teamProjectBody(ops.teamId, f.beta, { access: 'write' }), {
+            token: admin.token,
+          })
+        ).status,
+      ).toBe(404);
       // ops (write on Alpha) reads its own grant, not the admins' grant, and may not change it (403).
       const seen = await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: ops.token });
       expect(seen.body.data.map((g: any) => g.relationships.team.data.id)).toEqual([ops.teamId]);
       const mine = created.body.data.id;
-      expect((await api.patch(`/api/v2/team-projects/${mine}`, { data: { type: 'team-projects', attributes: { access: 'admin' } } }, { token: ops.token })).status).toBe(403);
-      const adminsGrant = (await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: f.owner.token })).body.data.find(
-        (g: any) => g.relationships.team.data.id === admin.teamId,
-      ).id;
+      expect(
+        (
+          await api.patch(
+            `/api/v2/team-projects/${mine}`,
+            { data: { type: 'team-projects', attributes: { access: 'admin' } } },
+            { token: ops.token },
+          )
+        ).status,
+      ).toBe(403);
+      const adminsGrant = (
+        await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: f.owner.token })
+      ).body.data.find((g: any) => g.relationships.team.data.id === admin.teamId).id;
       expect((await api.get(`/api/v2/team-projects/${adminsGrant}`, { token: ops.token })).status).toBe(404);
       // A user without any access to Alpha: 404 everywhere.
       const nobody = await teamMember(f, 'nobody');
-      expect((await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: nobody.token })).status).toBe(404);
+      expect(
+        (await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: nobody.token })).status,
+      ).toBe(404);
       expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: nobody.token })).status).toBe(404);
       // A custom grant with project-access teams "read" sees every grant on the project, but may not change them.
       const auditors = await teamMember(f, 'auditors');
       await grantProject(f, auditors.teamId, f.alpha, 'custom', { 'project-access': { teams: 'read' } });
-      const audited = await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: auditors.token });
+      const audited = await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, {
+        token: auditors.token,
+      });
       expect(audited.body.data.length).toBeGreaterThanOrEqual(3);
       expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: auditors.token })).status).toBe(403);
       expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: admin.token })).status).toBe(204);
@@ -138,8 +199,10 @@ describe('team-projects and team-workspaces', () => {
   });
 
   describe('team-workspaces', () => {
-    it('creates, lists by filter[workspace][id], shows, updates and deletes with HCP\'s document', async () => {
-      const res = await api.post('/api/v2/team-workspaces', teamWorkspaceBody(dev.teamId, f.web, { access: 'write' }), { token: f.owner.token });
+    it("creates, lists by filter[workspace][id], shows, updates and deletes with HCP's document", async () => {
+      const res = await api.post('/api/v2/team-workspaces', teamWorkspaceBody(dev.teamId, f.web, { access: 'write' }), {
+        token: f.owner.token,
+      });
       expect(res.status, res.text).toBe(200);
       const id = res.body.data.id;
       expect(res.body.data).toEqual({
@@ -156,16 +219,26 @@ describe('team-projects and team-workspaces', () => {
         },
         relationships: {
           team: { data: { id: dev.teamId, type: 'teams' }, links: { related: `/api/v2/teams/${dev.teamId}` } },
-          workspace: { data: { id: f.web, type: 'workspaces' }, links: { related: '/api/v2/organizations/acme/workspaces/web' } },
+          workspace: {
+            data: { id: f.web, type: 'workspaces' },
+            links: { related: '/api/v2/organizations/acme/workspaces/web' },
+          },
         },
         links: { self: `/api/v2/team-workspaces/${id}` },
       });
       expect((await api.get('/api/v2/team-workspaces', { token: f.owner.token })).status).toBe(400);
-      const list = await api.get(`/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${f.web}`, { token: f.owner.token });
+      const list = await api.get(`/api/v2/team-workspaces?filter%5Bworkspace%5D%5Bid%5D=${f.web}`, {
+        token: f.owner.token,
+      });
       expect(list.body.data.map((g: any) => g.id)).toEqual([id]);
       const custom = await api.patch(
         `/api/v2/team-workspaces/${id}`,
-        { data: { type: 'team-workspaces', attributes: { access: 'custom', runs: 'plan', 'state-versions': 'read-outputs' } } },
+        {
+          data: {
+            type: 'team-workspaces',
+            attributes: { access: 'custom', runs: 'plan', 'state-versions': 'read-outputs' },
+          },
+        },
         { token: f.owner.token },
       );
       expect(custom.status, custom.text).toBe(200);
@@ -178,8 +251,17 @@ describe('team-projects and team-workspaces', () => {
         'workspace-locking': false,
         'run-tasks': false,
       });
-      const back = await api.patch(`/api/v2/team-workspaces/${id}`, { data: { type: 'team-workspaces', attributes: { access: 'read' } } }, { token: f.owner.token });
-      expect(back.body.data.attributes).toMatchObject({ access: 'read', runs: 'read', variables: 'read', 'state-versions': 'read' });
+      const back = await api.patch(
+        `/api/v2/team-workspaces/${id}`,
+        { data: { type: 'team-workspaces', attributes: { access: 'read' } } },
+        { token: f.owner.token },
+      );
+      expect(back.body.data.attributes).toMatchObject({
+        access: 'read',
+        runs: 'read',
+        variables: 'read',
+        'state-versions': 'read',
+      });
       expect((await api.delete(`/api/v2/team-workspaces/${id}`, { token: f.owner.token })).status).toBe(204);
       expect((await api.get(`/api/v2/team-workspaces/${id}`, { token: f.owner.token })).status).toBe(404);
     });
@@ -192,13 +274,16 @@ describe('team-projects and team-workspaces', () => {
       }
       const mixed = await post(teamWorkspaceBody(ops.teamId, f.web, { access: 'read', 'workspace-locking': true }));
       expect(mixed.status).toBe(422);
-      expect((await post(teamWorkspaceBody(ops.teamId, f.web, { access: 'custom', 'workspace-locking': 'yes' }))).status).toBe(422);
+      expect(
+        (await post(teamWorkspaceBody(ops.teamId, f.web, { access: 'custom', 'workspace-locking': 'yes' }))).status,
+      ).toBe(422);
       expect((await post(teamWorkspaceBody('team-AAAAAAAAAAAAAAAA', f.web, { access: 'read' }))).status).toBe(404);
       expect((await post(teamWorkspaceBody(ops.teamId, 'ws-AAAAAAAAAAAAAAAA', { access: 'read' }))).status).toBe(404);
       // A team of another organization is unknown here.
       const stranger = await api.userToken('stranger2');
       await api.createOrg('elsewhere', stranger.token);
-      const theirs = (await api.get('/api/v2/organizations/elsewhere/teams', { token: stranger.token })).body.data[0].id;
+      const theirs = (await api.get('/api/v2/organizations/elsewhere/teams', { token: stranger.token })).body.data[0]
+        .id;
       expect((await post(teamWorkspaceBody(theirs, f.web, { access: 'read' }))).status).toBe(404);
     });
 
@@ -207,13 +292,27 @@ describe('team-projects and team-workspaces', () => {
       await grantWorkspace(f, admin.teamId, f.web, 'admin');
       const writer = await teamMember(f, 'web-writers');
       await grantWorkspace(f, writer.teamId, f.web, 'write');
-      const granted = await api.post('/api/v2/team-workspaces', teamWorkspaceBody(ops.teamId, f.web, { access: 'plan' }), { token: admin.token });
+      const granted = await api.post(
+        '/api/v2/team-workspaces',
+        teamWorkspaceBody(ops.teamId, f.web, { access: 'plan' }),
+        { token: admin.token },
+      );
       expect(granted.status, granted.text).toBe(200);
-      expect((await api.post('/api/v2/team-workspaces', teamWorkspaceBody(dev.teamId, f.web, { access: 'plan' }), { token: writer.token })).status).toBe(403);
+      expect(
+        (
+          await api.post('/api/v2/team-workspaces', teamWorkspaceBody(dev.teamId, f.web, { access: 'plan' }), {
+            token: writer.token,
+          })
+        ).status,
+      ).toBe(403);
       const outsider = await teamMember(f, 'outsiders');
-      expect((await api.get(`/api/v2/team-workspaces/${granted.body.data.id}`, { token: outsider.token })).status).toBe(404);
+      expect((await api.get(`/api/v2/team-workspaces/${granted.body.data.id}`, { token: outsider.token })).status).toBe(
+        404,
+      );
       expect((await api.get(`/api/v2/team-workspaces/${granted.body.data.id}`, { token: ops.token })).status).toBe(200);
-      expect((await api.delete(`/api/v2/team-workspaces/${granted.body.data.id}`, { token: admin.token })).status).toBe(204);
+      expect((await api.delete(`/api/v2/team-workspaces/${granted.body.data.id}`, { token: admin.token })).status).toBe(
+        204,
+      );
     });
 
     it('goes away with its team or workspace (cascade)', async () => {
@@ -235,14 +334,21 @@ describe('permissions objects and list filtering', () => {
     // A second workspace in Beta, which the workspace-level actors below cannot see.
     const other = await api.post(
       '/api/v2/organizations/acme/workspaces',
-      { data: { type: 'workspaces', attributes: { name: 'api' }, relationships: { project: { data: { type: 'projects', id: f.beta } } } } },
+      {
+        data: {
+          type: 'workspaces',
+          attributes: { name: 'api' },
+          relationships: { project: { data: { type: 'projects', id: f.beta } } },
+        },
+      },
       { token: f.owner.token },
     );
     expect(other.status).toBe(201);
   });
   afterAll(() => api.close());
 
-  const wsPermissions = async (token: string) => (await api.get(`/api/v2/workspaces/${f.web}`, { token })).body.data.attributes.permissions;
+  const wsPermissions = async (token: string) =>
+    (await api.get(`/api/v2/workspaces/${f.web}`, { token })).body.data.attributes.permissions;
 
   it('a workspace plan member: read and queue plans, nothing else', async () => {
     const m = await teamMember(f, 'planners');
@@ -272,7 +378,11 @@ describe('permissions objects and list filtering', () => {
     // It cannot read any project: the project list is empty, the organization says it may not create.
     expect((await api.get('/api/v2/organizations/acme/projects', { token: m.token })).body.data).toEqual([]);
     const org = await api.get('/api/v2/organizations/acme', { token: m.token });
-    expect(org.body.data.attributes.permissions).toMatchObject({ 'can-update': false, 'can-create-workspace': false, 'can-create-project': false });
+    expect(org.body.data.attributes.permissions).toMatchObject({
+      'can-update': false,
+      'can-create-workspace': false,
+      'can-create-project': false,
+    });
   });
 
   it('a custom lock-only member: can lock and unlock, not force-unlock, not create state versions', async () => {
@@ -316,9 +426,17 @@ describe('permissions objects and list filtering', () => {
       'can-create-state-versions': true,
       'can-force-delete': false,
     });
-    await api.patch('/api/v2/organizations/acme', { data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': true } } }, { token: f.owner.token });
+    await api.patch(
+      '/api/v2/organizations/acme',
+      { data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': true } } },
+      { token: f.owner.token },
+    );
     expect((await wsPermissions(m.token))['can-force-delete']).toBe(true);
-    await api.patch('/api/v2/organizations/acme', { data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': false } } }, { token: f.owner.token });
+    await api.patch(
+      '/api/v2/organizations/acme',
+      { data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': false } } },
+      { token: f.owner.token },
+    );
   });
 
   it('a project admin: its project and its workspaces, with can-create-workspace only there; list filters follow', async () => {
@@ -336,12 +454,19 @@ describe('permissions objects and list filtering', () => {
     });
     const workspaces = await api.get('/api/v2/organizations/acme/workspaces', { token: m.token });
     expect(workspaces.body.data.map((w: any) => w.attributes.name)).toEqual(['web']);
-    expect(workspaces.body.data[0].attributes.permissions).toMatchObject({ 'can-update': true, 'can-force-unlock': true, 'can-force-delete': false });
+    expect(workspaces.body.data[0].attributes.permissions).toMatchObject({
+      'can-update': true,
+      'can-force-unlock': true,
+      'can-force-delete': false,
+    });
 
     // The owner sees every project; filters by permission keep only the caller's.
     const all = await api.get('/api/v2/organizations/acme/projects', { token: f.owner.token });
     expect(all.body.data.map((p: any) => p.attributes.name).sort()).toEqual(['Alpha', 'Beta', 'Default Project']);
-    const create = await api.get('/api/v2/organizations/acme/projects?filter%5Bpermissions%5D%5Bcreate-workspace%5D=true', { token: m.token });
+    const create = await api.get(
+      '/api/v2/organizations/acme/projects?filter%5Bpermissions%5D%5Bcreate-workspace%5D=true',
+      { token: m.token },
+    );
     expect(create.body.data.map((p: any) => p.attributes.name)).toEqual(['Alpha']);
   });
 
@@ -349,11 +474,19 @@ describe('permissions objects and list filtering', () => {
     const m = await teamMember(f, 'beta-readers');
     await grantProject(f, m.teamId, f.beta, 'read');
     const p = await api.get(`/api/v2/projects/${f.beta}`, { token: m.token });
-    expect(p.body.data.attributes.permissions).toMatchObject({ 'can-read': true, 'can-update': false, 'can-destroy': false, 'can-create-workspace': false, 'can-manage-teams': false });
+    expect(p.body.data.attributes.permissions).toMatchObject({
+      'can-read': true,
+      'can-update': false,
+      'can-destroy': false,
+      'can-create-workspace': false,
+      'can-manage-teams': false,
+    });
     const list = await api.get('/api/v2/organizations/acme/workspaces', { token: m.token });
     expect(list.body.data.map((w: any) => w.attributes.name)).toEqual(['api']);
     for (const filter of ['update', 'create-workspace']) {
-      const res = await api.get(`/api/v2/organizations/acme/projects?filter%5Bpermissions%5D%5B${filter}%5D=true`, { token: m.token });
+      const res = await api.get(`/api/v2/organizations/acme/projects?filter%5Bpermissions%5D%5B${filter}%5D=true`, {
+        token: m.token,
+      });
       expect(res.body.data, filter).toEqual([]);
     }
   });
@@ -362,12 +495,24 @@ describe('permissions objects and list filtering', () => {
     const m = await teamMember(f, 'mixed');
     await grantProject(f, m.teamId, f.alpha, 'read');
     await grantWorkspace(f, m.teamId, f.web, 'write');
-    expect(await wsPermissions(m.token)).toMatchObject({ 'can-lock': true, 'can-queue-apply': true, 'can-update': false });
+    expect(await wsPermissions(m.token)).toMatchObject({
+      'can-lock': true,
+      'can-queue-apply': true,
+      'can-update': false,
+    });
   });
 
   it('the owner and the organization token: everything', async () => {
-    expect(await wsPermissions(f.owner.token)).toMatchObject({ 'can-update': true, 'can-force-delete': true, 'can-force-unlock': true });
+    expect(await wsPermissions(f.owner.token)).toMatchObject({
+      'can-update': true,
+      'can-force-delete': true,
+      'can-force-unlock': true,
+    });
     const org = await api.get('/api/v2/organizations/acme', { token: f.owner.token });
-    expect(org.body.data.attributes.permissions).toMatchObject({ 'can-update': true, 'can-create-workspace': true, 'can-create-project': true });
+    expect(org.body.data.attributes.permissions).toMatchObject({
+      'can-update': true,
+      'can-create-workspace': true,
+      'can-create-project': true,
+    });
   });
 });

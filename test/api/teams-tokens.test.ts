@@ -32,7 +32,11 @@ describe('teams, memberships and tokens', () => {
   });
 
   it('creates a team with organization access (201) and rejects a duplicate name (422)', async () => {
-    const res = await api.post('/api/v2/organizations/acme/teams', teamBody('platform', { 'manage-workspaces': true }), { token: owner.token });
+    const res = await api.post(
+      '/api/v2/organizations/acme/teams',
+      teamBody('platform', { 'manage-workspaces': true }),
+      { token: owner.token },
+    );
     expect(res.status).toBe(201);
     expect(res.body.data.id).toMatch(/^team-[A-Za-z0-9]{16}$/);
     expect(res.body.data.attributes['organization-access']).toEqual({
@@ -43,40 +47,63 @@ describe('teams, memberships and tokens', () => {
     });
     const dup = await api.post('/api/v2/organizations/acme/teams', teamBody('platform'), { token: owner.token });
     expect(dup.status).toBe(422);
-    expect(dup.body.errors[0]).toMatchObject({ status: '422', title: 'invalid attribute', detail: 'Name has already been taken' });
+    expect(dup.body.errors[0]).toMatchObject({
+      status: '422',
+      title: 'invalid attribute',
+      detail: 'Name has already been taken',
+    });
   });
 
   it('validates names and access types', async () => {
     const bad = await api.post('/api/v2/organizations/acme/teams', teamBody('bad name'), { token: owner.token });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/name');
-    const badAccess = await api.post('/api/v2/organizations/acme/teams', teamBody('x', { 'manage-projects': 'yes' } as any), { token: owner.token });
+    const badAccess = await api.post(
+      '/api/v2/organizations/acme/teams',
+      teamBody('x', { 'manage-projects': 'yes' } as any),
+      { token: owner.token },
+    );
     expect(badAccess.status).toBe(422);
   });
 
   it('adds members by username; unknown usernames change nothing (404)', async () => {
-    const team = (await api.post('/api/v2/organizations/acme/teams', teamBody('devs'), { token: owner.token })).body.data;
-    const missing = await api.post(`/api/v2/teams/${team.id}/relationships/users`, users('max', 'nobody'), { token: owner.token });
+    const team = (await api.post('/api/v2/organizations/acme/teams', teamBody('devs'), { token: owner.token })).body
+      .data;
+    const missing = await api.post(`/api/v2/teams/${team.id}/relationships/users`, users('max', 'nobody'), {
+      token: owner.token,
+    });
     expect(missing.status).toBe(404);
-    expect((await api.get(`/api/v2/teams/${team.id}`, { token: owner.token })).body.data.attributes['users-count']).toBe(0);
-    expect((await api.post(`/api/v2/teams/${team.id}/relationships/users`, users('max'), { token: owner.token })).status).toBe(204);
+    expect(
+      (await api.get(`/api/v2/teams/${team.id}`, { token: owner.token })).body.data.attributes['users-count'],
+    ).toBe(0);
+    expect(
+      (await api.post(`/api/v2/teams/${team.id}/relationships/users`, users('max'), { token: owner.token })).status,
+    ).toBe(204);
     // Membership makes max a member of the organization: he can read it now.
     expect((await api.get('/api/v2/organizations/acme', { token: member.token })).status).toBe(200);
     // A secret team is visible to its members, not to other members.
     expect((await api.get(`/api/v2/teams/${team.id}`, { token: member.token })).status).toBe(200);
-    const plat = (await api.get('/api/v2/organizations/acme/teams', { token: member.token })).body.data.map((t: any) => t.attributes.name);
+    const plat = (await api.get('/api/v2/organizations/acme/teams', { token: member.token })).body.data.map(
+      (t: any) => t.attributes.name,
+    );
     expect(plat).toEqual(['devs']);
   });
 
   it('lets only owners manage teams (403 for members, 404 for outsiders)', async () => {
-    expect((await api.post('/api/v2/organizations/acme/teams', teamBody('sneaky'), { token: member.token })).status).toBe(403);
-    expect((await api.post('/api/v2/organizations/acme/teams', teamBody('sneaky'), { token: outsider.token })).status).toBe(404);
+    expect(
+      (await api.post('/api/v2/organizations/acme/teams', teamBody('sneaky'), { token: member.token })).status,
+    ).toBe(403);
+    expect(
+      (await api.post('/api/v2/organizations/acme/teams', teamBody('sneaky'), { token: outsider.token })).status,
+    ).toBe(404);
     expect((await api.get(`/api/v2/teams/${ownersId}`, { token: outsider.token })).status).toBe(404);
   });
 
   it('never deletes the owners team nor changes its access; deletes other teams', async () => {
     expect((await api.delete(`/api/v2/teams/${ownersId}`, { token: owner.token })).status).toBe(403);
-    const change = await api.patch(`/api/v2/teams/${ownersId}`, teamBody('owners', { 'manage-projects': false }), { token: owner.token });
+    const change = await api.patch(`/api/v2/teams/${ownersId}`, teamBody('owners', { 'manage-projects': false }), {
+      token: owner.token,
+    });
     expect(change.status).toBe(422);
     const t = (await api.post('/api/v2/organizations/acme/teams', teamBody('temp'), { token: owner.token })).body.data;
     expect((await api.delete(`/api/v2/teams/${t.id}`, { token: owner.token })).status).toBe(204);
@@ -84,13 +111,18 @@ describe('teams, memberships and tokens', () => {
   });
 
   it('refuses to remove the last owner', async () => {
-    const res = await api.delete(`/api/v2/teams/${ownersId}/relationships/users`, { token: owner.token, body: users('olga') });
+    const res = await api.delete(`/api/v2/teams/${ownersId}/relationships/users`, {
+      token: owner.token,
+      body: users('olga'),
+    });
     expect(res.status).toBe(422);
     expect((await api.get('/api/v2/organizations/acme', { token: owner.token })).status).toBe(200);
   });
 
   it('team tokens act as the team, in its organization only; regenerating revokes the old one', async () => {
-    const team = (await api.get('/api/v2/organizations/acme/teams', { token: owner.token })).body.data.find((t: any) => t.attributes.name === 'platform');
+    const team = (await api.get('/api/v2/organizations/acme/teams', { token: owner.token })).body.data.find(
+      (t: any) => t.attributes.name === 'platform',
+    );
     const first = await api.post(`/api/v2/teams/${team.id}/authentication-token`, undefined, { token: owner.token });
     expect(first.status).toBe(201);
     const t1 = first.body.data.attributes.token;
@@ -99,44 +131,78 @@ describe('teams, memberships and tokens', () => {
     expect((await api.get('/api/v2/organizations/acme', { token: t1 })).status).toBe(200);
     await api.createOrg('other');
     expect((await api.get('/api/v2/organizations/other', { token: t1 })).status).toBe(404);
-    const t2 = (await api.post(`/api/v2/teams/${team.id}/authentication-token`, undefined, { token: owner.token })).body.data.attributes.token;
+    const t2 = (await api.post(`/api/v2/teams/${team.id}/authentication-token`, undefined, { token: owner.token })).body
+      .data.attributes.token;
     expect((await api.get('/api/v2/whoami', { token: t1 })).status).toBe(401);
     expect((await api.get('/api/v2/whoami', { token: t2 })).status).toBe(200);
-    expect((await api.delete(`/api/v2/teams/${team.id}/authentication-token`, { token: owner.token })).status).toBe(204);
+    expect((await api.delete(`/api/v2/teams/${team.id}/authentication-token`, { token: owner.token })).status).toBe(
+      204,
+    );
     expect((await api.get('/api/v2/whoami', { token: t2 })).status).toBe(401);
   });
 
   it('organization tokens: owners mint them, they see only their organization, and cannot mint themselves', async () => {
-    expect((await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: member.token })).status).toBe(403);
+    expect(
+      (await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: member.token })).status,
+    ).toBe(403);
     const res = await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: owner.token });
     expect(res.status).toBe(201);
     const orgToken = res.body.data.attributes.token;
     const list = await api.get('/api/v2/organizations', { token: orgToken });
     expect(list.body.data.map((o: any) => o.id)).toEqual(['acme']);
-    expect((await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: orgToken })).status).toBe(403);
-    expect((await api.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name: 'n', email: 'n@n.n' } } }, { token: orgToken })).status).toBe(403);
-    expect((await api.delete('/api/v2/organizations/acme/authentication-token', { token: owner.token })).status).toBe(204);
+    expect(
+      (await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: orgToken })).status,
+    ).toBe(403);
+    expect(
+      (
+        await api.post(
+          '/api/v2/organizations',
+          { data: { type: 'organizations', attributes: { name: 'n', email: 'n@n.n' } } },
+          { token: orgToken },
+        )
+      ).status,
+    ).toBe(403);
+    expect((await api.delete('/api/v2/organizations/acme/authentication-token', { token: owner.token })).status).toBe(
+      204,
+    );
     expect((await api.get('/api/v2/organizations', { token: orgToken })).status).toBe(401);
   });
 
   it('user tokens are listed without secrets and revoking one takes effect on the next request', async () => {
-    const made = await api.post(`/api/v2/users/${member.userId}/authentication-tokens`, { data: { type: 'authentication-tokens', attributes: { description: 'ci' } } }, { token: member.token });
+    const made = await api.post(
+      `/api/v2/users/${member.userId}/authentication-tokens`,
+      { data: { type: 'authentication-tokens', attributes: { description: 'ci' } } },
+      { token: member.token },
+    );
     expect(made.status).toBe(201);
     const list = await api.get(`/api/v2/users/${member.userId}/authentication-tokens`, { token: member.token });
     expect(list.status).toBe(200);
     expect(list.body.data.length).toBe(2);
     expect(list.text).not.toContain(made.body.data.attributes.token);
     expect(list.body.data.every((t: any) => !('token' in t.attributes))).toBe(true);
-    expect((await api.get(`/api/v2/users/${member.userId}/authentication-tokens`, { token: outsider.token })).status).toBe(404);
-    expect((await api.delete(`/api/v2/authentication-tokens/${made.body.data.id}`, { token: outsider.token })).status).toBe(404);
+    expect(
+      (await api.get(`/api/v2/users/${member.userId}/authentication-tokens`, { token: outsider.token })).status,
+    ).toBe(404);
+    expect(
+      (await api.delete(`/api/v2/authentication-tokens/${made.body.data.id}`, { token: outsider.token })).status,
+    ).toBe(404);
     const newToken = made.body.data.attributes.token;
     expect((await api.get('/api/v2/whoami', { token: newToken })).status).toBe(200);
-    expect((await api.delete(`/api/v2/authentication-tokens/${made.body.data.id}`, { token: member.token })).status).toBe(204);
+    expect(
+      (await api.delete(`/api/v2/authentication-tokens/${made.body.data.id}`, { token: member.token })).status,
+    ).toBe(204);
     expect((await api.get('/api/v2/whoami', { token: newToken })).status).toBe(401);
   });
 
   it('whoami describes users and the site administrator', async () => {
-    expect((await api.get('/api/v2/whoami', { token: owner.token })).body.data.attributes).toMatchObject({ kind: 'user', username: 'olga', 'site-admin': false });
-    expect((await api.get('/api/v2/whoami')).body.data.attributes).toMatchObject({ kind: 'site-admin', 'site-admin': true });
+    expect((await api.get('/api/v2/whoami', { token: owner.token })).body.data.attributes).toMatchObject({
+      kind: 'user',
+      username: 'olga',
+      'site-admin': false,
+    });
+    expect((await api.get('/api/v2/whoami')).body.data.attributes).toMatchObject({
+      kind: 'site-admin',
+      'site-admin': true,
+    });
   });
 });

@@ -50,7 +50,9 @@ describe('API tokens at rest and in use', () => {
       expect(rows.filter((r) => r.token_hash === expected)).toHaveLength(1);
     }
     // And the API never shows a token again after the response that created it.
-    const listed = await api.get(`/api/v2/users/${(rows.find((r) => r.kind === 'user') as any).user_id}/authentication-tokens`);
+    const listed = await api.get(
+      `/api/v2/users/${(rows.find((r) => r.kind === 'user') as any).user_id}/authentication-tokens`,
+    );
     expect(listed.status).toBe(200);
     for (const t of listed.body.data) expect(t.attributes.token ?? null).toBeNull();
   });

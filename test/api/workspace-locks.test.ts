@@ -7,7 +7,18 @@ const fixture = (name: string) => readFileSync(new URL(`../fixtures/${name}`, im
 const md5 = (b: Buffer) => createHash('md5').update(b).digest('hex');
 const svBody = (state: Buffer, extra: Record<string, unknown> = {}) => {
   const parsed = JSON.parse(state.toString());
-  return { data: { type: 'state-versions', attributes: { serial: parsed.serial, lineage: parsed.lineage, md5: md5(state), state: state.toString('base64'), ...extra } } };
+  return {
+    data: {
+      type: 'state-versions',
+      attributes: {
+        serial: parsed.serial,
+        lineage: parsed.lineage,
+        md5: md5(state),
+        state: state.toString('base64'),
+        ...extra,
+      },
+    },
+  };
 };
 
 describe('workspace locking, state versions and safe delete', () => {
@@ -21,13 +32,20 @@ describe('workspace locking, state versions and safe delete', () => {
 
   /** A fresh workspace in acme; returns its id. */
   async function workspace(): Promise<string> {
-    const res = await api.post('/api/v2/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: `ws-${++wsCount}` } } }, { token: alice.token });
+    const res = await api.post(
+      '/api/v2/organizations/acme/workspaces',
+      { data: { type: 'workspaces', attributes: { name: `ws-${++wsCount}` } } },
+      { token: alice.token },
+    );
     expect(res.status).toBe(201);
     return res.body.data.id;
   }
-  const lock = (id: string, token: string, body?: unknown) => api.post(`/api/v2/workspaces/${id}/actions/lock`, body, { token });
-  const unlock = (id: string, token: string) => api.post(`/api/v2/workspaces/${id}/actions/unlock`, undefined, { token });
-  const forceUnlock = (id: string, token: string) => api.post(`/api/v2/workspaces/${id}/actions/force-unlock`, undefined, { token });
+  const lock = (id: string, token: string, body?: unknown) =>
+    api.post(`/api/v2/workspaces/${id}/actions/lock`, body, { token });
+  const unlock = (id: string, token: string) =>
+    api.post(`/api/v2/workspaces/${id}/actions/unlock`, undefined, { token });
+  const forceUnlock = (id: string, token: string) =>
+    api.post(`/api/v2/workspaces/${id}/actions/force-unlock`, undefined, { token });
 
   beforeAll(async () => {
     api = await TestApi.create();
@@ -37,16 +55,62 @@ describe('workspace locking, state versions and safe delete', () => {
     expect((await api.createOrg('acme', alice.token)).status).toBe(201);
     const db = api.store.db;
     const org = await db.selectFrom('organizations').select('id').where('name', '=', 'acme').executeTakeFirstOrThrow();
-    const owners = await db.selectFrom('teams').select('id').where('organization_id', '=', org.id).where('name', '=', 'owners').executeTakeFirstOrThrow();
+    const owners = await db
+      .selectFrom('teams')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .where('name', '=', 'owners')
+      .executeTakeFirstOrThrow();
     await db.insertInto('team_members').values({ team_id: owners.id, user_id: bob.userId }).execute();
     const now = new Date().toISOString();
     teamId = 'team-LockTeam0000000A';
-    await db.insertInto('teams').values({ id: teamId, organization_id: org.id, name: 'ops', is_owners: 0, manage_projects: 0, manage_workspaces: 1, read_projects: 0, read_workspaces: 1, visibility: 'secret', created_at: now }).execute();
-    await db.insertInto('teams').values({ id: 'team-ReadTeam0000000A', organization_id: org.id, name: 'readers', is_owners: 0, manage_projects: 0, manage_workspaces: 0, read_projects: 1, read_workspaces: 1, visibility: 'secret', created_at: now }).execute();
+    await db
+      .insertInto('teams')
+      .values({
+        id: teamId,
+        organization_id: org.id,
+        name: 'ops',
+        is_owners: 0,
+        manage_projects: 0,
+        manage_workspaces: 1,
+        read_projects: 0,
+        read_workspaces: 1,
+        visibility: 'secret',
+        created_at: now,
+      })
+      .execute();
+    await db
+      .insertInto('teams')
+      .values({
+        id: 'team-ReadTeam0000000A',
+        organization_id: org.id,
+        name: 'readers',
+        is_owners: 0,
+        manage_projects: 0,
+        manage_workspaces: 0,
+        read_projects: 1,
+        read_workspaces: 1,
+        visibility: 'secret',
+        created_at: now,
+      })
+      .execute();
     await db.insertInto('team_members').values({ team_id: 'team-ReadTeam0000000A', user_id: reader.userId }).execute();
     const { createHash: h } = await import('node:crypto');
     teamToken = 'berth.teamtokenForLocks.000000000000000000000000000000000000000';
-    await db.insertInto('tokens').values({ id: 'at-LockTeamToken00A', kind: 'team', token_hash: h('sha256').update(teamToken).digest('hex'), user_id: null, team_id: teamId, organization_id: null, description: null, created_at: now, last_used_at: null }).execute();
+    await db
+      .insertInto('tokens')
+      .values({
+        id: 'at-LockTeamToken00A',
+        kind: 'team',
+        token_hash: h('sha256').update(teamToken).digest('hex'),
+        user_id: null,
+        team_id: teamId,
+        organization_id: null,
+        description: null,
+        created_at: now,
+        last_used_at: null,
+      })
+      .execute();
   });
   afterAll(() => api.close());
 
@@ -64,7 +128,12 @@ describe('workspace locking, state versions and safe delete', () => {
   });
 
   it('accepts every lock body clients send', async () => {
-    for (const body of [undefined, { data: { type: '' } }, { data: { type: '', attributes: { reason: 'go-tfe' } } }, { reason: 'docs' }]) {
+    for (const body of [
+      undefined,
+      { data: { type: '' } },
+      { data: { type: '', attributes: { reason: 'go-tfe' } } },
+      { reason: 'docs' },
+    ]) {
       const id = await workspace();
       const res = await lock(id, alice.token, body);
       expect(res.status).toBe(200);
@@ -83,7 +152,7 @@ describe('workspace locking, state versions and safe delete', () => {
     expect(res.body.errors[0]).toMatchObject({ status: '409', title: 'conflict' });
   });
 
-  it('a team token locks as the team; another caller\'s unlock names the team', async () => {
+  it("a team token locks as the team; another caller's unlock names the team", async () => {
     const id = await workspace();
     const res = await lock(id, teamToken);
     expect(res.body.data.relationships['locked-by'].data).toEqual({ id: teamId, type: 'teams' });
@@ -153,9 +222,13 @@ describe('workspace locking, state versions and safe delete', () => {
     it('must be created by the lock holder (409 otherwise)', async () => {
       const id = await workspace();
       const state = fixture('state-small.json');
-      expect((await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(state), { token: alice.token })).status).toBe(409);
+      expect(
+        (await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(state), { token: alice.token })).status,
+      ).toBe(409);
       await lock(id, alice.token);
-      expect((await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(state), { token: bob.token })).status).toBe(409);
+      expect(
+        (await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(state), { token: bob.token })).status,
+      ).toBe(409);
       expect((await api.get(`/api/v2/workspaces/${id}/state-versions`, { token: alice.token })).body.data).toEqual([]);
     });
 
@@ -167,14 +240,29 @@ describe('workspace locking, state versions and safe delete', () => {
       expect(created.status).toBe(201);
       const sv = created.body.data;
       expect(sv.id).toMatch(/^sv-[A-Za-z0-9]{16}$/);
-      expect(sv.attributes).toMatchObject({ serial: 3, status: 'finalized', 'resource-count': 3, intermediate: true, 'resources-processed': true });
+      expect(sv.attributes).toMatchObject({
+        serial: 3,
+        status: 'finalized',
+        'resource-count': 3,
+        intermediate: true,
+        'resources-processed': true,
+      });
       // Intermediate until the lock is released.
-      expect((await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token })).status).toBe(404);
+      expect((await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token })).status).toBe(
+        404,
+      );
       const unlocked = await unlock(id, alice.token);
       // The unlock's own answer shows the promoted version, as a read afterwards does.
       expect(unlocked.status).toBe(200);
-      expect(unlocked.body.data.attributes).toMatchObject({ locked: false, 'resource-count': 3, 'latest-change-at': sv.attributes['created-at'] });
-      expect(unlocked.body.data.relationships['current-state-version'].data).toEqual({ id: sv.id, type: 'state-versions' });
+      expect(unlocked.body.data.attributes).toMatchObject({
+        locked: false,
+        'resource-count': 3,
+        'latest-change-at': sv.attributes['created-at'],
+      });
+      expect(unlocked.body.data.relationships['current-state-version'].data).toEqual({
+        id: sv.id,
+        type: 'state-versions',
+      });
       expect(unlocked.body.data).toEqual((await api.get(`/api/v2/workspaces/${id}`, { token: alice.token })).body.data);
       const current = await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token });
       expect(current.status).toBe(200);
@@ -200,7 +288,13 @@ describe('workspace locking, state versions and safe delete', () => {
       expect(wrongMd5.status).toBe(422);
       expect(wrongMd5.body.errors[0].detail).toContain('md5');
       const text = Buffer.from('not json');
-      expect((await post({ data: { type: 'state-versions', attributes: { serial: 1, md5: md5(text), state: text.toString('base64') } } })).status).toBe(422);
+      expect(
+        (
+          await post({
+            data: { type: 'state-versions', attributes: { serial: 1, md5: md5(text), state: text.toString('base64') } },
+          })
+        ).status,
+      ).toBe(422);
       expect((await post(svBody(state, { state: '%%%' }))).status).toBe(422);
       expect((await post(svBody(state, { serial: 'three' }))).status).toBe(422);
       expect((await api.get(`/api/v2/workspaces/${id}/state-versions`, { token: alice.token })).body.data).toEqual([]);
@@ -222,7 +316,10 @@ describe('workspace locking, state versions and safe delete', () => {
       expect([first.status, second.status]).toEqual([201, 201]);
       const res = await unlock(id, alice.token);
       expect(res.status).toBe(200);
-      expect(res.body.data.relationships['current-state-version'].data).toEqual({ id: second.body.data.id, type: 'state-versions' });
+      expect(res.body.data.relationships['current-state-version'].data).toEqual({
+        id: second.body.data.id,
+        type: 'state-versions',
+      });
       const versions = (await api.get(`/api/v2/workspaces/${id}/state-versions`, { token: alice.token })).body.data;
       expect(versions.map((v: any) => [v.attributes.serial, v.attributes.intermediate]).sort()).toEqual([
         [3, false],
@@ -235,7 +332,11 @@ describe('workspace locking, state versions and safe delete', () => {
       const state = fixture('state-small.json');
       await lock(id, alice.token);
       const { state: _omit, ...attributes } = svBody(state).data.attributes;
-      const created = await api.post(`/api/v2/workspaces/${id}/state-versions`, { data: { type: 'state-versions', attributes } }, { token: alice.token });
+      const created = await api.post(
+        `/api/v2/workspaces/${id}/state-versions`,
+        { data: { type: 'state-versions', attributes } },
+        { token: alice.token },
+      );
       expect(created.status).toBe(201);
       expect(created.body.data.attributes.status).toBe('pending');
       const uploadUrl = new URL(created.body.data.attributes['hosted-state-upload-url']);
@@ -244,22 +345,38 @@ describe('workspace locking, state versions and safe delete', () => {
       expect(refused.headers.get('retry-after')).toBeTruthy();
       expect(refused.body.errors[0].detail).toContain('latest state version is still pending');
       // A body that does not match the md5 is refused and the version stays pending.
-      const wrong = await api.request('PUT', uploadUrl.pathname + uploadUrl.search, { raw: '{"serial":3}', token: null, headers: { 'Content-Type': 'application/octet-stream' } });
+      const wrong = await api.request('PUT', uploadUrl.pathname + uploadUrl.search, {
+        raw: '{"serial":3}',
+        token: null,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      });
       expect(wrong.status).toBe(422);
-      const put = await api.request('PUT', uploadUrl.pathname + uploadUrl.search, { raw: state.toString(), token: null, headers: { 'Content-Type': 'application/octet-stream' } });
+      const put = await api.request('PUT', uploadUrl.pathname + uploadUrl.search, {
+        raw: state.toString(),
+        token: null,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      });
       expect(put.status).toBe(200);
       const sv = await api.get(`/api/v2/state-versions/${created.body.data.id}`, { token: alice.token });
       expect(sv.body.data.attributes).toMatchObject({ status: 'finalized', 'resource-count': 3 });
       expect((await unlock(id, alice.token)).status).toBe(200);
-      expect((await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token })).body.data.id).toBe(created.body.data.id);
+      expect(
+        (await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token })).body.data.id,
+      ).toBe(created.body.data.id);
     });
 
     it('force-unlock does not wait for a pending upload and leaves the current version as it was', async () => {
       const id = await workspace();
       await lock(id, alice.token);
-      await api.post(`/api/v2/workspaces/${id}/state-versions`, { data: { type: 'state-versions', attributes: { serial: 1, md5: '0'.repeat(32) } } }, { token: alice.token });
+      await api.post(
+        `/api/v2/workspaces/${id}/state-versions`,
+        { data: { type: 'state-versions', attributes: { serial: 1, md5: '0'.repeat(32) } } },
+        { token: alice.token },
+      );
       expect((await forceUnlock(id, bob.token)).status).toBe(200);
-      expect((await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token })).status).toBe(404);
+      expect((await api.get(`/api/v2/workspaces/${id}/current-state-version`, { token: alice.token })).status).toBe(
+        404,
+      );
       // The abandoned upload no longer blocks later unlocks.
       await lock(id, alice.token);
       expect((await unlock(id, alice.token)).status).toBe(200);
@@ -270,19 +387,29 @@ describe('workspace locking, state versions and safe delete', () => {
     it('is refused while the workspace manages resources, allowed once a state without resources is current', async () => {
       const id = await workspace();
       await lock(id, alice.token);
-      await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(fixture('state-small.json')), { token: alice.token });
+      await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(fixture('state-small.json')), {
+        token: alice.token,
+      });
       await unlock(id, alice.token);
       const refused = await api.post(`/api/v2/workspaces/${id}/actions/safe-delete`, undefined, { token: alice.token });
       expect(refused.status).toBe(409);
-      expect(refused.body.errors[0].detail).toBe('workspace cannot be safely deleted because it is still managing resources');
+      expect(refused.body.errors[0].detail).toBe(
+        'workspace cannot be safely deleted because it is still managing resources',
+      );
       await lock(id, alice.token);
       const locked = await api.post(`/api/v2/workspaces/${id}/actions/safe-delete`, undefined, { token: alice.token });
       expect(locked.status).toBe(409);
       expect(locked.body.errors[0].detail).toContain('locked');
-      await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(fixture('state-empty.json')), { token: alice.token });
+      await api.post(`/api/v2/workspaces/${id}/state-versions`, svBody(fixture('state-empty.json')), {
+        token: alice.token,
+      });
       await unlock(id, alice.token);
-      expect((await api.get(`/api/v2/workspaces/${id}`, { token: alice.token })).body.data.attributes['resource-count']).toBe(0);
-      expect((await api.post(`/api/v2/workspaces/${id}/actions/safe-delete`, undefined, { token: alice.token })).status).toBe(204);
+      expect(
+        (await api.get(`/api/v2/workspaces/${id}`, { token: alice.token })).body.data.attributes['resource-count'],
+      ).toBe(0);
+      expect(
+        (await api.post(`/api/v2/workspaces/${id}/actions/safe-delete`, undefined, { token: alice.token })).status,
+      ).toBe(204);
       expect((await api.get(`/api/v2/workspaces/${id}`, { token: alice.token })).status).toBe(404);
     });
   });

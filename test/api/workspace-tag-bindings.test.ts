@@ -3,7 +3,8 @@ import { TestApi } from '../helpers/api.js';
 import { bindings, createWorkspace, expect422, insertProject, teamUser } from '../helpers/workspaces.js';
 import { goTfeTagBindings } from '../fixtures/go-tfe.js';
 
-const many = (n: number, prefix = 'k') => Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, `v${i}`]));
+const many = (n: number, prefix = 'k') =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`${prefix}${i}`, `v${i}`]));
 
 describe('key-value tag bindings of workspaces', () => {
   let api: TestApi;
@@ -20,13 +21,14 @@ describe('key-value tag bindings of workspaces', () => {
     api = await TestApi.create();
     await api.createOrg('acme');
     project = await insertProject(api, 'acme', 'Platform', { tags: { dept: 'r+d', env: 'staging' } });
-    ws = (await createWorkspace(api, 'acme', { name: 'app' }, { project: { data: { type: 'projects', id: project } } })).body.data.id;
+    ws = (await createWorkspace(api, 'acme', { name: 'app' }, { project: { data: { type: 'projects', id: project } } }))
+      .body.data.id;
   });
   afterAll(() => api.close());
 
   it('GET lists (not paginated) with links.target; empty at first', async () => {
     const res = await api.get(`${base()}/tag-bindings`);
-    expect(res.body).toEqual({ data: [] , links: { target: `/api/v2/workspaces/${ws}` } });
+    expect(res.body).toEqual({ data: [], links: { target: `/api/v2/workspaces/${ws}` } });
   });
 
   it('PATCH /tag-bindings adds or updates by key (go-tfe body, value omitted when empty) and answers 200 with every binding', async () => {
@@ -40,7 +42,11 @@ describe('key-value tag bindings of workspaces', () => {
     expect(res.body.data[0].id).toMatch(/^tb-/);
     const envId = res.body.data[0].id;
     res = await api.patch(`${base()}/tag-bindings`, goTfeTagBindings({ env: 'qa', cost: '42' }));
-    expect(res.body.data.map((b: any) => [b.attributes.key, b.attributes.value])).toEqual([['env', 'qa'], ['owner', ''], ['cost', '42']]);
+    expect(res.body.data.map((b: any) => [b.attributes.key, b.attributes.value])).toEqual([
+      ['env', 'qa'],
+      ['owner', ''],
+      ['cost', '42'],
+    ]);
     // Updating a value keeps the binding's id.
     expect(res.body.data[0].id).toBe(envId);
   });
@@ -61,7 +67,12 @@ describe('key-value tag bindings of workspaces', () => {
     }
     // include=effective_tag_bindings on the workspace read carries the same objects.
     const read = await api.get(`${base()}?include=effective_tag_bindings`);
-    expect(read.body.included.filter((i: any) => i.type === 'effective-tag-bindings').map((i: any) => i.id).sort()).toEqual(res.body.data.map((b: any) => b.id).sort());
+    expect(
+      read.body.included
+        .filter((i: any) => i.type === 'effective-tag-bindings')
+        .map((i: any) => i.id)
+        .sort(),
+    ).toEqual(res.body.data.map((b: any) => b.id).sort());
   });
 
   it('relationship form: GET lists, POST adds (204), PATCH replaces (204)', async () => {
@@ -79,8 +90,12 @@ describe('key-value tag bindings of workspaces', () => {
   });
 
   it('works by organization and workspace name too', async () => {
-    expect((await api.patch('/api/v2/organizations/acme/workspaces/app/tag-bindings', bindings({ env: 'prod' }))).status).toBe(200);
-    expect((await api.get('/api/v2/organizations/acme/workspaces/app/effective-tag-bindings')).body.data).toHaveLength(2);
+    expect(
+      (await api.patch('/api/v2/organizations/acme/workspaces/app/tag-bindings', bindings({ env: 'prod' }))).status,
+    ).toBe(200);
+    expect((await api.get('/api/v2/organizations/acme/workspaces/app/effective-tag-bindings')).body.data).toHaveLength(
+      2,
+    );
   });
 
   it('limits: 10 direct bindings after merging are fine, 11 are a 422 with nothing changed (every write path)', async () => {
@@ -90,8 +105,18 @@ describe('key-value tag bindings of workspaces', () => {
     expect((await api.patch(`${base()}/tag-bindings`, bindings({ k0: 'changed' }))).status).toBe(200);
     const detail = 'Tag bindings cannot exceed 10 bindings per resource';
     await expect422(api, () => api.patch(`${base()}/tag-bindings`, bindings({ eleventh: 'x' })), '/data', detail);
-    await expect422(api, () => api.post(`${base()}/relationships/tag-bindings`, bindings({ eleventh: 'x' })), '/data', detail);
-    await expect422(api, () => api.patch(`${base()}/relationships/tag-bindings`, bindings(many(11, 'n'))), '/data', detail);
+    await expect422(
+      api,
+      () => api.post(`${base()}/relationships/tag-bindings`, bindings({ eleventh: 'x' })),
+      '/data',
+      detail,
+    );
+    await expect422(
+      api,
+      () => api.patch(`${base()}/relationships/tag-bindings`, bindings(many(11, 'n'))),
+      '/data',
+      detail,
+    );
     // Inherited bindings (the project's 2) do not count towards the 10.
     const eff = await api.get(`${base()}/effective-tag-bindings`);
     expect(eff.body.data).toHaveLength(12);
@@ -100,15 +125,41 @@ describe('key-value tag bindings of workspaces', () => {
   it('key and value rules: lengths, character set, reserved prefixes, duplicates; 422 with nothing changed', async () => {
     await api.patch(`${base()}/relationships/tag-bindings`, bindings({ env: 'prod' }));
     const path = `${base()}/tag-bindings`;
-    await expect422(api, () => api.patch(path, bindings({ ['k'.repeat(129)]: 'v' })), '/data/0/attributes/key', /too long/);
+    await expect422(
+      api,
+      () => api.patch(path, bindings({ ['k'.repeat(129)]: 'v' })),
+      '/data/0/attributes/key',
+      /too long/,
+    );
     expect((await api.patch(path, bindings({ ['k'.repeat(128)]: 'v' }))).status).toBe(200);
-    await expect422(api, () => api.patch(path, bindings({ key: 'v'.repeat(257) })), '/data/0/attributes/value', /too long/);
+    await expect422(
+      api,
+      () => api.patch(path, bindings({ key: 'v'.repeat(257) })),
+      '/data/0/attributes/value',
+      /too long/,
+    );
     expect((await api.patch(path, bindings({ key: 'v'.repeat(256) }))).status).toBe(200);
     await expect422(api, () => api.patch(path, bindings({ 'bad key': 'v' })), '/data/0/attributes/key');
     await expect422(api, () => api.patch(path, bindings({ ok: 'bad/value' })), '/data/0/attributes/value');
     await expect422(api, () => api.patch(path, bindings({ 'hc:x': 'v' })), '/data/0/attributes/key', /reserved/);
-    await expect422(api, () => api.post(`${base()}/relationships/tag-bindings`, bindings({ 'HCP:x': 'v' })), '/data/0/attributes/key', /reserved/);
-    await expect422(api, () => api.patch(path, { data: [{ type: 'tag-bindings', attributes: { key: 'a' } }, { type: 'tag-bindings', attributes: { key: 'a', value: 'b' } }] }), '/data/1/attributes/key', 'Key has already been taken');
+    await expect422(
+      api,
+      () => api.post(`${base()}/relationships/tag-bindings`, bindings({ 'HCP:x': 'v' })),
+      '/data/0/attributes/key',
+      /reserved/,
+    );
+    await expect422(
+      api,
+      () =>
+        api.patch(path, {
+          data: [
+            { type: 'tag-bindings', attributes: { key: 'a' } },
+            { type: 'tag-bindings', attributes: { key: 'a', value: 'b' } },
+          ],
+        }),
+      '/data/1/attributes/key',
+      'Key has already been taken',
+    );
     await expect422(api, () => api.patch(path, { data: [{ type: 'tags', attributes: { key: 'a' } }] }), '/data/0/type');
     await expect422(api, () => api.patch(path, { data: { type: 'tag-bindings' } }), '/data');
     expect(await own()).toEqual({ env: 'prod', ['k'.repeat(128)]: 'v', key: 'v'.repeat(256) });
@@ -119,7 +170,13 @@ describe('key-value tag bindings of workspaces', () => {
     const other = await insertProject(api, 'acme', 'Data', { tags: { dept: 'data', cost: '7' } });
     const before = (await api.get(`${base()}/effective-tag-bindings`)).body.data;
     expect(before.find((b: any) => b.attributes.key === 'dept').attributes.value).toBe('r+d');
-    const moved = await api.patch(base(), { data: { type: 'workspaces', attributes: {}, relationships: { project: { data: { type: 'projects', id: other } } } } });
+    const moved = await api.patch(base(), {
+      data: {
+        type: 'workspaces',
+        attributes: {},
+        relationships: { project: { data: { type: 'projects', id: other } } },
+      },
+    });
     expect(moved.status, moved.text).toBe(200);
     const after = (await api.get(`${base()}/effective-tag-bindings`)).body.data;
     expect(after.map((b: any) => [b.attributes.key, b.attributes.value, b.links?.['inherited-from'] ?? null])).toEqual([
@@ -128,9 +185,13 @@ describe('key-value tag bindings of workspaces', () => {
       ['cost', '7', `/api/v2/projects/${other}`],
     ]);
     // filter[tagged] follows the effective bindings as well.
-    const list = await api.get('/api/v2/organizations/acme/workspaces?filter[tagged][0][key]=dept&filter[tagged][0][value]=data');
+    const list = await api.get(
+      '/api/v2/organizations/acme/workspaces?filter[tagged][0][key]=dept&filter[tagged][0][value]=data',
+    );
     expect(list.body.data.map((w: any) => w.id)).toEqual([ws]);
-    const none = await api.get('/api/v2/organizations/acme/workspaces?filter[tagged][0][key]=dept&filter[tagged][0][value]=r%2Bd');
+    const none = await api.get(
+      '/api/v2/organizations/acme/workspaces?filter[tagged][0][key]=dept&filter[tagged][0][value]=r%2Bd',
+    );
     expect(none.body.data).toEqual([]);
   });
 
@@ -140,8 +201,12 @@ describe('key-value tag bindings of workspaces', () => {
     expect((await api.get(`${base()}/tag-bindings`, { token: reader })).status).toBe(200);
     expect((await api.get(`${base()}/effective-tag-bindings`, { token: reader })).status).toBe(200);
     expect((await api.patch(`${base()}/tag-bindings`, bindings({ a: 'b' }), { token: reader })).status).toBe(403);
-    expect((await api.post(`${base()}/relationships/tag-bindings`, bindings({ a: 'b' }), { token: reader })).status).toBe(403);
-    expect((await api.patch(`${base()}/relationships/tag-bindings`, bindings({ a: 'b' }), { token: reader })).status).toBe(403);
+    expect(
+      (await api.post(`${base()}/relationships/tag-bindings`, bindings({ a: 'b' }), { token: reader })).status,
+    ).toBe(403);
+    expect(
+      (await api.patch(`${base()}/relationships/tag-bindings`, bindings({ a: 'b' }), { token: reader })).status,
+    ).toBe(403);
     expect((await api.get(`${base()}/tag-bindings`, { token: outsider })).status).toBe(404);
     expect((await api.get('/api/v2/workspaces/ws-AAAAAAAAAAAAAAAA/effective-tag-bindings')).status).toBe(404);
   });

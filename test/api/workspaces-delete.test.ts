@@ -15,8 +15,16 @@ describe('workspace delete: safe and force, by id and by name', () => {
   ] as const;
   let counter = 0;
   const fresh = async (extra: Record<string, unknown> = {}) =>
-    (await createWorkspace(api, 'acme', { name: `del-${counter++}`, ...extra }, { 'tag-bindings': bindings({ a: '1' }) })).body.data;
-  const exists = async (id: string) => (await api.store.db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    (
+      await createWorkspace(
+        api,
+        'acme',
+        { name: `del-${counter++}`, ...extra },
+        { 'tag-bindings': bindings({ a: '1' }) },
+      )
+    ).body.data;
+  const exists = async (id: string) =>
+    (await api.store.db.selectFrom('workspaces').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
 
   beforeAll(async () => {
     api = await TestApi.create();
@@ -28,14 +36,30 @@ describe('workspace delete: safe and force, by id and by name', () => {
   describe.each(forms)('%s', (_, path) => {
     it('safe delete: 204 without a body, and everything belonging to it is gone', async () => {
       const ws = await fresh();
-      const tag = await api.store.db.insertInto('tags').values({ id: newId('tag'), organization_id: await orgId(api, 'acme'), name: `t${counter}`, created_at: new Date().toISOString() }).returning('id').executeTakeFirstOrThrow();
-      await api.store.db.insertInto('workspace_tags').values({ workspace_id: ws.id, workspace_seq: workspaceSeq(api.store.db, ws.id), tag_id: tag.id }).execute();
+      const tag = await api.store.db
+        .insertInto('tags')
+        .values({
+          id: newId('tag'),
+          organization_id: await orgId(api, 'acme'),
+          name: `t${counter}`,
+          created_at: new Date().toISOString(),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await api.store.db
+        .insertInto('workspace_tags')
+        .values({ workspace_id: ws.id, workspace_seq: workspaceSeq(api.store.db, ws.id), tag_id: tag.id })
+        .execute();
       const res = await api.post(`${path(ws)}/actions/safe-delete`);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
       expect(await exists(ws.id)).toBe(false);
-      expect(await api.store.db.selectFrom('workspace_tag_bindings').selectAll().where('workspace_id', '=', ws.id).execute()).toEqual([]);
-      expect(await api.store.db.selectFrom('workspace_tags').selectAll().where('workspace_id', '=', ws.id).execute()).toEqual([]);
+      expect(
+        await api.store.db.selectFrom('workspace_tag_bindings').selectAll().where('workspace_id', '=', ws.id).execute(),
+      ).toEqual([]);
+      expect(
+        await api.store.db.selectFrom('workspace_tags').selectAll().where('workspace_id', '=', ws.id).execute(),
+      ).toEqual([]);
       expect((await api.get(path(ws))).status).toBe(404);
       expect((await api.post(`${path(ws)}/actions/safe-delete`)).status).toBe(404);
     });
@@ -44,12 +68,25 @@ describe('workspace delete: safe and force, by id and by name', () => {
       const ws = await fresh();
       await api.store.db
         .updateTable('workspaces')
-        .set({ locked: 1, locked_reason: 'deploying', locked_by_kind: 'users', locked_by_id: 'user-AAAAAAAAAAAAAAAA', locked_at: new Date().toISOString() })
+        .set({
+          locked: 1,
+          locked_reason: 'deploying',
+          locked_by_kind: 'users',
+          locked_by_id: 'user-AAAAAAAAAAAAAAAA',
+          locked_at: new Date().toISOString(),
+        })
         .where('id', '=', ws.id)
         .execute();
       const read = await api.get(path(ws));
-      expect(read.body.data.attributes).toMatchObject({ locked: true, 'locked-reason': 'deploying', actions: { 'is-destroyable': false } });
-      expect(read.body.data.relationships['locked-by']).toEqual({ data: { id: 'user-AAAAAAAAAAAAAAAA', type: 'users' }, links: { related: '/api/v2/users/user-AAAAAAAAAAAAAAAA' } });
+      expect(read.body.data.attributes).toMatchObject({
+        locked: true,
+        'locked-reason': 'deploying',
+        actions: { 'is-destroyable': false },
+      });
+      expect(read.body.data.relationships['locked-by']).toEqual({
+        data: { id: 'user-AAAAAAAAAAAAAAAA', type: 'users' },
+        links: { related: '/api/v2/users/user-AAAAAAAAAAAAAAAA' },
+      });
       const res = await api.post(`${path(ws)}/actions/safe-delete`);
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ errors: [{ status: '409', title: 'conflict', detail: LOCKED }] });
@@ -59,7 +96,10 @@ describe('workspace delete: safe and force, by id and by name', () => {
     it('safe delete: 409 while it manages resources; force delete removes it anyway', async () => {
       const ws = await fresh();
       await api.store.db.updateTable('workspaces').set({ resource_count: 3 }).where('id', '=', ws.id).execute();
-      expect((await api.get(path(ws))).body.data.attributes).toMatchObject({ 'resource-count': 3, actions: { 'is-destroyable': false } });
+      expect((await api.get(path(ws))).body.data.attributes).toMatchObject({
+        'resource-count': 3,
+        actions: { 'is-destroyable': false },
+      });
       const res = await api.post(`${path(ws)}/actions/safe-delete`);
       expect(res.status).toBe(409);
       expect(res.body).toEqual({ errors: [{ status: '409', title: 'conflict', detail: MANAGING }] });
@@ -88,13 +128,19 @@ describe('workspace delete: safe and force, by id and by name', () => {
       orgToken = await createOrganizationToken(api, 'acme');
     });
     const setAllow = (allow: boolean) =>
-      api.patch('/api/v2/organizations/acme', { data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': allow } } });
+      api.patch('/api/v2/organizations/acme', {
+        data: { type: 'organizations', attributes: { 'allow-force-delete-workspaces': allow } },
+      });
 
     it('force delete: owners and organization tokens always', async () => {
       await setAllow(false);
       for (const token of [owner, orgToken]) {
         const ws = await fresh();
-        expect((await api.get(`/api/v2/workspaces/${ws.id}`, { token })).body.data.attributes.permissions['can-force-delete']).toBe(true);
+        expect(
+          (await api.get(`/api/v2/workspaces/${ws.id}`, { token })).body.data.attributes.permissions[
+            'can-force-delete'
+          ],
+        ).toBe(true);
         expect((await api.delete(`/api/v2/workspaces/${ws.id}`, { token })).status).toBe(204);
       }
     });
@@ -102,13 +148,21 @@ describe('workspace delete: safe and force, by id and by name', () => {
     it('force delete: workspace admins only when the organization allows it (403 otherwise, nothing deleted)', async () => {
       await setAllow(false);
       const ws = await fresh();
-      expect((await api.get(`/api/v2/workspaces/${ws.id}`, { token: admin })).body.data.attributes.permissions['can-force-delete']).toBe(false);
+      expect(
+        (await api.get(`/api/v2/workspaces/${ws.id}`, { token: admin })).body.data.attributes.permissions[
+          'can-force-delete'
+        ],
+      ).toBe(false);
       const denied = await api.delete(`/api/v2/organizations/acme/workspaces/${ws.attributes.name}`, { token: admin });
       expect(denied.status).toBe(403);
       expect(denied.body.errors[0]).toMatchObject({ status: '403', title: 'forbidden' });
       expect(await exists(ws.id)).toBe(true);
       await setAllow(true);
-      expect((await api.get(`/api/v2/workspaces/${ws.id}`, { token: admin })).body.data.attributes.permissions['can-force-delete']).toBe(true);
+      expect(
+        (await api.get(`/api/v2/workspaces/${ws.id}`, { token: admin })).body.data.attributes.permissions[
+          'can-force-delete'
+        ],
+      ).toBe(true);
       expect((await api.delete(`/api/v2/workspaces/${ws.id}`, { token: admin })).status).toBe(204);
       await setAllow(false);
     });
@@ -124,10 +178,16 @@ describe('workspace delete: safe and force, by id and by name', () => {
 
     it('safe delete: workspace admins may; readers and non-members get 404', async () => {
       const ws = await fresh();
-      expect((await api.post(`/api/v2/workspaces/${ws.id}/actions/safe-delete`, undefined, { token: reader })).status).toBe(404);
-      expect((await api.post(`/api/v2/workspaces/${ws.id}/actions/safe-delete`, undefined, { token: outsider })).status).toBe(404);
+      expect(
+        (await api.post(`/api/v2/workspaces/${ws.id}/actions/safe-delete`, undefined, { token: reader })).status,
+      ).toBe(404);
+      expect(
+        (await api.post(`/api/v2/workspaces/${ws.id}/actions/safe-delete`, undefined, { token: outsider })).status,
+      ).toBe(404);
       expect(await exists(ws.id)).toBe(true);
-      expect((await api.post(`/api/v2/workspaces/${ws.id}/actions/safe-delete`, undefined, { token: admin })).status).toBe(204);
+      expect(
+        (await api.post(`/api/v2/workspaces/${ws.id}/actions/safe-delete`, undefined, { token: admin })).status,
+      ).toBe(204);
     });
   });
 });

@@ -5,7 +5,8 @@ import { bindings, createWorkspace, insertProject, orgId } from '../helpers/work
 import { workspaceSeq } from '../../src/services/workspace-seq.js';
 
 const names = (res: any): string[] => res.body.data.map((w: any) => w.attributes.name);
-const list = (api: TestApi, query: string) => api.get(`/api/v2/organizations/acme/workspaces${query ? `?${query}` : ''}`);
+const list = (api: TestApi, query: string) =>
+  api.get(`/api/v2/organizations/acme/workspaces${query ? `?${query}` : ''}`);
 
 describe('workspace list: pagination across 45 workspaces', () => {
   let api: TestApi;
@@ -23,9 +24,18 @@ describe('workspace list: pagination across 45 workspaces', () => {
     const first = await list(api, '');
     expect(first.status).toBe(200);
     expect(names(first)).toEqual(created.slice(0, 20));
-    expect(first.body.meta.pagination).toEqual({ 'current-page': 1, 'page-size': 20, 'prev-page': null, 'next-page': 2, 'total-pages': 3, 'total-count': 45 });
+    expect(first.body.meta.pagination).toEqual({
+      'current-page': 1,
+      'page-size': 20,
+      'prev-page': null,
+      'next-page': 2,
+      'total-pages': 3,
+      'total-count': 45,
+    });
     expect(first.body.meta['next-page']).toBe(2);
-    expect(first.body.links.next).toMatch(/\/api\/v2\/organizations\/acme\/workspaces\?page%5Bnumber%5D=2&page%5Bsize%5D=20$/);
+    expect(first.body.links.next).toMatch(
+      /\/api\/v2\/organizations\/acme\/workspaces\?page%5Bnumber%5D=2&page%5Bsize%5D=20$/,
+    );
     const second = await list(api, 'page[number]=2');
     expect(names(second)).toEqual(created.slice(20, 40));
     expect(second.body.meta.pagination).toMatchObject({ 'current-page': 2, 'prev-page': 1, 'next-page': 3 });
@@ -82,12 +92,27 @@ describe('workspace list: filters and sorts', () => {
   async function flatTag(name: string, ...tags: string[]) {
     const org = await orgId(api, 'acme');
     for (const tag of tags) {
-      let row = await api.store.db.selectFrom('tags').select('id').where('organization_id', '=', org).where('name', '=', tag).executeTakeFirst();
+      let row = await api.store.db
+        .selectFrom('tags')
+        .select('id')
+        .where('organization_id', '=', org)
+        .where('name', '=', tag)
+        .executeTakeFirst();
       if (!row) {
         row = { id: newId('tag') };
-        await api.store.db.insertInto('tags').values({ id: row.id, organization_id: org, name: tag, created_at: new Date().toISOString() }).execute();
+        await api.store.db
+          .insertInto('tags')
+          .values({ id: row.id, organization_id: org, name: tag, created_at: new Date().toISOString() })
+          .execute();
       }
-      await api.store.db.insertInto('workspace_tags').values({ workspace_id: ids.get(name)!, workspace_seq: workspaceSeq(api.store.db, ids.get(name)!), tag_id: row.id }).execute();
+      await api.store.db
+        .insertInto('workspace_tags')
+        .values({
+          workspace_id: ids.get(name)!,
+          workspace_seq: workspaceSeq(api.store.db, ids.get(name)!),
+          tag_id: row.id,
+        })
+        .execute();
     }
   }
 
@@ -118,7 +143,7 @@ describe('workspace list: filters and sorts', () => {
   });
   afterAll(() => api.close());
 
-  it('lists only the organization\'s workspaces', async () => {
+  it("lists only the organization's workspaces", async () => {
     expect(names(await list(api, ''))).toEqual(['app-prod', 'app-staging', 'db-prod', 'db_Test', 'web-prod-eu']);
   });
 
@@ -163,25 +188,70 @@ describe('workspace list: filters and sorts', () => {
   });
 
   it('filter[tagged]: key with value, key with empty value (any), AND across i, inherited from the project', async () => {
-    expect(names(await list(api, 'filter[tagged][0][key]=env&filter[tagged][0][value]=prod'))).toEqual(['app-prod', 'db-prod', 'web-prod-eu']);
-    expect(names(await list(api, 'filter[tagged][0][key]=env&filter[tagged][0][value]='))).toEqual(['app-prod', 'app-staging', 'db-prod', 'web-prod-eu']);
+    expect(names(await list(api, 'filter[tagged][0][key]=env&filter[tagged][0][value]=prod'))).toEqual([
+      'app-prod',
+      'db-prod',
+      'web-prod-eu',
+    ]);
+    expect(names(await list(api, 'filter[tagged][0][key]=env&filter[tagged][0][value]='))).toEqual([
+      'app-prod',
+      'app-staging',
+      'db-prod',
+      'web-prod-eu',
+    ]);
     expect(names(await list(api, 'filter[tagged][0][key]=tier'))).toEqual(['db-prod']);
-    expect(names(await list(api, 'filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=core'))).toEqual(['app-prod']);
+    expect(
+      names(
+        await list(
+          api,
+          'filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=core',
+        ),
+      ),
+    ).toEqual(['app-prod']);
     // Inherited: Alpha's workspaces carry team=core unless they set team themselves (app-staging: qa).
     expect(names(await list(api, 'filter[tagged][0][key]=team&filter[tagged][0][value]=core'))).toEqual(['app-prod']);
     expect(names(await list(api, 'filter[tagged][0][key]=team&filter[tagged][0][value]=qa'))).toEqual(['app-staging']);
     expect(names(await list(api, 'filter[tagged][0][key]=team'))).toEqual(['app-prod', 'app-staging', 'db-prod']);
-    expect(names(await list(api, 'filter[tagged][0][key]=cost&filter[tagged][0][value]=1'))).toEqual(['app-prod', 'app-staging']);
+    expect(names(await list(api, 'filter[tagged][0][key]=cost&filter[tagged][0][value]=1'))).toEqual([
+      'app-prod',
+      'app-staging',
+    ]);
     const res = await list(api, 'filter[tagged][0][value]=prod');
     expect(res.status).toBe(400);
   });
 
-  it('a project\'s new tag reaches its workspaces in filters immediately, and moving changes what they inherit', async () => {
-    await api.store.db.insertInto('project_tag_bindings').values({ id: newId('tb'), project_id: projectB, key: 'region', value: 'eu', created_at: new Date().toISOString() }).execute();
+  it("a project's new tag reaches its workspaces in filters immediately, and moving changes what they inherit", async () => {
+    await api.store.db
+      .insertInto('project_tag_bindings')
+      .values({
+        id: newId('tb'),
+        project_id: projectB,
+        key: 'region',
+        value: 'eu',
+        created_at: new Date().toISOString(),
+      })
+      .execute();
     expect(names(await list(api, 'filter[tagged][0][key]=region&filter[tagged][0][value]=eu'))).toEqual(['db-prod']);
-    await api.patch(`/api/v2/workspaces/${ids.get('db_Test')}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: projectB } } } } });
-    expect(names(await list(api, 'filter[tagged][0][key]=region&filter[tagged][0][value]=eu'))).toEqual(['db-prod', 'db_Test']);
-    await api.patch(`/api/v2/workspaces/${ids.get('db_Test')}`, { data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: (await api.get('/api/v2/organizations/acme')).body.data.relationships['default-project'].data.id } } } } });
+    await api.patch(`/api/v2/workspaces/${ids.get('db_Test')}`, {
+      data: { type: 'workspaces', relationships: { project: { data: { type: 'projects', id: projectB } } } },
+    });
+    expect(names(await list(api, 'filter[tagged][0][key]=region&filter[tagged][0][value]=eu'))).toEqual([
+      'db-prod',
+      'db_Test',
+    ]);
+    await api.patch(`/api/v2/workspaces/${ids.get('db_Test')}`, {
+      data: {
+        type: 'workspaces',
+        relationships: {
+          project: {
+            data: {
+              type: 'projects',
+              id: (await api.get('/api/v2/organizations/acme')).body.data.relationships['default-project'].data.id,
+            },
+          },
+        },
+      },
+    });
   });
 
   it('combines filters with AND', async () => {
@@ -213,17 +283,51 @@ describe('workspace list: filters and sorts', () => {
   });
 
   it('sort=current-run.created-at both ways (workspaces without a run last)', async () => {
-    expect(names(await list(api, 'sort=current-run.created-at'))).toEqual(['db-prod', 'web-prod-eu', 'app-prod', 'app-staging', 'db_Test']);
-    expect(names(await list(api, 'sort=-current-run.created-at'))).toEqual(['app-prod', 'web-prod-eu', 'db-prod', 'db_Test', 'app-staging']);
+    expect(names(await list(api, 'sort=current-run.created-at'))).toEqual([
+      'db-prod',
+      'web-prod-eu',
+      'app-prod',
+      'app-staging',
+      'db_Test',
+    ]);
+    expect(names(await list(api, 'sort=-current-run.created-at'))).toEqual([
+      'app-prod',
+      'web-prod-eu',
+      'db-prod',
+      'db_Test',
+      'app-staging',
+    ]);
   });
 
   it('sort=latest-change-at both ways', async () => {
-    const times: Record<string, string> = { 'app-prod': '2024-05-03', 'app-staging': '2024-05-01', 'db-prod': '2024-05-05', db_Test: '2024-05-02', 'web-prod-eu': '2024-05-04' };
+    const times: Record<string, string> = {
+      'app-prod': '2024-05-03',
+      'app-staging': '2024-05-01',
+      'db-prod': '2024-05-05',
+      db_Test: '2024-05-02',
+      'web-prod-eu': '2024-05-04',
+    };
     for (const [name, day] of Object.entries(times)) {
-      await api.store.db.updateTable('workspaces').set({ latest_change_at: `${day}T00:00:00.000Z` }).where('id', '=', ids.get(name)!).execute();
+      await api.store.db
+        .updateTable('workspaces')
+        .set({ latest_change_at: `${day}T00:00:00.000Z` })
+        .where('id', '=', ids.get(name)!)
+        .execute();
     }
-    expect(names(await list(api, 'sort=latest-change-at'))).toEqual(['app-staging', 'db_Test', 'app-prod', 'web-prod-eu', 'db-prod']);
-    expect(names(await list(api, 'sort=-latest-change-at'))).toEqual(['db-prod', 'web-prod-eu', 'app-prod', 'db_Test', 'app-staging']);
+    expect(names(await list(api, 'sort=latest-change-at'))).toEqual([
+      'app-staging',
+      'db_Test',
+      'app-prod',
+      'web-prod-eu',
+      'db-prod',
+    ]);
+    expect(names(await list(api, 'sort=-latest-change-at'))).toEqual([
+      'db-prod',
+      'web-prod-eu',
+      'app-prod',
+      'db_Test',
+      'app-staging',
+    ]);
     const one = await api.get(`/api/v2/workspaces/${ids.get('db-prod')}`);
     expect(one.body.data.attributes['latest-change-at']).toBe('2024-05-05T00:00:00.000Z');
   });

@@ -1,9 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
-import { createWorkspace, defaultProjectId, insertProject, storeSnapshot, teamUser, wsBody } from '../helpers/workspaces.js';
+import {
+  createWorkspace,
+  defaultProjectId,
+  insertProject,
+  storeSnapshot,
+  teamUser,
+  wsBody,
+} from '../helpers/workspaces.js';
 
 const projectOf = async (api: TestApi, id: string) =>
-  (await api.store.db.selectFrom('workspaces').select('project_id').where('id', '=', id).executeTakeFirstOrThrow()).project_id;
+  (await api.store.db.selectFrom('workspaces').select('project_id').where('id', '=', id).executeTakeFirstOrThrow())
+    .project_id;
 const moveBody = (...ids: string[]) => ({ data: ids.map((id) => ({ type: 'workspaces', id })) });
 
 describe('moving workspaces between projects', () => {
@@ -36,7 +44,11 @@ describe('moving workspaces between projects', () => {
       expect(res.status).toBe(200);
       expect(res.body.data.relationships.project.data.id).toBe(alpha);
       expect(await projectOf(api, ws.id)).toBe(alpha);
-      for (const blank of [{ data: null }, { data: { type: 'projects', id: '' } }, { data: { type: 'projects', id: alpha } }]) {
+      for (const blank of [
+        { data: null },
+        { data: { type: 'projects', id: '' } },
+        { data: { type: 'projects', id: alpha } },
+      ]) {
         const same = await api.patch(path(ws), wsBody({}, { project: blank }));
         expect(same.status).toBe(200);
         expect(await projectOf(api, ws.id)).toBe(alpha);
@@ -46,13 +58,23 @@ describe('moving workspaces between projects', () => {
     it('needs admin on both projects: 403 for a workspace admin without project admin, nothing moved', async () => {
       const ws = (await createWorkspace(api, 'acme', { name: 'guarded' })).body.data;
       const before = await storeSnapshot(api);
-      const res = await api.patch(`/api/v2/workspaces/${ws.id}`, wsBody({ description: 'moving' }, { project: { data: { type: 'projects', id: beta } } }), { token: wsAdmin });
+      const res = await api.patch(
+        `/api/v2/workspaces/${ws.id}`,
+        wsBody({ description: 'moving' }, { project: { data: { type: 'projects', id: beta } } }),
+        { token: wsAdmin },
+      );
       expect(res.status).toBe(403);
       expect(res.body.errors[0]).toMatchObject({ status: '403', title: 'forbidden' });
       expect(await storeSnapshot(api)).toEqual(before);
       // The same caller may change other settings.
-      expect((await api.patch(`/api/v2/workspaces/${ws.id}`, wsBody({ description: 'fine' }), { token: wsAdmin })).status).toBe(200);
-      const ok = await api.patch(`/api/v2/workspaces/${ws.id}`, wsBody({}, { project: { data: { type: 'projects', id: beta } } }), { token: projectAdmin });
+      expect(
+        (await api.patch(`/api/v2/workspaces/${ws.id}`, wsBody({ description: 'fine' }), { token: wsAdmin })).status,
+      ).toBe(200);
+      const ok = await api.patch(
+        `/api/v2/workspaces/${ws.id}`,
+        wsBody({}, { project: { data: { type: 'projects', id: beta } } }),
+        { token: projectAdmin },
+      );
       expect(ok.status).toBe(200);
       expect(await projectOf(api, ws.id)).toBe(beta);
     });
@@ -61,7 +83,9 @@ describe('moving workspaces between projects', () => {
   describe('POST /projects/:id/relationships/workspaces', () => {
     it('moves every workspace (204, no body) and updates workspace counts', async () => {
       const a = (await createWorkspace(api, 'acme', { name: 'bulk-a' })).body.data;
-      const b = (await createWorkspace(api, 'acme', { name: 'bulk-b' }, { project: { data: { type: 'projects', id: alpha } } })).body.data;
+      const b = (
+        await createWorkspace(api, 'acme', { name: 'bulk-b' }, { project: { data: { type: 'projects', id: alpha } } })
+      ).body.data;
       const target = await insertProject(api, 'acme', 'Target');
       const res = await api.post(`/api/v2/projects/${target}/relationships/workspaces`, moveBody(a.id, b.id));
       expect(res.status).toBe(204);
@@ -69,12 +93,25 @@ describe('moving workspaces between projects', () => {
       expect(await projectOf(api, a.id)).toBe(target);
       expect(await projectOf(api, b.id)).toBe(target);
       const read = await api.get(`/api/v2/workspaces/${a.id}?include=project`);
-      expect(read.body.included[0]).toMatchObject({ id: target, type: 'projects', attributes: { 'workspace-count': 2, 'team-count': 0 } });
+      expect(read.body.included[0]).toMatchObject({
+        id: target,
+        type: 'projects',
+        attributes: { 'workspace-count': 2, 'team-count': 0 },
+      });
     });
 
     it('reads only type and id from full workspace resources (go-tfe array bodies)', async () => {
       const ws = (await createWorkspace(api, 'acme', { name: 'full-body' })).body.data;
-      const body = { data: [{ type: 'workspaces', id: ws.id, attributes: { name: '', 'allow-destroy-plan': false, permissions: null }, relationships: { 'agent-pool': { data: null }, outputs: { data: [] } } }] };
+      const body = {
+        data: [
+          {
+            type: 'workspaces',
+            id: ws.id,
+            attributes: { name: '', 'allow-destroy-plan': false, permissions: null },
+            relationships: { 'agent-pool': { data: null }, outputs: { data: [] } },
+          },
+        ],
+      };
       expect((await api.post(`/api/v2/projects/${beta}/relationships/workspaces`, body)).status).toBe(204);
       expect(await projectOf(api, ws.id)).toBe(beta);
     });
@@ -83,10 +120,19 @@ describe('moving workspaces between projects', () => {
       const ws = (await createWorkspace(api, 'acme', { name: 'stays' })).body.data;
       const foreign = (await createWorkspace(api, 'other', { name: 'foreign' })).body.data;
       const before = await storeSnapshot(api);
-      const res = await api.post(`/api/v2/projects/${alpha}/relationships/workspaces`, moveBody(ws.id, 'ws-AAAAAAAAAAAAAAAA', foreign.id));
+      const res = await api.post(
+        `/api/v2/projects/${alpha}/relationships/workspaces`,
+        moveBody(ws.id, 'ws-AAAAAAAAAAAAAAAA', foreign.id),
+      );
       expect(res.status).toBe(403);
       expect(res.body).toEqual({
-        errors: [{ status: '403', title: 'forbidden', detail: `Workspace(s) not found, or you are not authorized to move them: ws-AAAAAAAAAAAAAAAA, ${foreign.id}` }],
+        errors: [
+          {
+            status: '403',
+            title: 'forbidden',
+            detail: `Workspace(s) not found, or you are not authorized to move them: ws-AAAAAAAAAAAAAAAA, ${foreign.id}`,
+          },
+        ],
       });
       expect(await storeSnapshot(api)).toEqual(before);
       expect(await projectOf(api, ws.id)).toBe(home);
@@ -98,13 +144,25 @@ describe('moving workspaces between projects', () => {
       expect(unknown.status).toBe(404);
       expect(unknown.body.errors[0]).toMatchObject({ status: '404', title: 'not found' });
       const otherProject = await defaultProjectId(api, 'other');
-      expect((await api.post(`/api/v2/projects/${otherProject}/relationships/workspaces`, moveBody(ws.id), { token: projectAdmin })).status).toBe(404);
-      expect((await api.post(`/api/v2/projects/${alpha}/relationships/workspaces`, moveBody(ws.id), { token: wsAdmin })).status).toBe(404);
+      expect(
+        (
+          await api.post(`/api/v2/projects/${otherProject}/relationships/workspaces`, moveBody(ws.id), {
+            token: projectAdmin,
+          })
+        ).status,
+      ).toBe(404);
+      expect(
+        (await api.post(`/api/v2/projects/${alpha}/relationships/workspaces`, moveBody(ws.id), { token: wsAdmin }))
+          .status,
+      ).toBe(404);
       // A workspace of this organization named against a project of another: not found there, 403.
       const cross = await api.post(`/api/v2/projects/${otherProject}/relationships/workspaces`, moveBody(ws.id));
       expect(cross.status).toBe(403);
       expect(await projectOf(api, ws.id)).toBe(home);
-      expect((await api.post(`/api/v2/projects/${alpha}/relationships/workspaces`, moveBody(ws.id), { token: projectAdmin })).status).toBe(204);
+      expect(
+        (await api.post(`/api/v2/projects/${alpha}/relationships/workspaces`, moveBody(ws.id), { token: projectAdmin }))
+          .status,
+      ).toBe(204);
     });
 
     it('422 for a malformed body', async () => {
@@ -123,7 +181,7 @@ describe('moving workspaces between projects', () => {
     });
   });
 
-  it('project workspace-count counts the project\'s workspaces, and a project with workspaces cannot be removed from the store', async () => {
+  it("project workspace-count counts the project's workspaces, and a project with workspaces cannot be removed from the store", async () => {
     const p = await insertProject(api, 'acme', 'Counted');
     const { projectCounts } = await import('../../src/services/projects-read.js');
     expect(await projectCounts(api.store.db, p)).toEqual({ workspaceCount: 0, teamCount: 0 });

@@ -4,7 +4,12 @@ import { ROOT } from '../helpers/cli.js';
 
 describe('list-scale benchmark (smoke mode)', () => {
   it('times every list query at both sizes and prints one line per query', () => {
-    const out = execFileSync(process.execPath, ['bench/list-scale.mjs', '--smoke'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, BERTH_DB: '' }, timeout: 120_000 });
+    const out = execFileSync(process.execPath, ['bench/list-scale.mjs', '--smoke'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, BERTH_DB: '' },
+      timeout: 120_000,
+    });
     const labels = [
       'sort=name',
       'search[tags]=a,b',
@@ -18,7 +23,9 @@ describe('list-scale benchmark (smoke mode)', () => {
     ];
     for (const label of labels) {
       const line = out.split('\n').find((l) => l.trim().startsWith(label));
-      expect(line, label).toMatch(/[\d.]+ ms at 300 \(\d+ match\)\s+[\d.]+ ms at 30 \(\d+ match\)\s+ratio [\d.]+ \(targets <= 20 ms, <= 3\.0\)/);
+      expect(line, label).toMatch(
+        /[\d.]+ ms at 300 \(\d+ match\)\s+[\d.]+ ms at 30 \(\d+ match\)\s+ratio [\d.]+ \(targets <= 20 ms, <= 3\.0\)/,
+      );
     }
     // The seed has what the queries look for: a plain list matches every workspace.
     expect(out).toMatch(/sort=name\s+[\d.]+ ms at 300 \(300 match\)\s+[\d.]+ ms at 30 \(30 match\)/);

@@ -5,21 +5,34 @@ import { ROOT } from '../helpers/cli.js';
 // Smoke mode only: the benchmarks still run end to end against a real `berth serve` and print
 // their figures. Timings are never asserted (shared machines are noisy); errors are.
 const run = (script: string) =>
-  execFileSync(process.execPath, [script, '--smoke'], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, BERTH_DB: '' }, timeout: 120_000 });
+  execFileSync(process.execPath, [script, '--smoke'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    env: { ...process.env, BERTH_DB: '' },
+    timeout: 120_000,
+  });
 
 describe('HTTP benchmarks (smoke mode)', () => {
   it('serve-read loads berth and the node:http reference and prints the ratio and p99', () => {
     const out = run('bench/serve-read.mjs');
-    expect(out).toMatch(/node:http reference\s+\d+ req\/s\s+p50 [\d.]+ ms\s+p99 [\d.]+ ms\s+\(\d+ requests, 0 errors, 0 non-2xx\)/);
-    expect(out).toMatch(/berth serve\s+\d+ req\/s\s+p50 [\d.]+ ms\s+p99 [\d.]+ ms\s+\(\d+ requests, 0 errors, 0 non-2xx\)/);
+    expect(out).toMatch(
+      /node:http reference\s+\d+ req\/s\s+p50 [\d.]+ ms\s+p99 [\d.]+ ms\s+\(\d+ requests, 0 errors, 0 non-2xx\)/,
+    );
+    expect(out).toMatch(
+      /berth serve\s+\d+ req\/s\s+p50 [\d.]+ ms\s+p99 [\d.]+ ms\s+\(\d+ requests, 0 errors, 0 non-2xx\)/,
+    );
     expect(out).toMatch(/ratio\s+[\d.]+ of the reference's requests\/s \(target >= 0\.50\)/);
     expect(out).toMatch(/berth p99\s+[\d.]+ ms \(target < 20\)/);
   }, 120_000);
 
   it('write-rate creates every workspace and locks and unlocks each without an error', () => {
     const out = run('bench/write-rate.mjs');
-    expect(out).toMatch(/creates\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 created in [\d.]+ s, 0 errors, 0 non-2xx; target >= 1000\/s, 0 errors\)/);
-    expect(out).toMatch(/lock\/unlock pairs\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 pairs in [\d.]+ s, 0 errors, 0 non-2xx; target >= 2000\/s, 0 errors\)/);
+    expect(out).toMatch(
+      /creates\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 created in [\d.]+ s, 0 errors, 0 non-2xx; target >= 1000\/s, 0 errors\)/,
+    );
+    expect(out).toMatch(
+      /lock\/unlock pairs\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 pairs in [\d.]+ s, 0 errors, 0 non-2xx; target >= 2000\/s, 0 errors\)/,
+    );
   }, 120_000);
 
   it('memory reports the resident memory of serve after both loads', () => {

@@ -9,7 +9,8 @@ describe('bulk lock and unlock (--all-matching)', () => {
 
   beforeAll(async () => {
     await cli('org', 'create', 'acme', '--email', 'a@acme.test');
-    for (const name of ['app-1', 'app-2', 'app-3', 'db-1']) expect((await cli('workspace', 'create', name)).code).toBe(0);
+    for (const name of ['app-1', 'app-2', 'app-3', 'db-1'])
+      expect((await cli('workspace', 'create', name)).code).toBe(0);
     await cli('user', 'create', 'bob', '--email', 'bob@acme.test');
     await cli('team', 'add-member', 'owners', 'bob');
     bob = { ...env, BERTH_TOKEN: (await cli('token', 'create', '--user', 'bob')).stdout.trim() };
@@ -29,7 +30,17 @@ describe('bulk lock and unlock (--all-matching)', () => {
   });
 
   it('locks every match, reports each result, and exits 8 because one was locked by someone else', async () => {
-    const r = await cli('workspace', 'lock', '--all-matching', '--wildcard', 'app-*', '--reason', 'freeze', '--yes', '--json');
+    const r = await cli(
+      'workspace',
+      'lock',
+      '--all-matching',
+      '--wildcard',
+      'app-*',
+      '--reason',
+      'freeze',
+      '--yes',
+      '--json',
+    );
     expect(r.code).toBe(8);
     const results = JSON.parse(r.stdout);
     expect(results.map((x: any) => [x.name, x.ok])).toEqual([
@@ -39,7 +50,12 @@ describe('bulk lock and unlock (--all-matching)', () => {
     ]);
     expect(results[1].error).toContain('is locked by User');
     const ws = JSON.parse((await cli('workspace', 'list', '--json')).stdout);
-    expect(Object.fromEntries(ws.map((w: any) => [w.attributes.name, w.attributes.locked]))).toEqual({ 'app-1': true, 'app-2': true, 'app-3': true, 'db-1': false });
+    expect(Object.fromEntries(ws.map((w: any) => [w.attributes.name, w.attributes.locked]))).toEqual({
+      'app-1': true,
+      'app-2': true,
+      'app-3': true,
+      'db-1': false,
+    });
   });
 
   it('unlocks the locked matches, as a table', async () => {
@@ -48,7 +64,16 @@ describe('bulk lock and unlock (--all-matching)', () => {
     expect(r.stdout).toMatch(/app-1\s+ws-\S+\s+ok/);
     expect(r.stdout).toMatch(/app-2\s+ws-\S+\s+failed\s+conflict: .*is locked by User/);
     expect(r.stdout).toContain('2 succeeded, 1 failed.');
-    const forced = await cli('workspace', 'unlock', '--all-matching', '--wildcard', 'app-*', '--force', '--yes', '--json');
+    const forced = await cli(
+      'workspace',
+      'unlock',
+      '--all-matching',
+      '--wildcard',
+      'app-*',
+      '--force',
+      '--yes',
+      '--json',
+    );
     expect(forced.code).toBe(0);
     expect(JSON.parse(forced.stdout).map((x: any) => x.name)).toEqual(['app-2']);
   });
@@ -67,13 +92,35 @@ describe('bulk move into a project (--all-matching)', () => {
     const refused = await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*');
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('Moving into Platform 2 workspaces: platform-a, platform-b');
-    expect((await cli('project', 'move-workspaces', 'Platform', 'other', '--all-matching', '--wildcard', 'platform-*')).stderr).toContain('not both');
-    const moved = await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*', '--yes', '--json');
+    expect(
+      (await cli('project', 'move-workspaces', 'Platform', 'other', '--all-matching', '--wildcard', 'platform-*'))
+        .stderr,
+    ).toContain('not both');
+    const moved = await cli(
+      'project',
+      'move-workspaces',
+      'Platform',
+      '--all-matching',
+      '--wildcard',
+      'platform-*',
+      '--yes',
+      '--json',
+    );
     expect(moved.code).toBe(0);
     expect(JSON.parse(moved.stdout).moved).toHaveLength(2);
-    const inPlatform = JSON.parse((await cli('workspace', 'list', '--project', 'Platform', '--json')).stdout).map((w: any) => w.attributes.name);
+    const inPlatform = JSON.parse((await cli('workspace', 'list', '--project', 'Platform', '--json')).stdout).map(
+      (w: any) => w.attributes.name,
+    );
     expect(inPlatform.sort()).toEqual(['platform-a', 'platform-b']);
-    const again = await cli('project', 'move-workspaces', 'Platform', '--all-matching', '--wildcard', 'platform-*', '--yes');
+    const again = await cli(
+      'project',
+      'move-workspaces',
+      'Platform',
+      '--all-matching',
+      '--wildcard',
+      'platform-*',
+      '--yes',
+    );
     expect(again.stdout).toContain('No matching workspace outside the project.');
   });
 });
@@ -87,12 +134,28 @@ describe('bulk flat tags (--all-matching)', () => {
   it('adds the tags to every matching workspace, and reports each failure', async () => {
     await cli('org', 'create', 'acme', '--email', 'a@acme.test');
     for (const name of ['web-1', 'web-2', 'web-3', 'db']) await cli('workspace', 'create', name);
-    const ok = await cli('workspace', 'tags', 'add', '--all-matching', '--wildcard', 'web-*', 'frozen', 'Team:Web', '--yes', '--json');
+    const ok = await cli(
+      'workspace',
+      'tags',
+      'add',
+      '--all-matching',
+      '--wildcard',
+      'web-*',
+      'frozen',
+      'Team:Web',
+      '--yes',
+      '--json',
+    );
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).map((r: any) => r.ok)).toEqual([true, true, true]);
-    const tagged = JSON.parse((await cli('workspace', 'list', '--tags', 'frozen', '--json')).stdout).map((w: any) => w.attributes.name);
+    const tagged = JSON.parse((await cli('workspace', 'list', '--tags', 'frozen', '--json')).stdout).map(
+      (w: any) => w.attributes.name,
+    );
     expect(tagged.sort()).toEqual(['web-1', 'web-2', 'web-3']);
-    expect(JSON.parse((await cli('workspace', 'show', 'web-2', '--json')).stdout).attributes['tag-names']).toEqual(['frozen', 'team:web']);
+    expect(JSON.parse((await cli('workspace', 'show', 'web-2', '--json')).stdout).attributes['tag-names']).toEqual([
+      'frozen',
+      'team:web',
+    ]);
     // An invalid tag fails for every workspace; each is reported and the exit code says invalid input.
     const bad = await cli('workspace', 'tags', 'add', '--all-matching', '--wildcard', 'web-*', 'not valid!', '--yes');
     expect(bad.code).toBe(5);

@@ -14,11 +14,15 @@ describe('the code cache of the CLI bundle', () => {
   let pkg: string;
   const caches = () => readdirSync(join(pkg, 'dist')).filter((f) => f.endsWith('.v8cache'));
   const run = (env: Record<string, string> = {}) =>
-    execFileSync(process.execPath, [join(pkg, 'bin', 'run.js'), '--version'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    execFileSync(process.execPath, [join(pkg, 'bin', 'run.js'), '--version'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
 
   beforeAll(() => {
     pkg = mkdtempSync(join(tmpdir(), 'berth-pkg-'));
-    for (const f of ['bin', 'package.json', 'oclif.manifest.json']) cpSync(join(ROOT, f), join(pkg, f), { recursive: true });
+    for (const f of ['bin', 'package.json', 'oclif.manifest.json'])
+      cpSync(join(ROOT, f), join(pkg, f), { recursive: true });
     cpSync(join(ROOT, 'dist', 'cli.cjs'), join(pkg, 'dist', 'cli.cjs'));
     symlinkSync(join(ROOT, 'node_modules'), join(pkg, 'node_modules'));
   });

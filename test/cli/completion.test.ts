@@ -3,8 +3,19 @@ import { complete, type CompletionCommand } from '../../src/cli/completion.js';
 import { runCli, tempDb } from '../helpers/cli.js';
 
 const commands: CompletionCommand[] = [
-  { id: 'workspace:lock', flags: { reason: { type: 'option' }, json: { type: 'boolean' }, org: { type: 'option' } }, args: ['workspace'] },
-  { id: 'workspace:create', flags: { 'execution-mode': { type: 'option', options: ['remote', 'local', 'agent'] }, 'auto-apply': { type: 'boolean' } }, args: ['name'] },
+  {
+    id: 'workspace:lock',
+    flags: { reason: { type: 'option' }, json: { type: 'boolean' }, org: { type: 'option' } },
+    args: ['workspace'],
+  },
+  {
+    id: 'workspace:create',
+    flags: {
+      'execution-mode': { type: 'option', options: ['remote', 'local', 'agent'] },
+      'auto-apply': { type: 'boolean' },
+    },
+    args: ['name'],
+  },
   { id: 'workspace:tags:add', flags: {}, args: ['workspace', 'tag'] },
   { id: 'org:list', flags: {}, args: [] },
   { id: 'serve', flags: { port: { type: 'option' } }, args: [] },

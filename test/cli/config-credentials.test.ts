@@ -25,7 +25,14 @@ describe('configuration and credentials', () => {
     const admin = { BERTH_SERVER: server.url, BERTH_TOKEN: adminToken };
     expect((await cli(['user', 'create', 'alice', '--email', 'a@a.test'], admin)).code).toBe(0);
     aliceToken = (await cli(['token', 'create', '--user', 'alice'], admin)).stdout.trim();
-    expect((await cli(['org', 'create', 'acme', '--email', 'a@a.test'], { BERTH_SERVER: server.url, BERTH_TOKEN: aliceToken })).code).toBe(0);
+    expect(
+      (
+        await cli(['org', 'create', 'acme', '--email', 'a@a.test'], {
+          BERTH_SERVER: server.url,
+          BERTH_TOKEN: aliceToken,
+        })
+      ).code,
+    ).toBe(0);
   });
   afterAll(async () => {
     await server?.stop();
@@ -43,14 +50,20 @@ describe('configuration and credentials', () => {
   });
 
   it('takes the server from TFE_ADDRESS and the token from TFE_TOKEN', async () => {
-    expect(await whoami({ TFE_ADDRESS: server.url, TFE_TOKEN: aliceToken })).toMatchObject({ kind: 'user', username: 'alice' });
+    expect(await whoami({ TFE_ADDRESS: server.url, TFE_TOKEN: aliceToken })).toMatchObject({
+      kind: 'user',
+      username: 'alice',
+    });
   });
 
   it('takes the token from TF_TOKEN_<host>, then from the Terraform credentials file', async () => {
     const hostVar = terraformTokenVariable(host);
     expect(await whoami({ TFE_ADDRESS: server.url, [hostVar]: aliceToken })).toMatchObject({ username: 'alice' });
     mkdirSync(join(home, '.terraform.d'), { recursive: true });
-    writeFileSync(join(home, '.terraform.d', 'credentials.tfrc.json'), JSON.stringify({ credentials: { [host]: { token: adminToken } } }));
+    writeFileSync(
+      join(home, '.terraform.d', 'credentials.tfrc.json'),
+      JSON.stringify({ credentials: { [host]: { token: adminToken } } }),
+    );
     expect(await whoami({ TFE_ADDRESS: server.url })).toMatchObject({ kind: 'site-admin' });
     // Earlier sources win over later ones.
     expect(await whoami({ TFE_ADDRESS: server.url, [hostVar]: aliceToken })).toMatchObject({ username: 'alice' });

@@ -26,7 +26,9 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     expect(JSON.parse(locked.stdout).attributes).toMatchObject({ locked: true, 'locked-reason': 'db migration' });
     const again = await runCli(['workspace', 'lock', 'acme/app'], { ...env, BERTH_TOKEN: bobToken });
     expect(again.code).toBe(8);
-    expect(again.stderr).toMatch(/is locked by the local site administrator\. Locked since \d{4}-\d\d-\d\dT[\d:.]+Z\. Reason: db migration\./);
+    expect(again.stderr).toMatch(
+      /is locked by the local site administrator\. Locked since \d{4}-\d\d-\d\dT[\d:.]+Z\. Reason: db migration\./,
+    );
   });
 
   it('unlock by someone else exits 8; --force releases it; unlocking an unlocked workspace exits 4', async () => {
@@ -66,7 +68,10 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     const pushed = await cli('state', 'push', 'data', file);
     expect(pushed.code).toBe(0);
     expect(pushed.stderr).toContain('becomes current when you unlock');
-    expect(JSON.parse((await cli('workspace', 'show', 'data', '--json')).stdout).attributes).toMatchObject({ locked: true, 'resource-count': 3 });
+    expect(JSON.parse((await cli('workspace', 'show', 'data', '--json')).stdout).attributes).toMatchObject({
+      locked: true,
+      'resource-count': 3,
+    });
     await cli('workspace', 'unlock', 'data');
     expect(JSON.parse((await cli('workspace', 'show', 'data', '--json')).stdout).attributes['resource-count']).toBe(0);
   });
@@ -86,7 +91,11 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     expect(readFileSync(file).length).toBeGreaterThan(1024 * 1024);
     const pushed = await cli('state', 'push', 'runs', file, '--json');
     expect(pushed.code).toBe(0);
-    expect(JSON.parse(pushed.stdout).attributes).toMatchObject({ status: 'finalized', 'resource-count': 2500, current: true });
+    expect(JSON.parse(pushed.stdout).attributes).toMatchObject({
+      status: 'finalized',
+      'resource-count': 2500,
+      current: true,
+    });
     const pulled = await cli('state', 'pull', 'runs');
     expect(pulled.stdout).toBe(readFileSync(file, 'utf8'));
   });
@@ -101,14 +110,45 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
   });
 
   it('records runs with durations that the workspace metrics show', async () => {
-    const applied = await cli('run', 'record', 'runs', '--status', 'applied', '--plan-ms', '4000', '--apply-ms', '9000', '--message', 'nightly', '--json');
+    const applied = await cli(
+      'run',
+      'record',
+      'runs',
+      '--status',
+      'applied',
+      '--plan-ms',
+      '4000',
+      '--apply-ms',
+      '9000',
+      '--message',
+      'nightly',
+      '--json',
+    );
     expect(applied.code).toBe(0);
     const run = JSON.parse(applied.stdout);
     expect(run.attributes).toMatchObject({ status: 'applied', message: 'nightly' });
-    const failed = await cli('run', 'record', 'runs', '--status', 'errored', '--plan-ms', '2000', '--policy-failed', '--error', 'policy said no');
+    const failed = await cli(
+      'run',
+      'record',
+      'runs',
+      '--status',
+      'errored',
+      '--plan-ms',
+      '2000',
+      '--policy-failed',
+      '--error',
+      'policy said no',
+    );
     expect(failed.code).toBe(0);
     const ws = JSON.parse((await cli('workspace', 'show', 'runs', '--json')).stdout).attributes;
-    expect(ws).toMatchObject({ 'workspace-kpis-runs-count': 2, 'run-failures': 1, 'policy-check-failures': 1, 'plan-duration-average': 3000, 'apply-duration-average': 9000, locked: false });
+    expect(ws).toMatchObject({
+      'workspace-kpis-runs-count': 2,
+      'run-failures': 1,
+      'policy-check-failures': 1,
+      'plan-duration-average': 3000,
+      'apply-duration-average': 9000,
+      locked: false,
+    });
     const list = await cli('run', 'list', 'runs');
     expect(list.stdout).toMatch(/errored\s+2000 ms/);
     expect(list.stdout).toMatch(/applied\s+4000 ms\s+9000 ms\s+nightly/);

@@ -16,7 +16,11 @@ describe('berth org (local mode)', () => {
     const r = await cli('org', 'create', 'beta', '--email', 'b@beta.test', '--json');
     expect(r.code).toBe(0);
     const org = JSON.parse(r.stdout);
-    expect(org).toMatchObject({ id: 'beta', type: 'organizations', attributes: { name: 'beta', email: 'b@beta.test' } });
+    expect(org).toMatchObject({
+      id: 'beta',
+      type: 'organizations',
+      attributes: { name: 'beta', email: 'b@beta.test' },
+    });
     expect(org.relationships['default-project'].data.id).toMatch(/^prj-/);
   });
 
@@ -130,6 +134,7 @@ describe('berth org (local mode)', () => {
     expect(r.code).toBe(0);
     for (const topic of ['org', 'token', 'user', 'serve']) expect(r.stdout).toContain(topic);
     const org = await cli('org', '--help');
-    for (const cmd of ['org create', 'org delete', 'org list', 'org show', 'org update']) expect(org.stdout).toContain(cmd);
+    for (const cmd of ['org create', 'org delete', 'org list', 'org show', 'org update'])
+      expect(org.stdout).toContain(cmd);
   });
 });

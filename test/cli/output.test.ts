@@ -17,7 +17,12 @@ describe('output modes', () => {
   it('--columns picks and orders the columns of a table (case and separators do not matter)', async () => {
     const r = await cli('workspace', 'list', '--columns', 'Locked,name');
     expect(r.code).toBe(0);
-    expect(r.stdout.trim().split('\n').map((l) => l.split(/\s+/))).toEqual([
+    expect(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => l.split(/\s+/)),
+    ).toEqual([
       ['LOCKED', 'NAME'],
       ['no', 'web'],
       ['yes', 'db'],
@@ -81,13 +86,16 @@ describe('listing every page on a terminal', () => {
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(tmp.db);
     const org = db.prepare("select id from organizations where name = 'acme'").get() as { id: string };
-    const project = db.prepare('select id from projects where organization_id = ? and is_default = 1').get(org.id) as { id: string };
+    const project = db.prepare('select id from projects where organization_id = ? and is_default = 1').get(org.id) as {
+      id: string;
+    };
     const now = new Date().toISOString();
     const insert = db.prepare(
       "insert into workspaces (id, organization_id, project_id, name, name_lower, terraform_version, latest_change_at, created_at, updated_at) values (?, ?, ?, ?, ?, '1.13.3', ?, ?, ?)",
     );
     db.transaction(() => {
-      for (let i = 0; i < 150; i++) insert.run(`ws-Seed${String(i).padStart(12, '0')}`, org.id, project.id, `w${i}`, `w${i}`, now, now, now);
+      for (let i = 0; i < 150; i++)
+        insert.run(`ws-Seed${String(i).padStart(12, '0')}`, org.id, project.id, `w${i}`, `w${i}`, now, now, now);
     })();
     db.close();
     const r = await runCliInPty(['workspace', 'list', '--columns', 'name'], [], env);
@@ -108,11 +116,19 @@ describe('force delete on a terminal', () => {
   it('asks for the name to be typed back, and deletes only when it matches', async () => {
     await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], env);
     await runCli(['workspace', 'create', 'doomed'], env);
-    const wrong = await runCliInPty(['workspace', 'delete', 'doomed', '--force'], [{ expect: 'Type the name (doomed)', send: 'dommed\r' }], env);
+    const wrong = await runCliInPty(
+      ['workspace', 'delete', 'doomed', '--force'],
+      [{ expect: 'Type the name (doomed)', send: 'dommed\r' }],
+      env,
+    );
     expect(wrong.code).toBe(2);
     expect(wrong.output).toContain('aborted');
     expect((await runCli(['workspace', 'show', 'doomed'], env)).code).toBe(0);
-    const right = await runCliInPty(['workspace', 'delete', 'doomed', '--force'], [{ expect: 'Type the name (doomed)', send: 'doomed\r' }], env);
+    const right = await runCliInPty(
+      ['workspace', 'delete', 'doomed', '--force'],
+      [{ expect: 'Type the name (doomed)', send: 'doomed\r' }],
+      env,
+    );
     expect(right.code).toBe(0);
     expect((await runCli(['workspace', 'show', 'doomed'], env)).code).toBe(3);
   });

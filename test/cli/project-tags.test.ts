@@ -23,7 +23,11 @@ describe('berth project tags (local mode)', () => {
   it('tags list prints the tag-bindings resources with --json', async () => {
     const tags = await json('project', 'tags', 'list', 'Web');
     expect(tags).toEqual([
-      { id: expect.stringMatching(/^tb-[A-Za-z0-9]{16}$/), type: 'tag-bindings', attributes: { key: 'env', value: 'dev', 'created-at': expect.any(String) } },
+      {
+        id: expect.stringMatching(/^tb-[A-Za-z0-9]{16}$/),
+        type: 'tag-bindings',
+        attributes: { key: 'env', value: 'dev', 'created-at': expect.any(String) },
+      },
     ]);
   });
 
@@ -43,13 +47,25 @@ describe('berth project tags (local mode)', () => {
   it('tags list prints a table for humans', async () => {
     const res = await berth('project', 'tags', 'list', 'Web');
     expect(res.code).toBe(0);
-    expect(res.stdout.split('\n').map((l) => l.split(/\s{2,}/).slice(0, 2).join('='))).toEqual(['KEY=VALUE', 'env=prod', 'team=web', 'solo=-', 'tier=1', '']);
+    expect(
+      res.stdout.split('\n').map((l) =>
+        l
+          .split(/\s{2,}/)
+          .slice(0, 2)
+          .join('='),
+      ),
+    ).toEqual(['KEY=VALUE', 'env=prod', 'team=web', 'solo=-', 'tier=1', '']);
   });
 
   it('tags effective lists the same set as effective-tag-bindings', async () => {
     const effective = await json('project', 'tags', 'effective', 'Web');
     expect(effective.map((t: any) => t.type)).toEqual(Array(4).fill('effective-tag-bindings'));
-    expect(effective.map((t: any) => `${t.attributes.key}=${t.attributes.value}`)).toEqual(['env=prod', 'team=web', 'solo=', 'tier=1']);
+    expect(effective.map((t: any) => `${t.attributes.key}=${t.attributes.value}`)).toEqual([
+      'env=prod',
+      'team=web',
+      'solo=',
+      'tier=1',
+    ]);
     const human = await berth('project', 'tags', 'effective', 'Web');
     expect(human.stdout.split('\n')[0]).toMatch(/^KEY\s+VALUE\s+INHERITED FROM$/);
   });
@@ -60,7 +76,7 @@ describe('berth project tags (local mode)', () => {
     expect(res.code).toBe(5);
     expect(res.stderr).toBe('Error: invalid attribute: Tag bindings cannot exceed 10 bindings per resource (/data)\n');
     expect(await json('project', 'tags', 'list', 'Web')).toHaveLength(4);
-    expect((await json('project', 'tags', 'add', 'Web', ...extra.slice(0, 6)))).toHaveLength(10);
+    expect(await json('project', 'tags', 'add', 'Web', ...extra.slice(0, 6))).toHaveLength(10);
   });
 
   it('tags add exits 5 for a reserved key', async () => {
@@ -76,7 +92,11 @@ describe('berth project tags (local mode)', () => {
   });
 
   it('exits 3 for an unknown project on each tags command', async () => {
-    for (const args of [['list', 'Nope'], ['effective', 'Nope'], ['add', 'Nope', 'a=b']]) {
+    for (const args of [
+      ['list', 'Nope'],
+      ['effective', 'Nope'],
+      ['add', 'Nope', 'a=b'],
+    ]) {
       const res = await berth('project', 'tags', ...args);
       expect(res.code).toBe(3);
       expect(res.stderr).toBe('Error: not found: project "Nope" not found in organization acme\n');

@@ -16,7 +16,8 @@ describe('berth project (local mode)', () => {
   let env: Record<string, string>;
   const berth = (...args: string[]) => runCli(args, env);
   const json = jsonOf(berth, { quiet: true });
-  const projectNames = async (org = 'acme') => (await json('project', 'list', '--org', org, '--all')).map((p: any) => p.attributes.name);
+  const projectNames = async (org = 'acme') =>
+    (await json('project', 'list', '--org', org, '--all')).map((p: any) => p.attributes.name);
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'berth-cli-project-'));
@@ -27,10 +28,29 @@ describe('berth project (local mode)', () => {
 
   describe('create', () => {
     it('creates a project and prints the API resource with --json', async () => {
-      const data = await json('project', 'create', 'Web Platform', '--org', 'acme', '--description', 'public web', '--auto-destroy-duration', '14d', '--tag', 'env=prod', '--tag', 'solo');
+      const data = await json(
+        'project',
+        'create',
+        'Web Platform',
+        '--org',
+        'acme',
+        '--description',
+        'public web',
+        '--auto-destroy-duration',
+        '14d',
+        '--tag',
+        'env=prod',
+        '--tag',
+        'solo',
+      );
       expect(data.id).toMatch(PRJ_ID);
       expect(data.type).toBe('projects');
-      expect(data.attributes).toMatchObject({ name: 'Web Platform', description: 'public web', 'auto-destroy-activity-duration': '14d', 'is-default': false });
+      expect(data.attributes).toMatchObject({
+        name: 'Web Platform',
+        description: 'public web',
+        'auto-destroy-activity-duration': '14d',
+        'is-default': false,
+      });
       const tags = await json('project', 'tags', 'list', data.id);
       expect(tags.map((t: any) => t.attributes)).toEqual([
         expect.objectContaining({ key: 'env', value: 'prod' }),
@@ -59,7 +79,11 @@ describe('berth project (local mode)', () => {
       expect(res.output).toContain('Created project Asked For');
       expect(res.code).toBe(0);
       const data = await json('project', 'show', 'Asked For', '--org', 'acme');
-      expect(data.attributes).toMatchObject({ name: 'Asked For', description: 'typed in', 'auto-destroy-activity-duration': '7d' });
+      expect(data.attributes).toMatchObject({
+        name: 'Asked For',
+        description: 'typed in',
+        'auto-destroy-activity-duration': '7d',
+      });
       expect((await berth('project', 'delete', data.id, '--yes')).code).toBe(0);
     });
 
@@ -81,8 +105,14 @@ describe('berth project (local mode)', () => {
     it.each([
       [['x'], 'Error: invalid attribute: Name is too short (minimum is 3 characters) (name)'],
       [['web platform'], 'Error: invalid attribute: Name has already been taken (name)'],
-      [['Ok name', '--auto-destroy-duration', '20m'], "Error: invalid attribute: Auto destroy activity duration has an incorrect format, we expect up to 4 numeric digits and 1 unit ('d' or 'h') (auto-destroy-activity-duration)"],
-      [['Ok name', '--tag', 'hc:owner=me'], 'Error: invalid attribute: Key is invalid: the prefixes hc: and hcp: are reserved (/data/relationships/tag-bindings/data/0/attributes/key)'],
+      [
+        ['Ok name', '--auto-destroy-duration', '20m'],
+        "Error: invalid attribute: Auto destroy activity duration has an incorrect format, we expect up to 4 numeric digits and 1 unit ('d' or 'h') (auto-destroy-activity-duration)",
+      ],
+      [
+        ['Ok name', '--tag', 'hc:owner=me'],
+        'Error: invalid attribute: Key is invalid: the prefixes hc: and hcp: are reserved (/data/relationships/tag-bindings/data/0/attributes/key)',
+      ],
     ])('exits 5 on invalid input %j, and creates nothing', async (args, message) => {
       const before = await projectNames();
       const res = await berth('project', 'create', ...args, '--org', 'acme');
@@ -139,13 +169,41 @@ describe('berth project (local mode)', () => {
 
   describe('update', () => {
     it('changes the given settings', async () => {
-      const data = await json('project', 'update', 'Data Lake', '--org', 'acme', '--description', 'lake', '--auto-destroy-duration', '36h', '--tag', 'a=1', '--tag', 'b=2');
-      expect(data.attributes).toMatchObject({ name: 'Data Lake', description: 'lake', 'auto-destroy-activity-duration': '36h' });
+      const data = await json(
+        'project',
+        'update',
+        'Data Lake',
+        '--org',
+        'acme',
+        '--description',
+        'lake',
+        '--auto-destroy-duration',
+        '36h',
+        '--tag',
+        'a=1',
+        '--tag',
+        'b=2',
+      );
+      expect(data.attributes).toMatchObject({
+        name: 'Data Lake',
+        description: 'lake',
+        'auto-destroy-activity-duration': '36h',
+      });
       expect((await json('project', 'tags', 'list', data.id)).map((t: any) => t.attributes.key)).toEqual(['a', 'b']);
     });
 
     it('renames, clears the duration and the tags', async () => {
-      const data = await json('project', 'update', 'data lake', '--org', 'acme', '--name', 'Lakehouse', '--no-auto-destroy', '--clear-tags');
+      const data = await json(
+        'project',
+        'update',
+        'data lake',
+        '--org',
+        'acme',
+        '--name',
+        'Lakehouse',
+        '--no-auto-destroy',
+        '--clear-tags',
+      );
       expect(data.attributes).toMatchObject({ name: 'Lakehouse', 'auto-destroy-activity-duration': null });
       expect(await json('project', 'tags', 'list', data.id)).toEqual([]);
     });
@@ -180,19 +238,30 @@ describe('berth project (local mode)', () => {
       expect(res.code).toBe(0);
       const lines = res.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^ID\s+NAME\s+WORKSPACES\s+AUTO-DESTROY\s+DESCRIPTION$/);
-      expect(lines.slice(1).map((l) => l.split(/\s{2,}/)[1])).toEqual(['Default Project', 'Web Platform', 'Lakehouse', 'alpha', 'Beta']);
+      expect(lines.slice(1).map((l) => l.split(/\s{2,}/)[1])).toEqual([
+        'Default Project',
+        'Web Platform',
+        'Lakehouse',
+        'alpha',
+        'Beta',
+      ]);
       expect(await projectNames()).toEqual(['Default Project', 'Web Platform', 'Lakehouse', 'alpha', 'Beta']);
     });
 
     it('sorts by name', async () => {
-      const names = (await json('project', 'list', '--org', 'acme', '--sort', 'name')).map((p: any) => p.attributes.name);
+      const names = (await json('project', 'list', '--org', 'acme', '--sort', 'name')).map(
+        (p: any) => p.attributes.name,
+      );
       expect(names).toEqual(['alpha', 'Beta', 'Default Project', 'Lakehouse', 'Web Platform']);
-      const reversed = (await json('project', 'list', '--org', 'acme', '--sort=-name')).map((p: any) => p.attributes.name);
+      const reversed = (await json('project', 'list', '--org', 'acme', '--sort=-name')).map(
+        (p: any) => p.attributes.name,
+      );
       expect(reversed).toEqual([...names].reverse());
     });
 
     it('filters by --search, --names, --tag and --can', async () => {
-      const names = async (...args: string[]) => (await json('project', 'list', '--org', 'acme', ...args)).map((p: any) => p.attributes.name);
+      const names = async (...args: string[]) =>
+        (await json('project', 'list', '--org', 'acme', ...args)).map((p: any) => p.attributes.name);
       expect(await names('--search', 'A')).toEqual(['Default Project', 'Web Platform', 'Lakehouse', 'alpha', 'Beta']);
       expect(await names('--search', 'web')).toEqual(['Web Platform']);
       expect(await names('--names', 'BETA,alpha')).toEqual(['alpha', 'Beta']);
@@ -234,13 +303,19 @@ describe('berth project (local mode)', () => {
     it('refuses without --yes when not on a terminal (2) and deletes nothing', async () => {
       const res = await berth('project', 'delete', 'Beta', '--org', 'acme');
       expect(res.code).toBe(2);
-      expect(res.stderr).toMatch(/^Error: refusing to delete project Beta \(prj-[A-Za-z0-9]{16}\) without --yes when not on a terminal\n$/);
+      expect(res.stderr).toMatch(
+        /^Error: refusing to delete project Beta \(prj-[A-Za-z0-9]{16}\) without --yes when not on a terminal\n$/,
+      );
       expect(await projectNames()).toContain('Beta');
     });
 
     it('deletes with --yes', async () => {
       const beta = await json('project', 'show', 'Beta', '--org', 'acme');
-      expect(await json('project', 'delete', 'beta', '--org', 'acme', '--yes')).toEqual({ id: beta.id, type: 'projects', deleted: true });
+      expect(await json('project', 'delete', 'beta', '--org', 'acme', '--yes')).toEqual({
+        id: beta.id,
+        type: 'projects',
+        deleted: true,
+      });
       expect(await projectNames()).not.toContain('Beta');
       const human = await berth('project', 'delete', 'alpha', '--org', 'acme', '-y');
       expect(human.code).toBe(0);

@@ -22,7 +22,8 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
 
   beforeAll(async () => {
     expect((await berth('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
-    for (const name of ['network', 'app-a', 'app-b', 'app-c']) expect((await berth('workspace', 'create', name)).code).toBe(0);
+    for (const name of ['network', 'app-a', 'app-b', 'app-c'])
+      expect((await berth('workspace', 'create', name)).code).toBe(0);
     writeFileSync(join(db.dir, 'id_ed25519'), KEY);
   });
   afterAll(() => db.cleanup());
@@ -108,9 +109,15 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       const added = await json('workspace', 'tags', 'add', 'app-a', 'Prod', 'team:web');
       expect(added.map((t: any) => t.attributes.name)).toEqual(['prod', 'team:web']);
       await json('workspace', 'tags', 'add', 'app-b', 'prod');
-      expect((await json('workspace', 'tags', 'list', 'app-a')).map((t: any) => t.attributes.name)).toEqual(['prod', 'team:web']);
+      expect((await json('workspace', 'tags', 'list', 'app-a')).map((t: any) => t.attributes.name)).toEqual([
+        'prod',
+        'team:web',
+      ]);
       const org = await json('tags', 'list');
-      expect(org.map((t: any) => [t.attributes.name, t.attributes['instance-count']])).toEqual([['prod', 2], ['team:web', 1]]);
+      expect(org.map((t: any) => [t.attributes.name, t.attributes['instance-count']])).toEqual([
+        ['prod', 2],
+        ['team:web', 1],
+      ]);
       expect((await json('tags', 'list', '--search', 'TEAM')).map((t: any) => t.attributes.name)).toEqual(['team:web']);
       const removed = await json('workspace', 'tags', 'remove', 'app-a', 'team:web', 'not-there');
       expect(removed.map((t: any) => t.attributes.name)).toEqual(['prod']);
@@ -133,8 +140,14 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       const projectId = (await json('project', 'create', 'Platform', '--tag', 'dept=r+d', '--tag', 'env=staging')).id;
       await json('workspace', 'update', 'app-c', '--project', projectId);
       const all = await json('workspace', 'tag-bindings', 'add', 'app-c', 'env=prod', 'owner');
-      expect(all.map((t: any) => [t.attributes.key, t.attributes.value])).toEqual([['env', 'prod'], ['owner', '']]);
-      expect((await json('workspace', 'tag-bindings', 'list', 'app-c')).map((t: any) => t.attributes.key)).toEqual(['env', 'owner']);
+      expect(all.map((t: any) => [t.attributes.key, t.attributes.value])).toEqual([
+        ['env', 'prod'],
+        ['owner', ''],
+      ]);
+      expect((await json('workspace', 'tag-bindings', 'list', 'app-c')).map((t: any) => t.attributes.key)).toEqual([
+        'env',
+        'owner',
+      ]);
       const eff = await json('workspace', 'tag-bindings', 'effective', 'app-c');
       expect(eff.map((t: any) => [t.attributes.key, t.attributes.value, t.links?.['inherited-from'] ?? null])).toEqual([
         ['env', 'prod', null],

@@ -18,7 +18,11 @@ describe('berth workspace retention, org retention, maintenance prune (local mod
   const count = (workspaceId: string) => {
     const conn = new Database(db.path, { readonly: true });
     try {
-      return (conn.prepare('select count(*) as n from state_versions where workspace_id = ?').get(workspaceId) as { n: number }).n;
+      return (
+        conn.prepare('select count(*) as n from state_versions where workspace_id = ?').get(workspaceId) as {
+          n: number;
+        }
+      ).n;
     } finally {
       conn.close();
     }
@@ -40,7 +44,10 @@ describe('berth workspace retention, org retention, maintenance prune (local mod
 
   it('org retention set/show (by argument or --org)', async () => {
     const set = await json('org', 'retention', 'set', 'acme', '--delete-older-than-days', '90');
-    expect(set).toMatchObject({ type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': 90 } });
+    expect(set).toMatchObject({
+      type: 'data-retention-policy-delete-olders',
+      attributes: { 'delete-older-than-n-days': 90 },
+    });
     const human = await berth('org', 'retention', 'show');
     expect(human.stdout).toContain('delete state versions and runs older than 90 days');
     expect(human.stdout).toContain('organization acme');
@@ -54,18 +61,27 @@ describe('berth workspace retention, org retention, maintenance prune (local mod
     expect((await berth('workspace', 'retention', 'show', 'acme/app')).stdout).toContain("don't delete");
     const days = await json('workspace', 'retention', 'set', wsId, '--delete-older-than-days', '1');
     expect(days).toMatchObject({ id: keep.id, attributes: { 'delete-older-than-n-days': 1 } });
-    expect((await json('workspace', 'show', 'app')).relationships['data-retention-policy'].data).toEqual({ id: keep.id, type: 'data-retention-policy-delete-olders' });
+    expect((await json('workspace', 'show', 'app')).relationships['data-retention-policy'].data).toEqual({
+      id: keep.id,
+      type: 'data-retention-policy-delete-olders',
+    });
   });
 
   it('set needs exactly one of the two flags (exit 2); days below 1 are refused', async () => {
     expect((await berth('workspace', 'retention', 'set', 'app')).code).toBe(2);
-    expect((await berth('workspace', 'retention', 'set', 'app', '--dont-delete', '--delete-older-than-days', '3')).code).toBe(2);
+    expect(
+      (await berth('workspace', 'retention', 'set', 'app', '--dont-delete', '--delete-older-than-days', '3')).code,
+    ).toBe(2);
     expect((await berth('org', 'retention', 'set', '--delete-older-than-days', '0')).code).toBe(2);
   });
 
   it('maintenance prune deletes old state versions but keeps the current one', async () => {
     const old = new Date(Date.now() - 5 * 86_400_000).toISOString();
-    for (const [id, at] of [['sv-AAAAAAAAAAAAAAA1', old], ['sv-AAAAAAAAAAAAAAA2', old], ['sv-AAAAAAAAAAAAAAA3', new Date().toISOString()]]) {
+    for (const [id, at] of [
+      ['sv-AAAAAAAAAAAAAAA1', old],
+      ['sv-AAAAAAAAAAAAAAA2', old],
+      ['sv-AAAAAAAAAAAAAAA3', new Date().toISOString()],
+    ]) {
       exec(
         "insert into state_versions (id, workspace_id, serial, md5, status, intermediate, resource_count, size, url_secret, created_at) values (?, ?, 1, 'x', 'finalized', 0, 0, 2, 's', ?)",
         id,
@@ -99,10 +115,18 @@ describe('retention commands in the hosted edition', () => {
   it('answer not found (exit 3)', async () => {
     expect((await berth('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
     const conn = new Database(db.path);
-    conn.prepare("insert into settings (key, value) values ('edition', 'hosted') on conflict(key) do update set value = excluded.value").run();
+    conn
+      .prepare(
+        "insert into settings (key, value) values ('edition', 'hosted') on conflict(key) do update set value = excluded.value",
+      )
+      .run();
     conn.close();
     expect((await berth('workspace', 'create', 'app')).code).toBe(0);
-    for (const args of [['org', 'retention', 'set', '--dont-delete'], ['workspace', 'retention', 'show', 'app'], ['maintenance', 'prune']]) {
+    for (const args of [
+      ['org', 'retention', 'set', '--dont-delete'],
+      ['workspace', 'retention', 'show', 'app'],
+      ['maintenance', 'prune'],
+    ]) {
       const res = await berth(...args);
       expect(res.code, `${args.join(' ')}: ${res.stderr}`).toBe(3);
     }

@@ -18,7 +18,10 @@ describe('berth team, token and whoami (local mode)', () => {
     expect(created.code).toBe(0);
     expect(JSON.parse(created.stdout).attributes['organization-access']['manage-workspaces']).toBe(true);
     const updated = await cli('team', 'update', 'platform', '--manage-projects', '--no-manage-workspaces', '--json');
-    expect(JSON.parse(updated.stdout).attributes['organization-access']).toMatchObject({ 'manage-projects': true, 'manage-workspaces': false });
+    expect(JSON.parse(updated.stdout).attributes['organization-access']).toMatchObject({
+      'manage-projects': true,
+      'manage-workspaces': false,
+    });
     const table = await cli('team', 'list');
     expect(table.stdout).toMatch(/owners\s+0\s+owners \(everything\)/);
     expect(table.stdout).toMatch(/platform\s+0\s+manage-projects/);
@@ -45,7 +48,11 @@ describe('berth team, token and whoami (local mode)', () => {
   it('mints team and organization tokens; whoami tells who they act as', async () => {
     const teamToken = (await cli('token', 'create', '--team', 'devs')).stdout.trim();
     const asTeam = await runCli(['whoami', '--json'], { BERTH_DB: tmp.db, BERTH_TOKEN: teamToken });
-    expect(JSON.parse(asTeam.stdout).attributes).toMatchObject({ kind: 'team', 'team-name': 'devs', organization: 'acme' });
+    expect(JSON.parse(asTeam.stdout).attributes).toMatchObject({
+      kind: 'team',
+      'team-name': 'devs',
+      organization: 'acme',
+    });
     const orgToken = (await runCli(['token', 'create', '--org', 'acme'], { BERTH_DB: tmp.db })).stdout.trim();
     const asOrg = await runCli(['whoami'], { BERTH_DB: tmp.db, BERTH_TOKEN: orgToken });
     expect(asOrg.stdout).toMatch(/Acting as\s+organization/);

@@ -10,7 +10,10 @@ describe('berth user and berth token (local mode)', () => {
   it('creates, lists and deletes users', async () => {
     const created = await cli('user', 'create', 'bob', '--email', 'bob@acme.test', '--json');
     expect(created.code).toBe(0);
-    expect(JSON.parse(created.stdout)).toMatchObject({ type: 'users', attributes: { username: 'bob', 'is-site-admin': false } });
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      type: 'users',
+      attributes: { username: 'bob', 'is-site-admin': false },
+    });
     const table = await cli('user', 'list');
     expect(table.stdout).toMatch(/USERNAME[\s\S]*bob\s+bob@acme\.test\s+no/);
     const dup = await cli('user', 'create', 'bob', '--email', 'bob@acme.test');
@@ -49,7 +52,9 @@ describe('berth user and berth token (local mode)', () => {
   it('two processes opening a new database at once both succeed (migrations take turns)', async () => {
     const fresh = tempDb();
     const results = await Promise.all(
-      ['a', 'b', 'c', 'd'].map((n) => runCli(['org', 'create', `org-${n}`, '--email', `${n}@x.test`], { BERTH_DB: fresh.db })),
+      ['a', 'b', 'c', 'd'].map((n) =>
+        runCli(['org', 'create', `org-${n}`, '--email', `${n}@x.test`], { BERTH_DB: fresh.db }),
+      ),
     );
     expect(results.map((r) => r.code)).toEqual([0, 0, 0, 0]);
     const orgs = JSON.parse((await runCli(['org', 'list', '--json'], { BERTH_DB: fresh.db })).stdout);

@@ -15,16 +15,20 @@ describe('berth workspace create, interactive, in a pseudo-terminal', () => {
   afterAll(() => db.cleanup());
 
   it('asks name, project, execution mode, agent pool, description, auto-apply, tags; summarises; creates on confirm', async () => {
-    const { code, output } = await runCliInPty(['workspace', 'create', '--org', 'acme'], [
-      { expect: 'Workspace name', send: `bad name${KEYS.enter}` },
-      { expect: 'Name is invalid', send: '\x7f'.repeat(8) + `pty-ws${KEYS.enter}` },
-      { expect: 'Execution mode', send: `${KEYS.down}${KEYS.down}${KEYS.down}${KEYS.enter}` },
-      { expect: 'Agent pool', send: KEYS.enter },
-      { expect: 'Description', send: `made in a terminal${KEYS.enter}` },
-      { expect: 'Apply automatically', send: `y${KEYS.enter}` },
-      { expect: 'Tags', send: `env=pty,team=x${KEYS.enter}` },
-      { expect: 'Create this workspace?', send: KEYS.enter },
-    ], env);
+    const { code, output } = await runCliInPty(
+      ['workspace', 'create', '--org', 'acme'],
+      [
+        { expect: 'Workspace name', send: `bad name${KEYS.enter}` },
+        { expect: 'Name is invalid', send: '\x7f'.repeat(8) + `pty-ws${KEYS.enter}` },
+        { expect: 'Execution mode', send: `${KEYS.down}${KEYS.down}${KEYS.down}${KEYS.enter}` },
+        { expect: 'Agent pool', send: KEYS.enter },
+        { expect: 'Description', send: `made in a terminal${KEYS.enter}` },
+        { expect: 'Apply automatically', send: `y${KEYS.enter}` },
+        { expect: 'Tags', send: `env=pty,team=x${KEYS.enter}` },
+        { expect: 'Create this workspace?', send: KEYS.enter },
+      ],
+      env,
+    );
     expect(code, output).toBe(0);
     // The summary before the confirmation.
     expect(output).toMatch(/Name\s+pty-ws/);
@@ -33,22 +37,34 @@ describe('berth workspace create, interactive, in a pseudo-terminal', () => {
     expect(output).toMatch(/Tags\s+env=pty, team=x/);
     expect(output).toMatch(/Created workspace pty-ws \(ws-/);
 
-    const shown = await runCli(['workspace', 'show', 'acme/pty-ws', '--include', 'effective_tag_bindings', '--json'], env);
+    const shown = await runCli(
+      ['workspace', 'show', 'acme/pty-ws', '--include', 'effective_tag_bindings', '--json'],
+      env,
+    );
     const doc = JSON.parse(shown.stdout);
-    expect(doc.data.attributes).toMatchObject({ name: 'pty-ws', description: 'made in a terminal', 'auto-apply': true, 'execution-mode': 'agent' });
+    expect(doc.data.attributes).toMatchObject({
+      name: 'pty-ws',
+      description: 'made in a terminal',
+      'auto-apply': true,
+      'execution-mode': 'agent',
+    });
     expect(doc.data.relationships['agent-pool'].data.id).toBe(poolId);
     expect(doc.included.map((t: any) => `${t.attributes.key}=${t.attributes.value}`)).toEqual(['env=pty', 'team=x']);
   });
 
   it('declining the confirmation creates nothing (exit 2)', async () => {
-    const { code, output } = await runCliInPty(['workspace', 'create', '--org', 'acme'], [
-      { expect: 'Workspace name', send: `declined${KEYS.enter}` },
-      { expect: 'Execution mode', send: KEYS.enter },
-      { expect: 'Description', send: KEYS.enter },
-      { expect: 'Apply automatically', send: KEYS.enter },
-      { expect: 'Tags', send: KEYS.enter },
-      { expect: 'Create this workspace?', send: `n${KEYS.enter}` },
-    ], env);
+    const { code, output } = await runCliInPty(
+      ['workspace', 'create', '--org', 'acme'],
+      [
+        { expect: 'Workspace name', send: `declined${KEYS.enter}` },
+        { expect: 'Execution mode', send: KEYS.enter },
+        { expect: 'Description', send: KEYS.enter },
+        { expect: 'Apply automatically', send: KEYS.enter },
+        { expect: 'Tags', send: KEYS.enter },
+        { expect: 'Create this workspace?', send: `n${KEYS.enter}` },
+      ],
+      env,
+    );
     expect(code, output).toBe(2);
     expect(output).toContain('aborted');
     expect((await runCli(['workspace', 'show', 'acme/declined'], env)).code).toBe(3);
@@ -75,14 +91,23 @@ describe('interactiveCreateFlow with injected prompts', () => {
     return { prompts, asked, notes };
   };
   const data = {
-    projects: async () => [{ id: 'prj-A', name: 'Alpha' }, { id: 'prj-B', name: 'Beta' }],
+    projects: async () => [
+      { id: 'prj-A', name: 'Alpha' },
+      { id: 'prj-B', name: 'Beta' },
+    ],
     agentPools: async () => [] as { id: string; name: string }[],
   };
 
   it('picks the project from a list and skips what flags already gave', async () => {
     const { prompts, asked, notes } = fakePrompts(['  named ', 'prj-B', '', '', true]);
     const out = await interactiveCreateFlow(prompts, data, { 'execution-mode': 'local', 'auto-apply': false });
-    expect(asked).toEqual(['Workspace name', 'Project', 'Description (optional)', 'Tags, key=value separated by commas (optional)', 'Create this workspace?']);
+    expect(asked).toEqual([
+      'Workspace name',
+      'Project',
+      'Description (optional)',
+      'Tags, key=value separated by commas (optional)',
+      'Create this workspace?',
+    ]);
     expect(out).toEqual({ name: 'named', project: 'prj-B' });
     expect(notes.join('\n')).toMatch(/Project\s+Beta \(prj-B\)/);
   });

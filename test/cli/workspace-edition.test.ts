@@ -6,8 +6,14 @@ import { runCli, tempDb } from '../helpers/cli.js';
 const BIN = fileURLToPath(new URL('../../bin/run.js', import.meta.url));
 
 /** Starts `berth serve --port 0 ...`, waits until it listens, stops it; returns its stderr. */
-async function serveOnce(args: string[], env: Record<string, string>): Promise<{ url: string; stderr: string; stop: () => Promise<number> }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+async function serveOnce(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ url: string; stderr: string; stop: () => Promise<number> }> {
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
@@ -27,7 +33,13 @@ async function serveOnce(args: string[], env: Record<string, string>): Promise<{
       child.once('close', (code) => resolve(code ?? -1));
       child.kill('SIGTERM');
     });
-  return { url, get stderr() { return stderr; }, stop };
+  return {
+    url,
+    get stderr() {
+      return stderr;
+    },
+    stop,
+  };
 }
 
 describe('berth serve --edition', () => {
@@ -47,12 +59,17 @@ describe('berth serve --edition', () => {
     const res = await fetch(`${hosted.url}/api/v2/organizations/acme/workspaces`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.api+json' },
-      body: JSON.stringify({ data: { type: 'workspaces', attributes: { name: 'served', 'assessments-enabled': true } } }),
+      body: JSON.stringify({
+        data: { type: 'workspaces', attributes: { name: 'served', 'assessments-enabled': true } },
+      }),
     });
     expect(res.status).toBe(201);
     expect(((await res.json()) as any).data.attributes['assessments-enabled']).toBe(true);
     // The same commands against the server (remote mode).
-    const remote = await runCli(['workspace', 'list', '--org', 'acme', '--server', hosted.url, '--token', token!, '--json'], {});
+    const remote = await runCli(
+      ['workspace', 'list', '--org', 'acme', '--server', hosted.url, '--token', token!, '--json'],
+      {},
+    );
     expect(remote.code, remote.stderr).toBe(0);
     expect(JSON.parse(remote.stdout).map((w: any) => w.attributes.name)).toEqual(['served']);
     const noToken = await runCli(['workspace', 'show', 'acme/served', '--server', hosted.url], {});

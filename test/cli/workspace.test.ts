@@ -26,20 +26,53 @@ describe('berth workspace (local mode)', () => {
 
   describe('create', () => {
     it('creates with flags and prints the API resource with --json', async () => {
-      const ws = await json('workspace', 'create', 'app-prod', '--org', 'acme', '--description', 'Production', '--auto-apply',
-        '--tag', 'env=prod', '--tag', 'team=core', '--engine-version', '~> 1.9.0', '--trigger-prefix', '/modules', '--trigger-prefix', '/shared',
-        '--working-directory', 'infra', '--auto-destroy-duration', '14d', '--no-speculative', '--source-name', 'cli-test');
+      const ws = await json(
+        'workspace',
+        'create',
+        'app-prod',
+        '--org',
+        'acme',
+        '--description',
+        'Production',
+        '--auto-apply',
+        '--tag',
+        'env=prod',
+        '--tag',
+        'team=core',
+        '--engine-version',
+        '~> 1.9.0',
+        '--trigger-prefix',
+        '/modules',
+        '--trigger-prefix',
+        '/shared',
+        '--working-directory',
+        'infra',
+        '--auto-destroy-duration',
+        '14d',
+        '--no-speculative',
+        '--source-name',
+        'cli-test',
+      );
       expect(ws).toMatchObject({
         type: 'workspaces',
         id: expect.stringMatching(/^ws-[A-Za-z0-9]{16}$/),
         attributes: {
-          name: 'app-prod', description: 'Production', 'auto-apply': true, 'terraform-version': '~> 1.9.0',
-          'trigger-prefixes': ['/modules', '/shared'], 'working-directory': 'infra', 'auto-destroy-activity-duration': '14d',
-          'speculative-enabled': false, 'source-name': 'cli-test',
+          name: 'app-prod',
+          description: 'Production',
+          'auto-apply': true,
+          'terraform-version': '~> 1.9.0',
+          'trigger-prefixes': ['/modules', '/shared'],
+          'working-directory': 'infra',
+          'auto-destroy-activity-duration': '14d',
+          'speculative-enabled': false,
+          'source-name': 'cli-test',
         },
       });
       const shown = await json('workspace', 'show', 'acme/app-prod', '--include', 'effective_tag_bindings');
-      expect(shown.included.map((t: any) => `${t.attributes.key}=${t.attributes.value}`)).toEqual(['env=prod', 'team=core']);
+      expect(shown.included.map((t: any) => `${t.attributes.key}=${t.attributes.value}`)).toEqual([
+        'env=prod',
+        'team=core',
+      ]);
     });
 
     it('prints a human summary without --json', async () => {
@@ -53,8 +86,25 @@ describe('berth workspace (local mode)', () => {
     it('with a VCS repository from a recorded OAuth token', async () => {
       const token = await json('oauth-token', 'create', '--org', 'acme', '--service-provider', 'gitlab_hosted');
       expect(token.id).toMatch(/^ot-/);
-      const ws = await json('workspace', 'create', 'vcs-app', '--org', 'acme', '--vcs-identifier', 'acme/app', '--vcs-oauth-token', token.id, '--vcs-branch', 'main');
-      expect(ws.attributes['vcs-repo']).toMatchObject({ identifier: 'acme/app', branch: 'main', 'oauth-token-id': token.id, 'service-provider': 'gitlab_hosted' });
+      const ws = await json(
+        'workspace',
+        'create',
+        'vcs-app',
+        '--org',
+        'acme',
+        '--vcs-identifier',
+        'acme/app',
+        '--vcs-oauth-token',
+        token.id,
+        '--vcs-branch',
+        'main',
+      );
+      expect(ws.attributes['vcs-repo']).toMatchObject({
+        identifier: 'acme/app',
+        branch: 'main',
+        'oauth-token-id': token.id,
+        'service-provider': 'gitlab_hosted',
+      });
       const tokens = await json('oauth-token', 'list', '--org', 'acme');
       expect(tokens.map((t: any) => t.id)).toEqual([token.id]);
       const table = await berth('oauth-token', 'list', '--org', 'acme');
@@ -63,7 +113,17 @@ describe('berth workspace (local mode)', () => {
 
     it('in agent mode with a pool named by name', async () => {
       const pool = await json('agent-pool', 'create', 'builders', '--org', 'acme');
-      const ws = await json('workspace', 'create', 'runner', '--org', 'acme', '--execution-mode', 'agent', '--agent-pool', 'builders');
+      const ws = await json(
+        'workspace',
+        'create',
+        'runner',
+        '--org',
+        'acme',
+        '--execution-mode',
+        'agent',
+        '--agent-pool',
+        'builders',
+      );
       expect(ws.relationships['agent-pool'].data).toEqual({ id: pool.id, type: 'agent-pools' });
     });
 
@@ -74,7 +134,12 @@ describe('berth workspace (local mode)', () => {
         expect(res.stderr).toContain('a workspace NAME is required when not on a terminal');
         expect(res.stdout).toBe('');
       }
-      expect(names(await json('workspace', 'list', '--org', 'acme'))).toEqual(['app-prod', 'human', 'vcs-app', 'runner']);
+      expect(names(await json('workspace', 'list', '--org', 'acme'))).toEqual([
+        'app-prod',
+        'human',
+        'vcs-app',
+        'runner',
+      ]);
     });
 
     it('rule violations exit 5 with the API message on stderr', async () => {
@@ -84,7 +149,15 @@ describe('berth workspace (local mode)', () => {
       const agent = await berth('workspace', 'create', 'no-pool', '--org', 'acme', '--execution-mode', 'agent');
       expect(agent.code).toBe(5);
       expect(agent.stderr).toContain("Agent pool id must be specified when using 'agent' execution mode");
-      const version = await berth('workspace', 'create', 'bad-version', '--org', 'acme', '--engine-version', 'nonexisting');
+      const version = await berth(
+        'workspace',
+        'create',
+        'bad-version',
+        '--org',
+        'acme',
+        '--engine-version',
+        'nonexisting',
+      );
       expect(version.code).toBe(5);
       const assess = await berth('workspace', 'create', 'assess', '--org', 'acme', '--assessments');
       expect(assess.code).toBe(5);
@@ -130,12 +203,23 @@ describe('berth workspace (local mode)', () => {
 
   describe('list', () => {
     beforeAll(async () => {
-      for (const name of ['web-1', 'web-2', 'db-1']) expect((await berth('workspace', 'create', name, '--org', 'acme', '--tag', `tier=${name.split('-')[0]}`)).code).toBe(0);
+      for (const name of ['web-1', 'web-2', 'db-1'])
+        expect(
+          (await berth('workspace', 'create', name, '--org', 'acme', '--tag', `tier=${name.split('-')[0]}`)).code,
+        ).toBe(0);
       expect((await berth('workspace', 'create', 'elsewhere', '--org', 'beta')).code).toBe(0);
     });
 
     it('lists every workspace of the organization in creation order', async () => {
-      expect(names(await json('workspace', 'list', '--org', 'acme'))).toEqual(['app-prod', 'human', 'vcs-app', 'runner', 'web-1', 'web-2', 'db-1']);
+      expect(names(await json('workspace', 'list', '--org', 'acme'))).toEqual([
+        'app-prod',
+        'human',
+        'vcs-app',
+        'runner',
+        'web-1',
+        'web-2',
+        'db-1',
+      ]);
       expect(names(await json('workspace', 'list', '--org', 'acme', '--all'))).toHaveLength(7);
     });
 
@@ -143,18 +227,36 @@ describe('berth workspace (local mode)', () => {
       expect(names(await json('workspace', 'list', '--org', 'acme', '--search', 'WEB'))).toEqual(['web-1', 'web-2']);
       expect(names(await json('workspace', 'list', '--org', 'acme', '--wildcard', '*-1'))).toEqual(['web-1', 'db-1']);
       expect(names(await json('workspace', 'list', '--org', 'acme', '--tag', 'tier=web'))).toEqual(['web-1', 'web-2']);
-      expect(names(await json('workspace', 'list', '--org', 'acme', '--tag', 'tier'))).toEqual(['web-1', 'web-2', 'db-1']);
+      expect(names(await json('workspace', 'list', '--org', 'acme', '--tag', 'tier'))).toEqual([
+        'web-1',
+        'web-2',
+        'db-1',
+      ]);
       expect(names(await json('workspace', 'list', '--org', 'acme', '--tag', 'tier', '--tag', 'env=prod'))).toEqual([]);
-      expect(names(await json('workspace', 'list', '--org', 'acme', '--sort', '-name', '--search', '-'))).toEqual(['web-2', 'web-1', 'vcs-app', 'db-1', 'app-prod']);
+      expect(names(await json('workspace', 'list', '--org', 'acme', '--sort', '-name', '--search', '-'))).toEqual([
+        'web-2',
+        'web-1',
+        'vcs-app',
+        'db-1',
+        'app-prod',
+      ]);
       expect(names(await json('workspace', 'list', '--org', 'acme', '--tags', 'none'))).toEqual([]);
-      expect(names(await json('workspace', 'list', '--org', 'acme', '--exclude-tags', 'none', '--search', 'web'))).toEqual(['web-1', 'web-2']);
+      expect(
+        names(await json('workspace', 'list', '--org', 'acme', '--exclude-tags', 'none', '--search', 'web')),
+      ).toEqual(['web-1', 'web-2']);
       expect(names(await json('workspace', 'list', '--org', 'acme', '--run-status', 'applied'))).toEqual([]);
       const project = (await json('workspace', 'show', 'acme/web-1')).relationships.project.data.id;
-      expect(names(await json('workspace', 'list', '--org', 'acme', '--project', project, '--search', 'db'))).toEqual(['db-1']);
+      expect(names(await json('workspace', 'list', '--org', 'acme', '--project', project, '--search', 'db'))).toEqual([
+        'db-1',
+      ]);
     });
 
     it('pages with --page and --page-size', async () => {
-      expect(names(await json('workspace', 'list', '--org', 'acme', '--page', '2', '--page-size', '3'))).toEqual(['runner', 'web-1', 'web-2']);
+      expect(names(await json('workspace', 'list', '--org', 'acme', '--page', '2', '--page-size', '3'))).toEqual([
+        'runner',
+        'web-1',
+        'web-2',
+      ]);
     });
 
     it('prints a table for humans', async () => {
@@ -170,17 +272,64 @@ describe('berth workspace (local mode)', () => {
   describe('update', () => {
     it('changes only the given settings and renames', async () => {
       const before = await json('workspace', 'show', 'acme/web-1');
-      const after = await json('workspace', 'update', 'acme/web-1', '--name', 'web-one', '--description', 'renamed', '--no-auto-apply', '--queue-all-runs');
+      const after = await json(
+        'workspace',
+        'update',
+        'acme/web-1',
+        '--name',
+        'web-one',
+        '--description',
+        'renamed',
+        '--no-auto-apply',
+        '--queue-all-runs',
+      );
       expect(after.id).toBe(before.id);
-      expect(after.attributes).toMatchObject({ name: 'web-one', description: 'renamed', 'auto-apply': false, 'queue-all-runs': true, 'terraform-version': before.attributes['terraform-version'] });
+      expect(after.attributes).toMatchObject({
+        name: 'web-one',
+        description: 'renamed',
+        'auto-apply': false,
+        'queue-all-runs': true,
+        'terraform-version': before.attributes['terraform-version'],
+      });
       expect((await berth('workspace', 'show', 'acme/web-1')).code).toBe(3);
     });
 
     it('replaces and clears tags, returns to inherited settings, removes VCS', async () => {
-      const ws = await json('workspace', 'update', 'vcs-app', '--org', 'acme', '--tag', 'a=1', '--execution-mode', 'local', '--auto-destroy-duration', '2h');
-      expect(ws.attributes).toMatchObject({ 'execution-mode': 'local', 'setting-overwrites': { 'execution-mode': true }, 'auto-destroy-activity-duration': '2h' });
-      const back = await json('workspace', 'update', 'vcs-app', '--org', 'acme', '--inherit-execution-mode', '--inherit-auto-destroy', '--no-vcs', '--clear-tags');
-      expect(back.attributes).toMatchObject({ 'execution-mode': 'remote', 'setting-overwrites': { 'execution-mode': false }, 'inherits-project-auto-destroy': true, 'vcs-repo': null });
+      const ws = await json(
+        'workspace',
+        'update',
+        'vcs-app',
+        '--org',
+        'acme',
+        '--tag',
+        'a=1',
+        '--execution-mode',
+        'local',
+        '--auto-destroy-duration',
+        '2h',
+      );
+      expect(ws.attributes).toMatchObject({
+        'execution-mode': 'local',
+        'setting-overwrites': { 'execution-mode': true },
+        'auto-destroy-activity-duration': '2h',
+      });
+      const back = await json(
+        'workspace',
+        'update',
+        'vcs-app',
+        '--org',
+        'acme',
+        '--inherit-execution-mode',
+        '--inherit-auto-destroy',
+        '--no-vcs',
+        '--clear-tags',
+      );
+      expect(back.attributes).toMatchObject({
+        'execution-mode': 'remote',
+        'setting-overwrites': { 'execution-mode': false },
+        'inherits-project-auto-destroy': true,
+        'vcs-repo': null,
+      });
       const shown = await json('workspace', 'show', 'acme/vcs-app', '--include', 'effective_tag_bindings');
       expect(shown.included).toEqual([]);
     });
@@ -220,7 +369,9 @@ describe('berth workspace (local mode)', () => {
 
     it('safe delete of a locked or resource-managing workspace exits 4; --force deletes it', async () => {
       expect((await berth('workspace', 'create', 'busy', '--org', 'acme')).code).toBe(0);
-      sql("update workspaces set locked = 1, locked_by_kind = 'users', locked_by_id = 'user-AAAAAAAAAAAAAAAA' where name = 'busy'");
+      sql(
+        "update workspaces set locked = 1, locked_by_kind = 'users', locked_by_id = 'user-AAAAAAAAAAAAAAAA' where name = 'busy'",
+      );
       const locked = await berth('workspace', 'delete', 'busy', '--org', 'acme', '--yes');
       expect(locked.code).toBe(4);
       expect(locked.stderr).toContain('Workspace is currently locked');
@@ -259,19 +410,50 @@ describe('berth workspace (local mode)', () => {
       const conn = new Database(db.path);
       const orgId = (conn.prepare("select id from organizations where name = 'acme'").get() as { id: string }).id;
       conn
-        .prepare("insert into projects (id, organization_id, name, name_lower, default_execution_mode, is_default, created_at) values ('prj-MoveTargetAAAAAA', ?, 'Target', 'target', 'remote', 0, ?)")
+        .prepare(
+          "insert into projects (id, organization_id, name, name_lower, default_execution_mode, is_default, created_at) values ('prj-MoveTargetAAAAAA', ?, 'Target', 'target', 'remote', 0, ?)",
+        )
         .run(orgId, new Date().toISOString());
       conn.close();
       const web2 = await json('workspace', 'show', 'acme/web-2');
-      const res = await berth('project', 'move-workspaces', 'prj-MoveTargetAAAAAA', web2.id, 'acme/web-one', 'db-1', '--org', 'acme', '--json');
+      const res = await berth(
+        'project',
+        'move-workspaces',
+        'prj-MoveTargetAAAAAA',
+        web2.id,
+        'acme/web-one',
+        'db-1',
+        '--org',
+        'acme',
+        '--json',
+      );
       expect(res.code, res.stderr).toBe(0);
-      expect(JSON.parse(res.stdout)).toEqual({ project: 'prj-MoveTargetAAAAAA', moved: [web2.id, expect.any(String), expect.any(String)] });
-      expect(names(await json('workspace', 'list', '--org', 'acme', '--project', 'prj-MoveTargetAAAAAA'))).toEqual(['web-one', 'web-2', 'db-1']);
+      expect(JSON.parse(res.stdout)).toEqual({
+        project: 'prj-MoveTargetAAAAAA',
+        moved: [web2.id, expect.any(String), expect.any(String)],
+      });
+      expect(names(await json('workspace', 'list', '--org', 'acme', '--project', 'prj-MoveTargetAAAAAA'))).toEqual([
+        'web-one',
+        'web-2',
+        'db-1',
+      ]);
       const foreign = (await json('workspace', 'show', 'beta/elsewhere')).id;
-      const refused = await berth('project', 'move-workspaces', 'prj-MoveTargetAAAAAA', 'acme/human', foreign, '--org', 'acme');
+      const refused = await berth(
+        'project',
+        'move-workspaces',
+        'prj-MoveTargetAAAAAA',
+        'acme/human',
+        foreign,
+        '--org',
+        'acme',
+      );
       expect(refused.code).toBe(6);
       expect(refused.stderr).toContain(`Workspace(s) not found, or you are not authorized to move them: ${foreign}`);
-      expect(names(await json('workspace', 'list', '--org', 'acme', '--project', 'prj-MoveTargetAAAAAA'))).toEqual(['web-one', 'web-2', 'db-1']);
+      expect(names(await json('workspace', 'list', '--org', 'acme', '--project', 'prj-MoveTargetAAAAAA'))).toEqual([
+        'web-one',
+        'web-2',
+        'db-1',
+      ]);
       expect((await berth('project', 'move-workspaces', 'prj-MoveTargetAAAAAA')).code).toBe(2);
     });
   });

@@ -24,7 +24,11 @@ describe('LocalHeaders', () => {
 
 describe('LocalRequest and LocalResponse', () => {
   it('carry the method, URL, headers and a body that can be read once', async () => {
-    const req = new LocalRequest(new URL('http://berth.local/api/v2/x?y=1'), { method: 'post', headers: { A: 'b' }, body: '{"k":"\u00e9"}' });
+    const req = new LocalRequest(new URL('http://berth.local/api/v2/x?y=1'), {
+      method: 'post',
+      headers: { A: 'b' },
+      body: '{"k":"\u00e9"}',
+    });
     expect(req.url).toBe('http://berth.local/api/v2/x?y=1');
     expect(req.method).toBe('POST');
     expect(req.headers.get('content-length')).toBe(String(Buffer.byteLength('{"k":"\u00e9"}')));
@@ -42,7 +46,11 @@ describe('LocalRequest and LocalResponse', () => {
     expect(new LocalResponse(null, { status: 404 }).ok).toBe(false);
     expect(await new LocalResponse(null).text()).toBe('');
     const copy = new LocalResponse(new LocalResponse('x', { status: 202 }).body, { status: 202, headers: res.headers });
-    expect([copy.status, await copy.text(), copy.headers.get('content-type')]).toEqual([202, 'x', 'application/octet-stream']);
+    expect([copy.status, await copy.text(), copy.headers.get('content-type')]).toEqual([
+      202,
+      'x',
+      'application/octet-stream',
+    ]);
   });
 
   it('serve a hono app exactly as the Fetch API objects do', async () => {
@@ -55,7 +63,11 @@ describe('LocalRequest and LocalResponse', () => {
     Object.assign(globalThis, { Request: LocalRequest, Response: LocalResponse, Headers: LocalHeaders });
     try {
       const res = (await app.fetch(
-        new LocalRequest('http://berth.local/echo/7?q=a%20b', { method: 'POST', headers: { 'X-In': 'yes' }, body: '{"n":1}' }) as unknown as Request,
+        new LocalRequest('http://berth.local/echo/7?q=a%20b', {
+          method: 'POST',
+          headers: { 'X-In': 'yes' },
+          body: '{"n":1}',
+        }) as unknown as Request,
       )) as unknown as LocalResponse;
       expect(res).toBeInstanceOf(LocalResponse);
       expect(res.status).toBe(201);

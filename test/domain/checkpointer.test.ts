@@ -25,7 +25,11 @@ describe('SQLite checkpoints in a worker thread (serve)', () => {
     const file = join(dir, 'berth.db');
     const store = await openStore(file);
     store.offloadCheckpoints();
-    for (let i = 0; i < 300; i++) await store.db.insertInto('settings').values({ key: `k${i}`, value: 'v' }).execute();
+    for (let i = 0; i < 300; i++)
+      await store.db
+        .insertInto('settings')
+        .values({ key: `k${i}`, value: 'v' })
+        .execute();
     // Far below the automatic threshold that offloading sets: only the worker checkpoints them.
     await expect.poll(() => rowsInMainFile(dir, file), { timeout: 5000, interval: 50 }).toBe(300);
     await store.close();

@@ -1,9 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import { DatabaseLocationError, describeLocation, parseDatabaseLocation, resolveDatabaseLocation } from '../../src/store/location.js';
+import {
+  DatabaseLocationError,
+  describeLocation,
+  parseDatabaseLocation,
+  resolveDatabaseLocation,
+} from '../../src/store/location.js';
 
 describe('--database locations', () => {
   it('reads postgres:// and postgresql:// URLs as PostgreSQL, as given', () => {
-    expect(parseDatabaseLocation('postgres://u:p@db:5432/berth?sslmode=require')).toEqual({ kind: 'postgres', url: 'postgres://u:p@db:5432/berth?sslmode=require' });
+    expect(parseDatabaseLocation('postgres://u:p@db:5432/berth?sslmode=require')).toEqual({
+      kind: 'postgres',
+      url: 'postgres://u:p@db:5432/berth?sslmode=require',
+    });
     expect(parseDatabaseLocation('postgresql://db/berth')).toEqual({ kind: 'postgres', url: 'postgresql://db/berth' });
   });
 
@@ -23,14 +31,22 @@ describe('--database locations', () => {
 
   it('takes --database, else BERTH_DATABASE_URL, else the SQLite file of BERTH_DB / --db', () => {
     const env = { BERTH_DATABASE_URL: 'postgres://env/berth', BERTH_DB: '/env.db' };
-    expect(resolveDatabaseLocation({ database: 'postgres://flag/berth', db: 'x.db' }, env)).toEqual({ kind: 'postgres', url: 'postgres://flag/berth' });
+    expect(resolveDatabaseLocation({ database: 'postgres://flag/berth', db: 'x.db' }, env)).toEqual({
+      kind: 'postgres',
+      url: 'postgres://flag/berth',
+    });
     expect(resolveDatabaseLocation({ db: 'x.db' }, env)).toEqual({ kind: 'postgres', url: 'postgres://env/berth' });
-    expect(resolveDatabaseLocation({ db: 'x.db' }, { BERTH_DB: '/env.db' })).toEqual({ kind: 'sqlite', path: '/env.db' });
+    expect(resolveDatabaseLocation({ db: 'x.db' }, { BERTH_DB: '/env.db' })).toEqual({
+      kind: 'sqlite',
+      path: '/env.db',
+    });
     expect(resolveDatabaseLocation({ db: 'x.db' }, {})).toEqual({ kind: 'sqlite', path: 'x.db' });
   });
 
   it('never shows a password', () => {
-    expect(describeLocation({ kind: 'postgres', url: 'postgres://berth:hunter2@db:5432/berth' })).toBe('postgres://berth:***@db:5432/berth');
+    expect(describeLocation({ kind: 'postgres', url: 'postgres://berth:hunter2@db:5432/berth' })).toBe(
+      'postgres://berth:***@db:5432/berth',
+    );
     expect(describeLocation({ kind: 'postgres', url: 'postgres://berth@db/berth' })).toBe('postgres://berth@db/berth');
   });
 });

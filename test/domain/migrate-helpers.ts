@@ -8,6 +8,9 @@ export async function sqliteFreshUpTo(version: number): Promise<Kysely<any>> {
   const sqlite = new Database(':memory:');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<any>({ dialect: new SqliteDialect({ database: sqlite }) });
-  await migrate(db, MIGRATIONS.filter((m) => m.version <= version));
+  await migrate(
+    db,
+    MIGRATIONS.filter((m) => m.version <= version),
+  );
   return db;
 }

@@ -6,7 +6,9 @@ import { openStore } from '../../src/store/open.js';
 describe('migrations', () => {
   it('are recorded, and a second run applies nothing', async () => {
     const store = await openStore(':memory:');
-    const versions = (await store.db.selectFrom('berth_migrations').select('version').orderBy('version').execute()).map((r) => r.version);
+    const versions = (await store.db.selectFrom('berth_migrations').select('version').orderBy('version').execute()).map(
+      (r) => r.version,
+    );
     expect(versions).toEqual(MIGRATIONS.map((m) => m.version).sort((a, b) => a - b));
     expect(await migrate(store.db)).toBe(0);
     await store.close();
@@ -28,21 +30,51 @@ describe('migrations 012 and 013: integer workspace keys, binding projects', () 
     const { sqliteFreshUpTo } = await import('./migrate-helpers.js');
     const db = await sqliteFreshUpTo(11);
     try {
-      await db.insertInto('organizations').values({ id: 'org-1', name: 'acme', email: 'a@x', created_at: 'now' }).execute();
-      await db.insertInto('projects').values({ id: 'prj-1', organization_id: 'org-1', name: 'p', name_lower: 'p', created_at: 'now' }).execute();
+      await db
+        .insertInto('organizations')
+        .values({ id: 'org-1', name: 'acme', email: 'a@x', created_at: 'now' })
+        .execute();
+      await db
+        .insertInto('projects')
+        .values({ id: 'prj-1', organization_id: 'org-1', name: 'p', name_lower: 'p', created_at: 'now' })
+        .execute();
       for (const id of ['ws-a', 'ws-b']) {
         await db
           .insertInto('workspaces')
-          .values({ id, organization_id: 'org-1', project_id: 'prj-1', name: id, name_lower: id, terraform_version: '1', latest_change_at: 'now', created_at: 'now', updated_at: 'now' })
+          .values({
+            id,
+            organization_id: 'org-1',
+            project_id: 'prj-1',
+            name: id,
+            name_lower: id,
+            terraform_version: '1',
+            latest_change_at: 'now',
+            created_at: 'now',
+            updated_at: 'now',
+          })
           .execute();
       }
-      await db.insertInto('tags').values({ id: 'tag-1', organization_id: 'org-1', name: 't', created_at: 'now' }).execute();
-      await db.insertInto('workspace_tags').values([{ workspace_id: 'ws-b', tag_id: 'tag-1' }]).execute();
-      await db.insertInto('workspace_tag_bindings').values([{ id: 'tb-1', workspace_id: 'ws-b', key: 'k', value: 'v', created_at: 'now' }]).execute();
+      await db
+        .insertInto('tags')
+        .values({ id: 'tag-1', organization_id: 'org-1', name: 't', created_at: 'now' })
+        .execute();
+      await db
+        .insertInto('workspace_tags')
+        .values([{ workspace_id: 'ws-b', tag_id: 'tag-1' }])
+        .execute();
+      await db
+        .insertInto('workspace_tag_bindings')
+        .values([{ id: 'tb-1', workspace_id: 'ws-b', key: 'k', value: 'v', created_at: 'now' }])
+        .execute();
       expect(await migrate(db)).toBe(2);
-      const seqB = (await db.selectFrom('workspaces').select('seq').where('id', '=', 'ws-b').executeTakeFirstOrThrow()).seq;
-      expect(await db.selectFrom('workspace_tags').select('workspace_seq').execute()).toEqual([{ workspace_seq: seqB }]);
-      expect(await db.selectFrom('workspace_tag_bindings').select(['workspace_seq', 'project_id']).execute()).toEqual([{ workspace_seq: seqB, project_id: 'prj-1' }]);
+      const seqB = (await db.selectFrom('workspaces').select('seq').where('id', '=', 'ws-b').executeTakeFirstOrThrow())
+        .seq;
+      expect(await db.selectFrom('workspace_tags').select('workspace_seq').execute()).toEqual([
+        { workspace_seq: seqB },
+      ]);
+      expect(await db.selectFrom('workspace_tag_bindings').select(['workspace_seq', 'project_id']).execute()).toEqual([
+        { workspace_seq: seqB, project_id: 'prj-1' },
+      ]);
     } finally {
       await db.destroy();
     }

@@ -27,7 +27,9 @@ describe('ids', () => {
 
 describe('durations', () => {
   it.each(['1d', '14d', '9999h', '0010h'])('accepts %s', (d) => expect(isValidDuration(d)).toBe(true));
-  it.each(['0d', '10000d', '20m', 'd', '1.5d', ' 1d', '-1d', ''])('rejects %s', (d) => expect(isValidDuration(d)).toBe(false));
+  it.each(['0d', '10000d', '20m', 'd', '1.5d', ' 1d', '-1d', ''])('rejects %s', (d) =>
+    expect(isValidDuration(d)).toBe(false),
+  );
   it('converts to milliseconds', () => {
     expect(durationMs('2d')).toBe(172_800_000);
     expect(durationMs('3h')).toBe(10_800_000);
@@ -47,14 +49,34 @@ describe('paging', () => {
 
 describe('tag bindings', () => {
   it('reads key and value, ignoring extra members', () => {
-    expect(parseTagBindings([{ ...tb('env', 'prod'), id: 'x', relationships: {} }, { type: 'tag-bindings', attributes: { key: 'team' } }], '/data')).toEqual([
+    expect(
+      parseTagBindings(
+        [
+          { ...tb('env', 'prod'), id: 'x', relationships: {} },
+          { type: 'tag-bindings', attributes: { key: 'team' } },
+        ],
+        '/data',
+      ),
+    ).toEqual([
       { key: 'env', value: 'prod' },
       { key: 'team', value: '' },
     ]);
   });
   it('rejects reserved prefixes, long keys and values, bad characters, duplicates and wrong types, all at once', () => {
     const err = failure(() =>
-      parseTagBindings([tb('hc:x'), tb('HCP:y'), tb('k'.repeat(129)), tb('ok', 'v'.repeat(257)), tb('a b'), tb('dup'), tb('dup'), { type: 'tags', attributes: { key: 'z' } }], '/data'),
+      parseTagBindings(
+        [
+          tb('hc:x'),
+          tb('HCP:y'),
+          tb('k'.repeat(129)),
+          tb('ok', 'v'.repeat(257)),
+          tb('a b'),
+          tb('dup'),
+          tb('dup'),
+          { type: 'tags', attributes: { key: 'z' } },
+        ],
+        '/data',
+      ),
     );
     expect(err.status).toBe(422);
     expect(err.items.map((i) => i.pointer)).toEqual([
@@ -75,7 +97,18 @@ describe('tag bindings', () => {
     expect(failure(() => checkBindingCount(11, '/d')).detail).toContain('cannot exceed 10');
   });
   it('merges by key without removing', () => {
-    expect(mergeBindings([{ key: 'a', value: '1' }, { key: 'b', value: '2' }], [{ key: 'b', value: '3' }, { key: 'c', value: '' }])).toEqual([
+    expect(
+      mergeBindings(
+        [
+          { key: 'a', value: '1' },
+          { key: 'b', value: '2' },
+        ],
+        [
+          { key: 'b', value: '3' },
+          { key: 'c', value: '' },
+        ],
+      ),
+    ).toEqual([
       { key: 'a', value: '1' },
       { key: 'b', value: '3' },
       { key: 'c', value: '' },
@@ -92,12 +125,28 @@ describe('tokens', () => {
 });
 
 describe('policy', () => {
-  const owners = { teamId: 't1', isOwners: true, manageProjects: true, manageWorkspaces: true, readProjects: true, readWorkspaces: true };
-  const none = { ...owners, isOwners: false, manageProjects: false, manageWorkspaces: false, readProjects: false, readWorkspaces: false };
+  const owners = {
+    teamId: 't1',
+    isOwners: true,
+    manageProjects: true,
+    manageWorkspaces: true,
+    readProjects: true,
+    readWorkspaces: true,
+  };
+  const none = {
+    ...owners,
+    isOwners: false,
+    manageProjects: false,
+    manageWorkspaces: false,
+    readProjects: false,
+    readWorkspaces: false,
+  };
   const user = { kind: 'user' as const, tokenId: 'at', userId: 'u', username: 'u', siteAdmin: false };
 
   it('lets the site administrator do everything', () => {
-    expect(can({ kind: 'site-admin', tokenId: null }, 'organization:delete', { organizationId: 'o', teams: [] })).toBe(true);
+    expect(can({ kind: 'site-admin', tokenId: null }, 'organization:delete', { organizationId: 'o', teams: [] })).toBe(
+      true,
+    );
   });
   it('lets owners manage and plain members only read', () => {
     expect(can(user, 'organization:update', { organizationId: 'o', teams: [owners] })).toBe(true);

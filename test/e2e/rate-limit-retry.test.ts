@@ -10,7 +10,8 @@ describe('the CLI against a rate-limited server', () => {
   it('a bulk lock of 8 workspaces at 2 requests per second succeeds for every workspace', async () => {
     const local = { BERTH_DB: tmp.db };
     expect((await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], local)).code).toBe(0);
-    for (let i = 0; i < 8; i++) expect((await runCli(['workspace', 'create', `app-${i}`, '--org', 'acme'], local)).code).toBe(0);
+    for (let i = 0; i < 8; i++)
+      expect((await runCli(['workspace', 'create', `app-${i}`, '--org', 'acme'], local)).code).toBe(0);
 
     const server = await startServe(tmp.db, ['--rate-limit', '2']);
     try {
@@ -21,7 +22,9 @@ describe('the CLI against a rate-limited server', () => {
       await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/ 429 /);
       const list = await runCli(['workspace', 'list', '--all', '--json'], remote);
       expect(list.code, list.stderr).toBe(0);
-      const locked = (JSON.parse(list.stdout) as Array<{ attributes: { locked: boolean } }>).map((w) => w.attributes.locked);
+      const locked = (JSON.parse(list.stdout) as Array<{ attributes: { locked: boolean } }>).map(
+        (w) => w.attributes.locked,
+      );
       expect(locked).toEqual(Array(8).fill(true));
     } finally {
       expect(await server.stop()).toBe(0);

@@ -22,14 +22,25 @@ describe('workspace relation commands against berth serve (--server)', () => {
   it('ssh key, consumers, tags, bindings and retention over HTTP; the key never reaches the log', async () => {
     writeFileSync(join(tmp.dir, 'key'), 'PRIVATE-KEY-MATERIAL\n');
     await json('ssh-key', 'create', 'deploy', '--key-file', join(tmp.dir, 'key'));
-    expect((await json('workspace', 'ssh-key', 'assign', 'network', 'deploy')).relationships['ssh-key'].data.type).toBe('ssh-keys');
+    expect((await json('workspace', 'ssh-key', 'assign', 'network', 'deploy')).relationships['ssh-key'].data.type).toBe(
+      'ssh-keys',
+    );
     expect((await json('remote-state', 'add', 'network', 'app')).map((w: any) => w.attributes.name)).toEqual(['app']);
-    expect((await json('workspace', 'tags', 'add', 'app', 'Prod')).map((t: any) => t.attributes.name)).toEqual(['prod']);
+    expect((await json('workspace', 'tags', 'add', 'app', 'Prod')).map((t: any) => t.attributes.name)).toEqual([
+      'prod',
+    ]);
     expect((await json('tags', 'list')).map((t: any) => t.attributes['instance-count'])).toEqual([1]);
-    expect((await json('workspace', 'tag-bindings', 'add', 'app', 'env=prod')).map((t: any) => t.attributes.key)).toEqual(['env']);
+    expect(
+      (await json('workspace', 'tag-bindings', 'add', 'app', 'env=prod')).map((t: any) => t.attributes.key),
+    ).toEqual(['env']);
     expect((await json('workspace', 'tag-bindings', 'effective', 'app'))[0]).not.toHaveProperty('links');
-    expect((await json('org', 'retention', 'set', '--delete-older-than-days', '30')).type).toBe('data-retention-policy-delete-olders');
-    expect((await json('workspace', 'retention', 'show', 'app')).relationships.target.data).toEqual({ id: 'acme', type: 'organizations' });
+    expect((await json('org', 'retention', 'set', '--delete-older-than-days', '30')).type).toBe(
+      'data-retention-policy-delete-olders',
+    );
+    expect((await json('workspace', 'retention', 'show', 'app')).relationships.target.data).toEqual({
+      id: 'acme',
+      type: 'organizations',
+    });
     expect(await json('maintenance', 'prune')).toEqual({ workspaces: 2, 'state-versions': 0, runs: 0 });
     expect(server.stderr()).toContain('POST /api/v2/organizations/acme/ssh-keys 201');
     expect(server.stderr()).not.toContain('PRIVATE-KEY-MATERIAL');

@@ -20,7 +20,9 @@ describe('the access log of berth serve', () => {
     server = await startServe(tmp.db);
     const admin = { Authorization: `Bearer ${server.token}` };
     secrets.push(server.token!);
-    const user = await call('POST', '/api/v2/admin/users', admin, { data: { type: 'users', attributes: { username: 'olga', email: 'o@acme.test' } } });
+    const user = await call('POST', '/api/v2/admin/users', admin, {
+      data: { type: 'users', attributes: { username: 'olga', email: 'o@acme.test' } },
+    });
     expect(user.status).toBe(201);
     const userId = ((await user.json()) as any).data.id;
     const minted = await call('POST', `/api/v2/users/${userId}/authentication-tokens`, admin);
@@ -31,13 +33,23 @@ describe('the access log of berth serve', () => {
     const olga = { Authorization: `Bearer ${token}` };
 
     // Successful requests, failed ones, and a state upload whose URL carries its secret.
-    expect((await call('POST', '/api/v2/organizations', olga, { data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } } })).status).toBe(201);
-    const ws = await call('POST', '/api/v2/organizations/acme/workspaces', olga, { data: { type: 'workspaces', attributes: { name: 'app' } } });
+    expect(
+      (
+        await call('POST', '/api/v2/organizations', olga, {
+          data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } },
+        })
+      ).status,
+    ).toBe(201);
+    const ws = await call('POST', '/api/v2/organizations/acme/workspaces', olga, {
+      data: { type: 'workspaces', attributes: { name: 'app' } },
+    });
     const wsId = ((await ws.json()) as any).data.id;
     expect((await call('POST', `/api/v2/workspaces/${wsId}/actions/lock`, olga)).status).toBe(200);
     const state = Buffer.from(JSON.stringify({ version: 4, serial: 1, lineage: 'l', outputs: {}, resources: [] }));
     const md5 = createHash('md5').update(state).digest('hex');
-    const sv = await call('POST', `/api/v2/workspaces/${wsId}/state-versions`, olga, { data: { type: 'state-versions', attributes: { serial: 1, lineage: 'l', md5 } } });
+    const sv = await call('POST', `/api/v2/workspaces/${wsId}/state-versions`, olga, {
+      data: { type: 'state-versions', attributes: { serial: 1, lineage: 'l', md5 } },
+    });
     expect(sv.status).toBe(201);
     const upload = new URL(((await sv.json()) as any).data.attributes['hosted-state-upload-url']);
     secrets.push(upload.searchParams.get('secret')!);
@@ -45,7 +57,13 @@ describe('the access log of berth serve', () => {
     const wrongToken = 'berth.WrongTokenValue1.ThisIsNotARealTokenButMustNotBeLoggedEither00';
     secrets.push(wrongToken);
     expect((await call('GET', '/api/v2/organizations', { Authorization: `Bearer ${wrongToken}` })).status).toBe(401);
-    expect((await call('GET', '/api/v2/organizations', { Authorization: `Basic ${Buffer.from('olga:hunter2').toString('base64')}` })).status).toBe(401);
+    expect(
+      (
+        await call('GET', '/api/v2/organizations', {
+          Authorization: `Basic ${Buffer.from('olga:hunter2').toString('base64')}`,
+        })
+      ).status,
+    ).toBe(401);
     secrets.push(Buffer.from('olga:hunter2').toString('base64'));
     // Revoked: the next request is refused, and that is logged without the token too.
     expect((await call('DELETE', `/api/v2/authentication-tokens/${mintedDoc.data.id}`, admin)).status).toBe(204);

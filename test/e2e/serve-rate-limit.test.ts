@@ -14,7 +14,9 @@ describe('berth serve --rate-limit', () => {
       const first = await fetch(`${server.url}/api/v2/ping`, { headers });
       expect(first.headers.get('x-ratelimit-limit')).toBe('2');
       // Ten at once: at two per second, most are refused however the machine schedules them.
-      const burst = await Promise.all(Array.from({ length: 10 }, () => fetch(`${server.url}/api/v2/organizations`, { headers })));
+      const burst = await Promise.all(
+        Array.from({ length: 10 }, () => fetch(`${server.url}/api/v2/organizations`, { headers })),
+      );
       const refused = burst.filter((r) => r.status === 429);
       expect(refused.length).toBeGreaterThan(0);
       expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);

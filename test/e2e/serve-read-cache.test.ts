@@ -11,7 +11,8 @@ describe('serve: the read cache follows every write', () => {
   let server: ServeProcess;
   let wsId: string;
   const local = () => ({ BERTH_DB: tmp.db, BERTH_ORG: 'acme' });
-  const get = (path: string, token = server.token!) => fetch(`${server.url}/api/v2${path}`, { headers: { Authorization: `Bearer ${token}` } });
+  const get = (path: string, token = server.token!) =>
+    fetch(`${server.url}/api/v2${path}`, { headers: { Authorization: `Bearer ${token}` } });
 
   beforeAll(async () => {
     expect((await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], local())).code).toBe(0);
@@ -77,7 +78,8 @@ describe('serve: cached answers count against the rate limit and are logged', ()
   it('gives each cached answer its rate-limit headers and log line, and refuses beyond the limit', async () => {
     expect((await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], { BERTH_DB: tmp.db })).code).toBe(0);
     server = await startServe(tmp.db, ['--rate-limit', '3']);
-    const get = () => fetch(`${server.url}/api/v2/organizations/acme`, { headers: { Authorization: `Bearer ${server.token}` } });
+    const get = () =>
+      fetch(`${server.url}/api/v2/organizations/acme`, { headers: { Authorization: `Bearer ${server.token}` } });
     // Within one second (the limiter's window): the first computes, the next two come from the cache.
     const answers = [await get(), await get(), await get(), await get()];
     expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 429]);
@@ -87,7 +89,9 @@ describe('serve: cached answers count against the rate limit and are logged', ()
     expect(bodies[2]).toBe(bodies[0]);
     expect(answers[1]!.headers.get('content-type')).toBe(answers[0]!.headers.get('content-type'));
     expect(answers[1]!.headers.get('content-length')).toBe(String(Buffer.byteLength(bodies[0]!)));
-    await expect.poll(() => server.stderr().match(/GET \/api\/v2\/organizations\/acme 200 /g)?.length ?? 0, { timeout: 5000 }).toBe(3);
+    await expect
+      .poll(() => server.stderr().match(/GET \/api\/v2\/organizations\/acme 200 /g)?.length ?? 0, { timeout: 5000 })
+      .toBe(3);
     await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/v2\/organizations\/acme 429 /);
   });
 });

@@ -20,7 +20,9 @@ describe('berth serve on SIGTERM', () => {
   it('finishes the in-flight request, refuses new connections, closes the database cleanly and exits 0', async () => {
     const server = await startServe(tmp.db);
     try {
-      const body = Buffer.from(JSON.stringify({ data: { type: 'organizations', attributes: { name: 'inflight', email: 'i@acme.test' } } }));
+      const body = Buffer.from(
+        JSON.stringify({ data: { type: 'organizations', attributes: { name: 'inflight', email: 'i@acme.test' } } }),
+      );
       // A keep-alive client: the server must not wait for it to hang up after its answer.
       const agent = new Agent({ keepAlive: true });
       let req!: ClientRequest;
@@ -56,8 +58,9 @@ describe('berth serve on SIGTERM', () => {
       // rather than refused; either way it never gets an answer, and soon every one is refused.
       const attempt = () =>
         new Promise<string>((resolve) => {
-          httpGet(`${server.url}/api/v2/ping`, { agent: false }, (res) => resolve(`answered ${res.statusCode}`)).on('error', (err: NodeJS.ErrnoException) =>
-            resolve(err.code ?? err.message),
+          httpGet(`${server.url}/api/v2/ping`, { agent: false }, (res) => resolve(`answered ${res.statusCode}`)).on(
+            'error',
+            (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message),
           );
         });
       const outcomes = [await attempt()];
@@ -86,7 +89,8 @@ describe('berth serve on SIGTERM', () => {
     const db = new Database(tmp.db, { readonly: true });
     try {
       expect(db.pragma('integrity_check', { simple: true })).toBe('ok');
-      const row = db.prepare('SELECT name FROM organizations WHERE name = ?').get('inflight') as { name: string } | undefined;
+      const row = db.prepare('SELECT name FROM organizations WHERE name = ?').get('inflight') as
+        { name: string } | undefined;
       expect(row?.name).toBe('inflight');
     } finally {
       db.close();

@@ -10,11 +10,29 @@ import { startServe, type ServeProcess } from '../helpers/serve.js';
 function selfSigned(dir: string, name: string): { cert: string; key: string } {
   const cert = join(dir, `${name}-cert.pem`);
   const key = join(dir, `${name}-key.pem`);
-  execFileSync('openssl', [
-    'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-    '-keyout', key, '-out', cert, '-days', '2', '-subj', '/CN=localhost',
-    '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost',
-  ], { stdio: 'ignore' });
+  execFileSync(
+    'openssl',
+    [
+      'req',
+      '-x509',
+      '-newkey',
+      'ec',
+      '-pkeyopt',
+      'ec_paramgen_curve:prime256v1',
+      '-nodes',
+      '-keyout',
+      key,
+      '-out',
+      cert,
+      '-days',
+      '2',
+      '-subj',
+      '/CN=localhost',
+      '-addext',
+      'subjectAltName=IP:127.0.0.1,DNS:localhost',
+    ],
+    { stdio: 'ignore' },
+  );
   return { cert, key };
 }
 
@@ -90,15 +108,27 @@ describe('berth serve: TLS flag errors and the beyond-loopback warning', () => {
 
   it('says which file it cannot read, and why', async () => {
     const missing = join(tmp.dir, 'nope.pem');
-    expectUsageError(await serve('--tls-cert', missing, '--tls-key', pair.key), new RegExp(`cannot read the TLS certificate ${missing}: no such file`));
-    expectUsageError(await serve('--tls-cert', pair.cert, '--tls-key', tmp.dir), /cannot read the TLS key .*: it is a directory/);
+    expectUsageError(
+      await serve('--tls-cert', missing, '--tls-key', pair.key),
+      new RegExp(`cannot read the TLS certificate ${missing}: no such file`),
+    );
+    expectUsageError(
+      await serve('--tls-cert', pair.cert, '--tls-key', tmp.dir),
+      /cannot read the TLS key .*: it is a directory/,
+    );
   });
 
   it('refuses a key that is not PEM, or that does not match the certificate', async () => {
     const garbage = join(tmp.dir, 'garbage.pem');
     writeFileSync(garbage, 'not a key\n');
-    expectUsageError(await serve('--tls-cert', pair.cert, '--tls-key', garbage), /cannot serve HTTPS with this certificate and key/);
-    expectUsageError(await serve('--tls-cert', pair.cert, '--tls-key', other.key), /cannot serve HTTPS with this certificate and key/);
+    expectUsageError(
+      await serve('--tls-cert', pair.cert, '--tls-key', garbage),
+      /cannot serve HTTPS with this certificate and key/,
+    );
+    expectUsageError(
+      await serve('--tls-cert', pair.cert, '--tls-key', other.key),
+      /cannot serve HTTPS with this certificate and key/,
+    );
   });
 
   it('warns on stderr when it listens beyond loopback without TLS, not with TLS', async () => {

@@ -67,13 +67,18 @@ describe('berth serve, and the CLI with --server', () => {
   it('shares its database file with a local-mode CLI process', async () => {
     const viaLocal = await runCli(['org', 'create', 'side-door', '--email', 's@d.test'], { BERTH_DB: tmp.db });
     expect(viaLocal.code).toBe(0);
-    const viaServer = await runCli(['org', 'show', 'side-door', '--json'], { BERTH_SERVER: server.url, BERTH_TOKEN: token });
+    const viaServer = await runCli(['org', 'show', 'side-door', '--json'], {
+      BERTH_SERVER: server.url,
+      BERTH_TOKEN: token,
+    });
     expect(viaServer.code).toBe(0);
     expect(JSON.parse(viaServer.stdout).id).toBe('side-door');
   });
 
   it('logs one line per request with method, path, status and time', async () => {
-    await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/v2\/organizations 200 \d+(\.\d+)?ms/);
+    await expect
+      .poll(() => server.stderr(), { timeout: 5000 })
+      .toMatch(/GET \/api\/v2\/organizations 200 \d+(\.\d+)?ms/);
     await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/POST \/api\/v2\/organizations 201 /);
   });
 

@@ -18,7 +18,11 @@ export async function accessFixture(api: TestApi): Promise<AccessFixture> {
   const owner = await api.userToken('owner');
   expect((await api.createOrg('acme', owner.token)).status).toBe(201);
   const project = async (name: string) => {
-    const res = await api.post('/api/v2/organizations/acme/projects', { data: { type: 'projects', attributes: { name } } }, { token: owner.token });
+    const res = await api.post(
+      '/api/v2/organizations/acme/projects',
+      { data: { type: 'projects', attributes: { name } } },
+      { token: owner.token },
+    );
     expect(res.status, res.text).toBe(201);
     return res.body.data.id as string;
   };
@@ -26,7 +30,13 @@ export async function accessFixture(api: TestApi): Promise<AccessFixture> {
   const beta = await project('Beta');
   const ws = await api.post(
     '/api/v2/organizations/acme/workspaces',
-    { data: { type: 'workspaces', attributes: { name: 'web' }, relationships: { project: { data: { type: 'projects', id: alpha } } } } },
+    {
+      data: {
+        type: 'workspaces',
+        attributes: { name: 'web' },
+        relationships: { project: { data: { type: 'projects', id: alpha } } },
+      },
+    },
     { token: owner.token },
   );
   expect(ws.status, ws.text).toBe(201);
@@ -34,11 +44,19 @@ export async function accessFixture(api: TestApi): Promise<AccessFixture> {
 }
 
 /** Creates a team (with organization access), a user in it, and returns the user's token and the team id. */
-export async function teamMember(f: AccessFixture, name: string, access: Record<string, boolean> = {}): Promise<{ token: string; teamId: string; userId: string }> {
+export async function teamMember(
+  f: AccessFixture,
+  name: string,
+  access: Record<string, boolean> = {},
+): Promise<{ token: string; teamId: string; userId: string }> {
   const team = await f.api.post('/api/v2/organizations/acme/teams', teamBody(name, access), { token: f.owner.token });
   expect(team.status, team.text).toBe(201);
   const user = await f.api.userToken(`${name}-user`);
-  const add = await f.api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, { data: [{ type: 'users', id: `${name}-user` }] }, { token: f.owner.token });
+  const add = await f.api.post(
+    `/api/v2/teams/${team.body.data.id}/relationships/users`,
+    { data: [{ type: 'users', id: `${name}-user` }] },
+    { token: f.owner.token },
+  );
   expect(add.status, add.text).toBe(204);
   return { token: user.token, teamId: team.body.data.id, userId: user.userId };
 }
@@ -47,7 +65,10 @@ export const teamProjectBody = (teamId: string, projectId: string, attributes: R
   data: {
     type: 'team-projects',
     attributes,
-    relationships: { team: { data: { type: 'teams', id: teamId } }, project: { data: { type: 'projects', id: projectId } } },
+    relationships: {
+      team: { data: { type: 'teams', id: teamId } },
+      project: { data: { type: 'projects', id: projectId } },
+    },
   },
 });
 
@@ -55,18 +76,39 @@ export const teamWorkspaceBody = (teamId: string, workspaceId: string, attribute
   data: {
     type: 'team-workspaces',
     attributes,
-    relationships: { team: { data: { type: 'teams', id: teamId } }, workspace: { data: { type: 'workspaces', id: workspaceId } } },
+    relationships: {
+      team: { data: { type: 'teams', id: teamId } },
+      workspace: { data: { type: 'workspaces', id: workspaceId } },
+    },
   },
 });
 
-export async function grantProject(f: AccessFixture, teamId: string, projectId: string, access: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await f.api.post('/api/v2/team-projects', teamProjectBody(teamId, projectId, { access, ...extra }), { token: f.owner.token });
+export async function grantProject(
+  f: AccessFixture,
+  teamId: string,
+  projectId: string,
+  access: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await f.api.post('/api/v2/team-projects', teamProjectBody(teamId, projectId, { access, ...extra }), {
+    token: f.owner.token,
+  });
   expect(res.status, res.text).toBe(200);
   return res.body.data.id;
 }
 
-export async function grantWorkspace(f: AccessFixture, teamId: string, workspaceId: string, access: string, extra: Record<string, unknown> = {}): Promise<string> {
-  const res = await f.api.post('/api/v2/team-workspaces', teamWorkspaceBody(teamId, workspaceId, { access, ...extra }), { token: f.owner.token });
+export async function grantWorkspace(
+  f: AccessFixture,
+  teamId: string,
+  workspaceId: string,
+  access: string,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
+  const res = await f.api.post(
+    '/api/v2/team-workspaces',
+    teamWorkspaceBody(teamId, workspaceId, { access, ...extra }),
+    { token: f.owner.token },
+  );
   expect(res.status, res.text).toBe(200);
   return res.body.data.id;
 }

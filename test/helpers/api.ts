@@ -70,12 +70,19 @@ export class TestApi {
   }
 
   get = (path: string, options: { token?: string | null } = {}) => this.request('GET', path, options);
-  post = (path: string, body?: unknown, options: { token?: string | null } = {}) => this.request('POST', path, { ...options, body });
-  patch = (path: string, body?: unknown, options: { token?: string | null } = {}) => this.request('PATCH', path, { ...options, body });
-  delete = (path: string, options: { token?: string | null; body?: unknown } = {}) => this.request('DELETE', path, options);
+  post = (path: string, body?: unknown, options: { token?: string | null } = {}) =>
+    this.request('POST', path, { ...options, body });
+  patch = (path: string, body?: unknown, options: { token?: string | null } = {}) =>
+    this.request('PATCH', path, { ...options, body });
+  delete = (path: string, options: { token?: string | null; body?: unknown } = {}) =>
+    this.request('DELETE', path, options);
 
   async createOrg(name: string, token?: string): Promise<ApiResponse> {
-    return this.post('/api/v2/organizations', { data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } }, { token });
+    return this.post(
+      '/api/v2/organizations',
+      { data: { type: 'organizations', attributes: { name, email: `${name}@example.com` } } },
+      { token },
+    );
   }
 
   async close(): Promise<void> {

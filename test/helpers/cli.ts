@@ -22,7 +22,13 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     env[k] = v;
   }
   // Hermetic: no config file of the developer's (tests that need one pass BERTH_CONFIG or HOME).
-  return { ...env, NO_COLOR: '1', BERTH_NO_INPUT: '1', BERTH_CONFIG: join(tmpdir(), 'berth-tests-no-config.json'), ...extra };
+  return {
+    ...env,
+    NO_COLOR: '1',
+    BERTH_NO_INPUT: '1',
+    BERTH_CONFIG: join(tmpdir(), 'berth-tests-no-config.json'),
+    ...extra,
+  };
 }
 
 /** Runs the built CLI (`bin/run.js`) with `args`; never throws on a non-zero exit. */
@@ -58,12 +64,21 @@ export const KEYS = { enter: '\r', down: '\x1b[B', up: '\x1b[A' } as const;
  * Runs the CLI inside a pseudo-terminal (util-linux `script`), so that stdin and stderr are
  * terminals and prompts appear; feeds keystrokes step by step. Output is what the terminal saw.
  */
-export function runCliInPty(args: string[], steps: PtyStep[], env: Record<string, string> = {}, timeoutMs = 15_000): Promise<{ code: number; output: string }> {
+export function runCliInPty(
+  args: string[],
+  steps: PtyStep[],
+  env: Record<string, string> = {},
+  timeoutMs = 15_000,
+): Promise<{ code: number; output: string }> {
   const e = cleanEnv(env);
   delete e.BERTH_NO_INPUT;
   const quoted = [process.execPath, BIN, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', quoted, '/dev/null'], { cwd: ROOT, env: e, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn('script', ['-qfec', quoted, '/dev/null'], {
+      cwd: ROOT,
+      env: e,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (d) => (output += d.toString()));
     child.stderr.on('data', (d) => (output += d.toString()));

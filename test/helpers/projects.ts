@@ -8,7 +8,8 @@ export const ISO_MS = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
 export type Tag = { key: string; value?: string };
 
-export const tagData = (tags: Tag[]) => tags.map((t) => ({ type: 'tag-bindings', attributes: t.value === undefined ? { key: t.key } : t }));
+export const tagData = (tags: Tag[]) =>
+  tags.map((t) => ({ type: 'tag-bindings', attributes: t.value === undefined ? { key: t.key } : t }));
 
 /** A project create/update body; `tags` adds `relationships.tag-bindings`. */
 export function projectBody(attributes: Record<string, unknown>, tags?: Tag[], type = 'projects') {
@@ -17,7 +18,13 @@ export function projectBody(attributes: Record<string, unknown>, tags?: Tag[], t
   return { data };
 }
 
-export async function createProject(api: TestApi, org: string, attributes: Record<string, unknown>, tags?: Tag[], token?: string): Promise<any> {
+export async function createProject(
+  api: TestApi,
+  org: string,
+  attributes: Record<string, unknown>,
+  tags?: Tag[],
+  token?: string,
+): Promise<any> {
   const res = await api.post(`/api/v2/organizations/${org}/projects`, projectBody(attributes, tags), { token });
   expect(res.status, res.text).toBe(201);
   return res.body.data;
@@ -45,7 +52,11 @@ export async function expectRejected(
   const res = await send();
   expect(res.status, res.text).toBe(expected.status);
   expect(res.headers.get('Content-Type')).toBe('application/vnd.api+json');
-  const error: Record<string, unknown> = { status: String(expected.status), title: expected.title, detail: expected.detail };
+  const error: Record<string, unknown> = {
+    status: String(expected.status),
+    title: expected.title,
+    detail: expected.detail,
+  };
   if (expected.pointer) error.source = { pointer: expected.pointer };
   expect(res.body.errors).toEqual([error]);
   expect(await projectState(api)).toEqual(before);
@@ -57,10 +68,19 @@ export async function addToTeam(
   api: TestApi,
   org: string,
   userId: string,
-  grants: Partial<{ manage_projects: number; manage_workspaces: number; read_projects: number; read_workspaces: number }>,
+  grants: Partial<{
+    manage_projects: number;
+    manage_workspaces: number;
+    read_projects: number;
+    read_workspaces: number;
+  }>,
 ): Promise<string> {
   const db = api.store.db;
-  const { id: orgId } = await db.selectFrom('organizations').select('id').where('name', '=', org).executeTakeFirstOrThrow();
+  const { id: orgId } = await db
+    .selectFrom('organizations')
+    .select('id')
+    .where('name', '=', org)
+    .executeTakeFirstOrThrow();
   const teamId = newId('team');
   await db
     .insertInto('teams')

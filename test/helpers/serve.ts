@@ -53,6 +53,7 @@ export function startServe(db: string, extraArgs: string[] = []): Promise<ServeP
  * stderr, and parses stdout.
  */
 export function remoteCli(server: () => ServeProcess, org: string) {
-  const remote = (...args: string[]) => runCli([...args, '--server', server().url, '--token', server().token!, '--org', org]);
+  const remote = (...args: string[]) =>
+    runCli([...args, '--server', server().url, '--token', server().token!, '--org', org]);
   return { remote, json: jsonOf(remote, { quiet: true }) };
 }

@@ -34,7 +34,12 @@ export async function storeSnapshot(api: TestApi): Promise<unknown> {
 }
 
 /** Runs `request`, expects one 422 at `pointer` (and `detail` when given), and no change stored. */
-export async function expect422(api: TestApi, request: () => Promise<ApiResponse>, pointer: string, detail?: string | RegExp): Promise<ApiResponse> {
+export async function expect422(
+  api: TestApi,
+  request: () => Promise<ApiResponse>,
+  pointer: string,
+  detail?: string | RegExp,
+): Promise<ApiResponse> {
   const before = await storeSnapshot(api);
   const res = await request();
   expect(res.status, res.text).toBe(422);
@@ -49,7 +54,9 @@ export async function expect422(api: TestApi, request: () => Promise<ApiResponse
 }
 
 export async function orgId(api: TestApi, name: string): Promise<string> {
-  return (await api.store.db.selectFrom('organizations').select('id').where('name', '=', name).executeTakeFirstOrThrow()).id;
+  return (
+    await api.store.db.selectFrom('organizations').select('id').where('name', '=', name).executeTakeFirstOrThrow()
+  ).id;
 }
 
 export async function defaultProjectId(api: TestApi, org: string): Promise<string> {
@@ -84,7 +91,10 @@ export async function insertProject(
     })
     .execute();
   for (const [key, value] of Object.entries(options.tags ?? {})) {
-    await api.store.db.insertInto('project_tag_bindings').values({ id: newId('tb'), project_id: id, key, value, created_at: now }).execute();
+    await api.store.db
+      .insertInto('project_tag_bindings')
+      .values({ id: newId('tb'), project_id: id, key, value, created_at: now })
+      .execute();
   }
   return id;
 }
@@ -97,7 +107,9 @@ export async function teamUser(
   api: TestApi,
   org: string,
   username: string,
-  grants: Partial<Record<'is_owners' | 'manage_projects' | 'manage_workspaces' | 'read_projects' | 'read_workspaces', number>>,
+  grants: Partial<
+    Record<'is_owners' | 'manage_projects' | 'manage_workspaces' | 'read_projects' | 'read_workspaces', number>
+  >,
 ): Promise<string> {
   const { userId, token } = await api.userToken(username);
   const teamId = newId('team');
@@ -122,13 +134,17 @@ export async function teamUser(
 }
 
 export async function createAgentPool(api: TestApi, org: string, name: string): Promise<string> {
-  const res = await api.post(`/api/v2/organizations/${org}/agent-pools`, { data: { type: 'agent-pools', attributes: { name } } });
+  const res = await api.post(`/api/v2/organizations/${org}/agent-pools`, {
+    data: { type: 'agent-pools', attributes: { name } },
+  });
   if (res.status !== 201) throw new Error(`agent pool: ${res.status} ${res.text}`);
   return res.body.data.id;
 }
 
 export async function createOAuthToken(api: TestApi, org: string, serviceProvider = 'github'): Promise<string> {
-  const res = await api.post(`/api/v2/organizations/${org}/oauth-tokens`, { data: { type: 'oauth-tokens', attributes: { 'service-provider': serviceProvider } } });
+  const res = await api.post(`/api/v2/organizations/${org}/oauth-tokens`, {
+    data: { type: 'oauth-tokens', attributes: { 'service-provider': serviceProvider } },
+  });
   if (res.status !== 201) throw new Error(`oauth token: ${res.status} ${res.text}`);
   return res.body.data.id;
 }

@@ -13,10 +13,17 @@ describe('postgres benchmark (smoke mode)', () => {
       env: { ...process.env, BERTH_DB: '', BERTH_BENCH_DATABASE_URL: TEST_DATABASE_URL },
       timeout: 180_000,
     });
-    for (const label of ['sqlite, read cache on', 'sqlite, read cache off', 'postgres, 1 instance', 'postgres, 2 instances']) {
+    for (const label of [
+      'sqlite, read cache on',
+      'sqlite, read cache off',
+      'postgres, 1 instance',
+      'postgres, 2 instances',
+    ]) {
       const line = out.split('\n').find((l) => l.trim().startsWith(label));
       // reads/s, p99, creates/s, p99, pairs/s, p99, failed, then three ratios to SQLite.
-      expect(line, label).toMatch(/^\s+[a-z0-9, ]+?\s+\d+\s+[\d.]+\s+\d+\s+[\d.]+\s+\d+\s+[\d.]+\s+0\s+[\d.]+, [\d.]+, [\d.]+$/);
+      expect(line, label).toMatch(
+        /^\s+[a-z0-9, ]+?\s+\d+\s+[\d.]+\s+\d+\s+[\d.]+\s+\d+\s+[\d.]+\s+0\s+[\d.]+, [\d.]+, [\d.]+$/,
+      );
     }
   }, 180_000);
 });

@@ -20,7 +20,9 @@ describe('berth CLI with --database postgres://', () => {
     expect(created.code, created.stderr).toBe(0);
     const id = JSON.parse(created.stdout).id;
     // The environment variable works the same as the flag.
-    const lock = await runCli(['workspace', 'lock', id, '--reason', 'deploy', '--json'], { BERTH_DATABASE_URL: schema.url });
+    const lock = await runCli(['workspace', 'lock', id, '--reason', 'deploy', '--json'], {
+      BERTH_DATABASE_URL: schema.url,
+    });
     expect(lock.code, lock.stderr).toBe(0);
     const again = await runCli(['workspace', 'lock', id, ...db]);
     expect(again.code).toBe(EXIT.lockedByOther);

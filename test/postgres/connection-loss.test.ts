@@ -36,7 +36,9 @@ describe('losing the PostgreSQL connections', () => {
     const admin = new pg.Client({ connectionString: schema.url });
     await admin.connect();
     try {
-      const { rows } = await admin.query(`select pg_terminate_backend(pid) as done from pg_stat_activity where application_name = 'berth-connection-loss' and ${condition}`);
+      const { rows } = await admin.query(
+        `select pg_terminate_backend(pid) as done from pg_stat_activity where application_name = 'berth-connection-loss' and ${condition}`,
+      );
       return rows.length;
     } finally {
       await admin.end();

@@ -13,7 +13,9 @@ async function dump(db: Kysely<any>, tables: string[]): Promise<Record<string, u
   const out: Record<string, unknown[]> = {};
   for (const t of tables) {
     const rows = await db.selectFrom(t).selectAll().execute();
-    out[t] = rows.map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b))))).sort();
+    out[t] = rows
+      .map((r) => JSON.stringify(Object.fromEntries(Object.entries(r).sort(([a], [b]) => a.localeCompare(b)))))
+      .sort();
   }
   return out;
 }
@@ -33,7 +35,8 @@ describe('berth db copy: SQLite to PostgreSQL and back', () => {
     };
     await run('org', 'create', 'acme', '--email', 'a@acme.test');
     await run('project', 'create', 'Platform', '--org', 'acme');
-    for (const name of ['web', 'api', 'db']) await run('workspace', 'create', name, '--org', 'acme', '--project', 'Platform', '--tag', 'team=core');
+    for (const name of ['web', 'api', 'db'])
+      await run('workspace', 'create', name, '--org', 'acme', '--project', 'Platform', '--tag', 'team=core');
     await run('workspace', 'lock', 'api', '--org', 'acme', '--reason', 'migration');
     await run('workspace', 'tags', 'add', 'web', 'prod', 'eu', '--org', 'acme');
     await run('user', 'create', 'alice', '--email', 'alice@acme.test');
@@ -57,7 +60,11 @@ describe('berth db copy: SQLite to PostgreSQL and back', () => {
     const p = await openStore(schema.url);
     const b = await openStore(backFile);
     try {
-      const { rows } = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name <> 'berth_migrations'`.execute(a.db);
+      const { rows } = await sql<{
+        name: string;
+      }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name <> 'berth_migrations'`.execute(
+        a.db,
+      );
       const tables = rows.map((r) => r.name);
       const original = await dump(a.db as Kysely<any>, tables);
       expect(original.workspaces).toHaveLength(3);
@@ -70,7 +77,17 @@ describe('berth db copy: SQLite to PostgreSQL and back', () => {
     }
 
     // New rows on PostgreSQL get keys past the copied ones, and the copied lock still holds.
-    const created = await runCli(['workspace', 'create', 'queue', '--org', 'acme', '--project', 'Platform', '--database', schema.url]);
+    const created = await runCli([
+      'workspace',
+      'create',
+      'queue',
+      '--org',
+      'acme',
+      '--project',
+      'Platform',
+      '--database',
+      schema.url,
+    ]);
     expect(created.code, created.stderr).toBe(0);
     const lock = await runCli(['workspace', 'lock', 'api', '--org', 'acme', '--database', schema.url]);
     expect(lock.code).toBe(EXIT.lockedByOther);

@@ -41,7 +41,9 @@ describe('two serve instances on one PostgreSQL database', () => {
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
-      const rows = (await client.query('select version, count(*)::int as n from berth_migrations group by version order by version')).rows;
+      const rows = (
+        await client.query('select version, count(*)::int as n from berth_migrations group by version order by version')
+      ).rows;
       expect(rows.length).toBeGreaterThan(5);
       expect(rows.every((r) => r.n === 1)).toBe(true);
     } finally {
@@ -65,18 +67,26 @@ describe('two serve instances on one PostgreSQL database', () => {
   });
 
   it('shows through one instance what was created through the other, at once', async () => {
-    const org = await call(a, 'POST', '/api/v2/organizations', { data: { type: 'organizations', attributes: { name: 'shared', email: 's@x.test' } } });
+    const org = await call(a, 'POST', '/api/v2/organizations', {
+      data: { type: 'organizations', attributes: { name: 'shared', email: 's@x.test' } },
+    });
     expect(org.status, org.text).toBe(201);
     for (let i = 0; i < 20; i++) {
       const [writer, reader] = i % 2 === 0 ? [a, b] : [b, a];
-      const created = await call(writer, 'POST', '/api/v2/organizations/shared/workspaces', { data: { type: 'workspaces', attributes: { name: `ws-${i}` } } });
+      const created = await call(writer, 'POST', '/api/v2/organizations/shared/workspaces', {
+        data: { type: 'workspaces', attributes: { name: `ws-${i}` } },
+      });
       expect(created.status, created.text).toBe(201);
       const read = await call(reader, 'GET', `/api/v2/workspaces/${created.body.data.id}`);
       expect(read.status, read.text).toBe(200);
       expect(read.body.data.attributes.name).toBe(`ws-${i}`);
-      const locked = await call(reader, 'POST', `/api/v2/workspaces/${created.body.data.id}/actions/lock`, { reason: 'x' });
+      const locked = await call(reader, 'POST', `/api/v2/workspaces/${created.body.data.id}/actions/lock`, {
+        reason: 'x',
+      });
       expect(locked.status, locked.text).toBe(200);
-      const again = await call(writer, 'POST', `/api/v2/workspaces/${created.body.data.id}/actions/lock`, { reason: 'y' });
+      const again = await call(writer, 'POST', `/api/v2/workspaces/${created.body.data.id}/actions/lock`, {
+        reason: 'y',
+      });
       expect(again.status, again.text).toBe(409);
     }
     const list = await call(b, 'GET', '/api/v2/organizations/shared/workspaces?page%5Bsize%5D=100');
@@ -84,14 +94,18 @@ describe('two serve instances on one PostgreSQL database', () => {
   });
 
   it('never serves from one instance a cached answer older than a write through the other', async () => {
-    const created = await call(a, 'POST', '/api/v2/organizations/shared/workspaces', { data: { type: 'workspaces', attributes: { name: 'cached' } } });
+    const created = await call(a, 'POST', '/api/v2/organizations/shared/workspaces', {
+      data: { type: 'workspaces', attributes: { name: 'cached' } },
+    });
     const path = `/api/v2/workspaces/${created.body.data.id}`;
     for (let i = 0; i < 10; i++) {
       // Twice, so that the second answer may come from b's read cache.
       await call(b, 'GET', path);
       expect((await call(b, 'GET', path)).body.data.attributes.locked).toBe(i % 2 === 1);
       const action = i % 2 === 0 ? 'lock' : 'unlock';
-      expect((await call(a, 'POST', `${path}/actions/${action}`, action === 'lock' ? { reason: 'x' } : undefined)).status).toBe(200);
+      expect(
+        (await call(a, 'POST', `${path}/actions/${action}`, action === 'lock' ? { reason: 'x' } : undefined)).status,
+      ).toBe(200);
       expect((await call(b, 'GET', path)).body.data.attributes.locked).toBe(i % 2 === 0);
     }
   });
@@ -99,7 +113,9 @@ describe('two serve instances on one PostgreSQL database', () => {
   it('refuses one name twice when both instances create it at the same moment', async () => {
     const attempts = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>
-        call(i % 2 === 0 ? a : b, 'POST', '/api/v2/organizations/shared/workspaces', { data: { type: 'workspaces', attributes: { name: 'Contested' } } }),
+        call(i % 2 === 0 ? a : b, 'POST', '/api/v2/organizations/shared/workspaces', {
+          data: { type: 'workspaces', attributes: { name: 'Contested' } },
+        }),
       ),
     );
     const statuses = attempts.map((r) => r.status);

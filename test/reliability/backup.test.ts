@@ -37,7 +37,9 @@ describe('backup under write load, and restore', () => {
   beforeAll(async () => {
     server = await startServe(tmp.db);
     token = server.token!;
-    const org = await api('POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } } });
+    const org = await api('POST', '/organizations', {
+      data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } },
+    });
     expect(org.status).toBe(201);
   });
   afterAll(() => {
@@ -51,7 +53,9 @@ describe('backup under write load, and restore', () => {
     const client = async (n: number) => {
       for (let i = 0; !stop; i++) {
         const name = `w-${n}-${i}`;
-        const res = await api('POST', '/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name } } });
+        const res = await api('POST', '/organizations/acme/workspaces', {
+          data: { type: 'workspaces', attributes: { name } },
+        });
         await res.arrayBuffer();
         creates.push({ name, status: res.status, ackedAt: ++clock });
       }
@@ -77,7 +81,9 @@ describe('backup under write load, and restore', () => {
     expect(creates.filter((c) => c.status !== 201)).toEqual([]);
     expect(server.stderr()).not.toMatch(/database is locked|unexpected error/);
     // The access log line ends with the request id the response carried.
-    expect(server.stderr()).toMatch(/POST \/api\/v2\/organizations\/acme\/workspaces 201 \d+(\.\d+)?ms [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n/);
+    expect(server.stderr()).toMatch(
+      /POST \/api\/v2\/organizations\/acme\/workspaces 201 \d+(\.\d+)?ms [0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\n/,
+    );
 
     const restored = join(tmp.dir, 'restored.db');
     const restore = await runCli(['restore', backupFile, '--to', restored, '--json']);
@@ -92,9 +98,15 @@ describe('backup under write load, and restore', () => {
       expect(acknowledgedBefore.length).toBeGreaterThanOrEqual(40);
       expect(acknowledgedBefore.filter((c) => !names.has(c.name))).toEqual([]);
       // Whole workspaces, not just rows: each restored one has its project, and its create its audit record.
-      const orphans = db.prepare('select count(*) as n from workspaces w left join projects p on p.id = w.project_id where p.id is null').get() as { n: number };
+      const orphans = db
+        .prepare(
+          'select count(*) as n from workspaces w left join projects p on p.id = w.project_id where p.id is null',
+        )
+        .get() as { n: number };
       expect(orphans.n).toBe(0);
-      const audited = db.prepare("select count(*) as n from audit_events where action = 'workspace.create'").get() as { n: number };
+      const audited = db.prepare("select count(*) as n from audit_events where action = 'workspace.create'").get() as {
+        n: number;
+      };
       expect(audited.n).toBe(names.size);
     } finally {
       db.close();
@@ -108,12 +120,15 @@ describe('backup under write load, and restore', () => {
     // And its audit trail reads through `berth audit list`, filtered by workspace name.
     const trail = await runCli(['audit', 'list', '--org', 'acme', '--db', restored, '--workspace', 'w-0-0', '--json']);
     expect(trail.code, trail.stderr).toBe(0);
-    expect(JSON.parse(trail.stdout).map((e: any) => [e.attributes.action, e.attributes['target-name']])).toEqual([['workspace.create', 'w-0-0']]);
+    expect(JSON.parse(trail.stdout).map((e: any) => [e.attributes.action, e.attributes['target-name']])).toEqual([
+      ['workspace.create', 'w-0-0'],
+    ]);
   });
 
   it('refuses to restore over the database the server is using, and the server carries on', async () => {
     const backupFile = join(tmp.dir, 'backup.db');
-    const before = ((await (await api('GET', '/organizations/acme/workspaces?page[size]=1')).json()) as any).meta.pagination['total-count'];
+    const before = ((await (await api('GET', '/organizations/acme/workspaces?page[size]=1')).json()) as any).meta
+      .pagination['total-count'];
     const res = await runCli(['restore', backupFile, '--db', tmp.db]);
     expect(res.code).toBe(4);
     expect(res.stderr).toContain('already exists and looks in use');

@@ -13,7 +13,9 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
   let others: string[];
 
   const createWorkspace = async (name: string) => {
-    const res = await s.call(0, 'POST', '/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name } } });
+    const res = await s.call(0, 'POST', '/organizations/acme/workspaces', {
+      data: { type: 'workspaces', attributes: { name } },
+    });
     expect(res.status, res.text).toBe(201);
     return res.body.data.id as string;
   };
@@ -32,7 +34,9 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
     s = await twoServers();
     projects = [];
     for (const name of ['Proj-1', 'Proj-2', 'Proj-3', 'Proj-4']) {
-      const res = await s.call(0, 'POST', '/organizations/acme/projects', { data: { type: 'projects', attributes: { name } } });
+      const res = await s.call(0, 'POST', '/organizations/acme/projects', {
+        data: { type: 'projects', attributes: { name } },
+      });
       expect(res.status, res.text).toBe(201);
       projects.push(res.body.data.id);
     }
@@ -50,7 +54,13 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
         const ws = i % 3 === 0 ? others[i % others.length]! : target;
         if (ws === target) asked.add(project);
         return i % 2 === 0
-          ? s.call(i, 'PATCH', `/workspaces/${ws}`, { data: { type: 'workspaces', attributes: {}, relationships: { project: { data: { type: 'projects', id: project } } } } })
+          ? s.call(i, 'PATCH', `/workspaces/${ws}`, {
+              data: {
+                type: 'workspaces',
+                attributes: {},
+                relationships: { project: { data: { type: 'projects', id: project } } },
+              },
+            })
           : s.call(i, 'POST', `/projects/${project}/relationships/workspaces`, ids(ws));
       }),
     );
@@ -70,7 +80,9 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
       total += listed.length;
     }
     const everything = await s.call(0, 'GET', '/organizations/acme/workspaces?page[size]=100');
-    const inDefault = everything.body.data.filter((w: any) => !projects.includes(w.relationships.project.data.id)).length;
+    const inDefault = everything.body.data.filter(
+      (w: any) => !projects.includes(w.relationships.project.data.id),
+    ).length;
     expect(total + inDefault).toBe(everything.body.meta.pagination['total-count']);
   });
 
@@ -79,18 +91,26 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
     const requests = Array.from({ length: 40 }, (_, i) => {
       const pairs = [keys[i % 16]!, keys[(i * 7 + 3) % 16]!].map((key) => ({ key, value: `v${i}` }));
       const body = { data: pairs.map((attributes) => ({ type: 'tag-bindings', attributes })) };
-      return { pairs, body, path: i % 2 === 0 ? `/workspaces/${target}/tag-bindings` : `/workspaces/${target}/relationships/tag-bindings`, method: i % 2 === 0 ? 'PATCH' : 'POST' };
+      return {
+        pairs,
+        body,
+        path: i % 2 === 0 ? `/workspaces/${target}/tag-bindings` : `/workspaces/${target}/relationships/tag-bindings`,
+        method: i % 2 === 0 ? 'PATCH' : 'POST',
+      };
     });
     const answers = await Promise.all(requests.map((r, i) => s.call(i, r.method, r.path, r.body)));
     ok(answers, [200, 204, 422]);
-    const stored = (await s.call(0, 'GET', `/workspaces/${target}/tag-bindings`)).body.data.map((t: any) => t.attributes);
+    const stored = (await s.call(0, 'GET', `/workspaces/${target}/tag-bindings`)).body.data.map(
+      (t: any) => t.attributes,
+    );
     const storedKeys = stored.map((t: any) => t.key);
     expect(storedKeys.length).toBeLessThanOrEqual(10);
     expect(new Set(storedKeys).size).toBe(storedKeys.length);
     const accepted = requests.filter((_, i) => answers[i]!.status !== 422);
     expect(new Set(storedKeys)).toEqual(new Set(accepted.flatMap((r) => r.pairs.map((p) => p.key))));
     // Every stored value is one that an accepted merge sent for that key.
-    for (const t of stored) expect(accepted.some((r) => r.pairs.some((p) => p.key === t.key && p.value === t.value))).toBe(true);
+    for (const t of stored)
+      expect(accepted.some((r) => r.pairs.some((p) => p.key === t.key && p.value === t.value))).toBe(true);
     requests.forEach((r, i) => {
       if (answers[i]!.status !== 422) return;
       expect(answers[i]!.body.errors[0].detail).toMatch(/cannot exceed 10/);
@@ -100,7 +120,10 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
 
   it('concurrent adds and removes of remote state consumers: the list is exactly the expected set', async () => {
     const [c0, c1, c2, c3, c4, c5, c6, c7] = others as [string, string, string, string, string, string, string, string];
-    expect((await s.call(0, 'PATCH', `/workspaces/${target}/relationships/remote-state-consumers`, ids(c0, c1, c2, c3))).status).toBe(204);
+    expect(
+      (await s.call(0, 'PATCH', `/workspaces/${target}/relationships/remote-state-consumers`, ids(c0, c1, c2, c3)))
+        .status,
+    ).toBe(204);
     // Adds of c4..c7 (each several times) and removes of c0, c1 (each several times) commute.
     const answers = await Promise.all(
       Array.from({ length: 48 }, (_, i) => {
@@ -119,7 +142,9 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
     const [c0, c1, c2, c3, c4, c5] = others as [string, string, string, string, string, string];
     const sets = [[c0], [c1, c2], [c3, c4, c5], [c0, c5]];
     const answers = await Promise.all([
-      ...sets.map((set, i) => s.call(i, 'PATCH', `/workspaces/${target}/relationships/remote-state-consumers`, ids(...set))),
+      ...sets.map((set, i) =>
+        s.call(i, 'PATCH', `/workspaces/${target}/relationships/remote-state-consumers`, ids(...set)),
+      ),
       s.call(1, 'POST', `/workspaces/${target}/relationships/remote-state-consumers`, ids(c2)),
     ]);
     ok(answers, [204]);

@@ -14,7 +14,13 @@ describe('100 concurrent creates of the same workspace name', () => {
     const answers = await Promise.all(
       Array.from({ length: 100 }, (_, i) =>
         s.call(i, 'POST', '/organizations/acme/workspaces', {
-          data: { type: 'workspaces', attributes: { name: spellings[i % 3], description: `attempt ${i}` }, relationships: { 'tag-bindings': { data: [{ type: 'tag-bindings', attributes: { key: 'attempt', value: String(i) } }] } } },
+          data: {
+            type: 'workspaces',
+            attributes: { name: spellings[i % 3], description: `attempt ${i}` },
+            relationships: {
+              'tag-bindings': { data: [{ type: 'tag-bindings', attributes: { key: 'attempt', value: String(i) } }] },
+            },
+          },
         }),
       ),
     );
@@ -23,7 +29,16 @@ describe('100 concurrent creates of the same workspace name', () => {
     expect(rejected).toHaveLength(99);
     for (const r of rejected) {
       expect(r.status, r.text).toBe(422);
-      expect(r.body).toEqual({ errors: [{ status: '422', title: 'invalid attribute', detail: 'Name has already been taken', source: { pointer: '/data/attributes/name' } }] });
+      expect(r.body).toEqual({
+        errors: [
+          {
+            status: '422',
+            title: 'invalid attribute',
+            detail: 'Name has already been taken',
+            source: { pointer: '/data/attributes/name' },
+          },
+        ],
+      });
     }
     const list = await s.call(0, 'GET', '/organizations/acme/workspaces?search[name]=contested');
     expect(list.body.data).toHaveLength(1);
@@ -31,7 +46,9 @@ describe('100 concurrent creates of the same workspace name', () => {
     expect(list.body.data[0].id).toBe(winner.id);
     // The winner's own bindings, and no binding of a losing attempt.
     const bindings = await s.call(1, 'GET', `/workspaces/${winner.id}/tag-bindings`);
-    expect(bindings.body.data.map((t: any) => t.attributes)).toEqual([expect.objectContaining({ key: 'attempt', value: winner.attributes.description.replace('attempt ', '') })]);
+    expect(bindings.body.data.map((t: any) => t.attributes)).toEqual([
+      expect.objectContaining({ key: 'attempt', value: winner.attributes.description.replace('attempt ', '') }),
+    ]);
     expect(s.stderr()).not.toMatch(/database is locked|unexpected error/i);
   });
 });

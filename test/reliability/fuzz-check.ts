@@ -5,7 +5,12 @@ import { routeKey } from './routes.js';
 import { databaseChecksum, seedOrganization, type SeededOrg } from './seed.js';
 
 /** Responses that are not JSON:API documents by design: discovery, health checks and raw state downloads. */
-const NON_JSONAPI = new Set(['GET /.well-known/terraform.json', 'GET /healthz', 'GET /readyz', 'GET /api/v2/state-versions/:id/content']);
+const NON_JSONAPI = new Set([
+  'GET /.well-known/terraform.json',
+  'GET /healthz',
+  'GET /readyz',
+  'GET /api/v2/state-versions/:id/content',
+]);
 
 export interface World {
   api: TestApi;
@@ -20,7 +25,10 @@ async function totalChanges(api: TestApi): Promise<number> {
   return (await sql<{ n: number }>`select total_changes() as n`.execute(api.store.db)).rows[0]!.n;
 }
 
-export async function send(w: World, req: FuzzRequest): Promise<{ status: number; contentType: string | null; text: string }> {
+export async function send(
+  w: World,
+  req: FuzzRequest,
+): Promise<{ status: number; contentType: string | null; text: string }> {
   const headers: Record<string, string> = {};
   if (req.contentType !== null) headers['Content-Type'] = req.contentType;
   if (req.auth === 'admin') headers.Authorization = `Bearer ${w.api.adminToken}`;
@@ -33,7 +41,9 @@ export async function send(w: World, req: FuzzRequest): Promise<{ status: number
   else if (req.body.kind === 'bytes') body = Uint8Array.from(req.body.bytes);
   const method = req.route.method;
   if (method === 'GET' || method === 'HEAD') body = undefined;
-  const res = await w.api.app.fetch(new Request(`http://berth.test${pathOf(req, w.acme, w.globex)}`, { method, headers, body }));
+  const res = await w.api.app.fetch(
+    new Request(`http://berth.test${pathOf(req, w.acme, w.globex)}`, { method, headers, body }),
+  );
   return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
 }
 
@@ -52,7 +62,10 @@ export async function problemWith(w: World, req: FuzzRequest): Promise<string | 
     w.checksum = after;
   }
   if (res.status >= 400 && changed) return `rejected request changed the database: ${where}`;
-  if (res.text === '') return res.status === 204 || res.status === 202 || (res.status === 200 && req.route.path.endsWith('/content')) ? null : `empty body: ${where}`;
+  if (res.text === '')
+    return res.status === 204 || res.status === 202 || (res.status === 200 && req.route.path.endsWith('/content'))
+      ? null
+      : `empty body: ${where}`;
   if (res.status < 400 && NON_JSONAPI.has(routeKey(req.route))) return null;
   if (res.contentType !== 'application/vnd.api+json') return `content type ${res.contentType}: ${where}`;
   let doc: any;
@@ -65,10 +78,12 @@ export async function problemWith(w: World, req: FuzzRequest): Promise<string | 
   if (res.status >= 400) {
     if (!Array.isArray(doc.errors) || doc.errors.length === 0) return `no errors array: ${where}`;
     for (const e of doc.errors) {
-      if (typeof e?.status !== 'string' || typeof e?.title !== 'string') return `error object without status/title: ${where}`;
+      if (typeof e?.status !== 'string' || typeof e?.title !== 'string')
+        return `error object without status/title: ${where}`;
       if (Number(e.status) < 400 || Number(e.status) >= 500) return `error status ${e.status}: ${where}`;
     }
-    if (!doc.errors.some((e: any) => e.status === String(res.status))) return `no error with the response status: ${where}`;
+    if (!doc.errors.some((e: any) => e.status === String(res.status)))
+      return `no error with the response status: ${where}`;
     if ('data' in doc) return `errors and data together: ${where}`;
   } else if (!('data' in doc)) return `success without data: ${where}`;
   return null;

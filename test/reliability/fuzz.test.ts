@@ -12,34 +12,38 @@ const ROUND = 250;
 const ROUNDS = Math.max(1, Math.ceil(RUNS / ROUND));
 
 describe(`fuzzing every route (${RUNS} requests; BERTH_FUZZ_RUNS to change)`, () => {
-  it('never answers 5xx, always answers a valid JSON:API document, and a rejected request changes nothing', { timeout: 600_000 }, async () => {
-    let total = 0;
-    const covered = new Set<string>();
-    let routes: string[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      const w = await freshWorld();
-      const all = appRoutes(w.api);
-      routes = all.map(routeKey);
-      const numRuns = Math.min(ROUND, RUNS - total);
-      try {
-        await fc.assert(
-          fc.asyncProperty(fuzzRequest(all), async (req) => {
-            covered.add(routeKey(req.route));
-            const problem = await problemWith(w, req);
-            if (problem) {
-              w.checksum = await databaseChecksum(w.api);
-              throw new Error(problem);
-            }
-          }),
-          { numRuns, endOnFailure: true },
-        );
-      } finally {
-        await w.api.close();
+  it(
+    'never answers 5xx, always answers a valid JSON:API document, and a rejected request changes nothing',
+    { timeout: 600_000 },
+    async () => {
+      let total = 0;
+      const covered = new Set<string>();
+      let routes: string[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const w = await freshWorld();
+        const all = appRoutes(w.api);
+        routes = all.map(routeKey);
+        const numRuns = Math.min(ROUND, RUNS - total);
+        try {
+          await fc.assert(
+            fc.asyncProperty(fuzzRequest(all), async (req) => {
+              covered.add(routeKey(req.route));
+              const problem = await problemWith(w, req);
+              if (problem) {
+                w.checksum = await databaseChecksum(w.api);
+                throw new Error(problem);
+              }
+            }),
+            { numRuns, endOnFailure: true },
+          );
+        } finally {
+          await w.api.close();
+        }
+        total += numRuns;
       }
-      total += numRuns;
-    }
-    expect(total).toBe(RUNS);
-    // Every route was hit (the generator picks routes uniformly; 130 routes in 20,000 requests).
-    if (RUNS >= 5_000) expect(routes.filter((r) => !covered.has(r))).toEqual([]);
-  });
+      expect(total).toBe(RUNS);
+      // Every route was hit (the generator picks routes uniformly; 130 routes in 20,000 requests).
+      if (RUNS >= 5_000) expect(routes.filter((r) => !covered.has(r))).toEqual([]);
+    },
+  );
 });

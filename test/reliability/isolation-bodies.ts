@@ -13,11 +13,17 @@ export interface IsolationCase {
   query?: (a: SeededOrg) => string;
 }
 
-const ws = (attributes: Record<string, unknown> = {}) => () => ({ data: { type: 'workspaces', attributes } });
-const bindings = (a: SeededOrg) => ({ data: [{ type: 'tag-bindings', attributes: { key: a.bindingKey, value: 'changed' } }] });
+const ws =
+  (attributes: Record<string, unknown> = {}) =>
+  () => ({ data: { type: 'workspaces', attributes } });
+const bindings = (a: SeededOrg) => ({
+  data: [{ type: 'tag-bindings', attributes: { key: a.bindingKey, value: 'changed' } }],
+});
 const workspaceIds = (a: SeededOrg) => ({ data: [{ type: 'workspaces', id: a.consumerId }] });
 const flatTags = (a: SeededOrg) => ({ data: [{ type: 'tags', attributes: { name: a.tagName } }] });
-const policy = () => ({ data: { type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': 3 } } });
+const policy = () => ({
+  data: { type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': 3 } },
+});
 const report = () => ({ data: { type: 'run-reports', attributes: { status: 'planning' } } });
 const none = undefined;
 
@@ -28,7 +34,10 @@ function workspaceRoutes(base: string): Record<string, IsolationCase> {
     [`PATCH ${base}`]: { expect: 404, body: ws({ description: 'taken over' }) },
     [`DELETE ${base}`]: { expect: 404 },
     [`POST ${base}/actions/safe-delete`]: { expect: 404 },
-    [`PATCH ${base}/relationships/ssh-key`]: { expect: 404, body: (a) => ({ data: { type: 'workspaces', attributes: { id: a.sshKeyId } } }) },
+    [`PATCH ${base}/relationships/ssh-key`]: {
+      expect: 404,
+      body: (a) => ({ data: { type: 'workspaces', attributes: { id: a.sshKeyId } } }),
+    },
     [`GET ${base}/relationships/remote-state-consumers`]: { expect: 404 },
     [`POST ${base}/relationships/remote-state-consumers`]: { expect: 404, body: workspaceIds },
     [`DELETE ${base}/relationships/remote-state-consumers`]: { expect: 404, body: workspaceIds },
@@ -54,18 +63,35 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /healthz': { expect: 'own' },
   'GET /readyz': { expect: 'own' },
   'GET /api/v2/ping': { expect: 'own' },
-  'PUT /api/v2/state-versions/:id/content': { expect: 404, body: () => ({ version: 4, serial: 9, lineage: 'x', outputs: {}, resources: [] }) },
+  'PUT /api/v2/state-versions/:id/content': {
+    expect: 404,
+    body: () => ({ version: 4, serial: 9, lineage: 'x', outputs: {}, resources: [] }),
+  },
   'GET /api/v2/state-versions/:id/content': { expect: 404 },
   'GET /api/v2/organizations': { expect: 'own' },
-  'POST /api/v2/organizations': { expect: 'own', body: (_a, b) => ({ data: { type: 'organizations', attributes: { name: `${b.org}-second`, email: 'b@example.com' } } }) },
+  'POST /api/v2/organizations': {
+    expect: 'own',
+    body: (_a, b) => ({
+      data: { type: 'organizations', attributes: { name: `${b.org}-second`, email: 'b@example.com' } },
+    }),
+  },
   'GET /api/v2/organizations/:name': { expect: 404 },
-  'PATCH /api/v2/organizations/:name': { expect: 404, body: () => ({ data: { type: 'organizations', attributes: { email: 'taken@example.com' } } }) },
+  'PATCH /api/v2/organizations/:name': {
+    expect: 404,
+    body: () => ({ data: { type: 'organizations', attributes: { email: 'taken@example.com' } } }),
+  },
   'DELETE /api/v2/organizations/:name': { expect: 404 },
-  'POST /api/v2/organizations/:org/projects': { expect: 404, body: () => ({ data: { type: 'projects', attributes: { name: 'intruder' } } }) },
+  'POST /api/v2/organizations/:org/projects': {
+    expect: 404,
+    body: () => ({ data: { type: 'projects', attributes: { name: 'intruder' } } }),
+  },
   'GET /api/v2/organizations/:org/projects': { expect: 404 },
   'GET /api/v2/organizations/:org/audit-trail': { expect: 404 },
   'GET /api/v2/projects/:id': { expect: 404 },
-  'PATCH /api/v2/projects/:id': { expect: 404, body: () => ({ data: { type: 'projects', attributes: { description: 'taken over' } } }) },
+  'PATCH /api/v2/projects/:id': {
+    expect: 404,
+    body: () => ({ data: { type: 'projects', attributes: { description: 'taken over' } } }),
+  },
   'DELETE /api/v2/projects/:id': { expect: 404 },
   'GET /api/v2/projects/:id/tag-bindings': { expect: 404 },
   'PATCH /api/v2/projects/:id/tag-bindings': { expect: 404, body: bindings },
@@ -76,7 +102,10 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'POST /api/v2/projects/:id/relationships/workspaces': { expect: 404, body: workspaceIds },
   // Site administration: B is no site administrator; A's user is not B's to see or delete.
   'GET /api/v2/admin/users': { expect: 'own' },
-  'POST /api/v2/admin/users': { expect: 'own', body: () => ({ data: { type: 'users', attributes: { username: 'intruder', email: 'i@example.com' } } }) },
+  'POST /api/v2/admin/users': {
+    expect: 'own',
+    body: () => ({ data: { type: 'users', attributes: { username: 'intruder', email: 'i@example.com' } } }),
+  },
   'DELETE /api/v2/admin/users/:id': { expect: 404 },
   'POST /api/v2/admin/authentication-tokens': { expect: 'own', body: none },
   'POST /api/v2/admin/maintenance/prune': { expect: 'own' },
@@ -86,29 +115,65 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'DELETE /api/v2/authentication-tokens/:id': { expect: 404 },
   'GET /api/v2/whoami': { expect: 'own' },
   'GET /api/v2/organizations/:org/teams': { expect: 404 },
-  'POST /api/v2/organizations/:org/teams': { expect: 404, body: () => ({ data: { type: 'teams', attributes: { name: 'intruders' } } }) },
+  'POST /api/v2/organizations/:org/teams': {
+    expect: 404,
+    body: () => ({ data: { type: 'teams', attributes: { name: 'intruders' } } }),
+  },
   'GET /api/v2/teams/:id': { expect: 404 },
-  'PATCH /api/v2/teams/:id': { expect: 404, body: () => ({ data: { type: 'teams', attributes: { name: 'renamed' } } }) },
+  'PATCH /api/v2/teams/:id': {
+    expect: 404,
+    body: () => ({ data: { type: 'teams', attributes: { name: 'renamed' } } }),
+  },
   'DELETE /api/v2/teams/:id': { expect: 404 },
-  'POST /api/v2/teams/:id/relationships/users': { expect: 404, body: (_a, b) => ({ data: [{ type: 'users', id: b.ownerUsername }] }) },
-  'DELETE /api/v2/teams/:id/relationships/users': { expect: 404, body: (a) => ({ data: [{ type: 'users', id: a.memberUsername }] }) },
+  'POST /api/v2/teams/:id/relationships/users': {
+    expect: 404,
+    body: (_a, b) => ({ data: [{ type: 'users', id: b.ownerUsername }] }),
+  },
+  'DELETE /api/v2/teams/:id/relationships/users': {
+    expect: 404,
+    body: (a) => ({ data: [{ type: 'users', id: a.memberUsername }] }),
+  },
   'POST /api/v2/teams/:id/authentication-token': { expect: 404 },
   'DELETE /api/v2/teams/:id/authentication-token': { expect: 404 },
   'GET /api/v2/team-projects': { expect: 404, query: (a) => `?filter[project][id]=${a.projectId}` },
   'POST /api/v2/team-projects': {
     expect: 404,
-    body: (a, b) => ({ data: { type: 'team-projects', attributes: { access: 'admin' }, relationships: { team: { data: { type: 'teams', id: b.teamId } }, project: { data: { type: 'projects', id: a.projectId } } } } }),
+    body: (a, b) => ({
+      data: {
+        type: 'team-projects',
+        attributes: { access: 'admin' },
+        relationships: {
+          team: { data: { type: 'teams', id: b.teamId } },
+          project: { data: { type: 'projects', id: a.projectId } },
+        },
+      },
+    }),
   },
   'GET /api/v2/team-projects/:id': { expect: 404 },
-  'PATCH /api/v2/team-projects/:id': { expect: 404, body: () => ({ data: { type: 'team-projects', attributes: { access: 'admin' } } }) },
+  'PATCH /api/v2/team-projects/:id': {
+    expect: 404,
+    body: () => ({ data: { type: 'team-projects', attributes: { access: 'admin' } } }),
+  },
   'DELETE /api/v2/team-projects/:id': { expect: 404 },
   'GET /api/v2/team-workspaces': { expect: 404, query: (a) => `?filter[workspace][id]=${a.workspaceId}` },
   'POST /api/v2/team-workspaces': {
     expect: 404,
-    body: (a, b) => ({ data: { type: 'team-workspaces', attributes: { access: 'admin' }, relationships: { team: { data: { type: 'teams', id: b.teamId } }, workspace: { data: { type: 'workspaces', id: a.workspaceId } } } } }),
+    body: (a, b) => ({
+      data: {
+        type: 'team-workspaces',
+        attributes: { access: 'admin' },
+        relationships: {
+          team: { data: { type: 'teams', id: b.teamId } },
+          workspace: { data: { type: 'workspaces', id: a.workspaceId } },
+        },
+      },
+    }),
   },
   'GET /api/v2/team-workspaces/:id': { expect: 404 },
-  'PATCH /api/v2/team-workspaces/:id': { expect: 404, body: () => ({ data: { type: 'team-workspaces', attributes: { access: 'admin' } } }) },
+  'PATCH /api/v2/team-workspaces/:id': {
+    expect: 404,
+    body: () => ({ data: { type: 'team-workspaces', attributes: { access: 'admin' } } }),
+  },
   'DELETE /api/v2/team-workspaces/:id': { expect: 404 },
   'POST /api/v2/organizations/:org/authentication-token': { expect: 404 },
   'DELETE /api/v2/organizations/:org/authentication-token': { expect: 404 },
@@ -116,31 +181,55 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/organizations/:org/workspaces': { expect: 404 },
   ...workspaceRoutes('/api/v2/workspaces/:id'),
   ...workspaceRoutes('/api/v2/organizations/:org/workspaces/:name'),
-  'POST /api/v2/organizations/:org/agent-pools': { expect: 404, body: () => ({ data: { type: 'agent-pools', attributes: { name: 'intruder' } } }) },
+  'POST /api/v2/organizations/:org/agent-pools': {
+    expect: 404,
+    body: () => ({ data: { type: 'agent-pools', attributes: { name: 'intruder' } } }),
+  },
   'GET /api/v2/organizations/:org/agent-pools': { expect: 404 },
   'GET /api/v2/agent-pools/:id': { expect: 404 },
   'DELETE /api/v2/agent-pools/:id': { expect: 404 },
-  'POST /api/v2/organizations/:org/oauth-tokens': { expect: 404, body: () => ({ data: { type: 'oauth-tokens', attributes: { 'service-provider': 'github' } } }) },
+  'POST /api/v2/organizations/:org/oauth-tokens': {
+    expect: 404,
+    body: () => ({ data: { type: 'oauth-tokens', attributes: { 'service-provider': 'github' } } }),
+  },
   'GET /api/v2/organizations/:org/oauth-tokens': { expect: 404 },
   'GET /api/v2/oauth-tokens/:id': { expect: 404 },
   'POST /api/v2/workspaces/:id/actions/lock': { expect: 404, body: () => ({ reason: 'intruder' }) },
   'POST /api/v2/workspaces/:id/actions/unlock': { expect: 404 },
   'POST /api/v2/workspaces/:id/actions/force-unlock': { expect: 404 },
-  'POST /api/v2/workspaces/:id/state-versions': { expect: 404, body: () => ({ data: { type: 'state-versions', attributes: { serial: 99, md5: '0'.repeat(32) } } }) },
+  'POST /api/v2/workspaces/:id/state-versions': {
+    expect: 404,
+    body: () => ({ data: { type: 'state-versions', attributes: { serial: 99, md5: '0'.repeat(32) } } }),
+  },
   'GET /api/v2/workspaces/:id/state-versions': { expect: 404 },
   'GET /api/v2/workspaces/:id/current-state-version': { expect: 404 },
   'GET /api/v2/state-versions/:id': { expect: 404 },
-  'POST /api/v2/runs': { expect: 404, body: (a) => ({ data: { type: 'runs', attributes: { message: 'intruder' }, relationships: { workspace: { data: { type: 'workspaces', id: a.workspaceId } } } } }) },
+  'POST /api/v2/runs': {
+    expect: 404,
+    body: (a) => ({
+      data: {
+        type: 'runs',
+        attributes: { message: 'intruder' },
+        relationships: { workspace: { data: { type: 'workspaces', id: a.workspaceId } } },
+      },
+    }),
+  },
   'GET /api/v2/runs/:id': { expect: 404 },
   'GET /api/v2/workspaces/:id/runs': { expect: 404 },
   'POST /api/v2/runs/:id/actions/apply': { expect: 404 },
   'POST /api/v2/runs/:id/actions/discard': { expect: 404 },
   'POST /api/v2/runs/:id/actions/cancel': { expect: 404 },
   'POST /api/v2/runs/:id/actions/report': { expect: 404, body: report },
-  'POST /api/v2/organizations/:org/ssh-keys': { expect: 404, body: () => ({ data: { type: 'ssh-keys', attributes: { name: 'intruder', value: 'x' } } }) },
+  'POST /api/v2/organizations/:org/ssh-keys': {
+    expect: 404,
+    body: () => ({ data: { type: 'ssh-keys', attributes: { name: 'intruder', value: 'x' } } }),
+  },
   'GET /api/v2/organizations/:org/ssh-keys': { expect: 404 },
   'GET /api/v2/ssh-keys/:id': { expect: 404 },
-  'PATCH /api/v2/ssh-keys/:id': { expect: 404, body: () => ({ data: { type: 'ssh-keys', attributes: { name: 'renamed' } } }) },
+  'PATCH /api/v2/ssh-keys/:id': {
+    expect: 404,
+    body: () => ({ data: { type: 'ssh-keys', attributes: { name: 'renamed' } } }),
+  },
   'DELETE /api/v2/ssh-keys/:id': { expect: 404 },
   'GET /api/v2/organizations/:org/tags': { expect: 404 },
   'GET /api/v2/organizations/:org/relationships/data-retention-policy': { expect: 404 },

@@ -34,8 +34,16 @@ describe('200 lock attempts from 2 serve processes and 4 CLI processes on one da
     a = await startServe(shared.location);
     token = a.token!;
     b = await startServe(shared.location);
-    expect((await call(a.url, 'POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } } })).status).toBe(201);
-    const ws = await call(b.url, 'POST', '/organizations/acme/workspaces', { data: { type: 'workspaces', attributes: { name: 'contested' } } });
+    expect(
+      (
+        await call(a.url, 'POST', '/organizations', {
+          data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } },
+        })
+      ).status,
+    ).toBe(201);
+    const ws = await call(b.url, 'POST', '/organizations/acme/workspaces', {
+      data: { type: 'workspaces', attributes: { name: 'contested' } },
+    });
     expect(ws.status).toBe(201);
     workspaceId = ((await ws.json()) as any).data.id;
   });
@@ -48,7 +56,8 @@ describe('200 lock attempts from 2 serve processes and 4 CLI processes on one da
   it('exactly one succeeds; every other gets 409 (CLI: exit code 8); no 5xx; no "database is locked" anywhere', async () => {
     const cliStream = async (): Promise<CliResult[]> => {
       const out: CliResult[] = [];
-      for (let i = 0; i < CLI_PER_STREAM; i++) out.push(await runCli(['workspace', 'lock', workspaceId, '--database', shared.location, '--json']));
+      for (let i = 0; i < CLI_PER_STREAM; i++)
+        out.push(await runCli(['workspace', 'lock', workspaceId, '--database', shared.location, '--json']));
       return out;
     };
     const streams = Array.from({ length: CLI_STREAMS }, cliStream);
@@ -64,7 +73,9 @@ describe('200 lock attempts from 2 serve processes and 4 CLI processes on one da
       const size = Math.floor(HTTP_ATTEMPTS / waves) + (wave < HTTP_ATTEMPTS % waves ? 1 : 0);
       const results = await Promise.all(
         Array.from({ length: size }, (_, i) =>
-          call(i % 2 === 0 ? a.url : b.url, 'POST', `/workspaces/${workspaceId}/actions/lock`, { reason: `http ${wave}/${i}` }).then(async (r) => ({ status: r.status, text: await r.text() })),
+          call(i % 2 === 0 ? a.url : b.url, 'POST', `/workspaces/${workspaceId}/actions/lock`, {
+            reason: `http ${wave}/${i}`,
+          }).then(async (r) => ({ status: r.status, text: await r.text() })),
         ),
       );
       for (const r of results) {
@@ -82,9 +93,13 @@ describe('200 lock attempts from 2 serve processes and 4 CLI processes on one da
     const cliWins = cliResults.filter((r) => r.code === EXIT.ok).length;
     expect(httpWins + cliWins).toBe(1);
     expect(statuses.filter((s) => s !== 200 && s !== 409)).toEqual([]);
-    expect(cliResults.filter((r) => r.code !== EXIT.ok && r.code !== EXIT.lockedByOther).map((r) => `${r.code} ${r.stderr}`)).toEqual([]);
-    for (const [i, text] of bodies.entries()) if (statuses[i] === 409) expect(JSON.parse(text).errors[0]).toMatchObject({ status: '409' });
-    const everything = a.stderr() + b.stderr() + cliResults.map((r) => r.stderr + r.stdout).join('\n') + bodies.join('\n');
+    expect(
+      cliResults.filter((r) => r.code !== EXIT.ok && r.code !== EXIT.lockedByOther).map((r) => `${r.code} ${r.stderr}`),
+    ).toEqual([]);
+    for (const [i, text] of bodies.entries())
+      if (statuses[i] === 409) expect(JSON.parse(text).errors[0]).toMatchObject({ status: '409' });
+    const everything =
+      a.stderr() + b.stderr() + cliResults.map((r) => r.stderr + r.stdout).join('\n') + bodies.join('\n');
     expect(everything).not.toMatch(/database is locked|SQLITE_BUSY|unexpected error|internal server error/i);
   });
 

@@ -25,7 +25,9 @@ export const routeKey = (r: Route) => `${r.method} ${r.path}`;
 /** The parameter names of a route path, each with the segment before it (`workspaces/:id` gives `workspaces`). */
 export function paramsOf(path: string): { name: string; index: number; before: string }[] {
   const segments = path.split('/');
-  return segments.flatMap((s, index) => (s.startsWith(':') ? [{ name: s.slice(1), index, before: segments[index - 1] ?? '' }] : []));
+  return segments.flatMap((s, index) =>
+    s.startsWith(':') ? [{ name: s.slice(1), index, before: segments[index - 1] ?? '' }] : [],
+  );
 }
 
 /** The real value of seeded organization `s` that a route parameter names. */

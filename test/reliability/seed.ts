@@ -59,20 +59,44 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
   const t = { token: owner.token };
   ok(await api.createOrg(p, owner.token), 'org');
   const org = p;
-  const defaultProjectId = (await api.get(`/api/v2/organizations/${org}`, t)).body.data.relationships['default-project'].data.id;
+  const defaultProjectId = (await api.get(`/api/v2/organizations/${org}`, t)).body.data.relationships['default-project']
+    .data.id;
   const projectName = `${p}-Alpha`;
   const project = ok(
-    await api.post(`/api/v2/organizations/${org}/projects`, {
-      data: { type: 'projects', attributes: { name: projectName }, relationships: { 'tag-bindings': { data: [{ type: 'tag-bindings', attributes: { key: `${p}-pkey`, value: `${p}-pval` } }] } } },
-    }, t),
+    await api.post(
+      `/api/v2/organizations/${org}/projects`,
+      {
+        data: {
+          type: 'projects',
+          attributes: { name: projectName },
+          relationships: {
+            'tag-bindings': { data: [{ type: 'tag-bindings', attributes: { key: `${p}-pkey`, value: `${p}-pval` } }] },
+          },
+        },
+      },
+      t,
+    ),
     'project',
   );
   const projectId = project.body.data.id;
   const ws = async (name: string, extra: Record<string, unknown> = {}) =>
     ok(
-      await api.post(`/api/v2/organizations/${org}/workspaces`, {
-        data: { type: 'workspaces', attributes: { name, ...extra }, relationships: { project: { data: { type: 'projects', id: projectId } }, 'tag-bindings': { data: [{ type: 'tag-bindings', attributes: { key: `${p}-key`, value: `${p}-value` } }] } } },
-      }, t),
+      await api.post(
+        `/api/v2/organizations/${org}/workspaces`,
+        {
+          data: {
+            type: 'workspaces',
+            attributes: { name, ...extra },
+            relationships: {
+              project: { data: { type: 'projects', id: projectId } },
+              'tag-bindings': {
+                data: [{ type: 'tag-bindings', attributes: { key: `${p}-key`, value: `${p}-value` } }],
+              },
+            },
+          },
+        },
+        t,
+      ),
       `workspace ${name}`,
     ).body.data.id as string;
   const workspaceName = `${p}-web`;
@@ -83,48 +107,162 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
   const lockedId = await ws(lockedName);
 
   const tagName = `${p}-flat`;
-  ok(await api.post(`/api/v2/workspaces/${workspaceId}/relationships/tags`, { data: [{ type: 'tags', attributes: { name: tagName } }] }, t), 'flat tag');
+  ok(
+    await api.post(
+      `/api/v2/workspaces/${workspaceId}/relationships/tags`,
+      { data: [{ type: 'tags', attributes: { name: tagName } }] },
+      t,
+    ),
+    'flat tag',
+  );
   const tagId = (await api.get(`/api/v2/organizations/${org}/tags`, t)).body.data[0].id;
-  ok(await api.post(`/api/v2/workspaces/${workspaceId}/relationships/remote-state-consumers`, { data: [{ type: 'workspaces', id: consumerId }] }, t), 'consumer');
+  ok(
+    await api.post(
+      `/api/v2/workspaces/${workspaceId}/relationships/remote-state-consumers`,
+      { data: [{ type: 'workspaces', id: consumerId }] },
+      t,
+    ),
+    'consumer',
+  );
 
   const sshKeyName = `${p}-deploy-key`;
-  const sshKeyId = ok(await api.post(`/api/v2/organizations/${org}/ssh-keys`, { data: { type: 'ssh-keys', attributes: { name: sshKeyName, value: `${p}-secret-key` } } }, t), 'ssh key').body.data.id;
-  ok(await api.patch(`/api/v2/workspaces/${workspaceId}/relationships/ssh-key`, { data: { type: 'workspaces', attributes: { id: sshKeyId } } }, t), 'assign ssh key');
+  const sshKeyId = ok(
+    await api.post(
+      `/api/v2/organizations/${org}/ssh-keys`,
+      { data: { type: 'ssh-keys', attributes: { name: sshKeyName, value: `${p}-secret-key` } } },
+      t,
+    ),
+    'ssh key',
+  ).body.data.id;
+  ok(
+    await api.patch(
+      `/api/v2/workspaces/${workspaceId}/relationships/ssh-key`,
+      { data: { type: 'workspaces', attributes: { id: sshKeyId } } },
+      t,
+    ),
+    'assign ssh key',
+  );
 
   ok(await api.post(`/api/v2/workspaces/${workspaceId}/actions/lock`, { reason: `${p} state push` }, t), 'lock');
   const md5 = createHash('md5').update(STATE).digest('hex');
   const stateVersionId = ok(
-    await api.post(`/api/v2/workspaces/${workspaceId}/state-versions`, {
-      data: { type: 'state-versions', attributes: { serial: 4, lineage: '5d1b8b4e-9a0f-4c1c-8f2e-2f1a3a9e7c11', md5, state: STATE.toString('base64') } },
-    }, t),
+    await api.post(
+      `/api/v2/workspaces/${workspaceId}/state-versions`,
+      {
+        data: {
+          type: 'state-versions',
+          attributes: {
+            serial: 4,
+            lineage: '5d1b8b4e-9a0f-4c1c-8f2e-2f1a3a9e7c11',
+            md5,
+            state: STATE.toString('base64'),
+          },
+        },
+      },
+      t,
+    ),
     'state version',
   ).body.data.id;
   ok(await api.post(`/api/v2/workspaces/${workspaceId}/actions/unlock`, undefined, t), 'unlock');
   ok(await api.post(`/api/v2/workspaces/${lockedId}/actions/lock`, { reason: `${p} held` }, t), 'lock held');
   const runId = ok(
-    await api.post('/api/v2/runs', { data: { type: 'runs', attributes: { message: `${p} run` }, relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } } } } }, t),
+    await api.post(
+      '/api/v2/runs',
+      {
+        data: {
+          type: 'runs',
+          attributes: { message: `${p} run` },
+          relationships: { workspace: { data: { type: 'workspaces', id: workspaceId } } },
+        },
+      },
+      t,
+    ),
     'run',
   ).body.data.id;
 
   const teamName = `${p}-team`;
-  const teamId = ok(await api.post(`/api/v2/organizations/${org}/teams`, { data: { type: 'teams', attributes: { name: teamName, 'organization-access': { 'read-workspaces': true, 'read-projects': true } } } }, t), 'team').body.data.id;
+  const teamId = ok(
+    await api.post(
+      `/api/v2/organizations/${org}/teams`,
+      {
+        data: {
+          type: 'teams',
+          attributes: { name: teamName, 'organization-access': { 'read-workspaces': true, 'read-projects': true } },
+        },
+      },
+      t,
+    ),
+    'team',
+  ).body.data.id;
   const member = await api.userToken(`${p}-member`);
-  ok(await api.post(`/api/v2/teams/${teamId}/relationships/users`, { data: [{ type: 'users', id: `${p}-member` }] }, t), 'member');
+  ok(
+    await api.post(`/api/v2/teams/${teamId}/relationships/users`, { data: [{ type: 'users', id: `${p}-member` }] }, t),
+    'member',
+  );
   const teamProjectId = ok(
-    await api.post('/api/v2/team-projects', { data: { type: 'team-projects', attributes: { access: 'write' }, relationships: { team: { data: { type: 'teams', id: teamId } }, project: { data: { type: 'projects', id: projectId } } } } }, t),
+    await api.post(
+      '/api/v2/team-projects',
+      {
+        data: {
+          type: 'team-projects',
+          attributes: { access: 'write' },
+          relationships: {
+            team: { data: { type: 'teams', id: teamId } },
+            project: { data: { type: 'projects', id: projectId } },
+          },
+        },
+      },
+      t,
+    ),
     'team project',
   ).body.data.id;
   const teamWorkspaceId = ok(
-    await api.post('/api/v2/team-workspaces', { data: { type: 'team-workspaces', attributes: { access: 'admin' }, relationships: { team: { data: { type: 'teams', id: teamId } }, workspace: { data: { type: 'workspaces', id: workspaceId } } } } }, t),
+    await api.post(
+      '/api/v2/team-workspaces',
+      {
+        data: {
+          type: 'team-workspaces',
+          attributes: { access: 'admin' },
+          relationships: {
+            team: { data: { type: 'teams', id: teamId } },
+            workspace: { data: { type: 'workspaces', id: workspaceId } },
+          },
+        },
+      },
+      t,
+    ),
     'team workspace',
   ).body.data.id;
-  const teamTokenDoc = ok(await api.post(`/api/v2/teams/${teamId}/authentication-token`, undefined, t), 'team token').body.data;
-  const orgTokenDoc = ok(await api.post(`/api/v2/organizations/${org}/authentication-token`, undefined, t), 'org token').body.data;
-  const userTokenId = ok(await api.post(`/api/v2/users/${owner.userId}/authentication-tokens`, { data: { type: 'authentication-tokens', attributes: { description: `${p} laptop` } } }, t), 'user token').body.data.id;
+  const teamTokenDoc = ok(await api.post(`/api/v2/teams/${teamId}/authentication-token`, undefined, t), 'team token')
+    .body.data;
+  const orgTokenDoc = ok(await api.post(`/api/v2/organizations/${org}/authentication-token`, undefined, t), 'org token')
+    .body.data;
+  const userTokenId = ok(
+    await api.post(
+      `/api/v2/users/${owner.userId}/authentication-tokens`,
+      { data: { type: 'authentication-tokens', attributes: { description: `${p} laptop` } } },
+      t,
+    ),
+    'user token',
+  ).body.data.id;
 
   const agentPoolName = `${p}-pool`;
-  const agentPoolId = ok(await api.post(`/api/v2/organizations/${org}/agent-pools`, { data: { type: 'agent-pools', attributes: { name: agentPoolName } } }, t), 'agent pool').body.data.id;
-  const oauthTokenId = ok(await api.post(`/api/v2/organizations/${org}/oauth-tokens`, { data: { type: 'oauth-tokens', attributes: { 'service-provider': 'github' } } }, t), 'oauth token').body.data.id;
+  const agentPoolId = ok(
+    await api.post(
+      `/api/v2/organizations/${org}/agent-pools`,
+      { data: { type: 'agent-pools', attributes: { name: agentPoolName } } },
+      t,
+    ),
+    'agent pool',
+  ).body.data.id;
+  const oauthTokenId = ok(
+    await api.post(
+      `/api/v2/organizations/${org}/oauth-tokens`,
+      { data: { type: 'oauth-tokens', attributes: { 'service-provider': 'github' } } },
+      t,
+    ),
+    'oauth token',
+  ).body.data.id;
 
   return {
     org,
@@ -170,7 +308,9 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
  */
 export async function databaseChecksum(api: TestApi): Promise<string> {
   const db = api.store.db;
-  const tables = await sql<{ name: string }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
+  const tables = await sql<{
+    name: string;
+  }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`.execute(db);
   const hash = createHash('sha256');
   for (const { name } of tables.rows) {
     const rows = await sql<Record<string, unknown>>`select * from ${sql.table(name)} order by rowid`.execute(db);

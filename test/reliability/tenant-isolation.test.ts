@@ -42,7 +42,11 @@ describe('tenant isolation between two organizations', () => {
     routes = appRoutes(api);
     // A user who is only in B's (non-owner) team.
     const user = await api.userToken('globex-extra');
-    const add = await api.post(`/api/v2/teams/${b.teamId}/relationships/users`, { data: [{ type: 'users', id: 'globex-extra' }] }, { token: b.ownerToken });
+    const add = await api.post(
+      `/api/v2/teams/${b.teamId}/relationships/users`,
+      { data: [{ type: 'users', id: 'globex-extra' }] },
+      { token: b.ownerToken },
+    );
     expect(add.status, add.text).toBe(204);
     member = user.token;
   });
@@ -50,7 +54,9 @@ describe('tenant isolation between two organizations', () => {
 
   /** Every string value of A (ids, names, tokens, keys), longest first. */
   const secretsOfA = () =>
-    [...new Set(Object.values(a).filter((v): v is string => typeof v === 'string')), `${a.org} web description`].sort((x, y) => y.length - x.length);
+    [...new Set(Object.values(a).filter((v): v is string => typeof v === 'string')), `${a.org} web description`].sort(
+      (x, y) => y.length - x.length,
+    );
 
   it('the case table covers every route the app registers, and nothing else', () => {
     expect(routes.map(routeKey).filter((k) => !(k in ISOLATION_CASES))).toEqual([]);
@@ -59,20 +65,32 @@ describe('tenant isolation between two organizations', () => {
 
   for (const actor of ['owner of B', 'member of a team of B', "B's organization token", "B's team token"] as const) {
     it(`with ${actor}: every route at A's resources answers 404 and leaks nothing of A`, async () => {
-      const token = { 'owner of B': b.ownerToken, 'member of a team of B': member, "B's organization token": b.organizationToken, "B's team token": b.teamToken }[actor];
+      const token = {
+        'owner of B': b.ownerToken,
+        'member of a team of B': member,
+        "B's organization token": b.organizationToken,
+        "B's team token": b.teamToken,
+      }[actor];
       const before = await viewOfA();
       const failures: string[] = [];
       for (const route of routes) {
         const c = ISOLATION_CASES[routeKey(route)]!;
-        const path = fillPath(route.path, paramsOf(route.path).map((p) => encodeURIComponent(realParam(p, a)))) + (c.query?.(a) ?? '');
+        const path =
+          fillPath(
+            route.path,
+            paramsOf(route.path).map((p) => encodeURIComponent(realParam(p, a))),
+          ) + (c.query?.(a) ?? '');
         const body = c.body?.(a, b);
         const res = await api.request(route.method, path, { body, token });
         const sent = path + (body === undefined ? '' : JSON.stringify(body));
         const leaked = secretsOfA().filter((s) => !sent.includes(s) && res.text.includes(s));
-        if (c.expect === 404 && res.status !== 404) failures.push(`${routeKey(route)}: ${res.status} ${res.text.slice(0, 200)}`);
+        if (c.expect === 404 && res.status !== 404)
+          failures.push(`${routeKey(route)}: ${res.status} ${res.text.slice(0, 200)}`);
         if (c.expect === 'own' && res.status >= 500) failures.push(`${routeKey(route)}: ${res.status}`);
-        if (leaked.length > 0) failures.push(`${routeKey(route)} leaks ${leaked.join(', ')}: ${res.text.slice(0, 200)}`);
-        if (res.status === 404 && (!Array.isArray(res.body?.errors) || res.body.errors[0]?.status !== '404')) failures.push(`${routeKey(route)}: 404 without an error document`);
+        if (leaked.length > 0)
+          failures.push(`${routeKey(route)} leaks ${leaked.join(', ')}: ${res.text.slice(0, 200)}`);
+        if (res.status === 404 && (!Array.isArray(res.body?.errors) || res.body.errors[0]?.status !== '404'))
+          failures.push(`${routeKey(route)}: 404 without an error document`);
       }
       expect(failures).toEqual([]);
       expect(await viewOfA()).toEqual(before);

@@ -32,7 +32,9 @@ export async function twoServers(): Promise<TwoServers> {
     const text = await res.text();
     return { status: res.status, text, body: text === '' ? null : JSON.parse(text) };
   };
-  const org = await call(0, 'POST', '/organizations', { data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } } });
+  const org = await call(0, 'POST', '/organizations', {
+    data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } },
+  });
   expect(org.status, org.text).toBe(201);
   return {
     a,

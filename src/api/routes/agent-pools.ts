@@ -18,13 +18,17 @@ export function agentPoolRoutes(): Hono<AppEnv> {
 
   r.post('/organizations/:org/agent-pools', async (c) => {
     const input = parseAgentPoolAttributes((await readResource(c, 'agent-pools')).attributes);
-    return sendResource(c, serializeAgentPool(await pools.createAgentPool(c.get('ctx'), c.req.param('org'), input)), { status: 201 });
+    return sendResource(c, serializeAgentPool(await pools.createAgentPool(c.get('ctx'), c.req.param('org'), input)), {
+      status: 201,
+    });
   });
   r.get('/organizations/:org/agent-pools', async (c) => {
     const paged = await pools.listAgentPools(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q'));
     return sendCollection(c, paged, serializeAgentPool);
   });
-  r.get('/agent-pools/:id', async (c) => sendResource(c, serializeAgentPool(await pools.getAgentPool(c.get('ctx'), c.req.param('id')))));
+  r.get('/agent-pools/:id', async (c) =>
+    sendResource(c, serializeAgentPool(await pools.getAgentPool(c.get('ctx'), c.req.param('id')))),
+  );
   r.delete('/agent-pools/:id', async (c) => {
     await pools.deleteAgentPool(c.get('ctx'), c.req.param('id'));
     return c.body(null, 204);
@@ -33,13 +37,19 @@ export function agentPoolRoutes(): Hono<AppEnv> {
   // berth extension: HCP Terraform creates OAuth tokens through an OAuth client's handshake.
   r.post('/organizations/:org/oauth-tokens', async (c) => {
     const input = parseOAuthTokenAttributes((await readResource(c, 'oauth-tokens')).attributes);
-    return sendResource(c, serializeOAuthToken(await tokens.createOAuthToken(c.get('ctx'), c.req.param('org'), input)), { status: 201 });
+    return sendResource(
+      c,
+      serializeOAuthToken(await tokens.createOAuthToken(c.get('ctx'), c.req.param('org'), input)),
+      { status: 201 },
+    );
   });
   r.get('/organizations/:org/oauth-tokens', async (c) => {
     const paged = await tokens.listOAuthTokens(c.get('ctx'), c.req.param('org'), pageOf(c));
     return sendCollection(c, paged, serializeOAuthToken);
   });
-  r.get('/oauth-tokens/:id', async (c) => sendResource(c, serializeOAuthToken(await tokens.getOAuthToken(c.get('ctx'), c.req.param('id')))));
+  r.get('/oauth-tokens/:id', async (c) =>
+    sendResource(c, serializeOAuthToken(await tokens.getOAuthToken(c.get('ctx'), c.req.param('id')))),
+  );
 
   return r;
 }

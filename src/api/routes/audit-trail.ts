@@ -16,7 +16,11 @@ export function auditTrailRoutes(): Hono<AppEnv> {
       workspace: queryParam(c, 'filter[workspace]'),
     });
     const page = pageOf(c);
-    return sendCollection(c, await listAuditEvents(c.get('ctx'), c.req.param('org'), filter, page), serializeAuditEvent);
+    return sendCollection(
+      c,
+      await listAuditEvents(c.get('ctx'), c.req.param('org'), filter, page),
+      serializeAuditEvent,
+    );
   });
   return r;
 }

@@ -17,7 +17,12 @@ export function healthRoutes(db: Kysely<DB>): Hono {
   app.get('/readyz', async (c) => {
     const r = await readiness(db);
     if (r.ready) return c.json({ status: 'ready' });
-    return sendError(c, new BerthError([{ status: 503, title: 'service unavailable', detail: `not ready: ${r.reason}` }], { 'Retry-After': '1' }));
+    return sendError(
+      c,
+      new BerthError([{ status: 503, title: 'service unavailable', detail: `not ready: ${r.reason}` }], {
+        'Retry-After': '1',
+      }),
+    );
   });
   return app;
 }

@@ -29,7 +29,9 @@ export function organizationRoutes(): Hono<AppEnv> {
     const include = includesOf(c, INCLUDES);
     const ctx = c.get('ctx');
     const org = await orgs.getOrganization(ctx, c.req.param('name'));
-    const included = include.has('default_project') ? [serializeProject(await orgs.getDefaultProject(ctx, org.name))] : [];
+    const included = include.has('default_project')
+      ? [serializeProject(await orgs.getDefaultProject(ctx, org.name))]
+      : [];
     return sendResource(c, serializeOrganization(org), { included });
   });
 

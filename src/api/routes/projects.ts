@@ -103,7 +103,12 @@ export function projectRoutes(): Hono<AppEnv> {
   });
 
   r.get('/projects/:id/effective-tag-bindings', async (c) =>
-    sendList(c, (await projects.listProjectEffectiveTagBindings(c.get('ctx'), c.req.param('id'))).map(serializeEffectiveTagBinding)),
+    sendList(
+      c,
+      (await projects.listProjectEffectiveTagBindings(c.get('ctx'), c.req.param('id'))).map(
+        serializeEffectiveTagBinding,
+      ),
+    ),
   );
 
   // The relationship form newer clients (go-tfe/v2, the provider) use: POST adds, PATCH replaces.

@@ -14,7 +14,12 @@ import { serializeRun } from '../serializers/run.js';
 const runAttributes = v.looseObject({ message: nullable(str()), 'is-destroy': v.optional(bool()) });
 const reportAttributes = v.looseObject({
   status: v.picklist(RUN_STATUSES, `must be one of: ${RUN_STATUSES.join(', ')}`),
-  at: v.optional(v.pipe(str(), v.check((s) => parseTimestamp(s) !== null, 'must be an ISO-8601 timestamp'))),
+  at: v.optional(
+    v.pipe(
+      str(),
+      v.check((s) => parseTimestamp(s) !== null, 'must be an ISO-8601 timestamp'),
+    ),
+  ),
   'error-message': nullable(str()),
   'policy-check-failed': v.optional(bool()),
 });
@@ -27,13 +32,26 @@ export function runRoutes(): Hono<AppEnv> {
     const a = checkAttributes(runAttributes, doc.attributes);
     const ws = (doc.relationships.workspace as { data?: { id?: unknown } } | undefined)?.data?.id;
     if (typeof ws !== 'string') {
-      throw new BerthError([{ status: 422, title: 'invalid attribute', detail: 'Workspace is required', pointer: '/data/relationships/workspace/data/id' }]);
+      throw new BerthError([
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'Workspace is required',
+          pointer: '/data/relationships/workspace/data/id',
+        },
+      ]);
     }
-    const run = await runs.createRun(c.get('ctx'), { workspaceId: ws, message: a.message ?? null, isDestroy: a['is-destroy'] ?? false });
+    const run = await runs.createRun(c.get('ctx'), {
+      workspaceId: ws,
+      message: a.message ?? null,
+      isDestroy: a['is-destroy'] ?? false,
+    });
     return sendResource(c, serializeRun(run), { status: 201 });
   });
   r.get('/runs/:id', async (c) => sendResource(c, serializeRun(await runs.getRun(c.get('ctx'), c.req.param('id')))));
-  r.get('/workspaces/:id/runs', async (c) => sendCollection(c, await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c)), serializeRun));
+  r.get('/workspaces/:id/runs', async (c) =>
+    sendCollection(c, await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c)), serializeRun),
+  );
 
   // HCP Terraform's run actions: 202 Accepted, no body.
   const action = (to: RunStatus) => async (c: Context<AppEnv>) => {

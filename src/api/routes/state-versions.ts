@@ -27,9 +27,14 @@ export function stateVersionRoutes(): Hono<AppEnv> {
     return sendCollection(c, paged, (sv) => serializeStateVersion(sv, origin(c)));
   });
   r.get('/workspaces/:id/current-state-version', async (c) =>
-    sendResource(c, serializeStateVersion(await states.currentStateVersion(c.get('ctx'), { id: c.req.param('id') }), origin(c))),
+    sendResource(
+      c,
+      serializeStateVersion(await states.currentStateVersion(c.get('ctx'), { id: c.req.param('id') }), origin(c)),
+    ),
   );
-  r.get('/state-versions/:id', async (c) => sendResource(c, serializeStateVersion(await states.getStateVersion(c.get('ctx'), c.req.param('id')), origin(c))));
+  r.get('/state-versions/:id', async (c) =>
+    sendResource(c, serializeStateVersion(await states.getStateVersion(c.get('ctx'), c.req.param('id')), origin(c))),
+  );
   return r;
 }
 
@@ -49,7 +54,12 @@ export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>
     }),
     async (c) => {
       const bytes = Buffer.from(await c.req.arrayBuffer());
-      await states.uploadStateBody({ ...context, commitHook: c.get('commitHook') }, c.req.param('id'), c.req.query('secret') ?? '', bytes);
+      await states.uploadStateBody(
+        { ...context, commitHook: c.get('commitHook') },
+        c.req.param('id'),
+        c.req.query('secret') ?? '',
+        bytes,
+      );
       return c.body(null, 200);
     },
   );

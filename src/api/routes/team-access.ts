@@ -32,7 +32,11 @@ export function teamAccessRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.get('/team-projects', async (c) =>
-    sendCollection(c, await access.listTeamProjects(c.get('ctx'), queryParam(c, 'filter[project][id]'), pageOf(c)), serializeTeamProject),
+    sendCollection(
+      c,
+      await access.listTeamProjects(c.get('ctx'), queryParam(c, 'filter[project][id]'), pageOf(c)),
+      serializeTeamProject,
+    ),
   );
   r.post('/team-projects', async (c) => {
     const input = await readResource(c, 'team-projects');
@@ -41,12 +45,21 @@ export function teamAccessRoutes(): Hono<AppEnv> {
       ['team', 'teams'],
       ['project', 'projects'],
     ]);
-    return sendResource(c, serializeTeamProject(await access.createTeamProject(c.get('ctx'), teamId!, projectId!, attrs)), { status: 200 });
+    return sendResource(
+      c,
+      serializeTeamProject(await access.createTeamProject(c.get('ctx'), teamId!, projectId!, attrs)),
+      { status: 200 },
+    );
   });
-  r.get('/team-projects/:id', async (c) => sendResource(c, serializeTeamProject(await access.getTeamProject(c.get('ctx'), c.req.param('id')))));
+  r.get('/team-projects/:id', async (c) =>
+    sendResource(c, serializeTeamProject(await access.getTeamProject(c.get('ctx'), c.req.param('id')))),
+  );
   r.patch('/team-projects/:id', async (c) => {
     const attrs = parseTeamProjectAttributes((await readResource(c, 'team-projects')).attributes, 'update');
-    return sendResource(c, serializeTeamProject(await access.updateTeamProject(c.get('ctx'), c.req.param('id'), attrs)));
+    return sendResource(
+      c,
+      serializeTeamProject(await access.updateTeamProject(c.get('ctx'), c.req.param('id'), attrs)),
+    );
   });
   r.delete('/team-projects/:id', async (c) => {
     await access.deleteTeamProject(c.get('ctx'), c.req.param('id'));
@@ -54,7 +67,11 @@ export function teamAccessRoutes(): Hono<AppEnv> {
   });
 
   r.get('/team-workspaces', async (c) =>
-    sendCollection(c, await access.listTeamWorkspaces(c.get('ctx'), queryParam(c, 'filter[workspace][id]'), pageOf(c)), serializeTeamWorkspace),
+    sendCollection(
+      c,
+      await access.listTeamWorkspaces(c.get('ctx'), queryParam(c, 'filter[workspace][id]'), pageOf(c)),
+      serializeTeamWorkspace,
+    ),
   );
   r.post('/team-workspaces', async (c) => {
     const input = await readResource(c, 'team-workspaces');
@@ -63,12 +80,21 @@ export function teamAccessRoutes(): Hono<AppEnv> {
       ['team', 'teams'],
       ['workspace', 'workspaces'],
     ]);
-    return sendResource(c, serializeTeamWorkspace(await access.createTeamWorkspace(c.get('ctx'), teamId!, workspaceId!, attrs)), { status: 200 });
+    return sendResource(
+      c,
+      serializeTeamWorkspace(await access.createTeamWorkspace(c.get('ctx'), teamId!, workspaceId!, attrs)),
+      { status: 200 },
+    );
   });
-  r.get('/team-workspaces/:id', async (c) => sendResource(c, serializeTeamWorkspace(await access.getTeamWorkspace(c.get('ctx'), c.req.param('id')))));
+  r.get('/team-workspaces/:id', async (c) =>
+    sendResource(c, serializeTeamWorkspace(await access.getTeamWorkspace(c.get('ctx'), c.req.param('id')))),
+  );
   r.patch('/team-workspaces/:id', async (c) => {
     const attrs = parseTeamWorkspaceAttributes((await readResource(c, 'team-workspaces')).attributes, 'update');
-    return sendResource(c, serializeTeamWorkspace(await access.updateTeamWorkspace(c.get('ctx'), c.req.param('id'), attrs)));
+    return sendResource(
+      c,
+      serializeTeamWorkspace(await access.updateTeamWorkspace(c.get('ctx'), c.req.param('id'), attrs)),
+    );
   });
   r.delete('/team-workspaces/:id', async (c) => {
     await access.deleteTeamWorkspace(c.get('ctx'), c.req.param('id'));

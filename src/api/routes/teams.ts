@@ -18,12 +18,21 @@ import { descriptionOf } from './token-body.js';
 function usernamesOf(body: Record<string, unknown> | null): string[] {
   const data = body?.data;
   if (!Array.isArray(data) || data.length === 0) {
-    throw new BerthError([{ status: 422, title: 'invalid attribute', detail: 'data must be a non-empty array of users', pointer: '/data' }]);
+    throw new BerthError([
+      { status: 422, title: 'invalid attribute', detail: 'data must be a non-empty array of users', pointer: '/data' },
+    ]);
   }
   return data.map((item, i) => {
     const id = (item as { id?: unknown; type?: unknown })?.id;
     if ((item as { type?: unknown })?.type !== 'users' || typeof id !== 'string' || id === '') {
-      throw new BerthError([{ status: 422, title: 'invalid attribute', detail: 'each item must be {"type":"users","id":USERNAME}', pointer: `/data/${i}` }]);
+      throw new BerthError([
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'each item must be {"type":"users","id":USERNAME}',
+          pointer: `/data/${i}`,
+        },
+      ]);
     }
     return id;
   });
@@ -38,9 +47,13 @@ export function teamRoutes(): Hono<AppEnv> {
   });
   r.post('/organizations/:org/teams', async (c) => {
     const input = parseTeamAttributes((await readResource(c, 'teams')).attributes, 'create');
-    return sendResource(c, serializeTeam(await teams.createTeam(c.get('ctx'), c.req.param('org'), input)), { status: 201 });
+    return sendResource(c, serializeTeam(await teams.createTeam(c.get('ctx'), c.req.param('org'), input)), {
+      status: 201,
+    });
   });
-  r.get('/teams/:id', async (c) => sendResource(c, serializeTeam(await teams.getTeam(c.get('ctx'), c.req.param('id')))));
+  r.get('/teams/:id', async (c) =>
+    sendResource(c, serializeTeam(await teams.getTeam(c.get('ctx'), c.req.param('id')))),
+  );
   r.patch('/teams/:id', async (c) => {
     const input = parseTeamAttributes((await readResource(c, 'teams')).attributes, 'update');
     return sendResource(c, serializeTeam(await teams.updateTeam(c.get('ctx'), c.req.param('id'), input)));
@@ -60,7 +73,11 @@ export function teamRoutes(): Hono<AppEnv> {
   });
 
   r.post('/teams/:id/authentication-token', async (c) => {
-    const token = await createTeamToken(c.get('ctx'), c.req.param('id'), descriptionOf(await readJson(c, { optional: true })));
+    const token = await createTeamToken(
+      c.get('ctx'),
+      c.req.param('id'),
+      descriptionOf(await readJson(c, { optional: true })),
+    );
     return sendResource(c, serializeToken(token), { status: 201 });
   });
   r.delete('/teams/:id/authentication-token', async (c) => {

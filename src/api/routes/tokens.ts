@@ -1,6 +1,11 @@
 import { Hono } from 'hono';
 import { whoami } from '../../services/identity.js';
-import { createOrganizationToken, deleteOrganizationToken, listUserTokens, revokeToken } from '../../services/tokens.js';
+import {
+  createOrganizationToken,
+  deleteOrganizationToken,
+  listUserTokens,
+  revokeToken,
+} from '../../services/tokens.js';
 import { readJson } from '../body.js';
 import { sendList, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
@@ -12,7 +17,11 @@ export function tokenRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.post('/organizations/:org/authentication-token', async (c) => {
-    const token = await createOrganizationToken(c.get('ctx'), c.req.param('org'), descriptionOf(await readJson(c, { optional: true })));
+    const token = await createOrganizationToken(
+      c.get('ctx'),
+      c.req.param('org'),
+      descriptionOf(await readJson(c, { optional: true })),
+    );
     return sendResource(c, serializeToken(token), { status: 201 });
   });
   r.delete('/organizations/:org/authentication-token', async (c) => {
@@ -20,7 +29,9 @@ export function tokenRoutes(): Hono<AppEnv> {
     return c.body(null, 204);
   });
 
-  r.get('/users/:id/authentication-tokens', async (c) => sendList(c, (await listUserTokens(c.get('ctx'), c.req.param('id'))).map(serializeToken)));
+  r.get('/users/:id/authentication-tokens', async (c) =>
+    sendList(c, (await listUserTokens(c.get('ctx'), c.req.param('id'))).map(serializeToken)),
+  );
   r.delete('/authentication-tokens/:id', async (c) => {
     await revokeToken(c.get('ctx'), c.req.param('id'));
     return c.body(null, 204);

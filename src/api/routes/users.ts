@@ -31,7 +31,9 @@ export function userRoutes(): Hono<AppEnv> {
     return c.body(null, 204);
   });
 
-  r.get('/users/:id', async (c) => sendResource(c, serializeUser(await users.getUser(c.get('ctx'), c.req.param('id')))));
+  r.get('/users/:id', async (c) =>
+    sendResource(c, serializeUser(await users.getUser(c.get('ctx'), c.req.param('id')))),
+  );
 
   r.post('/users/:id/authentication-tokens', async (c) => {
     const description = descriptionOf(await readJson(c, { optional: true }));

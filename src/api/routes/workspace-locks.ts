@@ -16,7 +16,14 @@ async function reasonOf(c: Context<AppEnv>): Promise<string> {
   const reason = body?.reason !== undefined ? body.reason : data?.attributes?.reason;
   if (reason === undefined || reason === null) return '';
   if (typeof reason !== 'string') {
-    throw new BerthError([{ status: 422, title: 'invalid attribute', detail: 'Reason must be a string', pointer: body?.reason !== undefined ? '/reason' : '/data/attributes/reason' }]);
+    throw new BerthError([
+      {
+        status: 422,
+        title: 'invalid attribute',
+        detail: 'Reason must be a string',
+        pointer: body?.reason !== undefined ? '/reason' : '/data/attributes/reason',
+      },
+    ]);
   }
   return reason;
 }
@@ -30,7 +37,9 @@ export function workspaceLockRoutes(): Hono<AppEnv> {
     const reason = await reasonOf(c);
     return sendResource(c, serializeWorkspace(await lockWorkspace(c.get('ctx'), ws(c), reason), edition(c)));
   });
-  r.post('/workspaces/:id/actions/unlock', async (c) => sendResource(c, serializeWorkspace(await unlockWorkspace(c.get('ctx'), ws(c)), edition(c))));
+  r.post('/workspaces/:id/actions/unlock', async (c) =>
+    sendResource(c, serializeWorkspace(await unlockWorkspace(c.get('ctx'), ws(c)), edition(c))),
+  );
   r.post('/workspaces/:id/actions/force-unlock', async (c) =>
     sendResource(c, serializeWorkspace(await forceUnlockWorkspace(c.get('ctx'), ws(c)), edition(c))),
   );

@@ -8,9 +8,21 @@ import { parseTagBindings, type TagBindingInput } from '../../domain/tags.js';
 import type { Workspace } from '../../domain/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
 import * as retention from '../../services/data-retention.js';
-import { addWorkspaceTags, listOrganizationTags, listWorkspaceTags, removeWorkspaceTags } from '../../services/flat-tags.js';
+import {
+  addWorkspaceTags,
+  listOrganizationTags,
+  listWorkspaceTags,
+  removeWorkspaceTags,
+} from '../../services/flat-tags.js';
 import { changeRemoteStateConsumers, listRemoteStateConsumers } from '../../services/remote-state-consumers.js';
-import { assignSshKey, createSshKey, deleteSshKey, getSshKey, listSshKeys, updateSshKey } from '../../services/ssh-keys.js';
+import {
+  assignSshKey,
+  createSshKey,
+  deleteSshKey,
+  getSshKey,
+  listSshKeys,
+  updateSshKey,
+} from '../../services/ssh-keys.js';
 import {
   addWorkspaceTagBindings,
   listWorkspaceEffectiveTagBindings,
@@ -27,7 +39,10 @@ import { serializeTagBinding } from '../serializers/tag-binding.js';
 import { serializeEffectiveTagBinding, serializeWorkspace } from '../serializers/workspace.js';
 
 const byId = (c: Context<AppEnv>): WorkspaceRef => ({ id: c.req.param('id')! });
-const byName = (c: Context<AppEnv>): WorkspaceRef => ({ organization: c.req.param('org')!, name: c.req.param('name')! });
+const byName = (c: Context<AppEnv>): WorkspaceRef => ({
+  organization: c.req.param('org')!,
+  name: c.req.param('name')!,
+});
 
 const plain = (ctx: ServiceContext) => (w: Workspace) => serializeWorkspace(w, { edition: ctx.settings.edition });
 
@@ -43,7 +58,8 @@ async function readPolicy(c: Context) {
   const body = await readJson(c);
   const data = body!.data;
   if (data === undefined) throw invalid('/data', 'request body must contain a data member');
-  if (data === null || typeof data !== 'object' || Array.isArray(data)) throw invalid('/data', 'data must be an object');
+  if (data === null || typeof data !== 'object' || Array.isArray(data))
+    throw invalid('/data', 'data must be an object');
   return parseRetentionPolicy(data as Record<string, unknown>);
 }
 
@@ -58,12 +74,16 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
   // SSH keys of an organization.
   r.post('/organizations/:org/ssh-keys', async (c) => {
     const input = parseSshKeyInput((await readResource(c, 'ssh-keys')).attributes, 'create');
-    return sendResource(c, serializeSshKey(await createSshKey(c.get('ctx'), c.req.param('org'), input)), { status: 201 });
+    return sendResource(c, serializeSshKey(await createSshKey(c.get('ctx'), c.req.param('org'), input)), {
+      status: 201,
+    });
   });
   r.get('/organizations/:org/ssh-keys', async (c) =>
     sendCollection(c, await listSshKeys(c.get('ctx'), c.req.param('org'), pageOf(c)), serializeSshKey),
   );
-  r.get('/ssh-keys/:id', async (c) => sendResource(c, serializeSshKey(await getSshKey(c.get('ctx'), c.req.param('id')))));
+  r.get('/ssh-keys/:id', async (c) =>
+    sendResource(c, serializeSshKey(await getSshKey(c.get('ctx'), c.req.param('id')))),
+  );
   r.patch('/ssh-keys/:id', async (c) => {
     const input = parseSshKeyInput((await readResource(c, 'ssh-keys')).attributes, 'update');
     return sendResource(c, serializeSshKey(await updateSshKey(c.get('ctx'), c.req.param('id'), input)));
@@ -75,7 +95,17 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
 
   // Flat tags of the organization.
   r.get('/organizations/:org/tags', async (c) =>
-    sendCollection(c, await listOrganizationTags(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q'), queryParam(c, 'filter[exclude][taggable][id]')), serializeFlatTag),
+    sendCollection(
+      c,
+      await listOrganizationTags(
+        c.get('ctx'),
+        c.req.param('org'),
+        pageOf(c),
+        queryParam(c, 'q'),
+        queryParam(c, 'filter[exclude][taggable][id]'),
+      ),
+      serializeFlatTag,
+    ),
   );
 
   // The organization's default data retention policy (self-hosted only). PATCH is POST.
@@ -86,7 +116,10 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
     r[method]('/organizations/:org/relationships/data-retention-policy', async (c) => {
       const ctx = c.get('ctx');
       retention.requireSelfHosted(ctx);
-      return sendResource(c, serializeRetentionPolicy(await retention.setOrganizationPolicy(ctx, c.req.param('org'), await readPolicy(c))));
+      return sendResource(
+        c,
+        serializeRetentionPolicy(await retention.setOrganizationPolicy(ctx, c.req.param('org'), await readPolicy(c))),
+      );
     });
   }
   r.delete('/organizations/:org/relationships/data-retention-policy', async (c) => {
@@ -124,7 +157,11 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
 
     // Flat tags.
     r.get(`${base}/relationships/tags`, async (c) =>
-      sendCollection(c, await listWorkspaceTags(c.get('ctx'), ref(c), pageOf(c), queryParam(c, 'name')), serializeFlatTag),
+      sendCollection(
+        c,
+        await listWorkspaceTags(c.get('ctx'), ref(c), pageOf(c), queryParam(c, 'name')),
+        serializeFlatTag,
+      ),
     );
     r.post(`${base}/relationships/tags`, async (c) => {
       await addWorkspaceTags(c.get('ctx'), ref(c), parseFlatTagRefs((await readJson(c))!.data));
@@ -138,7 +175,9 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
     // Key-value tag bindings: the documented paths (PATCH adds, 200 with every binding) ...
     r.get(`${base}/tag-bindings`, async (c) => {
       const { workspaceId, bindings } = await listWorkspaceTagBindings(c.get('ctx'), ref(c));
-      return sendList(c, bindings.map(serializeTagBinding), { links: { target: `${API_PREFIX}/workspaces/${workspaceId}` } });
+      return sendList(c, bindings.map(serializeTagBinding), {
+        links: { target: `${API_PREFIX}/workspaces/${workspaceId}` },
+      });
     });
     r.patch(`${base}/tag-bindings`, async (c) => {
       const incoming = await readTagBindings(c);
@@ -168,7 +207,10 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
       r[method](`${base}/relationships/data-retention-policy`, async (c) => {
         const ctx = c.get('ctx');
         retention.requireSelfHosted(ctx);
-        return sendResource(c, serializeRetentionPolicy(await retention.setWorkspacePolicy(ctx, ref(c), await readPolicy(c))));
+        return sendResource(
+          c,
+          serializeRetentionPolicy(await retention.setWorkspacePolicy(ctx, ref(c), await readPolicy(c))),
+        );
       });
     }
     r.delete(`${base}/relationships/data-retention-policy`, async (c) => {

@@ -4,7 +4,14 @@ import { parseWorkspaceInput, type Workspace } from '../../domain/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
 import { safeDeleteWorkspace, forceDeleteWorkspace } from '../../services/workspaces-delete.js';
 import { loadWorkspaceIncludes, type WorkspaceIncludes } from '../../services/workspaces-include.js';
-import { getWorkspace, listWorkspaces, type TaggedFilter, type WorkspaceListQuery, type WorkspaceRef, type WorkspaceSort } from '../../services/workspaces-read.js';
+import {
+  getWorkspace,
+  listWorkspaces,
+  type TaggedFilter,
+  type WorkspaceListQuery,
+  type WorkspaceRef,
+  type WorkspaceSort,
+} from '../../services/workspaces-read.js';
 import { createWorkspace, updateWorkspace } from '../../services/workspaces-write.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
@@ -36,10 +43,18 @@ export const WORKSPACE_INCLUDES = [
 const SORTS: WorkspaceSort[] = ['name', 'current-run.created-at', 'latest-change-at'];
 
 const byId = (c: Context<AppEnv>): WorkspaceRef => ({ id: c.req.param('id')! });
-const byName = (c: Context<AppEnv>): WorkspaceRef => ({ organization: c.req.param('org')!, name: c.req.param('name')! });
+const byName = (c: Context<AppEnv>): WorkspaceRef => ({
+  organization: c.req.param('org')!,
+  name: c.req.param('name')!,
+});
 
 const commaList = (value: string | undefined) =>
-  value === undefined ? undefined : value.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  value === undefined
+    ? undefined
+    : value
+        .split(',')
+        .map((s) => s.trim())
+        .filter((s) => s !== '');
 
 /** Reads the list query parameters (filters, searches, sort) of `GET .../workspaces`. */
 export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
@@ -69,7 +84,10 @@ export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
   if (sort !== undefined) {
     const descending = sort.startsWith('-');
     const by = (descending ? sort.slice(1) : sort) as WorkspaceSort;
-    if (!SORTS.includes(by)) throw badRequest(`Invalid sort parameter: use ${SORTS.join(', ')}, optionally prefixed with -`, { parameter: 'sort' });
+    if (!SORTS.includes(by))
+      throw badRequest(`Invalid sort parameter: use ${SORTS.join(', ')}, optionally prefixed with -`, {
+        parameter: 'sort',
+      });
     query.sort = { by, descending };
   }
   return query;
@@ -90,13 +108,25 @@ function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: 
 }
 
 function serializeOptions(ctx: ServiceContext, inc: WorkspaceIncludes, ws: Workspace) {
-  return { edition: ctx.settings.edition, effectiveTagBindings: inc.effectiveTagBindings?.get(ws.id), outputs: inc.outputs.get(ws.id) };
+  return {
+    edition: ctx.settings.edition,
+    effectiveTagBindings: inc.effectiveTagBindings?.get(ws.id),
+    outputs: inc.outputs.get(ws.id),
+  };
 }
 
-async function sendWorkspace(c: Context<AppEnv>, ctx: ServiceContext, ws: Workspace, status: 200 | 201 = 200): Promise<Response> {
+async function sendWorkspace(
+  c: Context<AppEnv>,
+  ctx: ServiceContext,
+  ws: Workspace,
+  status: 200 | 201 = 200,
+): Promise<Response> {
   const include = includesOf(c, WORKSPACE_INCLUDES);
   const inc = await loadWorkspaceIncludes(ctx, [ws], include);
-  return sendResource(c, serializeWorkspace(ws, serializeOptions(ctx, inc, ws)), { status, included: includedResources(c, inc, include) });
+  return sendResource(c, serializeWorkspace(ws, serializeOptions(ctx, inc, ws)), {
+    status,
+    included: includedResources(c, inc, include),
+  });
 }
 
 /** Workspaces: every operation by id and by organization and name, through shared handlers. */
@@ -115,7 +145,12 @@ export function workspaceRoutes(): Hono<AppEnv> {
     const query = listQueryOf(c);
     const paged = await listWorkspaces(ctx, c.req.param('org'), query, pageOf(c));
     const inc = await loadWorkspaceIncludes(ctx, paged.items, include);
-    return sendCollection(c, paged, (w) => serializeWorkspace(w, serializeOptions(ctx, inc, w)), includedResources(c, inc, include));
+    return sendCollection(
+      c,
+      paged,
+      (w) => serializeWorkspace(w, serializeOptions(ctx, inc, w)),
+      includedResources(c, inc, include),
+    );
   });
 
   for (const [path, ref] of [

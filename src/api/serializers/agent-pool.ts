@@ -6,9 +6,18 @@ export function serializeAgentPool(p: AgentPool): ResourceObject {
   return {
     id: p.id,
     type: 'agent-pools',
-    attributes: { name: p.name, 'created-at': p.createdAt, 'organization-scoped': p.organizationScoped, 'agent-count': 0 },
+    attributes: {
+      name: p.name,
+      'created-at': p.createdAt,
+      'organization-scoped': p.organizationScoped,
+      'agent-count': 0,
+    },
     relationships: {
-      organization: toOne('organizations', p.organizationName, `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`),
+      organization: toOne(
+        'organizations',
+        p.organizationName,
+        `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`,
+      ),
       workspaces: { data: p.workspaceIds.map((id) => ({ id, type: 'workspaces' })) },
     },
     links: { self: `${API_PREFIX}/agent-pools/${p.id}` },
@@ -28,7 +37,11 @@ export function serializeOAuthToken(t: OAuthToken): ResourceObject {
       'service-provider-user': null,
     },
     relationships: {
-      organization: toOne('organizations', t.organizationName, `${API_PREFIX}/organizations/${encodeURIComponent(t.organizationName)}`),
+      organization: toOne(
+        'organizations',
+        t.organizationName,
+        `${API_PREFIX}/organizations/${encodeURIComponent(t.organizationName)}`,
+      ),
     },
     links: { self: `${API_PREFIX}/oauth-tokens/${t.id}` },
   };

@@ -21,7 +21,11 @@ export function serializeAuditEvent(e: AuditEvent): ResourceObject {
       'request-id': e.requestId,
     },
     relationships: {
-      organization: toOne('organizations', e.organizationName, e.organizationName ? `${API_PREFIX}/organizations/${encodeURIComponent(e.organizationName)}` : undefined),
+      organization: toOne(
+        'organizations',
+        e.organizationName,
+        e.organizationName ? `${API_PREFIX}/organizations/${encodeURIComponent(e.organizationName)}` : undefined,
+      ),
     },
   };
 }

@@ -6,7 +6,10 @@ import { API_PREFIX, linkOnly, toOne, type ResourceIdentifier, type ResourceObje
  * `effectiveTagBindings` (`include=effective_tag_bindings`) the `effective-tag-bindings`
  * relationship also carries the identifiers of the bindings, which go in `included`.
  */
-export function serializeProject(p: Project, options: { effectiveTagBindings?: ResourceIdentifier[] } = {}): ResourceObject {
+export function serializeProject(
+  p: Project,
+  options: { effectiveTagBindings?: ResourceIdentifier[] } = {},
+): ResourceObject {
   const self = `${API_PREFIX}/projects/${p.id}`;
   return {
     id: p.id,
@@ -32,7 +35,11 @@ export function serializeProject(p: Project, options: { effectiveTagBindings?: R
       },
     },
     relationships: {
-      organization: toOne('organizations', p.organizationName, `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`),
+      organization: toOne(
+        'organizations',
+        p.organizationName,
+        `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`,
+      ),
       'default-agent-pool': toOne('agent-pools', null),
       'tag-bindings': linkOnly(`${self}/tag-bindings`),
       'effective-tag-bindings': options.effectiveTagBindings

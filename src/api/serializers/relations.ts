@@ -9,7 +9,13 @@ export function serializeSshKey(k: SshKey): ResourceObject {
     id: k.id,
     type: 'ssh-keys',
     attributes: { name: k.name, 'created-at': k.createdAt, 'updated-at': k.updatedAt },
-    relationships: { organization: toOne('organizations', k.organizationName, `${API_PREFIX}/organizations/${encodeURIComponent(k.organizationName)}`) },
+    relationships: {
+      organization: toOne(
+        'organizations',
+        k.organizationName,
+        `${API_PREFIX}/organizations/${encodeURIComponent(k.organizationName)}`,
+      ),
+    },
     links: { self: `${API_PREFIX}/ssh-keys/${k.id}` },
   };
 }

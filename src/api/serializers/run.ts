@@ -10,7 +10,8 @@ export function serializeRun(r: Run): ResourceObject {
   if (r.planFinishedAt) timestamps['planned-at'] = r.planFinishedAt;
   if (r.applyStartedAt) timestamps['applying-at'] = r.applyStartedAt;
   if (r.applyFinishedAt) timestamps[`${r.status === 'applied' ? 'applied' : 'apply-finished'}-at`] = r.applyFinishedAt;
-  if (r.status === 'errored' || r.status === 'canceled' || r.status === 'discarded') timestamps[`${r.status}-at`] = r.updatedAt;
+  if (r.status === 'errored' || r.status === 'canceled' || r.status === 'discarded')
+    timestamps[`${r.status}-at`] = r.updatedAt;
   return {
     id: r.id,
     type: 'runs',
@@ -23,8 +24,16 @@ export function serializeRun(r: Run): ResourceObject {
       'status-timestamps': timestamps,
       'error-message': r.errorMessage,
       'policy-check-failed': r.policyCheckFailed,
-      actions: { 'is-cancelable': r.permissions.canCancel, 'is-confirmable': r.permissions.canApply, 'is-discardable': r.permissions.canDiscard },
-      permissions: { 'can-apply': r.permissions.canApply, 'can-cancel': r.permissions.canCancel, 'can-discard': r.permissions.canDiscard },
+      actions: {
+        'is-cancelable': r.permissions.canCancel,
+        'is-confirmable': r.permissions.canApply,
+        'is-discardable': r.permissions.canDiscard,
+      },
+      permissions: {
+        'can-apply': r.permissions.canApply,
+        'can-cancel': r.permissions.canCancel,
+        'can-discard': r.permissions.canDiscard,
+      },
     },
     relationships: {
       workspace: toOne('workspaces', r.workspaceId, `${API_PREFIX}/workspaces/${r.workspaceId}`),
@@ -38,11 +47,23 @@ export function serializeRun(r: Run): ResourceObject {
 
 /** The plan of a run (for `include=current_run.plan`): its status and times. */
 export function serializePlan(r: Run): ResourceObject {
-  const status = r.planFinishedAt ? (r.status === 'errored' && !r.applyStartedAt ? 'errored' : 'finished') : r.planStartedAt ? 'running' : 'pending';
+  const status = r.planFinishedAt
+    ? r.status === 'errored' && !r.applyStartedAt
+      ? 'errored'
+      : 'finished'
+    : r.planStartedAt
+      ? 'running'
+      : 'pending';
   return {
     id: `plan-${tail(r.id)}`,
     type: 'plans',
-    attributes: { status, 'status-timestamps': { ...(r.planStartedAt ? { 'started-at': r.planStartedAt } : {}), ...(r.planFinishedAt ? { 'finished-at': r.planFinishedAt } : {}) } },
+    attributes: {
+      status,
+      'status-timestamps': {
+        ...(r.planStartedAt ? { 'started-at': r.planStartedAt } : {}),
+        ...(r.planFinishedAt ? { 'finished-at': r.planFinishedAt } : {}),
+      },
+    },
     relationships: { run: toOne('runs', r.id) },
   };
 }

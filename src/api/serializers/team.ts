@@ -25,7 +25,11 @@ export function serializeTeam(t: Team): ResourceObject {
       },
     },
     relationships: {
-      organization: toOne('organizations', t.organizationName, `${API_PREFIX}/organizations/${encodeURIComponent(t.organizationName)}`),
+      organization: toOne(
+        'organizations',
+        t.organizationName,
+        `${API_PREFIX}/organizations/${encodeURIComponent(t.organizationName)}`,
+      ),
       users: { data: t.userIds.map((id) => ({ id, type: 'users' })) },
     },
     links: { self: `${API_PREFIX}/teams/${t.id}` },

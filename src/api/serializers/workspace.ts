@@ -120,12 +120,15 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
   // assessments-enabled is a hosted-edition attribute: the self-hosted edition omits it.
   if (options.edition !== 'hosted') delete attributes['assessments-enabled'];
 
-  const run = ws.currentRunId ? toOne('runs', ws.currentRunId, `${API_PREFIX}/runs/${ws.currentRunId}`) : toOne('runs', null);
+  const run = ws.currentRunId
+    ? toOne('runs', ws.currentRunId, `${API_PREFIX}/runs/${ws.currentRunId}`)
+    : toOne('runs', null);
   const lockedBy: Relationship = ws.lockedBy
     ? toOne(ws.lockedBy.type, ws.lockedBy.id, `${API_PREFIX}/${ws.lockedBy.type}/${ws.lockedBy.id}`)
     : { data: null };
   const effective: Relationship = linkOnly(`${wsPath}/effective-tag-bindings`);
-  if (options.effectiveTagBindings) effective.data = options.effectiveTagBindings.map((t) => ({ type: 'effective-tag-bindings', id: t.id }));
+  if (options.effectiveTagBindings)
+    effective.data = options.effectiveTagBindings.map((t) => ({ type: 'effective-tag-bindings', id: t.id }));
   const relationships: Record<string, Relationship> = {
     organization: toOne('organizations', ws.organizationName, `${API_PREFIX}/organizations/${org}`),
     project: toOne('projects', ws.projectId, `${API_PREFIX}/projects/${ws.projectId}`),
@@ -133,7 +136,11 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'latest-run': run,
     'locked-by': lockedBy,
     'ssh-key': ws.sshKeyId ? toOne('ssh-keys', ws.sshKeyId, `${API_PREFIX}/ssh-keys/${ws.sshKeyId}`) : { data: null },
-    'agent-pool': toOne('agent-pools', ws.agentPoolId, ws.agentPoolId ? `${API_PREFIX}/agent-pools/${ws.agentPoolId}` : undefined),
+    'agent-pool': toOne(
+      'agent-pools',
+      ws.agentPoolId,
+      ws.agentPoolId ? `${API_PREFIX}/agent-pools/${ws.agentPoolId}` : undefined,
+    ),
     'current-state-version': ws.currentStateVersionId
       ? toOne('state-versions', ws.currentStateVersionId, `${wsPath}/current-state-version`)
       : { data: null },
@@ -172,5 +179,9 @@ export function serializeEffectiveTagBinding(t: EffectiveTagBinding): ResourceOb
 
 /** A `workspace-outputs` resource: an output of the current state (sensitive values hidden). */
 export function serializeOutput(o: WorkspaceOutput): ResourceObject {
-  return { id: o.id, type: 'workspace-outputs', attributes: { name: o.name, sensitive: o.sensitive, 'output-type': o.type, value: o.value } };
+  return {
+    id: o.id,
+    type: 'workspace-outputs',
+    attributes: { name: o.name, sensitive: o.sensitive, 'output-type': o.type, value: o.value },
+  };
 }

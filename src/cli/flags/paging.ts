@@ -7,5 +7,8 @@ import { Flags } from '../oclif.js';
 export const pagingFlags = {
   page: Flags.integer({ description: 'page number', min: 1 }),
   'page-size': Flags.integer({ description: 'items per page, 1 to 100', min: 1, max: 100 }),
-  all: Flags.boolean({ description: 'every page (the default without --page/--page-size)', exclusive: ['page', 'page-size'] }),
+  all: Flags.boolean({
+    description: 'every page (the default without --page/--page-size)',
+    exclusive: ['page', 'page-size'],
+  }),
 };

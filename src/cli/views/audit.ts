@@ -7,8 +7,14 @@ export function auditTable(events: Resource[]): string {
   return renderTable(events, [
     { header: 'TIME', value: (e) => a(e).timestamp },
     { header: 'ACTION', value: (e) => a(e).action },
-    { header: 'ACTOR', value: (e) => [a(e)['actor-kind'], a(e)['actor-name'] ?? a(e)['actor-id']].filter(Boolean).join(' ') },
-    { header: 'TARGET', value: (e) => [a(e)['target-type'], a(e)['target-name'] ?? a(e)['target-id']].filter(Boolean).join(' ') },
+    {
+      header: 'ACTOR',
+      value: (e) => [a(e)['actor-kind'], a(e)['actor-name'] ?? a(e)['actor-id']].filter(Boolean).join(' '),
+    },
+    {
+      header: 'TARGET',
+      value: (e) => [a(e)['target-type'], a(e)['target-name'] ?? a(e)['target-id']].filter(Boolean).join(' '),
+    },
     { header: 'TARGET_ID', value: (e) => a(e)['target-id'] },
     { header: 'WORKSPACE', value: (e) => a(e)['workspace-id'] },
     { header: 'REQUEST_ID', value: (e) => a(e)['request-id'] },

@@ -11,7 +11,8 @@ export function projectTable(projects: Resource[]): string {
   ]);
 }
 
-const tagText = (tags: Resource[]) => tags.map((t) => (t.attributes.value === '' ? t.attributes.key : `${t.attributes.key}=${t.attributes.value}`));
+const tagText = (tags: Resource[]) =>
+  tags.map((t) => (t.attributes.value === '' ? t.attributes.key : `${t.attributes.key}=${t.attributes.value}`));
 
 export function projectFields(p: Resource, tags?: Resource[]): string {
   const a = p.attributes;

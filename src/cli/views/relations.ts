@@ -22,7 +22,11 @@ export function effectiveBindingTable(tags: Resource[]): string {
   return renderTable(tags, [
     { header: 'KEY', value: (t) => t.attributes.key },
     { header: 'VALUE', value: (t) => t.attributes.value },
-    { header: 'SOURCE', value: (t) => (t.links?.['inherited-from'] ? `inherited from ${t.links['inherited-from'].replace(/^.*\//, '')}` : 'own') },
+    {
+      header: 'SOURCE',
+      value: (t) =>
+        t.links?.['inherited-from'] ? `inherited from ${t.links['inherited-from'].replace(/^.*\//, '')}` : 'own',
+    },
   ]);
 }
 

@@ -38,13 +38,18 @@ export function workspaceFields(w: Resource, included: Resource[] = []): string 
     ['Auto destroy at', a['auto-destroy-at']],
     [
       'Auto destroy after',
-      a['auto-destroy-activity-duration'] === null ? null : `${a['auto-destroy-activity-duration']}${inherited(a['inherits-project-auto-destroy'])}`,
+      a['auto-destroy-activity-duration'] === null
+        ? null
+        : `${a['auto-destroy-activity-duration']}${inherited(a['inherits-project-auto-destroy'])}`,
     ],
     ['File triggers', a['file-triggers-enabled']],
     ['Trigger prefixes', a['trigger-prefixes']],
     ['Trigger patterns', a['trigger-patterns']],
     ['Working directory', a['working-directory']],
-    ['VCS repository', a['vcs-repo'] ? `${a['vcs-repo'].identifier}${a['vcs-repo'].branch ? ` @ ${a['vcs-repo'].branch}` : ''}` : null],
+    [
+      'VCS repository',
+      a['vcs-repo'] ? `${a['vcs-repo'].identifier}${a['vcs-repo'].branch ? ` @ ${a['vcs-repo'].branch}` : ''}` : null,
+    ],
     ['Global remote state', a['global-remote-state']],
     ['Queue all runs', a['queue-all-runs']],
     ['Speculative plans', a['speculative-enabled']],
@@ -57,7 +62,10 @@ export function workspaceFields(w: Resource, included: Resource[] = []): string 
   if ('assessments-enabled' in a) fields.splice(9, 0, ['Assessments', a['assessments-enabled']]);
   const tags = included.filter((r) => r.type === 'effective-tag-bindings');
   if (tags.length > 0) {
-    fields.push(['Tag bindings', tags.map((t) => `${t.attributes.key}=${t.attributes.value}${t.links?.['inherited-from'] ? ' (project)' : ''}`)]);
+    fields.push([
+      'Tag bindings',
+      tags.map((t) => `${t.attributes.key}=${t.attributes.value}${t.links?.['inherited-from'] ? ' (project)' : ''}`),
+    ]);
   }
   return renderFields(fields);
 }
@@ -66,7 +74,10 @@ export function agentPoolTable(list: Resource[]): string {
   return renderTable(list, [
     { header: 'NAME', value: (p) => p.attributes.name },
     { header: 'ID', value: (p) => p.id },
-    { header: 'WORKSPACES', value: (p) => (Array.isArray(p.relationships?.workspaces?.data) ? p.relationships!.workspaces!.data.length : 0) },
+    {
+      header: 'WORKSPACES',
+      value: (p) => (Array.isArray(p.relationships?.workspaces?.data) ? p.relationships!.workspaces!.data.length : 0),
+    },
     { header: 'CREATED', value: (p) => p.attributes['created-at'] },
   ]);
 }

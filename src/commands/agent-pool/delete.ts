@@ -5,9 +5,14 @@ import { AgentPoolsClient, resolveAgentPoolId } from '../../client/workspaces.js
 
 export default class AgentPoolDelete extends BerthCommand<typeof AgentPoolDelete> {
   static override summary = 'Delete an agent pool (refused while workspaces use it).';
-  static override examples = ['<%= config.bin %> agent-pool delete builders --org acme --yes', '<%= config.bin %> agent-pool delete apool-ZjT6A7mVFm5WHT5a --yes'];
+  static override examples = [
+    '<%= config.bin %> agent-pool delete builders --org acme --yes',
+    '<%= config.bin %> agent-pool delete apool-ZjT6A7mVFm5WHT5a --yes',
+  ];
   static override args = { pool: Args.string({ description: 'apool- id, or a pool name with --org', required: true }) };
-  static override flags = { yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }) };
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
+  };
 
   async run(): Promise<void> {
     const client = await this.client();

@@ -4,7 +4,10 @@ import { AgentPoolsClient } from '../../client/workspaces.js';
 
 export default class AgentPoolList extends BerthCommand<typeof AgentPoolList> {
   static override summary = 'List the agent pools of an organization.';
-  static override examples = ['<%= config.bin %> agent-pool list --org acme', '<%= config.bin %> agent-pool list --org acme --json'];
+  static override examples = [
+    '<%= config.bin %> agent-pool list --org acme',
+    '<%= config.bin %> agent-pool list --org acme --json',
+  ];
 
   async run(): Promise<void> {
     const pools = await new AgentPoolsClient(await this.client()).list(this.requireOrg());

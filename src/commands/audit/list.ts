@@ -18,9 +18,15 @@ export default class AuditList extends BerthCommand<typeof AuditList> {
     '<%= config.bin %> audit list --org acme --page 1 --page-size 20 --columns time,action,actor,target',
   ];
   static override flags = {
-    since: Flags.string({ description: 'only changes at or after this ISO-8601 date or date-time (UTC unless an offset is given)' }),
-    actor: Flags.string({ description: 'only changes by this user, team or organization id (user-…, team-…, org-…) or token id (at-…)' }),
-    workspace: Flags.string({ description: 'only changes about this workspace: ws- id, NAME (in --org) or ORG/NAME; a deleted one by id' }),
+    since: Flags.string({
+      description: 'only changes at or after this ISO-8601 date or date-time (UTC unless an offset is given)',
+    }),
+    actor: Flags.string({
+      description: 'only changes by this user, team or organization id (user-…, team-…, org-…) or token id (at-…)',
+    }),
+    workspace: Flags.string({
+      description: 'only changes about this workspace: ws- id, NAME (in --org) or ORG/NAME; a deleted one by id',
+    }),
     ...pagingFlags,
   };
 
@@ -34,7 +40,10 @@ export default class AuditList extends BerthCommand<typeof AuditList> {
       filters.workspaceId = 'id' in ref ? ref.id : (await new WorkspacesClient(client).get(ref)).data.id;
     }
     const trail = new AuditTrailClient(client);
-    const list = f.page || f['page-size'] ? (await trail.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data : await trail.listAll(org, filters);
+    const list =
+      f.page || f['page-size']
+        ? (await trail.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data
+        : await trail.listAll(org, filters);
     this.print(list, () => (list.length === 0 ? 'No audit events.' : auditTable(list)));
   }
 }

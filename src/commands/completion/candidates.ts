@@ -8,7 +8,10 @@ export default class CompletionCandidates extends BerthCommand<typeof Completion
 
   async run(): Promise<void> {
     const words = this.argv.slice(this.argv.indexOf('--') + 1);
-    const { candidates, argument } = complete(commandsFromConfig(this.config.commands), words.length > 0 ? words : ['']);
+    const { candidates, argument } = complete(
+      commandsFromConfig(this.config.commands),
+      words.length > 0 ? words : [''],
+    );
     const out = [...candidates];
     const current = words[words.length - 1] ?? '';
     if ((argument === 'workspace' || argument === 'project') && this.flags.org) {

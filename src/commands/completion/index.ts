@@ -4,8 +4,12 @@ import { bashScript, zshScript } from '../../cli/completion.js';
 
 export default class Completion extends BerthCommand<typeof Completion> {
   static override summary = 'Print a shell completion script (bash or zsh).';
-  static override description = 'Completes commands, flags, flag values, and workspace and project names (those from the server or local database, using --org / BERTH_ORG).';
-  static override examples = ['source <(<%= config.bin %> completion bash)', 'source <(<%= config.bin %> completion zsh)'];
+  static override description =
+    'Completes commands, flags, flag values, and workspace and project names (those from the server or local database, using --org / BERTH_ORG).';
+  static override examples = [
+    'source <(<%= config.bin %> completion bash)',
+    'source <(<%= config.bin %> completion zsh)',
+  ];
   static override args = { shell: Args.string({ description: 'shell', options: ['bash', 'zsh'], required: true }) };
 
   async run(): Promise<void> {

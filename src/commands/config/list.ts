@@ -33,7 +33,15 @@ export default class ConfigList extends BerthCommand<typeof ConfigList> {
           ['Logged in to', logins],
         ]),
         '',
-        ...Object.entries(config.profiles).map(([name, p]) => `[${name}] ${Object.entries(p).filter(([k]) => k !== 'token').map(([k, v]) => `${k}=${v}`).join(' ') || '(empty)'}`),
+        ...Object.entries(config.profiles).map(
+          ([name, p]) =>
+            `[${name}] ${
+              Object.entries(p)
+                .filter(([k]) => k !== 'token')
+                .map(([k, v]) => `${k}=${v}`)
+                .join(' ') || '(empty)'
+            }`,
+        ),
       ].join('\n'),
     );
   }

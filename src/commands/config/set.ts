@@ -22,7 +22,8 @@ Tokens are stored with \`berth login\`, never with this command.`;
   async run(): Promise<void> {
     const { key, value } = this.args;
     if (key === 'output' && !['table', 'json'].includes(value)) throw usageError('output must be table or json');
-    if (key === 'server' && !/^https?:\/\/[^\s/]+/.test(value)) throw usageError('server must be an http:// or https:// URL');
+    if (key === 'server' && !/^https?:\/\/[^\s/]+/.test(value))
+      throw usageError('server must be an http:// or https:// URL');
     const path = configPath();
     const config = readConfig(path);
     const profile = this.flags.profile;

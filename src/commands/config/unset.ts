@@ -16,6 +16,9 @@ export default class ConfigUnset extends BerthCommand<typeof ConfigUnset> {
       delete profile[this.args.key as (typeof SETTABLE)[number]];
       writeConfig(path, config);
     }
-    this.print({ profile: this.flags.profile, key: this.args.key, value: null }, () => `Unset ${this.args.key} in profile ${this.flags.profile}.`);
+    this.print(
+      { profile: this.flags.profile, key: this.args.key, value: null },
+      () => `Unset ${this.args.key} in profile ${this.flags.profile}.`,
+    );
   }
 }

@@ -14,7 +14,10 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
     '<%= config.bin %> db copy --database postgres://berth@db.internal/berth --to ./berth-copy.db --json',
   ];
   static override flags = {
-    to: Flags.string({ description: 'the database to copy into: postgres://... URL, sqlite:PATH or a file path', required: true }),
+    to: Flags.string({
+      description: 'the database to copy into: postgres://... URL, sqlite:PATH or a file path',
+      required: true,
+    }),
   };
 
   async run(): Promise<void> {
@@ -26,7 +29,8 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
       if (err instanceof DatabaseLocationError) return this.error(`--to: ${err.message}`, { exit: 2 });
       throw err;
     }
-    if (describeLocation(from) === describeLocation(to) && from.kind === to.kind) return this.error('--to is the database being copied', { exit: 2 });
+    if (describeLocation(from) === describeLocation(to) && from.kind === to.kind)
+      return this.error('--to is the database being copied', { exit: 2 });
     const { openStore } = await import('../../store/open.js');
     const { copyDatabase, CopyRefusedError } = await import('../../store/copy.js');
     const source = await openStore(from);
@@ -37,7 +41,12 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
           if (err instanceof CopyRefusedError) return this.error(err.message, { exit: 4 });
           throw err;
         });
-        const summary = { from: describeLocation(from), to: describeLocation(to), rows: result.rows, tables: result.tables };
+        const summary = {
+          from: describeLocation(from),
+          to: describeLocation(to),
+          rows: result.rows,
+          tables: result.tables,
+        };
         this.print(summary, () =>
           [
             `Copied ${result.rows} rows from ${summary.from} to ${summary.to}.`,

@@ -5,13 +5,27 @@ import { OAuthTokensClient } from '../../client/workspaces.js';
 
 export default class OAuthTokenCreate extends BerthCommand<typeof OAuthTokenCreate> {
   static override summary = 'Record an OAuth token of a VCS connection (for --vcs-oauth-token).';
-  static override description = 'berth makes no VCS traffic: the token is a record that workspace VCS settings refer to.';
-  static override examples = ['<%= config.bin %> oauth-token create --org acme', '<%= config.bin %> oauth-token create --org acme --service-provider gitlab_hosted --name gitlab'];
+  static override description =
+    'berth makes no VCS traffic: the token is a record that workspace VCS settings refer to.';
+  static override examples = [
+    '<%= config.bin %> oauth-token create --org acme',
+    '<%= config.bin %> oauth-token create --org acme --service-provider gitlab_hosted --name gitlab',
+  ];
   static override flags = {
     'service-provider': Flags.string({
       description: 'VCS provider',
       default: 'github',
-      options: ['github', 'github_enterprise', 'gitlab_hosted', 'gitlab_community_edition', 'gitlab_enterprise_edition', 'bitbucket_hosted', 'bitbucket_data_center', 'ado_services', 'ado_server'],
+      options: [
+        'github',
+        'github_enterprise',
+        'gitlab_hosted',
+        'gitlab_community_edition',
+        'gitlab_enterprise_edition',
+        'bitbucket_hosted',
+        'bitbucket_data_center',
+        'ado_services',
+        'ado_server',
+      ],
     }),
     name: Flags.string({ description: 'a name to recognise it by' }),
   };

@@ -14,9 +14,18 @@ export default class OrgUpdate extends BerthCommand<typeof OrgUpdate> {
   static override flags = {
     name: Flags.string({ description: 'new name (changes the organization URL)' }),
     email: Flags.string({ description: 'contact email' }),
-    'default-execution-mode': Flags.string({ description: 'execution mode of workspaces that do not set one', options: ['remote', 'local', 'agent'] }),
-    'allow-force-delete-workspaces': Flags.boolean({ description: 'let workspace admins force delete their workspaces', allowNo: true }),
-    'assessments-enforced': Flags.boolean({ description: 'enforce health assessments on all workspaces', allowNo: true }),
+    'default-execution-mode': Flags.string({
+      description: 'execution mode of workspaces that do not set one',
+      options: ['remote', 'local', 'agent'],
+    }),
+    'allow-force-delete-workspaces': Flags.boolean({
+      description: 'let workspace admins force delete their workspaces',
+      allowNo: true,
+    }),
+    'assessments-enforced': Flags.boolean({
+      description: 'enforce health assessments on all workspaces',
+      allowNo: true,
+    }),
   };
 
   async run(): Promise<void> {
@@ -27,7 +36,8 @@ export default class OrgUpdate extends BerthCommand<typeof OrgUpdate> {
       'allow-force-delete-workspaces': this.flags['allow-force-delete-workspaces'],
       'assessments-enforced': this.flags['assessments-enforced'],
     };
-    if (Object.values(attributes).every((v) => v === undefined)) throw usageError('nothing to change: pass at least one setting flag');
+    if (Object.values(attributes).every((v) => v === undefined))
+      throw usageError('nothing to change: pass at least one setting flag');
     const { data } = await (await this.client()).organizations.update(this.args.name, attributes);
     this.print(data, () => `Updated organization ${data.id}.\n${organizationFields(data)}`);
   }

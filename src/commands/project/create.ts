@@ -13,10 +13,14 @@ export default class ProjectCreate extends BerthCommand<typeof ProjectCreate> {
     '<%= config.bin %> project create "Web Platform" --org acme',
     '<%= config.bin %> project create data --org acme --description "Data team" --auto-destroy-duration 14d --tag env=prod --tag team=data',
   ];
-  static override args = { name: Args.string({ description: 'project name: 3 to 40 letters, digits, spaces, - and _' }) };
+  static override args = {
+    name: Args.string({ description: 'project name: 3 to 40 letters, digits, spaces, - and _' }),
+  };
   static override flags = {
     description: Flags.string({ description: 'what the project is for (at most 256 characters)' }),
-    'auto-destroy-duration': Flags.string({ description: 'default inactivity period before its workspaces are destroyed, e.g. 14d or 36h' }),
+    'auto-destroy-duration': Flags.string({
+      description: 'default inactivity period before its workspaces are destroyed, e.g. 14d or 36h',
+    }),
     tag: Flags.string({ description: 'a key-value tag KEY=VALUE (repeatable, at most 10)', multiple: true }),
   };
 
@@ -30,7 +34,8 @@ export default class ProjectCreate extends BerthCommand<typeof ProjectCreate> {
       if (!canPrompt(this.flags)) throw usageError('a project name is required: berth project create NAME --org ORG');
       name = await input('Project name', { validate: (v) => (v.trim().length > 0 ? true : 'a name is required') });
       if (description === undefined) description = (await input('Description (optional)')) || undefined;
-      if (duration === undefined) duration = (await input('Auto-destroy after inactivity, e.g. 14d or 36h (optional)')) || undefined;
+      if (duration === undefined)
+        duration = (await input('Auto-destroy after inactivity, e.g. 14d or 36h (optional)')) || undefined;
     }
     const client = await this.client();
     const { data } = await createProject(

@@ -8,9 +8,16 @@ export default class ProjectDelete extends BerthCommand<typeof ProjectDelete> {
   static override summary = 'Delete an empty project.';
   static override description =
     'A project that still contains workspaces cannot be deleted, nor can the default project of an organization (exit code 4). Asks to confirm on a terminal; elsewhere it refuses unless --yes is given.';
-  static override examples = ['<%= config.bin %> project delete "Old stuff" --org acme', '<%= config.bin %> project delete prj-WsVcWRr7SfxRci1v --yes'];
-  static override args = { project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }) };
-  static override flags = { yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }) };
+  static override examples = [
+    '<%= config.bin %> project delete "Old stuff" --org acme',
+    '<%= config.bin %> project delete prj-WsVcWRr7SfxRci1v --yes',
+  ];
+  static override args = {
+    project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
+  };
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
+  };
 
   async run(): Promise<void> {
     const client = await this.client();

@@ -2,7 +2,12 @@ import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { parseTagFilter } from '../../cli/tag-args.js';
 import { projectTable } from '../../cli/views/project.js';
-import { listAllProjects, listProjects, type ProjectListOptions, type ProjectPermission } from '../../client/projects.js';
+import {
+  listAllProjects,
+  listProjects,
+  type ProjectListOptions,
+  type ProjectPermission,
+} from '../../client/projects.js';
 
 export default class ProjectList extends BerthCommand<typeof ProjectList> {
   static override summary = 'List the projects of an organization.';
@@ -15,11 +20,20 @@ export default class ProjectList extends BerthCommand<typeof ProjectList> {
   static override flags = {
     search: Flags.string({ description: 'names containing this text (case-insensitive)' }),
     names: Flags.string({ description: 'comma-separated exact names (case-insensitive); wins over --search' }),
-    can: Flags.string({ description: 'only projects where you may do this', options: ['create-workspace', 'update'], multiple: true }),
+    can: Flags.string({
+      description: 'only projects where you may do this',
+      options: ['create-workspace', 'update'],
+      multiple: true,
+    }),
     tag: Flags.string({ description: 'KEY (any value) or KEY=VALUE; repeat to require several', multiple: true }),
     sort: Flags.string({ description: 'order by name; default is creation order', options: ['name', '-name'] }),
     page: Flags.integer({ description: 'page number', min: 1, exclusive: ['all'] }),
-    'page-size': Flags.integer({ description: 'projects per page, 1 to 100 (default 20)', min: 1, max: 100, exclusive: ['all'] }),
+    'page-size': Flags.integer({
+      description: 'projects per page, 1 to 100 (default 20)',
+      min: 1,
+      max: 100,
+      exclusive: ['all'],
+    }),
     all: Flags.boolean({ description: 'list every page', default: false }),
   };
 
@@ -28,7 +42,10 @@ export default class ProjectList extends BerthCommand<typeof ProjectList> {
     const f = this.flags;
     const options: ProjectListOptions = {
       search: f.search,
-      names: f.names?.split(',').map((n) => n.trim()).filter((n) => n !== ''),
+      names: f.names
+        ?.split(',')
+        .map((n) => n.trim())
+        .filter((n) => n !== ''),
       can: f.can as ProjectPermission[] | undefined,
       tags: f.tag?.map(parseTagFilter),
       sort: f.sort as ProjectListOptions['sort'],
@@ -41,7 +58,9 @@ export default class ProjectList extends BerthCommand<typeof ProjectList> {
     const { data, pagination } = await listProjects(client, org, options, { page: f.page, pageSize: f['page-size'] });
     this.print(data, () => (data.length === 0 ? 'No projects.' : projectTable(data)));
     if (!this.jsonMode && pagination && pagination['total-pages'] > 1) {
-      this.note(`Page ${pagination['current-page']} of ${pagination['total-pages']} (${pagination['total-count']} projects); use --page N or --all.`);
+      this.note(
+        `Page ${pagination['current-page']} of ${pagination['total-pages']} (${pagination['total-count']} projects); use --page N or --all.`,
+      );
     }
   }
 }

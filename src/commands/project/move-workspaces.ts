@@ -46,13 +46,17 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
       await confirmBulk(matching, `Moving into ${project}`, this.flags);
       ids.push(...matching.map((w) => w.id));
     } else {
-      if (workspaces.length === 0) throw usageError('usage: project move-workspaces PROJECT WORKSPACE... (or --all-matching with filters)');
+      if (workspaces.length === 0)
+        throw usageError('usage: project move-workspaces PROJECT WORKSPACE... (or --all-matching with filters)');
       for (const arg of workspaces) {
         const ref = parseWorkspaceArg(arg, org);
         ids.push('id' in ref ? ref.id : (await ws.get(ref)).data.id);
       }
     }
     await new ProjectWorkspacesClient(client).move(projectId, ids);
-    this.print({ project: projectId, moved: ids }, () => `Moved ${ids.length} workspace(s) into project ${projectId}: ${ids.join(', ')}`);
+    this.print(
+      { project: projectId, moved: ids },
+      () => `Moved ${ids.length} workspace(s) into project ${projectId}: ${ids.join(', ')}`,
+    );
   }
 }

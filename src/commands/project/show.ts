@@ -6,8 +6,13 @@ import { listTagBindings } from '../../client/projects.js';
 
 export default class ProjectShow extends BerthCommand<typeof ProjectShow> {
   static override summary = 'Show one project and its tags.';
-  static override examples = ['<%= config.bin %> project show "Web Platform" --org acme', '<%= config.bin %> project show prj-WsVcWRr7SfxRci1v --json'];
-  static override args = { project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }) };
+  static override examples = [
+    '<%= config.bin %> project show "Web Platform" --org acme',
+    '<%= config.bin %> project show prj-WsVcWRr7SfxRci1v --json',
+  ];
+  static override args = {
+    project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
+  };
 
   async run(): Promise<void> {
     const client = await this.client();

@@ -15,13 +15,25 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
     '<%= config.bin %> project update prj-WsVcWRr7SfxRci1v --auto-destroy-duration 7d',
     '<%= config.bin %> project update web --org acme --no-auto-destroy --clear-tags',
   ];
-  static override args = { project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }) };
+  static override args = {
+    project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
+  };
   static override flags = {
     name: Flags.string({ description: 'new name' }),
     description: Flags.string({ description: 'new description ("" for none)' }),
-    'auto-destroy-duration': Flags.string({ description: 'default inactivity period, e.g. 14d or 36h', exclusive: ['no-auto-destroy'] }),
-    'no-auto-destroy': Flags.boolean({ description: 'clear the auto-destroy duration', exclusive: ['auto-destroy-duration'] }),
-    tag: Flags.string({ description: 'KEY=VALUE; replaces all tags of the project (repeatable)', multiple: true, exclusive: ['clear-tags'] }),
+    'auto-destroy-duration': Flags.string({
+      description: 'default inactivity period, e.g. 14d or 36h',
+      exclusive: ['no-auto-destroy'],
+    }),
+    'no-auto-destroy': Flags.boolean({
+      description: 'clear the auto-destroy duration',
+      exclusive: ['auto-destroy-duration'],
+    }),
+    tag: Flags.string({
+      description: 'KEY=VALUE; replaces all tags of the project (repeatable)',
+      multiple: true,
+      exclusive: ['clear-tags'],
+    }),
     'clear-tags': Flags.boolean({ description: 'remove every tag of the project', exclusive: ['tag'] }),
   };
 
@@ -34,7 +46,9 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
     };
     const tags = f['clear-tags'] ? [] : f.tag?.map(parseTagArg);
     if (Object.values(attributes).every((v) => v === undefined) && tags === undefined) {
-      throw usageError('nothing to change: pass --name, --description, --auto-destroy-duration, --no-auto-destroy, --tag or --clear-tags');
+      throw usageError(
+        'nothing to change: pass --name, --description, --auto-destroy-duration, --no-auto-destroy, --tag or --clear-tags',
+      );
     }
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, f.org);

@@ -8,10 +8,14 @@ export default class RemoteStateList extends BerthCommand<typeof RemoteStateList
   static override summary = "List the workspaces that may read a workspace's state.";
   static override description = 'With global remote state on, that is every other workspace of the organization.';
   static override examples = ['<%= config.bin %> remote-state list network --org acme'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
 
   async run(): Promise<void> {
-    const list = await new WorkspaceRelationsClient(await this.client()).consumers(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    const list = await new WorkspaceRelationsClient(await this.client()).consumers(
+      parseWorkspaceArg(this.args.workspace, this.flags.org),
+    );
     this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list)));
   }
 }

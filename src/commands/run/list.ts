@@ -6,8 +6,13 @@ import { WorkspaceStateClient } from '../../client/state.js';
 
 export default class RunList extends BerthCommand<typeof RunList> {
   static override summary = 'List the runs of a workspace, newest first.';
-  static override examples = ['<%= config.bin %> run list app-prod --org acme', '<%= config.bin %> run list acme/app-prod --page-size 5 --json'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override examples = [
+    '<%= config.bin %> run list app-prod --org acme',
+    '<%= config.bin %> run list acme/app-prod --page-size 5 --json',
+  ];
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
   static override flags = {
     page: Flags.integer({ description: 'page number', min: 1 }),
     'page-size': Flags.integer({ description: 'runs per page (1 to 100, default 20)', min: 1, max: 100 }),

@@ -17,11 +17,16 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     '<%= config.bin %> run record acme/app-prod --status errored --plan-ms 9000 --error "provider crashed"',
     '<%= config.bin %> run record acme/app-prod --status errored --plan-ms 9000 --policy-failed',
   ];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
   static override flags = {
     status: Flags.string({ description: 'how the run ended', options: [...OUTCOMES], required: true }),
     'plan-ms': Flags.integer({ description: 'plan duration in milliseconds', min: 0, default: 0 }),
-    'apply-ms': Flags.integer({ description: 'apply duration in milliseconds (applied, or errored while applying)', min: 0 }),
+    'apply-ms': Flags.integer({
+      description: 'apply duration in milliseconds (applied, or errored while applying)',
+      min: 0,
+    }),
     message: Flags.string({ description: 'run message' }),
     destroy: Flags.boolean({ description: 'a destroy run', default: false }),
     error: Flags.string({ description: 'error message (errored runs)' }),
@@ -33,7 +38,8 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     const f = this.flags;
     const end = f['finished-at'] ? Date.parse(f['finished-at']) : Date.now();
     if (Number.isNaN(end)) throw usageError(`--finished-at ${f['finished-at']} is not a timestamp`);
-    if (f['apply-ms'] !== undefined && !['applied', 'errored'].includes(f.status)) throw usageError('--apply-ms needs --status applied or errored');
+    if (f['apply-ms'] !== undefined && !['applied', 'errored'].includes(f.status))
+      throw usageError('--apply-ms needs --status applied or errored');
     const applyMs = f['apply-ms'] ?? (f.status === 'applied' ? 0 : undefined);
     const iso = (ms: number) => new Date(ms).toISOString();
     const applyStart = applyMs === undefined ? end : end - applyMs;

@@ -7,10 +7,16 @@ import { SshKeysClient } from '../../client/relations.js';
 
 export default class SshKeyCreate extends BerthCommand<typeof SshKeyCreate> {
   static override summary = 'Store an SSH private key in an organization (for workspaces that fetch private modules).';
-  static override description = 'The key text is read from --key-file (or stdin with "-"). It is write-only: berth never shows it again.';
-  static override examples = ['<%= config.bin %> ssh-key create deploy --key-file ~/.ssh/id_ed25519 --org acme', 'cat key | <%= config.bin %> ssh-key create deploy --key-file - --org acme'];
+  static override description =
+    'The key text is read from --key-file (or stdin with "-"). It is write-only: berth never shows it again.';
+  static override examples = [
+    '<%= config.bin %> ssh-key create deploy --key-file ~/.ssh/id_ed25519 --org acme',
+    'cat key | <%= config.bin %> ssh-key create deploy --key-file - --org acme',
+  ];
   static override args = { name: Args.string({ description: 'a name for the key', required: true }) };
-  static override flags = { 'key-file': Flags.string({ description: 'file holding the private key, or - for stdin', required: true }) };
+  static override flags = {
+    'key-file': Flags.string({ description: 'file holding the private key, or - for stdin', required: true }),
+  };
 
   async run(): Promise<void> {
     const org = this.requireOrg();
@@ -23,6 +29,13 @@ export default class SshKeyCreate extends BerthCommand<typeof SshKeyCreate> {
     }
     if (value.trim() === '') throw usageError(`the key in ${file === '-' ? 'stdin' : file} is empty`);
     const key = await new SshKeysClient(await this.client()).create(org, this.args.name, value);
-    this.print(key, () => `Created SSH key ${key.attributes.name}.\n${renderFields([['ID', key.id], ['Name', key.attributes.name]])}`);
+    this.print(
+      key,
+      () =>
+        `Created SSH key ${key.attributes.name}.\n${renderFields([
+          ['ID', key.id],
+          ['Name', key.attributes.name],
+        ])}`,
+    );
   }
 }

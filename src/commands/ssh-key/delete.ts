@@ -4,7 +4,10 @@ import { SshKeysClient } from '../../client/relations.js';
 
 export default class SshKeyDelete extends BerthCommand<typeof SshKeyDelete> {
   static override summary = 'Delete an SSH key; workspaces that used it no longer have one.';
-  static override examples = ['<%= config.bin %> ssh-key delete deploy --org acme', '<%= config.bin %> ssh-key delete sshkey-GxrePWre1Ezug7aM'];
+  static override examples = [
+    '<%= config.bin %> ssh-key delete deploy --org acme',
+    '<%= config.bin %> ssh-key delete sshkey-GxrePWre1Ezug7aM',
+  ];
   static override args = { key: Args.string({ description: 'sshkey- id, or a key name in --org', required: true }) };
 
   async run(): Promise<void> {

@@ -6,8 +6,13 @@ import { WorkspaceStateClient } from '../../client/state.js';
 
 export default class StateList extends BerthCommand<typeof StateList> {
   static override summary = 'List the state versions of a workspace, newest first.';
-  static override examples = ['<%= config.bin %> state list app-prod --org acme', '<%= config.bin %> state list acme/app-prod --json'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override examples = [
+    '<%= config.bin %> state list app-prod --org acme',
+    '<%= config.bin %> state list acme/app-prod --json',
+  ];
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
 
   async run(): Promise<void> {
     const state = new WorkspaceStateClient(await this.client());

@@ -15,7 +15,10 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
   static override summary = 'Upload a state file as the workspace’s new state version.';
   static override description =
     'Locks the workspace, uploads the state, and unlocks it so that the new version becomes current. If you already hold the lock, it uploads and leaves the lock to you (the version becomes current when you unlock).';
-  static override examples = ['<%= config.bin %> state push app-prod terraform.tfstate --org acme', '<%= config.bin %> state push acme/app-prod ./state.json --json'];
+  static override examples = [
+    '<%= config.bin %> state push app-prod terraform.tfstate --org acme',
+    '<%= config.bin %> state push acme/app-prod ./state.json --json',
+  ];
   static override args = {
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
     file: Args.string({ description: 'state file (JSON)', required: true }),
@@ -34,7 +37,8 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
     } catch {
       throw usageError(`${this.args.file} is not a state file (not JSON)`);
     }
-    if (typeof parsed.serial !== 'number') throw usageError(`${this.args.file} is not a state file (no numeric "serial")`);
+    if (typeof parsed.serial !== 'number')
+      throw usageError(`${this.args.file} is not a state file (no numeric "serial")`);
     const attributes: Record<string, unknown> = {
       serial: parsed.serial,
       lineage: typeof parsed.lineage === 'string' ? parsed.lineage : undefined,
@@ -66,6 +70,9 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
       }
       sv = (await client.get(`/state-versions/${sv.id}`)).data;
     }
-    this.print(sv, () => `Pushed state serial ${sv.attributes.serial} (${sv.attributes['resource-count']} resources) as ${sv.id}.`);
+    this.print(
+      sv,
+      () => `Pushed state serial ${sv.attributes.serial} (${sv.attributes['resource-count']} resources) as ${sv.id}.`,
+    );
   }
 }

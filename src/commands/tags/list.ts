@@ -5,11 +5,19 @@ import { WorkspaceRelationsClient } from '../../client/relations.js';
 
 export default class TagsList extends BerthCommand<typeof TagsList> {
   static override summary = 'List the flat (string) tags of an organization, with how many workspaces carry each.';
-  static override examples = ['<%= config.bin %> tags list --org acme', '<%= config.bin %> tags list --search team --org acme'];
-  static override flags = { search: Flags.string({ description: 'only tags whose name contains this (case-insensitive)' }) };
+  static override examples = [
+    '<%= config.bin %> tags list --org acme',
+    '<%= config.bin %> tags list --search team --org acme',
+  ];
+  static override flags = {
+    search: Flags.string({ description: 'only tags whose name contains this (case-insensitive)' }),
+  };
 
   async run(): Promise<void> {
-    const tags = await new WorkspaceRelationsClient(await this.client()).organizationTags(this.requireOrg(), this.flags.search);
+    const tags = await new WorkspaceRelationsClient(await this.client()).organizationTags(
+      this.requireOrg(),
+      this.flags.search,
+    );
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : flatTagTable(tags, true)));
   }
 }

@@ -23,16 +23,23 @@ export default class TeamAccess extends BerthCommand<typeof TeamAccess> {
     team: Args.string({ description: 'team- id, or name within --org', required: true }),
   };
   static override flags = {
-    workspace: Flags.string({ description: 'workspace: ws- id, ORG/NAME, or NAME in --org', exactlyOne: ['workspace', 'project'] }),
+    workspace: Flags.string({
+      description: 'workspace: ws- id, ORG/NAME, or NAME in --org',
+      exactlyOne: ['workspace', 'project'],
+    }),
     project: Flags.string({ description: 'project: prj- id, or name in --org' }),
-    level: Flags.string({ description: 'access level (workspace: read|plan|write|admin; project: read|write|maintain|admin)' }),
+    level: Flags.string({
+      description: 'access level (workspace: read|plan|write|admin; project: read|write|maintain|admin)',
+    }),
     remove: Flags.boolean({ description: "remove the team's access instead", default: false }),
   };
 
   async run(): Promise<void> {
     const { level, remove } = this.flags;
     const kind = this.flags.workspace !== undefined ? 'workspace' : 'project';
-    const allowed = (kind === 'workspace' ? WORKSPACE_ACCESS_LEVELS : PROJECT_ACCESS_LEVELS).filter((l) => l !== 'custom');
+    const allowed = (kind === 'workspace' ? WORKSPACE_ACCESS_LEVELS : PROJECT_ACCESS_LEVELS).filter(
+      (l) => l !== 'custom',
+    );
     if (remove && level !== undefined) throw usageError('--remove and --level cannot be combined');
     if (!remove && level === undefined) throw usageError(`--level is required: one of ${allowed.join(', ')}`);
     if (level !== undefined && !(allowed as readonly string[]).includes(level)) {
@@ -53,10 +60,15 @@ export default class TeamAccess extends BerthCommand<typeof TeamAccess> {
         return;
       }
       await api.delete(kind, existing.id);
-      this.print({ removed: true, id: existing.id }, () => `Removed the access of team ${team.attributes.name} to ${what}.`);
+      this.print(
+        { removed: true, id: existing.id },
+        () => `Removed the access of team ${team.attributes.name} to ${what}.`,
+      );
       return;
     }
-    const { data } = existing ? await api.update(kind, existing.id, level!) : await api.create(kind, team.id, target.id, level!);
+    const { data } = existing
+      ? await api.update(kind, existing.id, level!)
+      : await api.create(kind, team.id, target.id, level!);
     this.print(data, () => `Team ${team.attributes.name} has ${level} access to ${what}.`);
   }
 }

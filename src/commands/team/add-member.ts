@@ -4,7 +4,10 @@ import { changeTeamMembers } from '../../cli/team-members.js';
 
 export default class TeamAddMember extends BerthCommand<typeof TeamAddMember> {
   static override summary = 'Add users to a team (this makes them members of its organization).';
-  static override examples = ['<%= config.bin %> team add-member owners alice --org acme', '<%= config.bin %> team add-member platform alice bob --org acme'];
+  static override examples = [
+    '<%= config.bin %> team add-member owners alice --org acme',
+    '<%= config.bin %> team add-member platform alice bob --org acme',
+  ];
   static override strict = false;
   static override args = {
     team: Args.string({ description: 'team- id, or name within --org', required: true }),
@@ -13,7 +16,13 @@ export default class TeamAddMember extends BerthCommand<typeof TeamAddMember> {
 
   async run(): Promise<void> {
     const names = this.positionals.slice(1);
-    const { before, after } = await changeTeamMembers(await this.client(), this.args.team, this.flags.org, names, 'add');
+    const { before, after } = await changeTeamMembers(
+      await this.client(),
+      this.args.team,
+      this.flags.org,
+      names,
+      'add',
+    );
     this.print(after, () => `Added ${names.join(', ')} to team ${before.attributes.name}.`);
   }
 }

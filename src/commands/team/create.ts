@@ -13,7 +13,10 @@ export default class TeamCreate extends BerthCommand<typeof TeamCreate> {
   static override args = { name: Args.string({ description: 'team name', required: true }) };
   static override flags = {
     ...teamAccessFlags,
-    visibility: Flags.string({ description: 'who sees the team: its members (secret) or the whole organization', options: ['secret', 'organization'] }),
+    visibility: Flags.string({
+      description: 'who sees the team: its members (secret) or the whole organization',
+      options: ['secret', 'organization'],
+    }),
   };
 
   async run(): Promise<void> {

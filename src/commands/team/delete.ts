@@ -7,7 +7,9 @@ export default class TeamDelete extends BerthCommand<typeof TeamDelete> {
   static override summary = 'Delete a team (never the owners team).';
   static override examples = ['<%= config.bin %> team delete platform --org acme --yes'];
   static override args = { team: Args.string({ description: 'team- id, or name within --org', required: true }) };
-  static override flags = { yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }) };
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
+  };
 
   async run(): Promise<void> {
     const api = teamsApi(await this.client());

@@ -4,7 +4,10 @@ import { teamsApi } from '../../client/teams.js';
 
 export default class TeamList extends BerthCommand<typeof TeamList> {
   static override summary = 'List the teams of an organization that you can see.';
-  static override examples = ['<%= config.bin %> team list --org acme', '<%= config.bin %> team list --org acme --json'];
+  static override examples = [
+    '<%= config.bin %> team list --org acme',
+    '<%= config.bin %> team list --org acme --json',
+  ];
 
   async run(): Promise<void> {
     const teams = await teamsApi(await this.client()).list(this.requireOrg());

@@ -13,7 +13,13 @@ export default class TeamRemoveMember extends BerthCommand<typeof TeamRemoveMemb
 
   async run(): Promise<void> {
     const names = this.positionals.slice(1);
-    const { before, after } = await changeTeamMembers(await this.client(), this.args.team, this.flags.org, names, 'remove');
+    const { before, after } = await changeTeamMembers(
+      await this.client(),
+      this.args.team,
+      this.flags.org,
+      names,
+      'remove',
+    );
     this.print(after, () => `Removed ${names.join(', ')} from team ${before.attributes.name}.`);
   }
 }

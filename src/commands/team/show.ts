@@ -5,7 +5,10 @@ import { teamsApi } from '../../client/teams.js';
 
 export default class TeamShow extends BerthCommand<typeof TeamShow> {
   static override summary = 'Show a team, its access and its members.';
-  static override examples = ['<%= config.bin %> team show owners --org acme', '<%= config.bin %> team show team-4bXkJ2pQwErTyUiO'];
+  static override examples = [
+    '<%= config.bin %> team show owners --org acme',
+    '<%= config.bin %> team show team-4bXkJ2pQwErTyUiO',
+  ];
   static override args = { team: Args.string({ description: 'team- id, or name within --org', required: true }) };
 
   async run(): Promise<void> {

@@ -18,8 +18,14 @@ A team or an organization has one token: creating another replaces (revokes) the
   ];
   static override flags = {
     user: Flags.string({ description: 'username the token acts as', exclusive: ['site-admin', 'team'] }),
-    team: Flags.string({ description: 'team (team- id, or name within --org) the token acts as', exclusive: ['site-admin', 'user'] }),
-    'site-admin': Flags.boolean({ description: 'a token of the site administrator of this instance', exclusive: ['user', 'team'] }),
+    team: Flags.string({
+      description: 'team (team- id, or name within --org) the token acts as',
+      exclusive: ['site-admin', 'user'],
+    }),
+    'site-admin': Flags.boolean({
+      description: 'a token of the site administrator of this instance',
+      exclusive: ['user', 'team'],
+    }),
     description: Flags.string({ description: 'what the token is for' }),
   };
 

@@ -9,6 +9,9 @@ export default class TokenRevoke extends BerthCommand<typeof TokenRevoke> {
 
   async run(): Promise<void> {
     await tokensApi(await this.client()).revoke(this.args.id);
-    this.print({ id: this.args.id, type: 'authentication-tokens', deleted: true }, () => `Revoked token ${this.args.id}.`);
+    this.print(
+      { id: this.args.id, type: 'authentication-tokens', deleted: true },
+      () => `Revoked token ${this.args.id}.`,
+    );
   }
 }

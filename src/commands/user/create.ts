@@ -4,7 +4,10 @@ import { userTable } from '../../cli/views/user.js';
 
 export default class UserCreate extends BerthCommand<typeof UserCreate> {
   static override summary = 'Create a user of this berth instance (site administrators only).';
-  static override examples = ['<%= config.bin %> user create alice --email alice@acme.test', '<%= config.bin %> user create root --email root@acme.test --site-admin'];
+  static override examples = [
+    '<%= config.bin %> user create alice --email alice@acme.test',
+    '<%= config.bin %> user create root --email root@acme.test --site-admin',
+  ];
   static override args = { name: Args.string({ description: 'username', required: true }) };
   static override flags = {
     email: Flags.string({ description: 'email address', required: true }),
@@ -12,7 +15,9 @@ export default class UserCreate extends BerthCommand<typeof UserCreate> {
   };
 
   async run(): Promise<void> {
-    const { data } = await (await this.client()).users.create({
+    const { data } = await (
+      await this.client()
+    ).users.create({
       username: this.args.name,
       email: this.flags.email,
       'is-site-admin': this.flags['site-admin'],

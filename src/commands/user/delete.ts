@@ -6,7 +6,9 @@ export default class UserDelete extends BerthCommand<typeof UserDelete> {
   static override summary = 'Delete a user and their tokens (site administrators only).';
   static override examples = ['<%= config.bin %> user delete alice --yes'];
   static override args = { name: Args.string({ description: 'username', required: true }) };
-  static override flags = { yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }) };
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
+  };
 
   async run(): Promise<void> {
     const client = await this.client();

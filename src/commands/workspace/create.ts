@@ -30,7 +30,8 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
     let flags: Record<string, any> = { ...this.flags };
     let name = this.args.name;
     if (!name) {
-      if (!canPrompt(this.flags)) throw usageError('a workspace NAME is required when not on a terminal (or with --json)');
+      if (!canPrompt(this.flags))
+        throw usageError('a workspace NAME is required when not on a terminal (or with --json)');
       // Loaded only when the flow runs, like the prompt library itself.
       const { interactiveCreateFlow } = await import('../../cli/workspace-create-flow.js');
       const answers = await interactiveCreateFlow(

@@ -13,7 +13,9 @@ export default class WorkspaceDelete extends BerthCommand<typeof WorkspaceDelete
     '<%= config.bin %> workspace delete acme/app-dev --yes',
     '<%= config.bin %> workspace delete ws-6jrRyVDv1J8zQMB5 --force --yes',
   ];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
   static override flags = {
     force: Flags.boolean({ description: 'force delete: no check for managed resources', default: false }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
@@ -24,10 +26,18 @@ export default class WorkspaceDelete extends BerthCommand<typeof WorkspaceDelete
     const { data } = await ws.get(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const ref = { id: data.id };
     const name = data.attributes.name;
-    if (this.flags.force) await confirmByTyping(`force delete workspace ${name} (${data.id}) and everything in it, managed resources or not`, name, this.flags);
+    if (this.flags.force)
+      await confirmByTyping(
+        `force delete workspace ${name} (${data.id}) and everything in it, managed resources or not`,
+        name,
+        this.flags,
+      );
     else await confirmDestructive(`delete workspace ${name} (${data.id})`, this.flags);
     if (this.flags.force) await ws.forceDelete(ref);
     else await ws.safeDelete(ref);
-    this.print({ id: data.id, type: 'workspaces', deleted: true, force: this.flags.force }, () => `Deleted workspace ${name} (${data.id}).`);
+    this.print(
+      { id: data.id, type: 'workspaces', deleted: true, force: this.flags.force },
+      () => `Deleted workspace ${name} (${data.id}).`,
+    );
   }
 }

@@ -5,7 +5,14 @@ import { workspaceTable } from '../../cli/views/workspace.js';
 import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';
 
-const SORTS = ['name', '-name', 'current-run.created-at', '-current-run.created-at', 'latest-change-at', '-latest-change-at'];
+const SORTS = [
+  'name',
+  '-name',
+  'current-run.created-at',
+  '-current-run.created-at',
+  'latest-change-at',
+  '-latest-change-at',
+];
 
 export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
   static override summary = 'List the workspaces of an organization.';
@@ -29,7 +36,10 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
     const f = this.flags;
     const filters: WorkspaceListFilters = { ...(await filtersFromFlags(client, org, f)), sort: f.sort };
     const ws = new WorkspacesClient(client);
-    const list = f.page || f['page-size'] ? (await ws.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data : await ws.listAll(org, filters);
+    const list =
+      f.page || f['page-size']
+        ? (await ws.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data
+        : await ws.listAll(org, filters);
     this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list)));
   }
 }

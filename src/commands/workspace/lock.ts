@@ -7,7 +7,8 @@ import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 
 export default class WorkspaceLock extends BerthCommand<typeof WorkspaceLock> {
-  static override summary = 'Lock a workspace (or every workspace matching filters) so that no run or state change happens until it is unlocked.';
+  static override summary =
+    'Lock a workspace (or every workspace matching filters) so that no run or state change happens until it is unlocked.';
   static override description = `Exits 8 when someone else holds the lock, and says who, since when and why.
 
 With --all-matching and the filters of \`workspace list\`, locks every matching workspace: it previews them, asks to confirm on a terminal (or takes --yes), reports each result and exits non-zero if any failed.`;
@@ -27,7 +28,9 @@ With --all-matching and the filters of \`workspace list\`, locks every matching 
     const state = new WorkspaceStateClient(client);
     if (this.flags['all-matching']) {
       const items = await matchingWorkspaces(client, this.requireOrg(), this.args.workspace, this.flags);
-      const { results, exitCode } = await runBulk(items, 'Locking', this.flags, (w) => state.lock(w.id, this.flags.reason));
+      const { results, exitCode } = await runBulk(items, 'Locking', this.flags, (w) =>
+        state.lock(w.id, this.flags.reason),
+      );
       this.print(results, () => bulkTable(results));
       if (exitCode !== 0) this.exit(exitCode);
       return;
@@ -35,6 +38,9 @@ With --all-matching and the filters of \`workspace list\`, locks every matching 
     if (!this.args.workspace) throw usageError('say which workspace to lock, or use --all-matching with filters');
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const ws = await state.lock(id, this.flags.reason).catch((err) => explainLockConflict(err, client, id));
-    this.print(ws, () => `Locked workspace ${ws.attributes.name}${this.flags.reason ? ` (${this.flags.reason})` : ''}.`);
+    this.print(
+      ws,
+      () => `Locked workspace ${ws.attributes.name}${this.flags.reason ? ` (${this.flags.reason})` : ''}.`,
+    );
   }
 }

@@ -13,9 +13,13 @@ export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
     '<%= config.bin %> workspace show acme/app-prod --include project,effective_tag_bindings',
     '<%= config.bin %> workspace show ws-6jrRyVDv1J8zQMB5 --json',
   ];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
   static override flags = {
-    include: Flags.string({ description: 'related resources to include, comma-separated (e.g. project,organization,effective_tag_bindings)' }),
+    include: Flags.string({
+      description: 'related resources to include, comma-separated (e.g. project,organization,effective_tag_bindings)',
+    }),
   };
 
   async run(): Promise<void> {

@@ -9,7 +9,7 @@ import { WorkspacesClient } from '../../client/workspaces.js';
 export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate> {
   static override summary = 'Change the settings of a workspace.';
   static override description =
-    'Only the settings given change. --name renames the workspace (its by-name address changes). --project moves it to another project (needs admin on both). --tag replaces the workspace\'s own tag bindings; --clear-tags removes them all.';
+    "Only the settings given change. --name renames the workspace (its by-name address changes). --project moves it to another project (needs admin on both). --tag replaces the workspace's own tag bindings; --clear-tags removes them all.";
   static override examples = [
     '<%= config.bin %> workspace update app-prod --org acme --auto-apply --description "Production"',
     '<%= config.bin %> workspace update acme/app-prod --name app-production',
@@ -17,14 +17,25 @@ export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate
     '<%= config.bin %> workspace update acme/app --inherit-execution-mode --inherit-auto-destroy',
     '<%= config.bin %> workspace update acme/app --no-vcs',
   ];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
   static override flags = {
     ...workspaceSettingFlags,
     name: Flags.string({ description: 'new name' }),
     'vcs-app-installation': Flags.string({ description: 'GitHub App installation id (instead of an OAuth token)' }),
-    'no-vcs': Flags.boolean({ description: 'disconnect the VCS repository', exclusive: ['vcs-identifier', 'vcs-oauth-token', 'vcs-branch'] }),
-    'inherit-execution-mode': Flags.boolean({ description: "use the project's default execution mode again", exclusive: ['execution-mode', 'agent-pool'] }),
-    'inherit-auto-destroy': Flags.boolean({ description: "use the project's auto-destroy duration again", exclusive: ['auto-destroy-duration'] }),
+    'no-vcs': Flags.boolean({
+      description: 'disconnect the VCS repository',
+      exclusive: ['vcs-identifier', 'vcs-oauth-token', 'vcs-branch'],
+    }),
+    'inherit-execution-mode': Flags.boolean({
+      description: "use the project's default execution mode again",
+      exclusive: ['execution-mode', 'agent-pool'],
+    }),
+    'inherit-auto-destroy': Flags.boolean({
+      description: "use the project's auto-destroy duration again",
+      exclusive: ['auto-destroy-duration'],
+    }),
     'clear-tags': Flags.boolean({ description: "remove the workspace's own tag bindings", exclusive: ['tag'] }),
   };
 
@@ -35,7 +46,8 @@ export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate
     const { attributes, relationships } = await workspaceRequestFromFlags(client, org, this.flags);
     attributes.name = this.flags.name;
     if (this.flags['no-vcs']) attributes['vcs-repo'] = null;
-    if (this.flags['inherit-execution-mode']) attributes['setting-overwrites'] = { 'execution-mode': false, 'agent-pool': false };
+    if (this.flags['inherit-execution-mode'])
+      attributes['setting-overwrites'] = { 'execution-mode': false, 'agent-pool': false };
     if (this.flags['inherit-auto-destroy']) attributes['inherits-project-auto-destroy'] = true;
     if (this.flags['clear-tags']) relationships['tag-bindings'] = { data: [] };
     if (Object.values(attributes).every((v) => v === undefined) && Object.keys(relationships).length === 0) {

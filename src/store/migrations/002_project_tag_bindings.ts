@@ -12,5 +12,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('project_tag_bindings_key', ['project_id', 'key'])
     .execute();
-  await db.schema.createIndex('project_tag_bindings_key_value').on('project_tag_bindings').columns(['key', 'value']).execute();
+  await db.schema
+    .createIndex('project_tag_bindings_key_value')
+    .on('project_tag_bindings')
+    .columns(['key', 'value'])
+    .execute();
 }

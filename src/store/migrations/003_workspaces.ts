@@ -90,7 +90,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addUniqueConstraint('workspace_tag_bindings_key', ['workspace_id', 'key'])
     .execute();
-  await db.schema.createIndex('workspace_tag_bindings_key_value').on('workspace_tag_bindings').columns(['key', 'value']).execute();
+  await db.schema
+    .createIndex('workspace_tag_bindings_key_value')
+    .on('workspace_tag_bindings')
+    .columns(['key', 'value'])
+    .execute();
 
   // Flat string tags of an organization and their assignment to workspaces (endpoints: the
   // flat-tags issue; read here by tag-names and search[tags]).

@@ -27,7 +27,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('finalized_at', 'text')
     .execute();
-  await db.schema.createIndex('state_versions_workspace').on('state_versions').columns(['workspace_id', 'seq']).execute();
+  await db.schema
+    .createIndex('state_versions_workspace')
+    .on('state_versions')
+    .columns(['workspace_id', 'seq'])
+    .execute();
 
   await db.schema
     .createTable('state_bodies')

@@ -31,7 +31,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('consumer_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
     .addUniqueConstraint('remote_state_consumers_pair', ['workspace_id', 'consumer_id'])
     .execute();
-  await db.schema.createIndex('remote_state_consumers_consumer').on('remote_state_consumers').column('consumer_id').execute();
+  await db.schema
+    .createIndex('remote_state_consumers_consumer')
+    .on('remote_state_consumers')
+    .column('consumer_id')
+    .execute();
 
   // One policy per owner: the organization default (workspace_id null) or a workspace's own.
   await db.schema
@@ -45,5 +49,9 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('delete_older_than_n_days', 'integer')
     .addColumn('created_at', 'text', (c) => c.notNull())
     .execute();
-  await db.schema.createIndex('data_retention_policies_owner').on('data_retention_policies').columns(['organization_id', 'workspace_id']).execute();
+  await db.schema
+    .createIndex('data_retention_policies_owner')
+    .on('data_retention_policies')
+    .columns(['organization_id', 'workspace_id'])
+    .execute();
 }

@@ -28,8 +28,24 @@ export async function up(db: Kysely<any>): Promise<void> {
   // The list is per organization, newest first (seq order), optionally by actor or workspace, and
   // `filter[since]` narrows on time inside those.
   await db.schema.createIndex('audit_events_org').on('audit_events').columns(['organization_id', 'seq']).execute();
-  await db.schema.createIndex('audit_events_org_time').on('audit_events').columns(['organization_id', 'occurred_at']).execute();
-  await db.schema.createIndex('audit_events_org_actor').on('audit_events').columns(['organization_id', 'actor_id', 'seq']).execute();
-  await db.schema.createIndex('audit_events_org_token').on('audit_events').columns(['organization_id', 'actor_token_id', 'seq']).execute();
-  await db.schema.createIndex('audit_events_org_workspace').on('audit_events').columns(['organization_id', 'workspace_id', 'seq']).execute();
+  await db.schema
+    .createIndex('audit_events_org_time')
+    .on('audit_events')
+    .columns(['organization_id', 'occurred_at'])
+    .execute();
+  await db.schema
+    .createIndex('audit_events_org_actor')
+    .on('audit_events')
+    .columns(['organization_id', 'actor_id', 'seq'])
+    .execute();
+  await db.schema
+    .createIndex('audit_events_org_token')
+    .on('audit_events')
+    .columns(['organization_id', 'actor_token_id', 'seq'])
+    .execute();
+  await db.schema
+    .createIndex('audit_events_org_workspace')
+    .on('audit_events')
+    .columns(['organization_id', 'workspace_id', 'seq'])
+    .execute();
 }

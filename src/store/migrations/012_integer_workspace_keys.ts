@@ -14,9 +14,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     await db.schema.alterTable(table).addColumn('workspace_seq', 'integer').execute();
     await db
       .updateTable(table)
-      .set((eb) => ({ workspace_seq: eb.selectFrom('workspaces').select('workspaces.seq').whereRef('workspaces.id', '=', `${table}.workspace_id` as any) }))
+      .set((eb) => ({
+        workspace_seq: eb
+          .selectFrom('workspaces')
+          .select('workspaces.seq')
+          .whereRef('workspaces.id', '=', `${table}.workspace_id` as any),
+      }))
       .execute();
   }
-  await db.schema.createIndex('workspace_tags_tag_seq').on('workspace_tags').columns(['tag_id', 'workspace_seq']).execute();
-  await db.schema.createIndex('workspace_tag_bindings_key_value_seq').on('workspace_tag_bindings').columns(['key', 'value', 'workspace_seq']).execute();
+  await db.schema
+    .createIndex('workspace_tags_tag_seq')
+    .on('workspace_tags')
+    .columns(['tag_id', 'workspace_seq'])
+    .execute();
+  await db.schema
+    .createIndex('workspace_tag_bindings_key_value_seq')
+    .on('workspace_tag_bindings')
+    .columns(['key', 'value', 'workspace_seq'])
+    .execute();
 }

@@ -15,9 +15,22 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('workspace_tag_bindings').addColumn('project_id', 'text').execute();
   await db
     .updateTable('workspace_tag_bindings')
-    .set((eb) => ({ project_id: eb.selectFrom('workspaces').select('workspaces.project_id').whereRef('workspaces.id', '=', 'workspace_tag_bindings.workspace_id' as any) }))
+    .set((eb) => ({
+      project_id: eb
+        .selectFrom('workspaces')
+        .select('workspaces.project_id')
+        .whereRef('workspaces.id', '=', 'workspace_tag_bindings.workspace_id' as any),
+    }))
     .execute();
-  await db.schema.createIndex('workspace_tag_bindings_key_value_project').on('workspace_tag_bindings').columns(['key', 'value', 'project_id']).execute();
-  await db.schema.createIndex('workspace_tag_bindings_key_project').on('workspace_tag_bindings').columns(['key', 'project_id']).execute();
+  await db.schema
+    .createIndex('workspace_tag_bindings_key_value_project')
+    .on('workspace_tag_bindings')
+    .columns(['key', 'value', 'project_id'])
+    .execute();
+  await db.schema
+    .createIndex('workspace_tag_bindings_key_project')
+    .on('workspace_tag_bindings')
+    .columns(['key', 'project_id'])
+    .execute();
   await db.schema.dropIndex('workspace_tag_bindings_key_value_workspace').execute();
 }

@@ -8,7 +8,8 @@ import { addTagBindings } from '../../../client/projects.js';
 
 export default class ProjectTagsAdd extends BerthCommand<typeof ProjectTagsAdd> {
   static override summary = 'Add key-value tags to a project, or change their values.';
-  static override description = 'Never removes a tag. A project has at most 10 tags. Prints every tag of the project afterwards.';
+  static override description =
+    'Never removes a tag. A project has at most 10 tags. Prints every tag of the project afterwards.';
   static override examples = ['<%= config.bin %> project tags add "Web Platform" env=prod team=web --org acme'];
   static override strict = false;
   static override args = {

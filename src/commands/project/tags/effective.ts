@@ -8,7 +8,9 @@ export default class ProjectTagsEffective extends BerthCommand<typeof ProjectTag
   static override summary = 'List the effective key-value tags of a project.';
   static override description = 'For a project these are the tags set on it; its workspaces inherit them.';
   static override examples = ['<%= config.bin %> project tags effective "Web Platform" --org acme'];
-  static override args = { project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }) };
+  static override args = {
+    project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
+  };
 
   async run(): Promise<void> {
     const client = await this.client();

@@ -6,8 +6,13 @@ import { listTagBindings } from '../../../client/projects.js';
 
 export default class ProjectTagsList extends BerthCommand<typeof ProjectTagsList> {
   static override summary = 'List the key-value tags set on a project.';
-  static override examples = ['<%= config.bin %> project tags list "Web Platform" --org acme', '<%= config.bin %> project tags list prj-WsVcWRr7SfxRci1v --json'];
-  static override args = { project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }) };
+  static override examples = [
+    '<%= config.bin %> project tags list "Web Platform" --org acme',
+    '<%= config.bin %> project tags list prj-WsVcWRr7SfxRci1v --json',
+  ];
+  static override args = {
+    project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
+  };
 
   async run(): Promise<void> {
     const client = await this.client();

@@ -16,7 +16,10 @@ interface Row {
 
 export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> {
   static override summary = 'List the projects and workspaces a team has access to (those you can see).';
-  static override examples = ['<%= config.bin %> team access list devs --org acme', '<%= config.bin %> team access list devs --org acme --json'];
+  static override examples = [
+    '<%= config.bin %> team access list devs --org acme',
+    '<%= config.bin %> team access list devs --org acme --json',
+  ];
   static override args = {
     team: Args.string({ description: 'team- id, or name within --org', required: true }),
   };
@@ -27,7 +30,8 @@ export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> 
     const team = await teamsApi(client).resolve(this.args.team, org);
     const api = teamAccessApi(client);
     const rows: Row[] = [];
-    const mine = (g: { relationships?: Record<string, { data?: unknown }> }) => (g.relationships?.team?.data as { id?: string } | undefined)?.id === team.id;
+    const mine = (g: { relationships?: Record<string, { data?: unknown }> }) =>
+      (g.relationships?.team?.data as { id?: string } | undefined)?.id === team.id;
     for (const p of await listAllProjects(client, org)) {
       for (const g of (await api.list('project', p.id)).filter(mine)) {
         rows.push({ kind: 'project', name: p.attributes.name, targetId: p.id, access: g.attributes.access, id: g.id });
@@ -35,7 +39,13 @@ export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> 
     }
     for (const w of await new WorkspacesClient(client).listAll(org)) {
       for (const g of (await api.list('workspace', w.id)).filter(mine)) {
-        rows.push({ kind: 'workspace', name: w.attributes.name, targetId: w.id, access: g.attributes.access, id: g.id });
+        rows.push({
+          kind: 'workspace',
+          name: w.attributes.name,
+          targetId: w.id,
+          access: g.attributes.access,
+          id: g.id,
+        });
       }
     }
     this.print(rows, () =>

@@ -6,7 +6,9 @@ import { RetentionClient } from '../../../client/relations.js';
 export default class WorkspaceRetentionDelete extends BerthCommand<typeof WorkspaceRetentionDelete> {
   static override summary = 'Remove the data retention policy of a workspace.';
   static override examples = ['<%= config.bin %> workspace retention delete app-prod --org acme'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
 
   async run(): Promise<void> {
     const owner = parseWorkspaceArg(this.args.workspace, this.flags.org);

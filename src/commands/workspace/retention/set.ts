@@ -7,13 +7,20 @@ import { RetentionClient } from '../../../client/relations.js';
 
 export default class WorkspaceRetentionSet extends BerthCommand<typeof WorkspaceRetentionSet> {
   static override summary = 'Set the data retention policy of a workspace (self-hosted edition).';
-  static override examples = ['<%= config.bin %> workspace retention set app-prod --org acme --delete-older-than-days 30'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override examples = [
+    '<%= config.bin %> workspace retention set app-prod --org acme --delete-older-than-days 30',
+  ];
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
   static override flags = retentionFlags;
 
   async run(): Promise<void> {
     const days = retentionDays(this.flags);
-    const policy = await new RetentionClient(await this.client()).set(parseWorkspaceArg(this.args.workspace, this.flags.org), days);
+    const policy = await new RetentionClient(await this.client()).set(
+      parseWorkspaceArg(this.args.workspace, this.flags.org),
+      days,
+    );
     this.print(policy, () => retentionFields(policy));
   }
 }

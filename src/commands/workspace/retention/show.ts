@@ -7,10 +7,14 @@ import { RetentionClient } from '../../../client/relations.js';
 export default class WorkspaceRetentionShow extends BerthCommand<typeof WorkspaceRetentionShow> {
   static override summary = 'Show the data retention policy in force for a workspace.';
   static override examples = ['<%= config.bin %> workspace retention show app-prod --org acme'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
 
   async run(): Promise<void> {
-    const policy = await new RetentionClient(await this.client()).show(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    const policy = await new RetentionClient(await this.client()).show(
+      parseWorkspaceArg(this.args.workspace, this.flags.org),
+    );
     this.print(policy, () => retentionFields(policy));
   }
 }

@@ -8,7 +8,8 @@ import { WorkspaceRelationsClient } from '../../../client/relations.js';
 
 export default class WorkspaceTagBindingsAdd extends BerthCommand<typeof WorkspaceTagBindingsAdd> {
   static override summary = 'Add key-value tags to a workspace, or change their values.';
-  static override description = 'Never removes a tag. A workspace has at most 10 tags of its own. Prints every tag of the workspace afterwards.';
+  static override description =
+    'Never removes a tag. A workspace has at most 10 tags of its own. Prints every tag of the workspace afterwards.';
   static override examples = ['<%= config.bin %> workspace tag-bindings add app-prod env=prod team=web --org acme'];
   static override strict = false;
   static override args = {
@@ -18,8 +19,12 @@ export default class WorkspaceTagBindingsAdd extends BerthCommand<typeof Workspa
 
   async run(): Promise<void> {
     const tags = this.positionals.slice(1).map(parseTagArg);
-    if (tags.length === 0) throw usageError('give at least one tag: berth workspace tag-bindings add WORKSPACE KEY=VALUE ...');
-    const all = await new WorkspaceRelationsClient(await this.client()).addTagBindings(parseWorkspaceArg(this.args.workspace, this.flags.org), tags);
+    if (tags.length === 0)
+      throw usageError('give at least one tag: berth workspace tag-bindings add WORKSPACE KEY=VALUE ...');
+    const all = await new WorkspaceRelationsClient(await this.client()).addTagBindings(
+      parseWorkspaceArg(this.args.workspace, this.flags.org),
+      tags,
+    );
     this.print(all, () => tagBindingTable(all));
   }
 }

@@ -5,13 +5,19 @@ import { effectiveBindingTable } from '../../../cli/views/relations.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
 
 export default class WorkspaceTagBindingsEffective extends BerthCommand<typeof WorkspaceTagBindingsEffective> {
-  static override summary = "List a workspace's effective key-value tags: its own plus those inherited from its project.";
-  static override description = "Inherited rows name their project. A key set on both shows once, with the workspace's value.";
+  static override summary =
+    "List a workspace's effective key-value tags: its own plus those inherited from its project.";
+  static override description =
+    "Inherited rows name their project. A key set on both shows once, with the workspace's value.";
   static override examples = ['<%= config.bin %> workspace tag-bindings effective app-prod --org acme'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
 
   async run(): Promise<void> {
-    const tags = await new WorkspaceRelationsClient(await this.client()).effectiveTagBindings(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    const tags = await new WorkspaceRelationsClient(await this.client()).effectiveTagBindings(
+      parseWorkspaceArg(this.args.workspace, this.flags.org),
+    );
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveBindingTable(tags)));
   }
 }

@@ -8,10 +8,14 @@ export default class WorkspaceTagBindingsList extends BerthCommand<typeof Worksp
   static override summary = 'List the key-value tags set on a workspace itself.';
   static override description = 'Tags inherited from the project are listed by "workspace tag-bindings effective".';
   static override examples = ['<%= config.bin %> workspace tag-bindings list app-prod --org acme'];
-  static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }) };
+  static override args = {
+    workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
+  };
 
   async run(): Promise<void> {
-    const tags = await new WorkspaceRelationsClient(await this.client()).tagBindings(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    const tags = await new WorkspaceRelationsClient(await this.client()).tagBindings(
+      parseWorkspaceArg(this.args.workspace, this.flags.org),
+    );
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : tagBindingTable(tags)));
   }
 }

@@ -7,7 +7,8 @@ import { flatTagTable } from '../../../cli/views/relations.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
 
 export default class WorkspaceTagsAdd extends BerthCommand<typeof WorkspaceTagsAdd> {
-  static override summary = 'Add flat (string) tags to a workspace (or every workspace matching filters); new names become organization tags.';
+  static override summary =
+    'Add flat (string) tags to a workspace (or every workspace matching filters); new names become organization tags.';
   static override description = `Names are lower-cased; letters, digits, -, _ and : only. Prints the workspace's tags afterwards.
 
 With --all-matching and the filters of \`workspace list\`, every argument is a tag and every matching workspace gets them: a preview, a confirmation on a terminal (or --yes), a result per workspace, and a non-zero exit if any failed.`;
@@ -29,15 +30,19 @@ With --all-matching and the filters of \`workspace list\`, every argument is a t
     const relations = new WorkspaceRelationsClient(client);
     if (this.flags['all-matching']) {
       const names = this.positionals;
-      if (names.length === 0) throw usageError('give at least one tag: berth workspace tags add --all-matching [filters] TAG ...');
+      if (names.length === 0)
+        throw usageError('give at least one tag: berth workspace tags add --all-matching [filters] TAG ...');
       const items = await matchingWorkspaces(client, this.requireOrg(), undefined, this.flags);
-      const { results, exitCode } = await runBulk(items, `Tagging (${names.join(', ')})`, this.flags, (w) => relations.changeTags({ id: w.id }, 'add', names));
+      const { results, exitCode } = await runBulk(items, `Tagging (${names.join(', ')})`, this.flags, (w) =>
+        relations.changeTags({ id: w.id }, 'add', names),
+      );
       this.print(results, () => bulkTable(results));
       if (exitCode !== 0) this.exit(exitCode);
       return;
     }
     const names = this.positionals.slice(1);
-    if (!this.args.workspace || names.length === 0) throw usageError('give at least one tag: berth workspace tags add WORKSPACE TAG ...');
+    if (!this.args.workspace || names.length === 0)
+      throw usageError('give at least one tag: berth workspace tags add WORKSPACE TAG ...');
     const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
     await relations.changeTags(ref, 'add', names);
     const tags = await relations.tags(ref);

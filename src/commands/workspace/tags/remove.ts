@@ -6,8 +6,9 @@ import { flatTagTable } from '../../../cli/views/relations.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
 
 export default class WorkspaceTagsRemove extends BerthCommand<typeof WorkspaceTagsRemove> {
-  static override summary = "Remove flat (string) tags from a workspace.";
-  static override description = "Names the workspace does not carry are ignored. Prints the workspace's tags afterwards.";
+  static override summary = 'Remove flat (string) tags from a workspace.';
+  static override description =
+    "Names the workspace does not carry are ignored. Prints the workspace's tags afterwards.";
   static override examples = ['<%= config.bin %> workspace tags remove app-prod prod team:web --org acme'];
   static override strict = false;
   static override args = {
