@@ -3,12 +3,13 @@ import type { Actor } from '../domain/actor.js';
 import { forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { can, canOnInstance } from '../domain/policy.js';
-import { generateToken, hashToken, sameHash, type TokenInfo } from '../domain/token.js';
+import { generateToken, hashToken, isExpired, sameHash, type TokenInfo } from '../domain/token.js';
 import type { DB, TokensTable } from '../store/schema.js';
 import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
+import { ensureAdminUser } from './admin-user.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
 const tokenByHash = memoQuery((db, p: { hash: string }) =>
@@ -21,6 +22,7 @@ const tokenByHash = memoQuery((db, p: { hash: string }) =>
       'tokens.kind',
       'tokens.token_hash',
       'tokens.organization_id',
+      'tokens.expired_at',
       'users.id as user_id',
       'users.username',
       'users.site_admin',
@@ -30,13 +32,14 @@ const tokenByHash = memoQuery((db, p: { hash: string }) =>
     .where('tokens.token_hash', '=', p.hash),
 );
 
-export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor | null> {
+/** An expired token is unknown: the request is a 401, as for a revoked one. */
+export async function authenticate(db: Kysely<DB>, token: string, now: Date = new Date()): Promise<Actor | null> {
   const hash = hashToken(token);
   const row = await tokenByHash.first(db, { hash });
   if (!row || !sameHash(row.token_hash, hash)) return null;
+  if (isExpired(row.expired_at, now)) return null;
   switch (row.kind) {
     case 'site-admin':
-      return { kind: 'site-admin', tokenId: row.id };
     case 'user':
       if (!row.user_id || !row.username) return null;
       return {
@@ -59,13 +62,16 @@ export async function authenticate(db: Kysely<DB>, token: string): Promise<Actor
 async function insertToken(
   tx: Tx,
   now: string,
-  fields: Pick<TokensTable, 'kind' | 'user_id' | 'team_id' | 'organization_id' | 'description'>,
+  fields: Pick<TokensTable, 'kind' | 'user_id' | 'team_id' | 'organization_id' | 'description'> & {
+    expired_at?: string | null;
+  },
 ): Promise<TokenInfo> {
   const token = generateToken();
   const id = newId('at');
+  const expiredAt = fields.expired_at ?? null;
   await tx
     .insertInto('tokens')
-    .values({ id, token_hash: hashToken(token), created_at: now, last_used_at: null, ...fields })
+    .values({ id, token_hash: hashToken(token), created_at: now, last_used_at: null, ...fields, expired_at: expiredAt })
     .execute();
   return {
     id,
@@ -73,6 +79,7 @@ async function insertToken(
     description: fields.description,
     createdAt: now,
     lastUsedAt: null,
+    expiredAt,
     userId: fields.user_id,
     teamId: fields.team_id,
     organizationName: null,
@@ -80,31 +87,41 @@ async function insertToken(
   };
 }
 
-/** Mints a site-administrator token (site administrators only). */
+/**
+ * Mints a site-administrator token (site administrators only): a user token of the caller when
+ * the caller is a site-administrator user, else of the instance's first site-administrator user
+ * (`admin`, created when there is none).
+ */
 export async function createSiteAdminToken(ctx: ServiceContext, description: string | null): Promise<TokenInfo> {
   if (!canOnInstance(ctx.actor, 'instance:mint-site-admin-token')) throw notFound();
-  return writeTransaction(ctx, (tx) =>
-    insertToken(tx, ctx.clock.now().toISOString(), {
-      kind: 'site-admin',
-      user_id: null,
-      team_id: null,
-      organization_id: null,
-      description,
-    }),
-  );
+  const actor = ctx.actor;
+  return writeTransaction(ctx, async (tx) => {
+    const now = ctx.clock.now().toISOString();
+    const userId = actor.kind === 'user' && actor.siteAdmin ? actor.userId : (await ensureAdminUser(tx, now)).id;
+    return insertToken(tx, now, { kind: 'user', user_id: userId, team_id: null, organization_id: null, description });
+  });
 }
 
 /**
- * For `serve`: when the database holds no site-administrator token yet, creates one and returns
- * its secret (to be printed once). Returns null when one exists already.
+ * For `serve`: when no site-administrator user has a token yet (a new database, or every such
+ * token revoked), creates one for the first site-administrator user (`admin`, created with the
+ * database) and returns its secret, to be printed once. Returns null otherwise.
  */
 export async function ensureSiteAdminToken(db: Kysely<DB>, now: Date): Promise<string | null> {
   return writeTransaction(db, async (tx) => {
-    const existing = await tx.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').executeTakeFirst();
+    const existing = await tx
+      .selectFrom('tokens')
+      .innerJoin('users', 'users.id', 'tokens.user_id')
+      .select('tokens.id')
+      .where('tokens.kind', '=', 'user')
+      .where('users.site_admin', '=', 1)
+      .executeTakeFirst();
     if (existing) return null;
-    const info = await insertToken(tx, now.toISOString(), {
-      kind: 'site-admin',
-      user_id: null,
+    const at = now.toISOString();
+    const admin = await ensureAdminUser(tx, at);
+    const info = await insertToken(tx, at, {
+      kind: 'user',
+      user_id: admin.id,
       team_id: null,
       organization_id: null,
       description: 'created by berth serve',
@@ -118,6 +135,7 @@ export async function createUserToken(
   ctx: ServiceContext,
   userId: string,
   description: string | null,
+  expiredAt: string | null = null,
 ): Promise<TokenInfo> {
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
@@ -130,6 +148,7 @@ export async function createUserToken(
       team_id: null,
       organization_id: null,
       description,
+      expired_at: expiredAt,
     });
   });
 }
@@ -141,6 +160,7 @@ function toInfo(row: Selectable<TokensTable>, organizationName: string | null = 
     description: row.description,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
+    expiredAt: row.expired_at,
     userId: row.user_id,
     teamId: row.team_id,
     organizationName,
@@ -162,24 +182,40 @@ export async function listUserTokens(ctx: ServiceContext, userId: string): Promi
 }
 
 /**
- * Revokes a token by id. Allowed for the user who owns it, owners of the team's or token's
- * organization, and site administrators. Takes effect on the next request (nothing is cached).
+ * A token the actor may see and revoke, else 404: the user who owns it, owners of the team's or
+ * token's organization, and site administrators.
+ */
+async function manageableToken(ctx: ServiceContext, tx: Tx, id: string) {
+  const row = await tx
+    .selectFrom('tokens')
+    .leftJoin('teams', 'teams.id', 'tokens.team_id')
+    .leftJoin('organizations', 'organizations.id', 'tokens.organization_id')
+    .selectAll('tokens')
+    .select(['teams.organization_id as team_org_id', 'organizations.name as org_name'])
+    .where('tokens.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`token ${id} not found`);
+  const orgId = row.organization_id ?? row.team_org_id;
+  let allowed = canOnInstance(ctx.actor, 'instance:manage-users');
+  if (!allowed && row.kind === 'user') allowed = ctx.actor.kind === 'user' && ctx.actor.userId === row.user_id;
+  if (!allowed && orgId) allowed = can(ctx.actor, 'organization:manage-tokens', await orgFacts(tx, ctx.actor, orgId));
+  if (!allowed) throw notFound(`token ${id} not found`);
+  return row;
+}
+
+/** A token by id (never its secret), for those who may revoke it. */
+export async function readToken(ctx: ServiceContext, id: string): Promise<TokenInfo> {
+  const row = await manageableToken(ctx, ctx.db, id);
+  return toInfo(row, row.org_name);
+}
+
+/**
+ * Revokes a token by id (see `manageableToken` for who may). Takes effect on the next request
+ * (nothing is cached).
  */
 export async function revokeToken(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
-    const row = await tx
-      .selectFrom('tokens')
-      .leftJoin('teams', 'teams.id', 'tokens.team_id')
-      .selectAll('tokens')
-      .select('teams.organization_id as team_org_id')
-      .where('tokens.id', '=', id)
-      .executeTakeFirst();
-    if (!row) throw notFound(`token ${id} not found`);
-    const orgId = row.organization_id ?? row.team_org_id;
-    let allowed = canOnInstance(ctx.actor, 'instance:manage-users');
-    if (!allowed && row.kind === 'user') allowed = ctx.actor.kind === 'user' && ctx.actor.userId === row.user_id;
-    if (!allowed && orgId) allowed = can(ctx.actor, 'organization:manage-tokens', await orgFacts(tx, ctx.actor, orgId));
-    if (!allowed) throw notFound(`token ${id} not found`);
+    await manageableToken(ctx, tx, id);
     await tx.deleteFrom('tokens').where('id', '=', id).execute();
   });
 }

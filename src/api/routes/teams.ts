@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { BerthError } from '../../domain/errors.js';
 import { parseTeamAttributes } from '../../domain/team.js';
 import * as teams from '../../services/teams.js';
 import { createTeamToken, deleteTeamToken } from '../../services/tokens.js';
@@ -9,34 +8,8 @@ import type { AppEnv } from '../env.js';
 import { pageOf, queryParam } from '../query.js';
 import { serializeTeam } from '../serializers/team.js';
 import { serializeToken } from '../serializers/user.js';
+import { sendTeamWithMembers } from './team-members.js';
 import { descriptionOf } from './token-body.js';
-
-/**
- * The membership body names users by username in `id`, as HCP Terraform's
- * `/teams/:id/relationships/users` does: `{"data":[{"type":"users","id":"alice"}]}`.
- */
-function usernamesOf(body: Record<string, unknown> | null): string[] {
-  const data = body?.data;
-  if (!Array.isArray(data) || data.length === 0) {
-    throw new BerthError([
-      { status: 422, title: 'invalid attribute', detail: 'data must be a non-empty array of users', pointer: '/data' },
-    ]);
-  }
-  return data.map((item, i) => {
-    const id = (item as { id?: unknown; type?: unknown })?.id;
-    if ((item as { type?: unknown })?.type !== 'users' || typeof id !== 'string' || id === '') {
-      throw new BerthError([
-        {
-          status: 422,
-          title: 'invalid attribute',
-          detail: 'each item must be {"type":"users","id":USERNAME}',
-          pointer: `/data/${i}`,
-        },
-      ]);
-    }
-    return id;
-  });
-}
 
 export function teamRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
@@ -51,24 +24,13 @@ export function teamRoutes(): Hono<AppEnv> {
       status: 201,
     });
   });
-  r.get('/teams/:id', async (c) =>
-    sendResource(c, serializeTeam(await teams.getTeam(c.get('ctx'), c.req.param('id')))),
-  );
+  r.get('/teams/:id', async (c) => sendTeamWithMembers(c, await teams.getTeam(c.get('ctx'), c.req.param('id'))));
   r.patch('/teams/:id', async (c) => {
     const input = parseTeamAttributes((await readResource(c, 'teams')).attributes, 'update');
     return sendResource(c, serializeTeam(await teams.updateTeam(c.get('ctx'), c.req.param('id'), input)));
   });
   r.delete('/teams/:id', async (c) => {
     await teams.deleteTeam(c.get('ctx'), c.req.param('id'));
-    return c.body(null, 204);
-  });
-
-  r.post('/teams/:id/relationships/users', async (c) => {
-    await teams.changeMembers(c.get('ctx'), c.req.param('id'), usernamesOf(await readJson(c)), 'add');
-    return c.body(null, 204);
-  });
-  r.delete('/teams/:id/relationships/users', async (c) => {
-    await teams.changeMembers(c.get('ctx'), c.req.param('id'), usernamesOf(await readJson(c)), 'remove');
     return c.body(null, 204);
   });
 

@@ -4,6 +4,7 @@ import {
   createOrganizationToken,
   deleteOrganizationToken,
   listUserTokens,
+  readToken,
   revokeToken,
 } from '../../services/tokens.js';
 import { readJson } from '../body.js';
@@ -31,6 +32,9 @@ export function tokenRoutes(): Hono<AppEnv> {
 
   r.get('/users/:id/authentication-tokens', async (c) =>
     sendList(c, (await listUserTokens(c.get('ctx'), c.req.param('id'))).map(serializeToken)),
+  );
+  r.get('/authentication-tokens/:id', async (c) =>
+    sendResource(c, serializeToken(await readToken(c.get('ctx'), c.req.param('id')))),
   );
   r.delete('/authentication-tokens/:id', async (c) => {
     await revokeToken(c.get('ctx'), c.req.param('id'));
