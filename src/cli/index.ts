@@ -16,7 +16,11 @@ import ConfigUnset from '../commands/config/unset.js';
 import Login from '../commands/login.js';
 import OrgCreate from '../commands/org/create.js';
 import OrgDelete from '../commands/org/delete.js';
+import OrgInvite from '../commands/org/invite.js';
+import OrgJoin from '../commands/org/join.js';
 import OrgList from '../commands/org/list.js';
+import OrgMembers from '../commands/org/members.js';
+import OrgMembersRemove from '../commands/org/members/remove.js';
 import OrgShow from '../commands/org/show.js';
 import OrgUpdate from '../commands/org/update.js';
 import ProjectCreate from '../commands/project/create.js';
@@ -102,7 +106,11 @@ export const COMMANDS = {
   'oauth-token:list': OAuthTokenList,
   'org:create': OrgCreate,
   'org:delete': OrgDelete,
+  'org:invite': OrgInvite,
+  'org:join': OrgJoin,
   'org:list': OrgList,
+  'org:members': OrgMembers,
+  'org:members:remove': OrgMembersRemove,
   'org:show': OrgShow,
   'org:update': OrgUpdate,
   'project:create': ProjectCreate,
