@@ -23,7 +23,7 @@ A team or an organization has one token: creating another replaces (revokes) the
       exclusive: ['site-admin', 'user'],
     }),
     'site-admin': Flags.boolean({
-      description: 'a token of the site administrator of this instance',
+      description: 'a token of a site-administrator user: yours, or in local mode the user admin',
       exclusive: ['user', 'team'],
     }),
     description: Flags.string({ description: 'what the token is for' }),
