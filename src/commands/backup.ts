@@ -18,7 +18,9 @@ export default class Backup extends BerthCommand<typeof Backup> {
 
   async run(): Promise<void> {
     const { backupDatabase } = await import('../store/backup.js');
-    const result = await backupDatabase(this.sqliteFile('backup'), this.args.file, { force: this.flags.force });
+    const source = this.sqliteFile('backup');
+    this.note(`Backing up ${source} into ${this.args.file}`);
+    const result = await backupDatabase(source, this.args.file, { force: this.flags.force });
     this.print(result, () =>
       renderFields([
         ['Backup', result.file],
