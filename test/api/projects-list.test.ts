@@ -184,6 +184,18 @@ describe('GET /organizations/:org/projects', () => {
       ).toEqual(['alpha', 'beta', 'gamma']);
     });
 
+    it('matches a value alone under any key', async () => {
+      expect(names((await tagged('?filter[tagged][0][value]=prod')).body)).toEqual(['alpha', 'beta']);
+    });
+
+    it('refuses a malformed or unknown filter with a 400 naming it', async () => {
+      for (const query of ['filter[tagged][x][key]=env', 'filter[name]=alpha', 'filter[permissions][delete]=true']) {
+        const res = await tagged(`?${query}`);
+        expect(res.status, query).toBe(400);
+        expect(res.body.errors[0].source).toEqual({ parameter: query.split('=')[0] });
+      }
+    });
+
     it('combines several filters with AND', async () => {
       const res = await tagged(
         '?filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=web',

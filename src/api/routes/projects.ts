@@ -7,7 +7,7 @@ import * as projects from '../../services/projects.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendList, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { includesOf, pageOf, queryParam } from '../query.js';
+import { includesOf, pageOf, queryParam, rejectUnknownFilters, TAGGED_FILTER } from '../query.js';
 import { serializeProject } from '../serializers/project.js';
 import { serializeEffectiveTagBinding, serializeTagBinding } from '../serializers/tag-binding.js';
 import { taggedFiltersOf } from '../tag-filters.js';
@@ -26,6 +26,9 @@ function sortOf(c: Context): 'name' | '-name' | undefined {
   if (sort === undefined || sort === 'name' || sort === '-name') return sort;
   throw badRequest('Invalid sort parameter: use name or -name', { parameter: 'sort' });
 }
+
+/** The `filter[...]` parameters of the project list. */
+const LIST_FILTERS = [/^filter\[names\]$/, /^filter\[permissions\]\[(create-workspace|update)\]$/, TAGGED_FILTER];
 
 /** `filter[permissions][x]` is on when present with any value but `false`. */
 function permissionFilters(c: Context): projects.ProjectPermissionFilter[] {
@@ -47,6 +50,7 @@ export function projectRoutes(): Hono<AppEnv> {
   });
 
   r.get('/organizations/:org/projects', async (c) => {
+    rejectUnknownFilters(c, LIST_FILTERS);
     const include = includesOf(c, INCLUDES);
     const names = queryParam(c, 'filter[names]')
       ?.split(',')
