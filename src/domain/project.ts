@@ -4,6 +4,7 @@ import { DURATION_FORMAT_DETAIL, isValidDuration } from './duration.js';
 import { BerthError, Problems } from './errors.js';
 import { checkBindingCount, parseTagBindings, type TagBindingInput } from './tags.js';
 import type { ExecutionMode } from './organization.js';
+import { charLength } from './text.js';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 
@@ -74,7 +75,7 @@ export function checkProjectName(name: string, problems: Problems, pointer = '/d
     return;
   }
   if (name.length < PROJECT_NAME_MIN) problems.add(pointer, NAME_SHORT_DETAIL);
-  if (name.length > PROJECT_NAME_MAX) problems.add(pointer, NAME_LONG_DETAIL);
+  if (charLength(name) > PROJECT_NAME_MAX) problems.add(pointer, NAME_LONG_DETAIL);
   if (!PROJECT_NAME_CHARS.test(name)) problems.add(pointer, NAME_CHARS_DETAIL);
   if (name.startsWith(' ') || name.endsWith(' ')) problems.add(pointer, NAME_SPACE_DETAIL);
 }
@@ -94,7 +95,7 @@ export function parseProjectInput(
   } else {
     checkProjectName(a.name, problems);
   }
-  if (typeof a.description === 'string' && a.description.length > PROJECT_DESCRIPTION_MAX) {
+  if (typeof a.description === 'string' && charLength(a.description) > PROJECT_DESCRIPTION_MAX) {
     problems.add('/data/attributes/description', DESCRIPTION_LONG_DETAIL);
   }
   const duration = a['auto-destroy-activity-duration'];
