@@ -108,6 +108,7 @@ describe('workspaces: create, read, update', () => {
         'vcs-repo-identifier': null,
         'working-directory': null,
         'workspace-kpis-runs-count': null,
+        'workspace-kpis-run-count': null,
       });
       const rel = data.relationships;
       expect(rel.organization.data).toEqual({ id: 'acme', type: 'organizations' });

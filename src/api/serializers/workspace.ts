@@ -116,6 +116,8 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'vcs-repo-identifier': ws.vcsRepo?.identifier ?? null,
     'working-directory': ws.workingDirectory,
     'workspace-kpis-runs-count': ws.metrics.runsCount,
+    // The spec's name for it; go-tfe reads the one above.
+    'workspace-kpis-run-count': ws.metrics.runsCount,
   };
   // assessments-enabled is a hosted-edition attribute: the self-hosted edition omits it.
   if (options.edition !== 'hosted') delete attributes['assessments-enabled'];
