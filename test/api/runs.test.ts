@@ -39,6 +39,12 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     const doc = await api.get(`/api/v2/workspaces/${ws}?include=current_run,current_run.plan`);
     expect(doc.body.data.relationships['current-run'].data).toEqual({ id: r.id, type: 'runs' });
     expect(doc.body.included.map((i: any) => i.type).sort()).toEqual(['plans', 'runs']);
+    // The plan alone brings its run too: JSON:API includes every resource on the path.
+    const planOnly = await api.get(`/api/v2/workspaces/${ws}?include=current_run.plan`);
+    expect(planOnly.body.included.map((i: any) => `${i.type}/${i.id}`).sort()).toEqual([
+      `plans/${r.relationships.plan.data.id}`,
+      `runs/${r.id}`,
+    ]);
     expect((await api.get(`/api/v2/runs/${r.id}`)).body.data.id).toBe(r.id);
     expect((await api.get(`/api/v2/workspaces/${ws}/runs`)).body.data.map((x: any) => x.id)).toEqual([r.id]);
   });

@@ -99,7 +99,8 @@ function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: 
     ...inc.organizations.map(serializeOrganization),
     ...inc.projects.map((p) => serializeProject(p)),
     ...[...(inc.effectiveTagBindings?.values() ?? [])].flat().map(serializeEffectiveTagBinding),
-    ...(include.has('current_run') ? inc.runs.map(serializeRun) : []),
+    // Every resource on an include path is included: `current_run.plan` brings the run too.
+    ...([...include].some((i) => i.startsWith('current_run')) ? inc.runs.map(serializeRun) : []),
     ...(include.has('current_run.plan') ? inc.runs.map(serializePlan) : []),
     ...inc.stateVersions.map((sv) => serializeStateVersion(sv, origin)),
     ...[...inc.outputs.values()].flat().map(serializeOutput),
