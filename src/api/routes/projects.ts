@@ -1,3 +1,4 @@
+import { bindingsNamed } from '../../domain/tags.js';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { badRequest, invalid } from '../../domain/errors.js';
@@ -103,7 +104,7 @@ export function projectRoutes(): Hono<AppEnv> {
   r.patch('/projects/:id/tag-bindings', async (c) => {
     const incoming = await readTagBindings(c);
     const all = await projects.addProjectTagBindings(c.get('ctx'), c.req.param('id'), incoming);
-    return sendList(c, all.map(serializeTagBinding));
+    return sendList(c, bindingsNamed(all, incoming).map(serializeTagBinding));
   });
 
   r.get('/projects/:id/effective-tag-bindings', async (c) =>

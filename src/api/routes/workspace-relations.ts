@@ -1,3 +1,4 @@
+import { bindingsNamed } from '../../domain/tags.js';
 import { Hono, type Context } from 'hono';
 import { invalid } from '../../domain/errors.js';
 import { parseFlatTagRefs } from '../../domain/flat-tags.js';
@@ -181,7 +182,8 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
     });
     r.patch(`${base}/tag-bindings`, async (c) => {
       const incoming = await readTagBindings(c);
-      return sendList(c, (await addWorkspaceTagBindings(c.get('ctx'), ref(c), incoming)).map(serializeTagBinding));
+      const all = await addWorkspaceTagBindings(c.get('ctx'), ref(c), incoming);
+      return sendList(c, bindingsNamed(all, incoming).map(serializeTagBinding));
     });
     r.get(`${base}/effective-tag-bindings`, async (c) =>
       sendList(c, (await listWorkspaceEffectiveTagBindings(c.get('ctx'), ref(c))).map(serializeEffectiveTagBinding)),
