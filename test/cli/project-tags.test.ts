@@ -40,7 +40,7 @@ describe('berth project tags (local mode)', () => {
   it('tags add prints a table for humans', async () => {
     const res = await berth('project', 'tags', 'add', id, 'tier=1');
     expect(res.code).toBe(0);
-    expect(res.stdout).toMatch(/^Tags of project Web \(prj-[A-Za-z0-9]{16}\):\nKEY\s+VALUE\s+CREATED\n/);
+    expect(res.stdout).toMatch(/^Added or updated on project Web:\nKEY\s+VALUE\s+CREATED\n/);
     expect(res.stdout).toMatch(/\ntier\s+1\s+/);
   });
 
