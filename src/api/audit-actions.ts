@@ -56,6 +56,9 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /admin/authentication-tokens': r('site-admin-token.create', null, true),
   'DELETE /authentication-tokens/:id': r('token.revoke', 'authentication-tokens'),
   'POST /admin/maintenance/prune': r('instance.prune', null),
+  'POST /admin/data-retention-policy-settings': r('instance.data-retention-policy.set', null),
+  'PATCH /admin/data-retention-policy-settings': r('instance.data-retention-policy.set', null),
+  'DELETE /admin/data-retention-policy-settings': r('instance.data-retention-policy.delete', null),
 
   'POST /organizations/:org/teams': r('team.create', 'organizations', true),
   'PATCH /teams/:id': r('team.update', 'teams'),

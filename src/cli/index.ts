@@ -64,6 +64,9 @@ import WorkspaceUpdate from '../commands/workspace/update.js';
 // Workspace relations (issue 6).
 import MaintenancePrune from '../commands/maintenance/prune.js';
 import DbCopy from '../commands/db/copy.js';
+import AdminRetentionDelete from '../commands/admin/retention/delete.js';
+import AdminRetentionSet from '../commands/admin/retention/set.js';
+import AdminRetentionShow from '../commands/admin/retention/show.js';
 import OrgRetentionDelete from '../commands/org/retention/delete.js';
 import OrgRetentionSet from '../commands/org/retention/set.js';
 import OrgRetentionShow from '../commands/org/retention/show.js';
@@ -150,6 +153,9 @@ export const COMMANDS = {
   // Workspace relations (issue 6).
   'maintenance:prune': MaintenancePrune,
   'db:copy': DbCopy,
+  'admin:retention:delete': AdminRetentionDelete,
+  'admin:retention:set': AdminRetentionSet,
+  'admin:retention:show': AdminRetentionShow,
   'org:retention:delete': OrgRetentionDelete,
   'org:retention:set': OrgRetentionSet,
   'org:retention:show': OrgRetentionShow,

@@ -142,6 +142,12 @@ const CASES: Record<string, Case> = {
     return s.act(() => s.api.delete(`${P}/authentication-tokens/${t.id}`));
   },
   'POST /admin/maintenance/prune': (s) => s.act(() => s.api.post(`${P}/admin/maintenance/prune`)),
+  'POST /admin/data-retention-policy-settings': (s) =>
+    s.act(() => s.api.post(`${P}/admin/data-retention-policy-settings`, goTfeDeleteOlder(30))),
+  'PATCH /admin/data-retention-policy-settings': (s) =>
+    s.act(() => s.api.patch(`${P}/admin/data-retention-policy-settings`, goTfeDeleteOlder(30))),
+  'DELETE /admin/data-retention-policy-settings': (s) =>
+    s.act(() => s.api.delete(`${P}/admin/data-retention-policy-settings`)),
   'POST /organizations/:org/teams': (s) => s.act(() => s.api.post(`${P}/organizations/acme/teams`, teamBody('devs'))),
   'PATCH /teams/:id': async (s) => {
     const t = await newTeam(s);
