@@ -106,7 +106,7 @@ describe('the Terraform CLI cloud block (local execution mode) against berth ser
     const disco = await fetch(`${server.url}/.well-known/terraform.json`);
     expect(disco.status).toBe(200);
     expect(disco.headers.get('content-type')).toMatch(/^application\/json/);
-    expect((await disco.json())['tfe.v2']).toBe('/api/v2/');
+    expect(((await disco.json()) as Record<string, string>)['tfe.v2']).toBe('/api/v2/');
     const ping = await fetch(`${server.url}/api/v2/ping`, { headers: { Authorization: `Bearer ${server.token}` } });
     expect(ping.status).toBe(204);
     // The CLI refuses an API version below 2.5.
@@ -323,6 +323,27 @@ describe('the Terraform CLI cloud block (local execution mode) against berth ser
       expect(secret.status).toBe(200);
       expect(secret.body.data.attributes.value).toBe('pssst');
     });
+  });
+
+  it('serves a state back byte for byte through serve, also one that is not UTF-8, twice', async () => {
+    const bytes = Buffer.concat([
+      Buffer.from('{"version":4,"serial":9,"lineage":"x","outputs":{"o":{"value":"'),
+      Buffer.from([0xff, 0xfe, 0xe9]),
+      Buffer.from('","type":"string"}},"resources":[]}'),
+    ]);
+    expect((await lock()).status).toBe(200);
+    const created = await tfe('POST', `/workspaces/${workspaceId}/state-versions`, {
+      data: {
+        type: 'state-versions',
+        attributes: { serial: 9, md5: md5(bytes), state: bytes.toString('base64'), force: true },
+      },
+    });
+    expect(created.status).toBe(201);
+    expect((await unlock()).status).toBe(200);
+    const url = created.body.data.attributes['hosted-state-download-url'];
+    // The second download is where a cached answer would be served.
+    expect((await download(url)).equals(bytes)).toBe(true);
+    expect((await download(url)).equals(bytes)).toBe(true);
   });
 
   it('the access log shows the state writes, and never the secret of an upload URL', () => {
