@@ -24,6 +24,7 @@ import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
+import { stateOutputRoutes } from './routes/state-outputs.js';
 import { systemClock } from '../domain/clock.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
 
@@ -73,6 +74,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', agentPoolRoutes());
   v2.route('/', workspaceLockRoutes());
   v2.route('/', stateVersionRoutes());
+  v2.route('/', stateOutputRoutes());
   v2.route('/', runRoutes());
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', auditTrailRoutes());

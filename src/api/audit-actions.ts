@@ -112,6 +112,16 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
 
   'POST /workspaces/:id/state-versions': r('state-version.create', 'workspaces', true),
   'PUT /state-versions/:id/content': r('state-version.upload', 'state-versions'),
+  'PUT /state-versions/:id/json-content': r('state-version.upload', 'state-versions'),
+  'POST /state-versions/:id/actions/soft_delete_backing_data': r(
+    'state-version.backing-data.soft-delete',
+    'state-versions',
+  ),
+  'POST /state-versions/:id/actions/restore_backing_data': r('state-version.backing-data.restore', 'state-versions'),
+  'POST /state-versions/:id/actions/permanently_delete_backing_data': r(
+    'state-version.backing-data.permanently-delete',
+    'state-versions',
+  ),
   'POST /runs': r('run.create', null, true),
   'POST /runs/:id/actions/apply': r('run.apply', 'runs'),
   'POST /runs/:id/actions/discard': r('run.discard', 'runs'),

@@ -10,6 +10,7 @@ import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
+import { JSONAPI } from './documents.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { pruneRetainedData } from '../services/data-retention.js';
@@ -154,7 +155,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const key = ReadCache.key(env.incoming.headers.authorization, target);
     const stamp = await readCache.currentStamp();
     const response = await app.fetch(request, env);
-    if (response.status !== 200) return { response, requestId: null, cached: false };
+    // Only JSON:API documents are kept: a state download is bytes, served as they are.
+    if (response.status !== 200 || !response.headers.get('content-type')?.startsWith(JSONAPI))
+      return { response, requestId: null, cached: false };
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       if (name !== 'x-request-id') headers[name] = value;

@@ -33,6 +33,7 @@ import RunRecord from '../commands/run/record.js';
 import RunShow from '../commands/run/show.js';
 import Serve from '../commands/serve.js';
 import StateList from '../commands/state/list.js';
+import StateOutputs from '../commands/state/outputs.js';
 import StatePull from '../commands/state/pull.js';
 import StatePush from '../commands/state/push.js';
 import TeamAccess from '../commands/team/access.js';
@@ -122,6 +123,7 @@ export const COMMANDS = {
   'run:show': RunShow,
   serve: Serve,
   'state:list': StateList,
+  'state:outputs': StateOutputs,
   'state:pull': StatePull,
   'state:push': StatePush,
   'team:access': TeamAccess,

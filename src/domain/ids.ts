@@ -46,6 +46,7 @@ export type IdPrefix =
   | 'cv'
   | 'drp'
   | 'wsout'
+  | 'wsr'
   | 'tprj'
   | 'tws'
   | 'ae';

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { StateVersionStatus } from '../domain/state-version.js';
 
 /**
  * Table types for kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 text so
@@ -197,7 +198,7 @@ export interface StateVersionsTable {
   serial: number;
   lineage: string | null;
   md5: string;
-  status: 'pending' | 'finalized';
+  status: StateVersionStatus;
   intermediate: number;
   resource_count: number;
   size: number;
@@ -207,11 +208,38 @@ export interface StateVersionsTable {
   created_by_id: string | null;
   created_at: string;
   finalized_at: string | null;
+  format_version: number | null;
+  has_json_state: Generated<number>;
 }
 
-export interface StateBodiesTable {
+/** A version's state (`kind` 'state') or its JSON form ('json-state'), as the bytes uploaded. */
+export interface StateFilesTable {
   state_version_id: string;
-  body: string;
+  kind: 'state' | 'json-state';
+  body: Buffer;
+}
+
+export interface StateVersionOutputsTable {
+  seq: Generated<number>;
+  id: string;
+  state_version_id: string;
+  name: string;
+  sensitive: number;
+  type: string;
+  detailed_type: string | null;
+  value: string;
+}
+
+export interface StateVersionResourcesTable {
+  seq: Generated<number>;
+  id: string;
+  state_version_id: string;
+  module: string;
+  mode: string;
+  type: string;
+  name: string;
+  provider: string;
+  index_key: string | null;
 }
 
 export interface RunsTable {
@@ -322,7 +350,9 @@ export interface DB {
   project_tag_bindings: ProjectTagBindingsTable;
   workspaces: WorkspacesTable;
   state_versions: StateVersionsTable;
-  state_bodies: StateBodiesTable;
+  state_files: StateFilesTable;
+  state_version_outputs: StateVersionOutputsTable;
+  state_version_resources: StateVersionResourcesTable;
   runs: RunsTable;
   team_projects: TeamProjectsTable;
   team_workspaces: TeamWorkspacesTable;

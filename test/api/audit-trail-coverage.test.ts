@@ -45,6 +45,15 @@ const runBody = (s: Scene) => ({
   data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: s.web } } } },
 });
 const newRun = (s: Scene) => ok(s.api.post(`${P}/runs`, runBody(s)));
+/** A finalized state version that is no longer current (two pushed under one lock, then unlocked). */
+const releasedVersion = async (s: Scene): Promise<string> => {
+  await lock(s);
+  const inline = named('state-versions', { ...svAttributes, state: state.toString('base64') });
+  const first = await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, inline));
+  await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, inline));
+  await ok(s.api.post(`${P}/workspaces/${s.web}/actions/unlock`));
+  return first.id;
+};
 const report = (s: Scene, id: string, status: string) =>
   ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
 
@@ -264,6 +273,32 @@ const CASES: Record<string, Case> = {
         headers: { 'Content-Type': 'application/octet-stream' },
       }),
     );
+  },
+  'PUT /state-versions/:id/json-content': async (s) => {
+    await lock(s);
+    const sv = await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, named('state-versions', svAttributes)));
+    const url = new URL(sv.attributes['hosted-json-state-upload-url']);
+    return s.act(() =>
+      s.api.request('PUT', url.pathname + url.search, {
+        raw: '{"format_version":"1.0"}',
+        token: null,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      }),
+    );
+  },
+  'POST /state-versions/:id/actions/soft_delete_backing_data': async (s) => {
+    const old = await releasedVersion(s);
+    return s.act(() => s.api.post(`${P}/state-versions/${old}/actions/soft_delete_backing_data`));
+  },
+  'POST /state-versions/:id/actions/restore_backing_data': async (s) => {
+    const old = await releasedVersion(s);
+    await ok(s.api.post(`${P}/state-versions/${old}/actions/soft_delete_backing_data`));
+    return s.act(() => s.api.post(`${P}/state-versions/${old}/actions/restore_backing_data`));
+  },
+  'POST /state-versions/:id/actions/permanently_delete_backing_data': async (s) => {
+    const old = await releasedVersion(s);
+    await ok(s.api.post(`${P}/state-versions/${old}/actions/soft_delete_backing_data`));
+    return s.act(() => s.api.post(`${P}/state-versions/${old}/actions/permanently_delete_backing_data`));
   },
   'POST /runs': (s) => s.act(() => s.api.post(`${P}/runs`, runBody(s))),
   'POST /runs/:id/actions/apply': async (s) => {

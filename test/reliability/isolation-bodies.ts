@@ -68,6 +68,8 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
     body: () => ({ version: 4, serial: 9, lineage: 'x', outputs: {}, resources: [] }),
   },
   'GET /api/v2/state-versions/:id/content': { expect: 404 },
+  'PUT /api/v2/state-versions/:id/json-content': { expect: 404, body: () => ({ format_version: '1.0' }) },
+  'GET /api/v2/state-versions/:id/json-content': { expect: 404 },
   'GET /api/v2/organizations': { expect: 'own' },
   'POST /api/v2/organizations': {
     expect: 'own',
@@ -204,6 +206,17 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/workspaces/:id/state-versions': { expect: 404 },
   'GET /api/v2/workspaces/:id/current-state-version': { expect: 404 },
   'GET /api/v2/state-versions/:id': { expect: 404 },
+  'GET /api/v2/state-versions': {
+    expect: 404,
+    query: (a) => `?filter[organization][name]=${a.org}&filter[workspace][name]=${a.workspaceName}`,
+  },
+  'POST /api/v2/state-versions/:id/actions/soft_delete_backing_data': { expect: 404 },
+  'POST /api/v2/state-versions/:id/actions/restore_backing_data': { expect: 404 },
+  'POST /api/v2/state-versions/:id/actions/permanently_delete_backing_data': { expect: 404 },
+  'GET /api/v2/state-versions/:id/outputs': { expect: 404 },
+  'GET /api/v2/state-version-outputs/:id': { expect: 404 },
+  'GET /api/v2/workspaces/:id/current-state-version-outputs': { expect: 404 },
+  'GET /api/v2/workspaces/:id/resources': { expect: 404 },
   'POST /api/v2/runs': {
     expect: 404,
     body: (a) => ({

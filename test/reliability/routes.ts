@@ -43,6 +43,7 @@ export function realParam(param: { name: string; before: string }, s: SeededOrg)
     'agent-pools': s.agentPoolId,
     'oauth-tokens': s.oauthTokenId,
     'state-versions': s.stateVersionId,
+    'state-version-outputs': s.stateVersionOutputId,
     runs: s.runId,
     'ssh-keys': s.sshKeyId,
     'authentication-tokens': s.userTokenId,

@@ -179,7 +179,11 @@ export function serializeEffectiveTagBinding(t: EffectiveTagBinding): ResourceOb
   return obj;
 }
 
-/** A `workspace-outputs` resource: an output of the current state (sensitive values hidden). */
+/**
+ * A `workspace-outputs` resource: an output of the current state (sensitive values hidden), with
+ * the coarse `output-type` (`string`, `number`, `boolean`, `array`, `object`) and the id of the
+ * state version output it is.
+ */
 export function serializeOutput(o: WorkspaceOutput): ResourceObject {
   return {
     id: o.id,
