@@ -277,7 +277,9 @@ export async function listProjects(
     if (q.sort === 'name') ordered = ordered.orderBy('projects.name_lower', 'asc').orderBy('projects.seq', 'asc');
     else if (q.sort === '-name')
       ordered = ordered.orderBy('projects.name_lower', 'desc').orderBy('projects.seq', 'desc');
-    else ordered = ordered.orderBy('projects.seq', 'asc');
+    // Default order: creation order, the organization's default project last (go-tfe expects a
+    // project it just created to come before the one every organization starts with).
+    else ordered = ordered.orderBy('projects.is_default', 'asc').orderBy('projects.seq', 'asc');
     const rows = await ordered.limit(page.size).offset(offsetOf(page)).execute();
 
     const items: Project[] = [];
