@@ -284,3 +284,127 @@ describe('workspaces: run tasks permission and old engine versions', () => {
     }
   });
 });
+
+describe('projects: their own default execution mode, between workspaces and the organization', () => {
+  let api: TestApi;
+  let pool: string;
+  const projectBody = (attributes: Record<string, unknown>, relationships?: Record<string, unknown>) => ({
+    data: { type: 'projects', attributes, ...(relationships ? { relationships } : {}) },
+  });
+  beforeAll(async () => {
+    api = await TestApi.create();
+    await api.createOrg('acme');
+    await api.createOrg('other');
+    pool = await createAgentPool(api, 'acme', 'builders');
+  });
+  afterAll(() => api.close());
+
+  it('a new project inherits the organization live; setting its own mode takes over for its workspaces', async () => {
+    const created = await api.post('/api/v2/organizations/acme/projects', projectBody({ name: 'Platform' }));
+    expect(created.status).toBe(201);
+    const project = created.body.data;
+    expect(project.attributes).toMatchObject({
+      'default-execution-mode': 'remote',
+      'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false },
+    });
+    expect(project.relationships['default-agent-pool']).toEqual({ data: null });
+    const rel = { project: { data: { type: 'projects', id: project.id } } };
+    const ws = (await createWorkspace(api, 'acme', { name: 'in-platform' }, rel)).body.data;
+
+    await api.patch('/api/v2/organizations/acme', orgBody({ 'default-execution-mode': 'local' }));
+    expect((await api.get(`/api/v2/projects/${project.id}`)).body.data.attributes['default-execution-mode']).toBe(
+      'local',
+    );
+    expect((await api.get(`/api/v2/workspaces/${ws.id}`)).body.data.attributes['execution-mode']).toBe('local');
+
+    // go-tfe's spelling: default-execution-mode with default-agent-pool-id.
+    const own = await api.patch(
+      `/api/v2/projects/${project.id}`,
+      projectBody({ 'default-execution-mode': 'agent', 'default-agent-pool-id': pool }),
+    );
+    expect(own.status, own.text).toBe(200);
+    expect(own.body.data.attributes).toMatchObject({
+      'default-execution-mode': 'agent',
+      'setting-overwrites': { 'default-execution-mode': true, 'default-agent-pool': true },
+    });
+    expect(own.body.data.relationships['default-agent-pool'].data).toEqual({ id: pool, type: 'agent-pools' });
+    const wsNow = (await api.get(`/api/v2/workspaces/${ws.id}`)).body.data;
+    expect(wsNow.attributes['execution-mode']).toBe('agent');
+    expect(wsNow.relationships['agent-pool'].data.id).toBe(pool);
+    // The organization's later changes no longer reach it.
+    await api.patch('/api/v2/organizations/acme', orgBody({ 'default-execution-mode': 'remote' }));
+    expect((await api.get(`/api/v2/workspaces/${ws.id}`)).body.data.attributes['execution-mode']).toBe('agent');
+    // Its pool is in use: deleting it is a 409.
+    expect((await api.delete(`/api/v2/agent-pools/${pool}`)).status).toBe(409);
+
+    // Back to inheriting.
+    const back = await api.patch(
+      `/api/v2/projects/${project.id}`,
+      projectBody({ 'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false } }),
+    );
+    expect(back.body.data.attributes['default-execution-mode']).toBe('remote');
+    expect(back.body.data.relationships['default-agent-pool']).toEqual({ data: null });
+    expect((await api.get(`/api/v2/workspaces/${ws.id}`)).body.data.attributes['execution-mode']).toBe('remote');
+  });
+
+  it('accepts the documentation spellings (default-agent-pool attribute or relationship)', async () => {
+    const a = await api.post(
+      '/api/v2/organizations/acme/projects',
+      projectBody({ name: 'Docs spelling', 'default-execution-mode': 'agent', 'default-agent-pool': pool }),
+    );
+    expect(a.status, a.text).toBe(201);
+    expect(a.body.data.relationships['default-agent-pool'].data.id).toBe(pool);
+    const b = await api.post(
+      '/api/v2/organizations/acme/projects',
+      projectBody(
+        { name: 'Relationship', 'default-execution-mode': 'agent' },
+        { 'default-agent-pool': { data: { type: 'agent-pools', id: pool } } },
+      ),
+    );
+    expect(b.status, b.text).toBe(201);
+    expect(b.body.data.attributes['setting-overwrites']).toEqual({
+      'default-execution-mode': true,
+      'default-agent-pool': true,
+    });
+  });
+
+  it('validates: pool rules, setting-overwrites rules, pools of other organizations; nothing is stored', async () => {
+    const theirs = await createAgentPool(api, 'other', 'theirs');
+    const count = async () =>
+      (await api.get('/api/v2/organizations/acme/projects')).body.meta.pagination['total-count'];
+    const before = await count();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ name: 'Bad 1', 'default-execution-mode': 'agent' }, '/data/attributes/default-agent-pool-id'],
+      [
+        { name: 'Bad 2', 'default-execution-mode': 'remote', 'default-agent-pool-id': pool },
+        '/data/attributes/default-agent-pool-id',
+      ],
+      [
+        { name: 'Bad 3', 'default-execution-mode': 'agent', 'default-agent-pool-id': theirs },
+        '/data/attributes/default-agent-pool-id',
+      ],
+      [
+        { name: 'Bad 4', 'setting-overwrites': { 'default-execution-mode': true } },
+        '/data/attributes/default-execution-mode',
+      ],
+      [
+        { name: 'Bad 5', 'default-execution-mode': 'local', 'setting-overwrites': { 'default-execution-mode': false } },
+        '/data/attributes/setting-overwrites/default-execution-mode',
+      ],
+      [
+        { name: 'Bad 6', 'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': true } },
+        '/data/attributes/setting-overwrites',
+      ],
+      [{ name: 'Bad 7', 'default-execution-mode': 'sometimes' }, '/data/attributes/default-execution-mode'],
+    ];
+    for (const [attributes, pointer] of cases) {
+      const res = await api.post('/api/v2/organizations/acme/projects', projectBody(attributes));
+      expect(res.status, JSON.stringify(attributes)).toBe(422);
+      expect(
+        res.body.errors.map((e: any) => e.source.pointer),
+        JSON.stringify(attributes),
+      ).toContain(pointer);
+    }
+    expect(await count()).toBe(before);
+  });
+});
