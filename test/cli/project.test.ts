@@ -273,9 +273,9 @@ describe('berth project (local mode)', () => {
     it('pages with --page/--page-size and notes the other pages on stderr', async () => {
       const res = await berth('project', 'list', '--org', 'acme', '--page', '2', '--page-size', '2');
       expect(res.code).toBe(0);
-      expect(res.stdout).toContain('Lakehouse');
       expect(res.stdout).toContain('alpha');
-      expect(res.stdout).not.toContain('Beta');
+      expect(res.stdout).toContain('Beta');
+      expect(res.stdout).not.toContain('Lakehouse');
       expect(res.stderr).toBe('Page 2 of 3 (5 projects); use --page N or --all.\n');
     });
 
