@@ -18,6 +18,7 @@ import { teamAccessRoutes } from './routes/team-access.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { projectRoutes } from './routes/projects.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
+import { organizationTagRoutes } from './routes/organization-tags.js';
 import { userRoutes } from './routes/users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspace-relations.js';
@@ -78,6 +79,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', runRoutes());
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', auditTrailRoutes());
+  v2.route('/', organizationTagRoutes());
 
   app.route('/api/v2', v2);
   return app;

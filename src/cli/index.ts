@@ -3,6 +3,13 @@
  * so that one bundled file holds them all instead of a folder of modules.
  */
 import AgentPoolCreate from '../commands/agent-pool/create.js';
+import AgentPoolShow from '../commands/agent-pool/show.js';
+import AgentPoolUpdate from '../commands/agent-pool/update.js';
+import OrgEntitlements from '../commands/org/entitlements.js';
+import ReservedTagKeyCreate from '../commands/org/reserved-tag-key/create.js';
+import ReservedTagKeyDelete from '../commands/org/reserved-tag-key/delete.js';
+import ReservedTagKeyList from '../commands/org/reserved-tag-key/list.js';
+import ReservedTagKeyUpdate from '../commands/org/reserved-tag-key/update.js';
 import AgentPoolDelete from '../commands/agent-pool/delete.js';
 import AgentPoolList from '../commands/agent-pool/list.js';
 import OAuthTokenCreate from '../commands/oauth-token/create.js';
@@ -102,11 +109,18 @@ export const COMMANDS = {
   'agent-pool:create': AgentPoolCreate,
   'agent-pool:delete': AgentPoolDelete,
   'agent-pool:list': AgentPoolList,
+  'agent-pool:show': AgentPoolShow,
+  'agent-pool:update': AgentPoolUpdate,
   'oauth-token:create': OAuthTokenCreate,
   'oauth-token:list': OAuthTokenList,
   'org:create': OrgCreate,
   'org:delete': OrgDelete,
+  'org:entitlements': OrgEntitlements,
   'org:list': OrgList,
+  'org:reserved-tag-key:create': ReservedTagKeyCreate,
+  'org:reserved-tag-key:delete': ReservedTagKeyDelete,
+  'org:reserved-tag-key:list': ReservedTagKeyList,
+  'org:reserved-tag-key:update': ReservedTagKeyUpdate,
   'org:show': OrgShow,
   'org:update': OrgUpdate,
   'project:create': ProjectCreate,

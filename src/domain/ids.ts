@@ -49,7 +49,8 @@ export type IdPrefix =
   | 'wsr'
   | 'tprj'
   | 'tws'
-  | 'ae';
+  | 'ae'
+  | 'rtk';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

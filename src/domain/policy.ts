@@ -103,6 +103,8 @@ export type Action =
   | 'project:manage-teams'
   | 'project:move-workspaces'
   | 'organization:manage-agent-pools'
+  | 'organization:manage-run-tasks'
+  | 'organization:manage-reserved-tags'
   | 'organization:manage-vcs'
   | 'organization:manage-ssh-keys';
 
@@ -309,6 +311,8 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     case 'organization:read-audit-trail':
       return orgToken || isOwner(facts);
     case 'organization:manage-agent-pools':
+    case 'organization:manage-run-tasks':
+    case 'organization:manage-reserved-tags':
     case 'organization:manage-vcs':
     case 'organization:manage-ssh-keys':
     case 'team:manage':

@@ -17,6 +17,11 @@ export interface OrganizationsTable {
   session_remember: number | null;
   collaborator_auth_policy: string;
   created_at: string;
+  /** The pool of the `agent` default mode (migration 015). */
+  default_agent_pool_id: Generated<string | null>;
+  send_passing_statuses: Generated<number>;
+  aggregated_commit_status_enabled: Generated<number>;
+  speculative_plan_management_enabled: Generated<number>;
 }
 
 export interface UsersTable {
@@ -66,7 +71,11 @@ export interface ProjectsTable {
   name_lower: string;
   description: string | null;
   auto_destroy_activity_duration: string | null;
+  /** The project's own default execution mode, used only when `execution_overridden` is 1. */
   default_execution_mode: string;
+  /** 1 when the project sets its own default execution mode (migration 015); 0 inherits. */
+  execution_overridden: Generated<number>;
+  default_agent_pool_id: Generated<string | null>;
   is_default: number;
   created_at: string;
   /** Monotonic insertion order, for the stable default sort. */
@@ -169,6 +178,23 @@ export interface AgentPoolsTable {
   name: string;
   organization_scoped: number;
   created_at: string;
+}
+
+/** The workspaces a pool that is not organization-scoped serves (migration 015). */
+export interface AgentPoolAllowedWorkspacesTable {
+  seq: Generated<number>;
+  agent_pool_id: string;
+  workspace_id: string;
+}
+
+export interface ReservedTagKeysTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  key: string;
+  disable_overrides: number;
+  created_at: string;
+  updated_at: string;
 }
 
 export interface OauthTokensTable {
@@ -360,6 +386,8 @@ export interface DB {
   tags: TagsTable;
   workspace_tags: WorkspaceTagsTable;
   agent_pools: AgentPoolsTable;
+  agent_pool_allowed_workspaces: AgentPoolAllowedWorkspacesTable;
+  reserved_tag_keys: ReservedTagKeysTable;
   oauth_tokens: OauthTokensTable;
   settings: SettingsTable;
   ssh_keys: SshKeysTable;

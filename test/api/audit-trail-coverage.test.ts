@@ -222,6 +222,59 @@ const CASES: Record<string, Case> = {
   },
   'POST /organizations/:org/agent-pools': (s) =>
     s.act(() => s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' }))),
+  'PATCH /agent-pools/:id': async (s) => {
+    const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
+    return s.act(() => s.api.patch(`${P}/agent-pools/${pool.id}`, named('agent-pools', { name: 'c' })));
+  },
+  'DELETE /organizations/:org/tags': async (s) => {
+    await ok(
+      s.api.post(`${P}/workspaces/${s.web}/relationships/tags`, {
+        data: [{ type: 'tags', attributes: { name: 'old' } }],
+      }),
+    );
+    const tag = (await ok(s.api.get(`${P}/organizations/acme/tags`)))[0];
+    return s.act(() =>
+      s.api.delete(`${P}/organizations/acme/tags`, { body: { data: [{ type: 'tags', id: tag.id }] } }),
+    );
+  },
+  'POST /tags/:id/relationships/workspaces': async (s) => {
+    await ok(
+      s.api.post(`${P}/workspaces/${s.web}/relationships/tags`, {
+        data: [{ type: 'tags', attributes: { name: 'spread' } }],
+      }),
+    );
+    const tag = (await ok(s.api.get(`${P}/organizations/acme/tags`)))[0];
+    const other = await newWorkspace(s, 'tagged-too');
+    return s.act(() => s.api.post(`${P}/tags/${tag.id}/relationships/workspaces`, wsList(other.id)));
+  },
+  'POST /organizations/:org/reserved-tag-keys': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' }))),
+  'PATCH /reserved-tag-keys/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() => s.api.patch(`${P}/reserved-tag-keys/${key.id}`, named('reserved-tag-keys', { key: 'stage' })));
+  },
+  'DELETE /reserved-tag-keys/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() => s.api.delete(`${P}/reserved-tag-keys/${key.id}`));
+  },
+  'PATCH /reserved-tags/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() =>
+      s.api.patch(`${P}/reserved-tags/${key.id}`, named('reserved-tag-keys', { 'disable-overrides': true })),
+    );
+  },
+  'DELETE /reserved-tags/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() => s.api.delete(`${P}/reserved-tags/${key.id}`));
+  },
   'DELETE /agent-pools/:id': async (s) => {
     const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
     return s.act(() => s.api.delete(`${P}/agent-pools/${pool.id}`));

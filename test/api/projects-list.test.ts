@@ -15,7 +15,8 @@ describe('GET /organizations/:org/projects', () => {
     const n = (i * 7) % 45;
     return `${n % 2 === 0 ? 'p' : 'P'}-${String(n).padStart(2, '0')}`;
   });
-  const all = ['Default Project', ...created];
+  /** The default order: creation order, with the Default Project last. */
+  const all = [...created, 'Default Project'];
   const list = (query: string) => api.get(`/api/v2/organizations/big/projects${query}`);
 
   beforeAll(async () => {
@@ -58,7 +59,7 @@ describe('GET /organizations/:org/projects', () => {
       expect(last.body.links).toMatchObject({ prev: link(2), next: null, last: link(3) });
     });
 
-    it('returns every project once, in creation order, across the pages', async () => {
+    it('returns every project once, in creation order with the Default Project last, across the pages', async () => {
       const pages = await Promise.all([1, 2, 3].map((n) => list(`?page[number]=${n}`)));
       expect(pages.flatMap((p) => names(p.body))).toEqual(all);
     });
@@ -239,7 +240,8 @@ describe('GET /organizations/:org/projects', () => {
     it('lists without included when include is absent', async () => {
       const res = await tagged('');
       expect(res.body.included).toBeUndefined();
-      expect(res.body.data[1].relationships['effective-tag-bindings']).toEqual({
+      const alpha = res.body.data.find((p: any) => p.id === ids.alpha);
+      expect(alpha.relationships['effective-tag-bindings']).toEqual({
         links: { related: `/api/v2/projects/${ids.alpha}/effective-tag-bindings` },
       });
     });

@@ -82,7 +82,7 @@ describe('workspaces: create, read, update', () => {
           'can-force-unlock': true,
           'can-read-settings': true,
           'can-manage-tags': true,
-          'can-manage-run-tasks': false,
+          'can-manage-run-tasks': true,
           'can-force-delete': true,
           'can-manage-assessments': true,
           'can-manage-ephemeral-workspaces': false,

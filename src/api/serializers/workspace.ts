@@ -90,7 +90,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
       'can-force-unlock': ws.permissions.canForceUnlock,
       'can-read-settings': read,
       'can-manage-tags': admin,
-      'can-manage-run-tasks': false,
+      'can-manage-run-tasks': ws.permissions.canManageRunTasks,
       'can-force-delete': ws.permissions.canForceDelete,
       'can-manage-assessments': admin,
       'can-manage-ephemeral-workspaces': false,
