@@ -111,6 +111,11 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'DELETE /api/v2/admin/users/:id': { expect: 404 },
   'POST /api/v2/admin/authentication-tokens': { expect: 'own', body: none },
   'POST /api/v2/admin/maintenance/prune': { expect: 'own' },
+  // The site-wide retention default is no organization's: B, no site administrator, gets 404.
+  'GET /api/v2/admin/data-retention-policy-settings': { expect: 404 },
+  'POST /api/v2/admin/data-retention-policy-settings': { expect: 404, body: policy },
+  'PATCH /api/v2/admin/data-retention-policy-settings': { expect: 404, body: policy },
+  'DELETE /api/v2/admin/data-retention-policy-settings': { expect: 404 },
   'GET /api/v2/users/:id': { expect: 404 },
   'POST /api/v2/users/:id/authentication-tokens': { expect: 404, body: none },
   'GET /api/v2/users/:id/authentication-tokens': { expect: 404 },
