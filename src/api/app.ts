@@ -14,6 +14,7 @@ import { healthRoutes } from './routes/health.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { teamRoutes } from './routes/teams.js';
+import { teamTokenRoutes } from './routes/team-tokens.js';
 import { teamAccessRoutes } from './routes/team-access.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { projectRoutes } from './routes/projects.js';
@@ -68,6 +69,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', projectRoutes());
   v2.route('/', userRoutes());
   v2.route('/', teamRoutes());
+  v2.route('/', teamTokenRoutes());
   v2.route('/', teamAccessRoutes());
   v2.route('/', tokenRoutes());
   v2.route('/', workspaceRoutes());

@@ -66,6 +66,7 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /teams/:id/relationships/users': r('team.members.add', 'teams'),
   'DELETE /teams/:id/relationships/users': r('team.members.remove', 'teams'),
   'POST /teams/:id/authentication-token': r('team-token.create', 'teams', true),
+  'POST /teams/:id/authentication-tokens': r('team-token.create', 'teams', true),
   'DELETE /teams/:id/authentication-token': r('team-token.delete', 'teams'),
   'POST /team-projects': r('team-project.create', null, true),
   'PATCH /team-projects/:id': r('team-project.update', 'team-projects'),

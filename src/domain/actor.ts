@@ -6,7 +6,9 @@ export type Actor =
   | { kind: 'site-admin'; tokenId: string | null }
   | { kind: 'user'; tokenId: string; userId: string; username: string; siteAdmin: boolean }
   | { kind: 'team'; tokenId: string; teamId: string; organizationId: string }
-  | { kind: 'organization'; tokenId: string; organizationId: string };
+  | { kind: 'organization'; tokenId: string; organizationId: string }
+  /** An organization's audit trail token: it may read that organization's audit trail, nothing else. */
+  | { kind: 'audit-trail'; tokenId: string; organizationId: string };
 
 /** The operator of a local database, or the holder of a site-admin token. */
 export const LOCAL_SITE_ADMIN: Actor = { kind: 'site-admin', tokenId: null };
@@ -25,5 +27,7 @@ export function describeActor(actor: Actor): string {
       return `team ${actor.teamId}`;
     case 'organization':
       return `organization token of ${actor.organizationId}`;
+    case 'audit-trail':
+      return `audit trail token of ${actor.organizationId}`;
   }
 }

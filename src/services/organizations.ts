@@ -215,7 +215,7 @@ export async function listOrganizations(
           .select('teams.organization_id')
           .where('team_members.user_id', '=', actor.userId),
       );
-    } else if (actor.kind === 'team' || actor.kind === 'organization') {
+    } else if (actor.kind === 'team' || actor.kind === 'organization' || actor.kind === 'audit-trail') {
       query = query.where('organizations.id', '=', actor.organizationId);
     }
   }

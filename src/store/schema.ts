@@ -41,6 +41,19 @@ export interface TeamsTable {
   manage_workspaces: number;
   read_projects: number;
   read_workspaces: number;
+  manage_policies: Generated<number>;
+  manage_policy_overrides: Generated<number>;
+  manage_vcs_settings: Generated<number>;
+  manage_providers: Generated<number>;
+  manage_modules: Generated<number>;
+  manage_run_tasks: Generated<number>;
+  manage_membership: Generated<number>;
+  manage_teams: Generated<number>;
+  manage_organization_access: Generated<number>;
+  access_secret_teams: Generated<number>;
+  manage_agent_pools: Generated<number>;
+  sso_team_id: string | null;
+  allow_member_token_management: Generated<number>;
   visibility: string;
   created_at: string;
 }
@@ -50,7 +63,7 @@ export interface TeamMembersTable {
   user_id: string;
 }
 
-export type TokenKind = 'site-admin' | 'user' | 'team' | 'organization';
+export type TokenKind = 'site-admin' | 'user' | 'team' | 'organization' | 'audit-trails';
 
 export interface TokensTable {
   id: string;
@@ -62,6 +75,10 @@ export interface TokensTable {
   description: string | null;
   created_at: string;
   last_used_at: string | null;
+  expired_at: string | null;
+  /** `users`, `teams` or `organizations`; null when a site-administrator token made it. */
+  created_by_type: string | null;
+  created_by_id: string | null;
 }
 
 export interface ProjectsTable {
@@ -296,6 +313,7 @@ export interface TeamProjectsTable {
   access: string;
   project_settings: string;
   project_teams: string;
+  project_variable_sets: Generated<string>;
   ws_runs: string;
   ws_variables: string;
   ws_state_versions: string;

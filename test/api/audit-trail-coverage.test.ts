@@ -183,6 +183,12 @@ const CASES: Record<string, Case> = {
     const t = await newTeam(s);
     return s.act(() => s.api.post(`${P}/teams/${t.id}/authentication-token`));
   },
+  'POST /teams/:id/authentication-tokens': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() =>
+      s.api.post(`${P}/teams/${t.id}/authentication-tokens`, named('authentication-tokens', { description: 'ci' })),
+    );
+  },
   'DELETE /teams/:id/authentication-token': async (s) => {
     const t = await newTeam(s);
     await ok(s.api.post(`${P}/teams/${t.id}/authentication-token`));

@@ -120,6 +120,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'POST /api/v2/users/:id/authentication-tokens': { expect: 404, body: none },
   'GET /api/v2/users/:id/authentication-tokens': { expect: 404 },
   'DELETE /api/v2/authentication-tokens/:id': { expect: 404 },
+  'GET /api/v2/authentication-tokens/:id': { expect: 404 },
   'GET /api/v2/whoami': { expect: 'own' },
   'GET /api/v2/organizations/:org/teams': { expect: 404 },
   'POST /api/v2/organizations/:org/teams': {
@@ -142,6 +143,13 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   },
   'POST /api/v2/teams/:id/authentication-token': { expect: 404 },
   'DELETE /api/v2/teams/:id/authentication-token': { expect: 404 },
+  'GET /api/v2/teams/:id/authentication-token': { expect: 404 },
+  'POST /api/v2/teams/:id/authentication-tokens': {
+    expect: 404,
+    body: () => ({ data: { type: 'authentication-tokens', attributes: { description: 'taken over' } } }),
+  },
+  'GET /api/v2/teams/:id/authentication-tokens': { expect: 404 },
+  'GET /api/v2/organizations/:org/team-tokens': { expect: 404 },
   'GET /api/v2/team-projects': { expect: 404, query: (a) => `?filter[project][id]=${a.projectId}` },
   'POST /api/v2/team-projects': {
     expect: 404,
@@ -184,6 +192,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'DELETE /api/v2/team-workspaces/:id': { expect: 404 },
   'POST /api/v2/organizations/:org/authentication-token': { expect: 404 },
   'DELETE /api/v2/organizations/:org/authentication-token': { expect: 404 },
+  'GET /api/v2/organizations/:org/authentication-token': { expect: 404 },
   'POST /api/v2/organizations/:org/workspaces': { expect: 404, body: ws({ name: 'intruder' }) },
   'GET /api/v2/organizations/:org/workspaces': { expect: 404 },
   ...workspaceRoutes('/api/v2/workspaces/:id'),

@@ -2,14 +2,29 @@ import { Hono } from 'hono';
 import { BerthError } from '../../domain/errors.js';
 import { parseTeamAttributes } from '../../domain/team.js';
 import * as teams from '../../services/teams.js';
-import { createTeamToken, deleteTeamToken } from '../../services/tokens.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { pageOf, queryParam } from '../query.js';
-import { serializeTeam } from '../serializers/team.js';
-import { serializeToken } from '../serializers/user.js';
-import { descriptionOf } from './token-body.js';
+import { includesOf, pageOf, queryParam } from '../query.js';
+import { serializeTeam, serializeTeamUsers } from '../serializers/team.js';
+import type { Team } from '../../domain/team.js';
+import type { Context } from 'hono';
+
+/** `include` values of team documents; `organization-memberships` is accepted and adds nothing yet. */
+const INCLUDES = ['users', 'organization_memberships'] as const;
+
+function includedOf(c: Context<AppEnv>, teams: Team[]) {
+  const include = includesOf(c, INCLUDES);
+  return include.has('users') ? teams.flatMap(serializeTeamUsers) : [];
+}
+
+/** `filter[names]`: exact team names, repeated or comma-separated; undefined when not given. */
+function namesFilter(c: Context<AppEnv>): string[] | undefined {
+  const raw = c.req.queries('filter[names]');
+  if (raw === undefined) return undefined;
+  const names = raw.flatMap((v) => v.split(',')).filter((n) => n !== '');
+  return names.length > 0 ? names : undefined;
+}
 
 /**
  * The membership body names users by username in `id`, as HCP Terraform's
@@ -42,8 +57,11 @@ export function teamRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.get('/organizations/:org/teams', async (c) => {
-    const paged = await teams.listTeams(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q'));
-    return sendCollection(c, paged, serializeTeam);
+    const paged = await teams.listTeams(c.get('ctx'), c.req.param('org'), pageOf(c), {
+      q: queryParam(c, 'q'),
+      names: namesFilter(c),
+    });
+    return sendCollection(c, paged, serializeTeam, includedOf(c, paged.items));
   });
   r.post('/organizations/:org/teams', async (c) => {
     const input = parseTeamAttributes((await readResource(c, 'teams')).attributes, 'create');
@@ -51,9 +69,10 @@ export function teamRoutes(): Hono<AppEnv> {
       status: 201,
     });
   });
-  r.get('/teams/:id', async (c) =>
-    sendResource(c, serializeTeam(await teams.getTeam(c.get('ctx'), c.req.param('id')))),
-  );
+  r.get('/teams/:id', async (c) => {
+    const team = await teams.getTeam(c.get('ctx'), c.req.param('id'));
+    return sendResource(c, serializeTeam(team), { included: includedOf(c, [team]) });
+  });
   r.patch('/teams/:id', async (c) => {
     const input = parseTeamAttributes((await readResource(c, 'teams')).attributes, 'update');
     return sendResource(c, serializeTeam(await teams.updateTeam(c.get('ctx'), c.req.param('id'), input)));
@@ -69,19 +88,6 @@ export function teamRoutes(): Hono<AppEnv> {
   });
   r.delete('/teams/:id/relationships/users', async (c) => {
     await teams.changeMembers(c.get('ctx'), c.req.param('id'), usernamesOf(await readJson(c)), 'remove');
-    return c.body(null, 204);
-  });
-
-  r.post('/teams/:id/authentication-token', async (c) => {
-    const token = await createTeamToken(
-      c.get('ctx'),
-      c.req.param('id'),
-      descriptionOf(await readJson(c, { optional: true })),
-    );
-    return sendResource(c, serializeToken(token), { status: 201 });
-  });
-  r.delete('/teams/:id/authentication-token', async (c) => {
-    await deleteTeamToken(c.get('ctx'), c.req.param('id'));
     return c.body(null, 204);
   });
 

@@ -13,6 +13,7 @@ import * as m012 from './012_integer_workspace_keys.js';
 import * as m013 from './013_binding_projects.js';
 import * as m015 from './015_organization_defaults.js';
 import * as m016 from './016_state_files.js';
+import * as m017 from './017_teams_tokens.js';
 
 export interface Migration {
   version: number;
@@ -36,4 +37,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 13, name: 'binding_projects', up: m013.up },
   { version: 15, name: 'organization_defaults', up: m015.up },
   { version: 16, name: 'state_files', up: m016.up },
+  { version: 17, name: 'teams_tokens', up: m017.up },
 ];
