@@ -203,7 +203,37 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   },
   'GET /api/v2/organizations/:org/agent-pools': { expect: 404 },
   'GET /api/v2/agent-pools/:id': { expect: 404 },
+  'PATCH /api/v2/agent-pools/:id': {
+    expect: 404,
+    body: (a) => ({
+      data: {
+        type: 'agent-pools',
+        attributes: { name: 'renamed', 'organization-scoped': false },
+        relationships: { 'allowed-workspaces': { data: [{ type: 'workspaces', id: a.workspaceId }] } },
+      },
+    }),
+  },
   'DELETE /api/v2/agent-pools/:id': { expect: 404 },
+  'GET /api/v2/organizations/:name/entitlement-set': { expect: 404 },
+  'DELETE /api/v2/organizations/:org/tags': { expect: 404, body: (a) => ({ data: [{ type: 'tags', id: a.tagId }] }) },
+  'POST /api/v2/tags/:id/relationships/workspaces': {
+    expect: 404,
+    body: (a) => ({ data: [{ type: 'workspaces', id: a.workspaceId }] }),
+  },
+  'GET /api/v2/organizations/:org/reserved-tag-keys': { expect: 404 },
+  'POST /api/v2/organizations/:org/reserved-tag-keys': {
+    expect: 404,
+    body: () => ({ data: { type: 'reserved-tag-keys', attributes: { key: 'intruder' } } }),
+  },
+  ...Object.fromEntries(
+    ['/api/v2/reserved-tag-keys/:id', '/api/v2/reserved-tags/:id'].flatMap((base) => [
+      [
+        `PATCH ${base}`,
+        { expect: 404, body: () => ({ data: { type: 'reserved-tag-keys', attributes: { key: 'taken-over' } } }) },
+      ],
+      [`DELETE ${base}`, { expect: 404 }],
+    ]),
+  ),
   'POST /api/v2/organizations/:org/oauth-tokens': {
     expect: 404,
     body: () => ({ data: { type: 'oauth-tokens', attributes: { 'service-provider': 'github' } } }),

@@ -31,6 +31,7 @@ export interface SeededOrg {
   agentPoolId: string;
   agentPoolName: string;
   oauthTokenId: string;
+  reservedTagKeyId: string;
   stateVersionId: string;
   stateVersionOutputId: string;
   runId: string;
@@ -276,6 +277,15 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     'oauth token',
   ).body.data.id;
 
+  const reservedTagKeyId = ok(
+    await api.post(
+      `/api/v2/organizations/${org}/reserved-tag-keys`,
+      { data: { type: 'reserved-tag-keys', attributes: { key: `${p}-reserved`, 'disable-overrides': true } } },
+      t,
+    ),
+    'reserved tag key',
+  ).body.data.id;
+
   return {
     org,
     ownerUsername: `${p}-owner`,
@@ -303,6 +313,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     agentPoolId,
     agentPoolName,
     oauthTokenId,
+    reservedTagKeyId,
     stateVersionId,
     stateVersionOutputId,
     runId,
