@@ -22,27 +22,20 @@ describe('deleting an organization with 20,000 workspaces', () => {
     });
     expect(ws.status).toBe(201);
     otherWorkspace = ws.body.data.id;
-    const org = await api.store.db
-      .selectFrom('organizations')
-      .innerJoin('projects', 'projects.organization_id', 'organizations.id')
-      .select(['organizations.id as orgId', 'projects.id as projectId'])
-      .where('organizations.name', '=', 'big')
+    // Copies of one workspace made through the API, written straight into the database.
+    const made = await api.post('/api/v2/organizations/big/workspaces', {
+      data: { type: 'workspaces', attributes: { name: 'template' } },
+    });
+    expect(made.status).toBe(201);
+    const { seq: _seq, ...template } = await api.store.db
+      .selectFrom('workspaces')
+      .selectAll()
+      .where('id', '=', made.body.data.id)
       .executeTakeFirstOrThrow();
-    const now = new Date().toISOString();
-    for (let start = 0; start < COUNT; start += 500) {
-      const rows = Array.from({ length: 500 }, (_, i) => {
+    for (let start = 1; start < COUNT; start += 500) {
+      const rows = Array.from({ length: Math.min(500, COUNT - start) }, (_, i) => {
         const name = `ws-${start + i}`;
-        return {
-          id: `ws-bulk${String(start + i).padStart(9, '0')}`,
-          organization_id: org.orgId,
-          project_id: org.projectId,
-          name,
-          name_lower: name,
-          terraform_version: '1.13.3',
-          latest_change_at: now,
-          created_at: now,
-          updated_at: now,
-        };
+        return { ...template, id: `ws-bulk${String(start + i).padStart(9, '0')}`, name, name_lower: name };
       });
       await api.store.db.insertInto('workspaces').values(rows).execute();
     }
