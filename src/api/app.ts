@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import { LinearRouter } from 'hono/router/linear-router';
 import { BerthError, notFound, payloadTooLarge } from '../domain/errors.js';
@@ -6,6 +7,7 @@ import { BODY_LIMIT } from './body.js';
 import { requestBodyLimit } from './body-limit.js';
 import type { AppEnv, AppOptions } from './env.js';
 import { internalError, sendError } from './errors.js';
+import { clientClosedRequest, isClientAbort } from './client-abort.js';
 import { requestIdMiddleware } from './request-id.js';
 import { auditMiddleware } from './audit.js';
 import { auditTrailRoutes } from './routes/audit-trail.js';
@@ -39,6 +41,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof BerthError) return sendError(c, err);
+    // A client gone mid-request: not a database error, whatever the error's code.
+    if (isClientAbort((c.env as { incoming?: IncomingMessage } | undefined)?.incoming))
+      return sendError(c, clientClosedRequest());
     const answer = databaseErrorAnswer(err);
     if (answer && answer.status !== 503) return sendError(c, answer);
     // An unavailable database is logged too: the operator should know.
