@@ -11,7 +11,7 @@ export interface AppOptions {
   settings?: InstanceSettings;
   /**
    * The actor for requests that carry no token. Only the in-process transport of local mode sets
-   * it (to the local site administrator); `serve` never does, so tokenless requests get 401.
+   * it (to the site-administrator user `admin`); `serve` never does, so tokenless requests get 401.
    */
   localActor?: Actor;
   /**

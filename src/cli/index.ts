@@ -23,7 +23,11 @@ import ConfigUnset from '../commands/config/unset.js';
 import Login from '../commands/login.js';
 import OrgCreate from '../commands/org/create.js';
 import OrgDelete from '../commands/org/delete.js';
+import OrgInvite from '../commands/org/invite.js';
+import OrgJoin from '../commands/org/join.js';
 import OrgList from '../commands/org/list.js';
+import OrgMembers from '../commands/org/members.js';
+import OrgMembersRemove from '../commands/org/members/remove.js';
 import OrgShow from '../commands/org/show.js';
 import OrgUpdate from '../commands/org/update.js';
 import ProjectCreate from '../commands/project/create.js';
@@ -121,6 +125,10 @@ export const COMMANDS = {
   'org:reserved-tag-key:delete': ReservedTagKeyDelete,
   'org:reserved-tag-key:list': ReservedTagKeyList,
   'org:reserved-tag-key:update': ReservedTagKeyUpdate,
+  'org:invite': OrgInvite,
+  'org:join': OrgJoin,
+  'org:members': OrgMembers,
+  'org:members:remove': OrgMembersRemove,
   'org:show': OrgShow,
   'org:update': OrgUpdate,
   'project:create': ProjectCreate,

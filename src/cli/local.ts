@@ -1,7 +1,7 @@
 import { createApp } from '../api/app.js';
 import { installInProcessHttpObjects } from '../client/in-process-http.js';
 import { InProcessTransport } from '../client/transport.js';
-import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
+import { localAdminActor } from '../services/admin-user.js';
 import { loadSettings } from '../services/settings.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
@@ -9,14 +9,15 @@ import { openStore } from '../store/open.js';
 /**
  * Local mode: the very same API app, called in-process over the local SQLite file (or,
  * with `--database postgres://...`, a PostgreSQL database). Without a
- * token the caller acts as the local site administrator. Requests and responses are the light
+ * token the caller acts as the site-administrator user `admin` (created at first use). Requests and responses are the light
  * in-process stand-ins of client/in-process-http.ts (no socket, so no need to load undici).
  */
 export async function localTransport(database: string | DatabaseLocation): Promise<InProcessTransport> {
   installInProcessHttpObjects();
   const store = await openStore(database);
   const settings = await loadSettings(store.db);
-  const app = createApp({ db: store.db, settings, localActor: LOCAL_SITE_ADMIN, singleRequest: true });
+  const localActor = await localAdminActor(store.db, new Date());
+  const app = createApp({ db: store.db, settings, localActor, singleRequest: true });
   return new InProcessTransport(
     (req) => app.fetch(req),
     () => store.close(),

@@ -4,13 +4,17 @@
  */
 export type Actor =
   | { kind: 'site-admin'; tokenId: string | null }
-  | { kind: 'user'; tokenId: string; userId: string; username: string; siteAdmin: boolean }
+  /** A user, through one of their tokens (`tokenId`), or in local mode (the admin user, no token). */
+  | { kind: 'user'; tokenId: string | null; userId: string; username: string; siteAdmin: boolean }
   | { kind: 'team'; tokenId: string; teamId: string; organizationId: string }
   | { kind: 'organization'; tokenId: string; organizationId: string }
   /** An organization's audit trail token: it may read that organization's audit trail, nothing else. */
   | { kind: 'audit-trail'; tokenId: string; organizationId: string };
 
-/** The operator of a local database, or the holder of a site-admin token. */
+/**
+ * The instance itself, for work no request asks for (serve's pruning, set-up in tests). Every
+ * token, and local mode, acts as a user (the site administrators are users too).
+ */
 export const LOCAL_SITE_ADMIN: Actor = { kind: 'site-admin', tokenId: null };
 
 export function isSiteAdmin(actor: Actor): boolean {

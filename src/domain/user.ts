@@ -16,21 +16,72 @@ export interface UserInput {
   isSiteAdmin: boolean;
 }
 
+/** What a user may change of their own account (`PATCH /account/update`). */
+export interface AccountInput {
+  username?: string;
+  email?: string;
+}
+
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_.-]*$/;
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+const MAX_USERNAME = 64;
 const schema = v.looseObject({ username: opt(str()), email: opt(str()), 'is-site-admin': opt(bool()) });
 
-export function parseUserAttributes(attributes: unknown): UserInput {
-  const a = checkAttributes(schema, attributes);
-  const problems = new Problems();
-  if (!a.username) problems.add('/data/attributes/username', "Username can't be blank");
-  else if (!USERNAME.test(a.username) || a.username.length > 64) {
+export const isEmail = (s: string): boolean => EMAIL.test(s) && s.length <= 254;
+
+function checkUsername(problems: Problems, username: string | undefined): void {
+  if (!username) problems.add('/data/attributes/username', "Username can't be blank");
+  else if (!USERNAME.test(username) || username.length > MAX_USERNAME) {
     problems.add(
       '/data/attributes/username',
       'Username may only contain letters, numbers, ".", "-" and "_" and must start with a letter or number',
     );
   }
-  if (!a.email) problems.add('/data/attributes/email', "Email can't be blank");
-  else if (!/^[^\s@]+@[^\s@]+$/.test(a.email)) problems.add('/data/attributes/email', 'Email is invalid');
+}
+
+function checkEmail(problems: Problems, email: string | undefined): void {
+  if (!email) problems.add('/data/attributes/email', "Email can't be blank");
+  else if (!isEmail(email)) problems.add('/data/attributes/email', 'Email is invalid');
+}
+
+export function parseUserAttributes(attributes: unknown): UserInput {
+  const a = checkAttributes(schema, attributes);
+  const problems = new Problems();
+  checkUsername(problems, a.username);
+  checkEmail(problems, a.email);
   problems.throwIfAny();
   return { username: a.username!, email: a.email!, isSiteAdmin: a['is-site-admin'] ?? false };
+}
+
+/** `username` and `email`, each optional; `is-site-admin` cannot be changed this way (ignored). */
+export function parseAccountAttributes(attributes: unknown): AccountInput {
+  const a = checkAttributes(schema, attributes);
+  const problems = new Problems();
+  if (a.username !== undefined) checkUsername(problems, a.username);
+  if (a.email !== undefined) checkEmail(problems, a.email);
+  problems.throwIfAny();
+  const out: AccountInput = {};
+  if (a.username !== undefined) out.username = a.username;
+  if (a.email !== undefined) out.email = a.email;
+  return out;
+}
+
+/**
+ * The username a user created by an invitation starts with: the address's local part, cut to
+ * the characters usernames allow (`user` when nothing is left). The caller makes it unique.
+ */
+export function usernameFromEmail(email: string): string {
+  const local = email.split('@')[0] ?? '';
+  const cleaned = local
+    .replace(/[^A-Za-z0-9_.-]/g, '')
+    .replace(/^[^A-Za-z0-9]+/, '')
+    .slice(0, MAX_USERNAME - 4);
+  return cleaned === '' ? 'user' : cleaned;
+}
+
+/** `base`, or `base-2`, `base-3`, ... : the first not in `taken`. */
+export function freeUsername(base: string, taken: ReadonlySet<string>): string {
+  let name = base;
+  for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+  return name;
 }

@@ -161,6 +161,15 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
         .executeTakeFirst();
       return r ? inOrg(db, type, id, r.description, r.organization_id ?? r.team_org ?? null) : unresolved(type, id);
     }
+    case 'organization-memberships': {
+      const r = await db
+        .selectFrom('organization_memberships')
+        .innerJoin('users', 'users.id', 'organization_memberships.user_id')
+        .select(['users.username', 'organization_memberships.organization_id'])
+        .where('organization_memberships.id', '=', id)
+        .executeTakeFirst();
+      return r ? inOrg(db, type, id, r.username, r.organization_id) : unresolved(type, id);
+    }
     case 'team-projects': {
       const r = await db
         .selectFrom('team_projects')

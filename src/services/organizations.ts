@@ -1,4 +1,5 @@
 import { isSiteAdmin } from '../domain/actor.js';
+import { addCreatorMembership } from './membership-rows.js';
 import { BerthError, conflict, forbidden, invalid, notFound } from '../domain/errors.js';
 import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
@@ -189,6 +190,7 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
       .execute();
     if (ctx.actor.kind === 'user') {
       await tx.insertInto('team_members').values({ team_id: ownersId, user_id: ctx.actor.userId }).execute();
+      await addCreatorMembership(tx, orgId, ctx.actor.userId, now);
     }
   });
   return getOrganization(ctx, name);

@@ -78,7 +78,7 @@ async function toTeam(ctx: ServiceContext, db: Tx, row: TeamRow, orgName: string
 }
 
 /** Loads a team the actor may see (404 otherwise), with its organization's facts. */
-async function visibleTeam(ctx: ServiceContext, db: Tx, id: string) {
+export async function visibleTeam(ctx: ServiceContext, db: Tx, id: string) {
   const row = await db
     .selectFrom('teams')
     .innerJoin('organizations', 'organizations.id', 'teams.organization_id')
@@ -92,7 +92,7 @@ async function visibleTeam(ctx: ServiceContext, db: Tx, id: string) {
   return { row, facts, orgName: row.org_name };
 }
 
-function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
+export function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
   if (!can(ctx.actor, 'team:manage', facts))
     throw forbidden('only owners, the organization token and teams that manage teams can manage teams');
 }
@@ -248,51 +248,4 @@ export async function deleteTeam(ctx: ServiceContext, id: string): Promise<void>
 export function requireMembershipManage(ctx: ServiceContext, facts: OrgFacts, row: TeamRow): void {
   if (!can(ctx.actor, row.is_owners === 1 ? 'team:manage-owners' : 'team:manage-membership', facts))
     throw forbidden(`not authorized to change the members of team ${row.id}`);
-}
-
-/**
- * Adds (`add`) or removes users, named by username as HCP Terraform's membership endpoint does.
- * All-or-nothing: an unknown username is a 404 and changes nothing. Removing the last owner is refused.
- */
-export async function changeMembers(
-  ctx: ServiceContext,
-  id: string,
-  usernames: string[],
-  mode: 'add' | 'remove',
-): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
-    const { row, facts } = await visibleTeam(ctx, tx, id);
-    requireMembershipManage(ctx, facts, row);
-    const users =
-      usernames.length === 0
-        ? []
-        : await tx.selectFrom('users').select(['id', 'username']).where('username', 'in', usernames).execute();
-    const missing = usernames.filter((n) => !users.some((u) => u.username === n));
-    if (missing.length > 0) throw notFound(`user(s) not found: ${missing.join(', ')}`);
-    for (const user of users) {
-      if (mode === 'add') {
-        const exists = await tx
-          .selectFrom('team_members')
-          .select('user_id')
-          .where('team_id', '=', id)
-          .where('user_id', '=', user.id)
-          .executeTakeFirst();
-        if (!exists) await tx.insertInto('team_members').values({ team_id: id, user_id: user.id }).execute();
-      } else {
-        await tx.deleteFrom('team_members').where('team_id', '=', id).where('user_id', '=', user.id).execute();
-      }
-    }
-    if (mode === 'remove' && row.is_owners === 1) {
-      const left = await tx.selectFrom('team_members').select('user_id').where('team_id', '=', id).executeTakeFirst();
-      if (!left)
-        throw new BerthError([
-          {
-            status: 422,
-            title: 'invalid attribute',
-            detail: 'The owners team must keep at least one member',
-            pointer: '/data',
-          },
-        ]);
-    }
-  });
 }

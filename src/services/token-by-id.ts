@@ -2,7 +2,7 @@ import { notFound } from '../domain/errors.js';
 import type { TokenInfo } from '../domain/token.js';
 import type { ServiceContext } from './context.js';
 import { deleteTeamTokenById, readTeamTokenById } from './team-tokens.js';
-import { revokeToken } from './tokens.js';
+import { readToken, revokeToken } from './tokens.js';
 
 /**
  * `/authentication-tokens/:id` serves every kind of token: each kind's own service decides who
@@ -17,8 +17,11 @@ export async function readTokenById(ctx: ServiceContext, id: string): Promise<To
   switch (await kindOf(ctx, id)) {
     case 'team':
       return readTeamTokenById(ctx, id);
-    default:
+    case null:
       throw notFound(`token ${id} not found`);
+    default:
+      // User tokens and the others: their owner (or who may manage them) reads them.
+      return readToken(ctx, id);
   }
 }
 

@@ -9,6 +9,7 @@ import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
+import { ensureAdminUser } from './admin-user.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
 const tokenByHash = memoQuery((db, p: { hash: string }) =>
@@ -39,7 +40,6 @@ export async function authenticate(db: Kysely<DB>, token: string, now: Date = ne
   if (isExpired(row.expired_at, now)) return null;
   switch (row.kind) {
     case 'site-admin':
-      return { kind: 'site-admin', tokenId: row.id };
     case 'user':
       if (!row.user_id || !row.username) return null;
       return {
@@ -85,9 +85,10 @@ export async function insertToken(
 ): Promise<TokenInfo> {
   const token = generateToken();
   const id = newId('at');
+  const expiredAt = fields.expired_at ?? null;
   await tx
     .insertInto('tokens')
-    .values({ id, token_hash: hashToken(token), created_at: now, last_used_at: null, ...fields })
+    .values({ id, token_hash: hashToken(token), created_at: now, last_used_at: null, ...fields, expired_at: expiredAt })
     .execute();
   return {
     id,
@@ -103,31 +104,41 @@ export async function insertToken(
   };
 }
 
-/** Mints a site-administrator token (site administrators only). */
+/**
+ * Mints a site-administrator token (site administrators only): a user token of the caller when
+ * the caller is a site-administrator user, else of the instance's first site-administrator user
+ * (`admin`, created when there is none).
+ */
 export async function createSiteAdminToken(ctx: ServiceContext, description: string | null): Promise<TokenInfo> {
   if (!canOnInstance(ctx.actor, 'instance:mint-site-admin-token')) throw notFound();
-  return writeTransaction(ctx, (tx) =>
-    insertToken(tx, ctx.clock.now().toISOString(), {
-      kind: 'site-admin',
-      user_id: null,
-      team_id: null,
-      organization_id: null,
-      description,
-    }),
-  );
+  const actor = ctx.actor;
+  return writeTransaction(ctx, async (tx) => {
+    const now = ctx.clock.now().toISOString();
+    const userId = actor.kind === 'user' && actor.siteAdmin ? actor.userId : (await ensureAdminUser(tx, now)).id;
+    return insertToken(tx, now, { kind: 'user', user_id: userId, team_id: null, organization_id: null, description });
+  });
 }
 
 /**
- * For `serve`: when the database holds no site-administrator token yet, creates one and returns
- * its secret (to be printed once). Returns null when one exists already.
+ * For `serve`: when no site-administrator user has a token yet (a new database, or every such
+ * token revoked), creates one for the first site-administrator user (`admin`, created with the
+ * database) and returns its secret, to be printed once. Returns null otherwise.
  */
 export async function ensureSiteAdminToken(db: Kysely<DB>, now: Date): Promise<string | null> {
   return writeTransaction(db, async (tx) => {
-    const existing = await tx.selectFrom('tokens').select('id').where('kind', '=', 'site-admin').executeTakeFirst();
+    const existing = await tx
+      .selectFrom('tokens')
+      .innerJoin('users', 'users.id', 'tokens.user_id')
+      .select('tokens.id')
+      .where('tokens.kind', '=', 'user')
+      .where('users.site_admin', '=', 1)
+      .executeTakeFirst();
     if (existing) return null;
-    const info = await insertToken(tx, now.toISOString(), {
-      kind: 'site-admin',
-      user_id: null,
+    const at = now.toISOString();
+    const admin = await ensureAdminUser(tx, at);
+    const info = await insertToken(tx, at, {
+      kind: 'user',
+      user_id: admin.id,
       team_id: null,
       organization_id: null,
       description: 'created by berth serve',
@@ -141,6 +152,7 @@ export async function createUserToken(
   ctx: ServiceContext,
   userId: string,
   description: string | null,
+  expiredAt: string | null = null,
 ): Promise<TokenInfo> {
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
@@ -153,6 +165,7 @@ export async function createUserToken(
       team_id: null,
       organization_id: null,
       description,
+      expired_at: expiredAt,
     });
   });
 }
@@ -164,6 +177,7 @@ function toInfo(row: Selectable<TokensTable>, organizationName: string | null = 
     description: row.description,
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
+    expiredAt: row.expired_at,
     userId: row.user_id,
     teamId: row.team_id,
     organizationName,
@@ -185,24 +199,40 @@ export async function listUserTokens(ctx: ServiceContext, userId: string): Promi
 }
 
 /**
- * Revokes a token by id. Allowed for the user who owns it, owners of the team's or token's
- * organization, and site administrators. Takes effect on the next request (nothing is cached).
+ * A token the actor may see and revoke, else 404: the user who owns it, owners of the team's or
+ * token's organization, and site administrators.
+ */
+async function manageableToken(ctx: ServiceContext, tx: Tx, id: string) {
+  const row = await tx
+    .selectFrom('tokens')
+    .leftJoin('teams', 'teams.id', 'tokens.team_id')
+    .leftJoin('organizations', 'organizations.id', 'tokens.organization_id')
+    .selectAll('tokens')
+    .select(['teams.organization_id as team_org_id', 'organizations.name as org_name'])
+    .where('tokens.id', '=', id)
+    .executeTakeFirst();
+  if (!row) throw notFound(`token ${id} not found`);
+  const orgId = row.organization_id ?? row.team_org_id;
+  let allowed = canOnInstance(ctx.actor, 'instance:manage-users');
+  if (!allowed && row.kind === 'user') allowed = ctx.actor.kind === 'user' && ctx.actor.userId === row.user_id;
+  if (!allowed && orgId) allowed = can(ctx.actor, 'organization:manage-tokens', await orgFacts(tx, ctx.actor, orgId));
+  if (!allowed) throw notFound(`token ${id} not found`);
+  return row;
+}
+
+/** A token by id (never its secret), for those who may revoke it. */
+export async function readToken(ctx: ServiceContext, id: string): Promise<TokenInfo> {
+  const row = await manageableToken(ctx, ctx.db, id);
+  return toInfo(row, row.org_name);
+}
+
+/**
+ * Revokes a token by id (see `manageableToken` for who may). Takes effect on the next request
+ * (nothing is cached).
  */
 export async function revokeToken(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
-    const row = await tx
-      .selectFrom('tokens')
-      .leftJoin('teams', 'teams.id', 'tokens.team_id')
-      .selectAll('tokens')
-      .select('teams.organization_id as team_org_id')
-      .where('tokens.id', '=', id)
-      .executeTakeFirst();
-    if (!row) throw notFound(`token ${id} not found`);
-    const orgId = row.organization_id ?? row.team_org_id;
-    let allowed = canOnInstance(ctx.actor, 'instance:manage-users');
-    if (!allowed && row.kind === 'user') allowed = ctx.actor.kind === 'user' && ctx.actor.userId === row.user_id;
-    if (!allowed && orgId) allowed = can(ctx.actor, 'organization:manage-tokens', await orgFacts(tx, ctx.actor, orgId));
-    if (!allowed) throw notFound(`token ${id} not found`);
+    await manageableToken(ctx, tx, id);
     await tx.deleteFrom('tokens').where('id', '=', id).execute();
   });
 }

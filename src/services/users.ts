@@ -5,7 +5,7 @@ import { canOnInstance } from '../domain/policy.js';
 import type { User, UserInput } from '../domain/user.js';
 import { containsInsensitive } from '../store/like.js';
 import type { UsersTable } from '../store/schema.js';
-import { writeTransaction } from '../store/transaction.js';
+import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 
 function toUser(row: UsersTable): User {
@@ -66,6 +66,21 @@ export async function getUser(ctx: ServiceContext, id: string): Promise<User> {
   const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`user ${id} not found`);
   return toUser(row);
+}
+
+/**
+ * Users by id, in username order, with no permission check: for documents that include the users
+ * of something the caller was allowed to see (a team's members, an organization's memberships).
+ */
+export async function usersByIds(db: Tx, ids: string[]): Promise<User[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', 'in', [...new Set(ids)])
+    .orderBy('username')
+    .execute();
+  return rows.map(toUser);
 }
 
 export async function deleteUser(ctx: ServiceContext, id: string): Promise<void> {

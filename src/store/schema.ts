@@ -75,10 +75,26 @@ export interface TokensTable {
   description: string | null;
   created_at: string;
   last_used_at: string | null;
+  /** When the token stops working; null for never. */
   expired_at: string | null;
   /** `users`, `teams` or `organizations`; null when a site-administrator token made it. */
   created_by_type: string | null;
   created_by_id: string | null;
+}
+
+/** A user's membership of an organization (migration 014): `invited` until they accept, then `active`. */
+export interface OrganizationMembershipsTable {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  status: string;
+  created_at: string;
+}
+
+/** The teams an invited member joins when they accept (migration 014). */
+export interface InvitedTeamMembersTable {
+  membership_id: string;
+  team_id: string;
 }
 
 export interface ProjectsTable {
@@ -390,6 +406,8 @@ export interface DB {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   tokens: TokensTable;
+  organization_memberships: OrganizationMembershipsTable;
+  invited_team_members: InvitedTeamMembersTable;
   projects: ProjectsTable;
   project_tag_bindings: ProjectTagBindingsTable;
   workspaces: WorkspacesTable;

@@ -57,6 +57,12 @@ const releasedVersion = async (s: Scene): Promise<string> => {
 const report = (s: Scene, id: string, status: string) =>
   ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
 
+const invite = (email: string) => named('organization-memberships', { email });
+const membershipRefs = (id: string) => ({ data: [{ type: 'organization-memberships', id }] });
+/** The membership of the organization's creator. */
+const ownerMembership = async (s: Scene): Promise<string> =>
+  (await ok(s.api.get(`${P}/organizations/acme/organization-memberships?q=owner`)))[0].id;
+
 type Case = (s: Scene, ws: string) => Promise<unknown>;
 
 /** Workspace routes, written once for `/workspaces/:id` and `/organizations/:org/workspaces/:name`. */
@@ -179,6 +185,34 @@ const CASES: Record<string, Case> = {
       s.api.delete(`${P}/teams/${t.id}/relationships/users`, { body: { data: [{ type: 'users', id: 'owner' }] } }),
     );
   },
+  'POST /teams/:id/relationships/organization-memberships': async (s) => {
+    const t = await newTeam(s);
+    const m = await ownerMembership(s);
+    return s.act(() => s.api.post(`${P}/teams/${t.id}/relationships/organization-memberships`, membershipRefs(m)));
+  },
+  'DELETE /teams/:id/relationships/organization-memberships': async (s) => {
+    const t = await newTeam(s);
+    const m = await ownerMembership(s);
+    await ok(s.api.post(`${P}/teams/${t.id}/relationships/organization-memberships`, membershipRefs(m)));
+    return s.act(() =>
+      s.api.delete(`${P}/teams/${t.id}/relationships/organization-memberships`, { body: membershipRefs(m) }),
+    );
+  },
+  'POST /organizations/:org/organization-memberships': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/organization-memberships`, invite('carol@example.com'))),
+  'DELETE /organization-memberships/:id': async (s) => {
+    const m = await ok(s.api.post(`${P}/organizations/acme/organization-memberships`, invite('carol@example.com')));
+    return s.act(() => s.api.delete(`${P}/organization-memberships/${m.id}`));
+  },
+  'POST /organization-memberships/:id/actions/accept': async (s) => {
+    const carol = await s.api.userToken('carol');
+    const m = await ok(s.api.post(`${P}/organizations/acme/organization-memberships`, invite('carol@example.com')));
+    return s.act(() =>
+      s.api.post(`${P}/organization-memberships/${m.id}/actions/accept`, undefined, { token: carol.token }),
+    );
+  },
+  'PATCH /account/update': (s) =>
+    s.act(() => s.api.patch(`${P}/account/update`, named('users', { email: 'root@example.com' }))),
   'POST /teams/:id/authentication-token': async (s) => {
     const t = await newTeam(s);
     return s.act(() => s.api.post(`${P}/teams/${t.id}/authentication-token`));

@@ -101,7 +101,7 @@ describe('recording', () => {
     });
   });
 
-  it('records the kind of actor: organization token, team token, site administrator', async () => {
+  it('records the kind of actor: organization token, team token, the site administrator (a user)', async () => {
     const orgTok = await api.post('/api/v2/organizations/acme/authentication-token', undefined, {
       token: f.owner.token,
     });
@@ -124,7 +124,7 @@ describe('recording', () => {
       .filter((e: any) => e.attributes.action === 'workspace.update')
       .map((e: any) => [e.attributes['actor-kind'], e.attributes['actor-token-id']]);
     expect(kinds).toEqual([
-      ['site-admin', expect.stringMatching(/^at-/)],
+      ['user', expect.stringMatching(/^at-/)],
       ['team', teamTok.body.data.id],
       ['organization', orgTok.body.data.id],
     ]);

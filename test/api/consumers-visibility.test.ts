@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
+import { joinOrganization } from '../helpers/members.js';
 
 /** Remote state consumer lists never show workspaces the caller cannot read (per-workspace access). */
 describe('remote state consumers and per-workspace read access', () => {
@@ -22,6 +23,7 @@ describe('remote state consumers and per-workspace read access', () => {
       data: { type: 'teams', attributes: { name: 'readers' } },
     });
     expect(team.status).toBe(201);
+    await joinOrganization(api, 'acme', 'rita', reader.token);
     expect(
       (
         await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, {

@@ -101,7 +101,7 @@ describe('organizations', () => {
       });
     });
 
-    it('creates the owners team (without members when a site admin created the org)', async () => {
+    it('creates the owners team, with the site-administrator user who created the org as its member', async () => {
       const teams = await api.store.db
         .selectFrom('teams')
         .innerJoin('organizations', 'organizations.id', 'teams.organization_id')
@@ -114,7 +114,9 @@ describe('organizations', () => {
         .selectAll()
         .where('team_id', '=', teams[0]!.id)
         .execute();
-      expect(members).toEqual([]);
+      const admin = (await api.get('/api/v2/account/details')).body.data;
+      expect(admin.attributes.username).toBe('admin');
+      expect(members).toEqual([{ team_id: teams[0]!.id, user_id: admin.id }]);
     });
 
     it('adds the creating user to the owners team', async () => {

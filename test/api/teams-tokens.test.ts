@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
+import { joinOrganization } from '../helpers/members.js';
 
 const teamBody = (name: string, access: Record<string, boolean> = {}, extra: Record<string, unknown> = {}) => ({
   data: { type: 'teams', attributes: { name, 'organization-access': access, ...extra } },
@@ -77,9 +78,22 @@ describe('teams, memberships and tokens', () => {
     expect(badAccess.status).toBe(422);
   });
 
-  it('adds members by username; unknown usernames change nothing (404)', async () => {
+  it('adds members by username; unknown usernames and non-members change nothing (the same 404)', async () => {
     const team = (await api.post('/api/v2/organizations/acme/teams', teamBody('devs'), { token: owner.token })).body
       .data;
+    // max exists but is not a member of acme yet: answered exactly as a username nobody has.
+    const notMember = await api.post(`/api/v2/teams/${team.id}/relationships/users`, users('max'), {
+      token: owner.token,
+    });
+    const unknown = await api.post(`/api/v2/teams/${team.id}/relationships/users`, users('nobody'), {
+      token: owner.token,
+    });
+    expect(notMember.status).toBe(404);
+    expect(unknown.status).toBe(404);
+    expect(notMember.body.errors[0].detail.replace('max', 'X')).toBe(
+      unknown.body.errors[0].detail.replace('nobody', 'X'),
+    );
+    await joinOrganization(api, 'acme', 'max', member.token, owner.token);
     const missing = await api.post(`/api/v2/teams/${team.id}/relationships/users`, users('max', 'nobody'), {
       token: owner.token,
     });
@@ -211,8 +225,10 @@ describe('teams, memberships and tokens', () => {
       username: 'olga',
       'site-admin': false,
     });
+    // The site administrator's token belongs to the site-administrator user admin.
     expect((await api.get('/api/v2/whoami')).body.data.attributes).toMatchObject({
-      kind: 'site-admin',
+      kind: 'user',
+      username: 'admin',
       'site-admin': true,
     });
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDb } from '../helpers/cli.js';
+import { cliJoin } from '../helpers/cli-members.js';
 
 describe('bulk lock and unlock (--all-matching)', () => {
   const tmp = tempDb();
@@ -12,8 +13,8 @@ describe('bulk lock and unlock (--all-matching)', () => {
     for (const name of ['app-1', 'app-2', 'app-3', 'db-1'])
       expect((await cli('workspace', 'create', name)).code).toBe(0);
     await cli('user', 'create', 'bob', '--email', 'bob@acme.test');
-    await cli('team', 'add-member', 'owners', 'bob');
     bob = { ...env, BERTH_TOKEN: (await cli('token', 'create', '--user', 'bob')).stdout.trim() };
+    await cliJoin(env, 'acme', 'bob@acme.test', bob.BERTH_TOKEN!, ['owners']);
     // app-2 is held by someone else: the bulk lock must fail there and carry on.
     expect((await runCli(['workspace', 'lock', 'app-2', '--reason', 'bob was here'], bob)).code).toBe(0);
   });

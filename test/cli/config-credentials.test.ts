@@ -64,7 +64,11 @@ describe('configuration and credentials', () => {
       join(home, '.terraform.d', 'credentials.tfrc.json'),
       JSON.stringify({ credentials: { [host]: { token: adminToken } } }),
     );
-    expect(await whoami({ TFE_ADDRESS: server.url })).toMatchObject({ kind: 'site-admin' });
+    expect(await whoami({ TFE_ADDRESS: server.url })).toMatchObject({
+      kind: 'user',
+      username: 'admin',
+      'site-admin': true,
+    });
     // Earlier sources win over later ones.
     expect(await whoami({ TFE_ADDRESS: server.url, [hostVar]: aliceToken })).toMatchObject({ username: 'alice' });
     expect(await whoami({ TFE_ADDRESS: server.url, BERTH_TOKEN: aliceToken })).toMatchObject({ username: 'alice' });
@@ -74,7 +78,8 @@ describe('configuration and credentials', () => {
     const bogus = await whoami({ BERTH_SERVER: 'http://127.0.0.1:9', TFE_ADDRESS: server.url, TFE_TOKEN: aliceToken });
     expect(bogus.code).toBe(7);
     const local = await whoami({ BERTH_DB: join(tmp.dir, 'local.db'), TFE_TOKEN: aliceToken });
-    expect(local).toMatchObject({ kind: 'site-admin' });
+    // Local mode acts as the site-administrator user admin.
+    expect(local).toMatchObject({ kind: 'user', username: 'admin', 'site-admin': true });
   });
 
   it('config set/get/list/unset keep per-profile defaults in a 0600 file', async () => {

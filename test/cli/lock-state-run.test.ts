@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDb } from '../helpers/cli.js';
+import { cliJoin } from '../helpers/cli-members.js';
 
 const FIXTURE = new URL('../fixtures/state-small.json', import.meta.url).pathname;
 
@@ -15,8 +16,8 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     expect((await cli('org', 'create', 'acme', '--email', 'a@acme.test')).code).toBe(0);
     for (const ws of ['app', 'data', 'runs']) expect((await cli('workspace', 'create', ws)).code).toBe(0);
     await cli('user', 'create', 'bob', '--email', 'bob@acme.test');
-    await cli('team', 'add-member', 'owners', 'bob');
     bobToken = (await cli('token', 'create', '--user', 'bob')).stdout.trim();
+    await cliJoin(env, 'acme', 'bob@acme.test', bobToken, ['owners']);
   });
   afterAll(() => tmp.cleanup());
 
@@ -27,7 +28,7 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     const again = await runCli(['workspace', 'lock', 'acme/app'], { ...env, BERTH_TOKEN: bobToken });
     expect(again.code).toBe(8);
     expect(again.stderr).toMatch(
-      /is locked by the local site administrator\. Locked since \d{4}-\d\d-\d\dT[\d:.]+Z\. Reason: db migration\./,
+      /is locked by User user-[A-Za-z0-9]{16}\. Locked since \d{4}-\d\d-\d\dT[\d:.]+Z\. Reason: db migration\./,
     );
   });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDb } from '../helpers/cli.js';
+import { cliJoin } from '../helpers/cli-members.js';
 
 describe('berth team, token and whoami (local mode)', () => {
   const tmp = tempDb();
@@ -10,6 +11,11 @@ describe('berth team, token and whoami (local mode)', () => {
     expect((await cli('org', 'create', 'acme', '--email', 'a@acme.test')).code).toBe(0);
     expect((await cli('user', 'create', 'alice', '--email', 'alice@acme.test')).code).toBe(0);
     expect((await cli('user', 'create', 'bob', '--email', 'bob@acme.test')).code).toBe(0);
+    // Only members of acme can be put in its teams.
+    for (const name of ['alice', 'bob']) {
+      const token = (await cli('token', 'create', '--user', name, '--description', 'join')).stdout.trim();
+      await cliJoin(env, 'acme', `${name}@acme.test`, token);
+    }
   });
   afterAll(() => tmp.cleanup());
 
@@ -23,7 +29,8 @@ describe('berth team, token and whoami (local mode)', () => {
       'manage-workspaces': false,
     });
     const table = await cli('team', 'list');
-    expect(table.stdout).toMatch(/owners\s+0\s+owners \(everything\)/);
+    // The local operator (the admin user) created acme: it is its first owner.
+    expect(table.stdout).toMatch(/owners\s+1\s+owners \(everything\)/);
     expect(table.stdout).toMatch(/platform\s+0\s+manage-projects/);
     expect((await cli('team', 'show', 'nope')).code).toBe(3);
     expect((await cli('team', 'delete', 'platform')).code).toBe(2);
@@ -43,6 +50,11 @@ describe('berth team, token and whoami (local mode)', () => {
     const unknown = await cli('team', 'add-member', 'devs', 'zed');
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('zed');
+    // carol exists but is no member of acme: the same answer as for a username nobody has.
+    await cli('user', 'create', 'carol', '--email', 'carol@acme.test');
+    const stranger = await cli('team', 'add-member', 'devs', 'carol');
+    expect(stranger.code).toBe(3);
+    expect(stranger.stderr.replace('carol', 'zed')).toBe(unknown.stderr);
   });
 
   it('mints team and organization tokens; whoami tells who they act as', async () => {
@@ -58,7 +70,9 @@ describe('berth team, token and whoami (local mode)', () => {
     expect(asOrg.stdout).toMatch(/Acting as\s+organization/);
     expect(asOrg.stdout).toMatch(/Organization\s+acme/);
     const local = await runCli(['whoami'], { BERTH_DB: tmp.db });
-    expect(local.stdout).toMatch(/Acting as\s+site administrator/);
+    expect(local.stdout).toMatch(/Acting as\s+user/);
+    expect(local.stdout).toMatch(/User\s+admin/);
+    expect(local.stdout).toMatch(/Site administrator\s+yes/);
     expect(local.stdout).toMatch(/Token\s+none \(local mode\)/);
   });
 
@@ -169,9 +183,8 @@ describe('berth team, token and whoami (local mode)', () => {
     const asAlice = { BERTH_DB: tmp.db, BERTH_TOKEN: token };
     const list = await runCli(['token', 'list', '--json'], asAlice);
     expect(list.code).toBe(0);
-    const tokens = JSON.parse(list.stdout);
+    const tokens = JSON.parse(list.stdout).filter((t: any) => t.attributes.description === 'laptop');
     expect(tokens).toHaveLength(1);
-    expect(tokens[0].attributes.description).toBe('laptop');
     expect(list.stdout).not.toContain(token);
     expect((await runCli(['token', 'revoke', tokens[0].id], asAlice)).code).toBe(0);
     const after = await runCli(['whoami'], asAlice);

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { TestApi } from './api.js';
+import { joinOrganization } from './members.js';
 
 /** A fixture for authorization tests: organization `acme` with projects Alpha and Beta, workspace `web` in Alpha. */
 export interface AccessFixture {
@@ -52,6 +53,7 @@ export async function teamMember(
   const team = await f.api.post('/api/v2/organizations/acme/teams', teamBody(name, access), { token: f.owner.token });
   expect(team.status, team.text).toBe(201);
   const user = await f.api.userToken(`${name}-user`);
+  await joinOrganization(f.api, 'acme', `${name}-user`, user.token, f.owner.token);
   const add = await f.api.post(
     `/api/v2/teams/${team.body.data.id}/relationships/users`,
     { data: [{ type: 'users', id: `${name}-user` }] },

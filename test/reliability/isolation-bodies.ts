@@ -119,8 +119,27 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/users/:id': { expect: 404 },
   'POST /api/v2/users/:id/authentication-tokens': { expect: 404, body: none },
   'GET /api/v2/users/:id/authentication-tokens': { expect: 404 },
-  'DELETE /api/v2/authentication-tokens/:id': { expect: 404 },
   'GET /api/v2/authentication-tokens/:id': { expect: 404 },
+  'DELETE /api/v2/authentication-tokens/:id': { expect: 404 },
+  'GET /api/v2/account/details': { expect: 'own' },
+  'PATCH /api/v2/account/update': { expect: 'own', body: () => ({ data: { type: 'users', attributes: {} } }) },
+  'GET /api/v2/organizations/:org/organization-memberships': { expect: 404 },
+  'POST /api/v2/organizations/:org/organization-memberships': {
+    expect: 404,
+    body: () => ({ data: { type: 'organization-memberships', attributes: { email: 'intruder@example.com' } } }),
+  },
+  'GET /api/v2/organization-memberships': { expect: 'own' },
+  'GET /api/v2/organization-memberships/:id': { expect: 404 },
+  'DELETE /api/v2/organization-memberships/:id': { expect: 404 },
+  'POST /api/v2/organization-memberships/:id/actions/accept': { expect: 404 },
+  'POST /api/v2/teams/:id/relationships/organization-memberships': {
+    expect: 404,
+    body: (_a, b) => ({ data: [{ type: 'organization-memberships', id: b.membershipId }] }),
+  },
+  'DELETE /api/v2/teams/:id/relationships/organization-memberships': {
+    expect: 404,
+    body: (a) => ({ data: [{ type: 'organization-memberships', id: a.membershipId }] }),
+  },
   'GET /api/v2/whoami': { expect: 'own' },
   'GET /api/v2/organizations/:org/teams': { expect: 404 },
   'POST /api/v2/organizations/:org/teams': {

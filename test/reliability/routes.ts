@@ -50,6 +50,7 @@ export function realParam(param: { name: string; before: string }, s: SeededOrg)
     runs: s.runId,
     'ssh-keys': s.sshKeyId,
     'authentication-tokens': s.userTokenId,
+    'organization-memberships': s.membershipId,
     users: s.ownerUserId,
   };
   const value = byCollection[param.before];

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { sql } from 'kysely';
 import type { ApiResponse, TestApi } from '../helpers/api.js';
+import { joinOrganization } from '../helpers/members.js';
 
 /** Everything one seeded organization holds: its ids, names and tokens. */
 export interface SeededOrg {
@@ -41,6 +42,8 @@ export interface SeededOrg {
   bindingValue: string;
   projectBindingKey: string;
   userTokenId: string;
+  /** The organization membership of the team member. */
+  membershipId: string;
 }
 
 const EMPTY_STATE = JSON.parse(readFileSync(new URL('../fixtures/state-empty.json', import.meta.url), 'utf8'));
@@ -208,6 +211,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     'team',
   ).body.data.id;
   const member = await api.userToken(`${p}-member`);
+  const membershipId = await joinOrganization(api, org, `${p}-member`, member.token, owner.token);
   ok(
     await api.post(`/api/v2/teams/${teamId}/relationships/users`, { data: [{ type: 'users', id: `${p}-member` }] }, t),
     'member',
@@ -323,6 +327,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     bindingValue: `${p}-value`,
     projectBindingKey: `${p}-pkey`,
     userTokenId,
+    membershipId,
   };
 }
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
+import { joinOrganization } from '../helpers/members.js';
 import { ISOLATION_CASES } from './isolation-bodies.js';
 import { appRoutes, fillPath, paramsOf, realParam, routeKey, type Route } from './routes.js';
 import { seedOrganization, type SeededOrg } from './seed.js';
@@ -31,6 +32,8 @@ describe('tenant isolation between two organizations', () => {
       `/api/v2/team-projects?filter[project][id]=${a.projectId}`,
       `/api/v2/team-workspaces?filter[workspace][id]=${a.workspaceId}`,
       `/api/v2/users/${a.ownerUserId}/authentication-tokens`,
+      `/api/v2/organizations/${a.org}/organization-memberships?include=user,teams`,
+      `/api/v2/teams/${a.teamId}?include=users,organization-memberships`,
     ];
     return Promise.all(paths.map(async (p) => (await api.get(p, t)).text));
   };
@@ -42,6 +45,7 @@ describe('tenant isolation between two organizations', () => {
     routes = appRoutes(api);
     // A user who is only in B's (non-owner) team.
     const user = await api.userToken('globex-extra');
+    await joinOrganization(api, b.org, 'globex-extra', user.token, b.ownerToken);
     const add = await api.post(
       `/api/v2/teams/${b.teamId}/relationships/users`,
       { data: [{ type: 'users', id: 'globex-extra' }] },

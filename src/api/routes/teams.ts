@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { BerthError } from '../../domain/errors.js';
 import { parseTeamAttributes } from '../../domain/team.js';
 import * as teams from '../../services/teams.js';
 import { readJson, readResource } from '../body.js';
@@ -25,33 +24,7 @@ function namesFilter(c: Context<AppEnv>): string[] | undefined {
   const names = raw.flatMap((v) => v.split(',')).filter((n) => n !== '');
   return names.length > 0 ? names : undefined;
 }
-
-/**
- * The membership body names users by username in `id`, as HCP Terraform's
- * `/teams/:id/relationships/users` does: `{"data":[{"type":"users","id":"alice"}]}`.
- */
-function usernamesOf(body: Record<string, unknown> | null): string[] {
-  const data = body?.data;
-  if (!Array.isArray(data) || data.length === 0) {
-    throw new BerthError([
-      { status: 422, title: 'invalid attribute', detail: 'data must be a non-empty array of users', pointer: '/data' },
-    ]);
-  }
-  return data.map((item, i) => {
-    const id = (item as { id?: unknown; type?: unknown })?.id;
-    if ((item as { type?: unknown })?.type !== 'users' || typeof id !== 'string' || id === '') {
-      throw new BerthError([
-        {
-          status: 422,
-          title: 'invalid attribute',
-          detail: 'each item must be {"type":"users","id":USERNAME}',
-          pointer: `/data/${i}`,
-        },
-      ]);
-    }
-    return id;
-  });
-}
+import { sendTeamWithMembers } from './team-members.js';
 
 export function teamRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
@@ -69,25 +42,13 @@ export function teamRoutes(): Hono<AppEnv> {
       status: 201,
     });
   });
-  r.get('/teams/:id', async (c) => {
-    const team = await teams.getTeam(c.get('ctx'), c.req.param('id'));
-    return sendResource(c, serializeTeam(team), { included: includedOf(c, [team]) });
-  });
+  r.get('/teams/:id', async (c) => sendTeamWithMembers(c, await teams.getTeam(c.get('ctx'), c.req.param('id'))));
   r.patch('/teams/:id', async (c) => {
     const input = parseTeamAttributes((await readResource(c, 'teams')).attributes, 'update');
     return sendResource(c, serializeTeam(await teams.updateTeam(c.get('ctx'), c.req.param('id'), input)));
   });
   r.delete('/teams/:id', async (c) => {
     await teams.deleteTeam(c.get('ctx'), c.req.param('id'));
-    return c.body(null, 204);
-  });
-
-  r.post('/teams/:id/relationships/users', async (c) => {
-    await teams.changeMembers(c.get('ctx'), c.req.param('id'), usernamesOf(await readJson(c)), 'add');
-    return c.body(null, 204);
-  });
-  r.delete('/teams/:id/relationships/users', async (c) => {
-    await teams.changeMembers(c.get('ctx'), c.req.param('id'), usernamesOf(await readJson(c)), 'remove');
     return c.body(null, 204);
   });
 

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { parseTokenOptions } from '../../domain/token.js';
 import { parseUserAttributes } from '../../domain/user.js';
 import { createSiteAdminToken, createUserToken } from '../../services/tokens.js';
 import * as users from '../../services/users.js';
@@ -36,8 +37,9 @@ export function userRoutes(): Hono<AppEnv> {
   );
 
   r.post('/users/:id/authentication-tokens', async (c) => {
-    const description = descriptionOf(await readJson(c, { optional: true }));
-    const token = await createUserToken(c.get('ctx'), c.req.param('id'), description);
+    const ctx = c.get('ctx');
+    const { description, expiredAt } = parseTokenOptions(await readJson(c, { optional: true }), ctx.clock.now());
+    const token = await createUserToken(ctx, c.req.param('id'), description ?? null, expiredAt);
     return sendResource(c, serializeToken(token), { status: 201 });
   });
 

@@ -1,7 +1,18 @@
+import { createHash } from 'node:crypto';
 import type { TokenInfo } from '../../domain/token.js';
 import type { User } from '../../domain/user.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
+/** A Gravatar address for the email, as HCP Terraform shows (a generic image when none is set). */
+export function avatarUrl(email: string): string {
+  const hash = createHash('sha256').update(email.trim().toLowerCase(), 'utf8').digest('hex');
+  return `https://www.gravatar.com/avatar/${hash}?s=100&d=mm`;
+}
+
+/**
+ * A user, with the attributes go-tfe's `User` reads. berth has no passwords, two-factor
+ * authentication or single sign-on: those attributes are constant.
+ */
 export function serializeUser(u: User): ResourceObject {
   return {
     id: u.id,
@@ -9,9 +20,23 @@ export function serializeUser(u: User): ResourceObject {
     attributes: {
       username: u.username,
       email: u.email,
+      'avatar-url': avatarUrl(u.email),
       'is-site-admin': u.isSiteAdmin,
+      'is-admin': u.isSiteAdmin,
       'is-service-account': false,
+      'is-sso-login': false,
+      'two-factor': { enabled: false, verified: false },
+      'unconfirmed-email': null,
+      'v2-only': false,
       'created-at': u.createdAt,
+      permissions: {
+        'can-create-organizations': true,
+        'can-change-email': true,
+        'can-change-username': true,
+        'can-manage-user-tokens': true,
+        'can-view2fa-settings': false,
+        'can-manage-hcp-account': false,
+      },
     },
     links: { self: `${API_PREFIX}/users/${u.id}` },
   };
@@ -24,6 +49,7 @@ export function serializeToken(t: TokenInfo): ResourceObject {
     description: t.description,
     'created-at': t.createdAt,
     'last-used-at': t.lastUsedAt,
+    'expired-at': t.expiredAt,
   };
   if (t.token !== undefined) attributes.token = t.token;
   const relationships: ResourceObject['relationships'] = {};

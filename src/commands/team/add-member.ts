@@ -3,7 +3,9 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { changeTeamMembers } from '../../cli/team-members.js';
 
 export default class TeamAddMember extends BerthCommand<typeof TeamAddMember> {
-  static override summary = 'Add users to a team (this makes them members of its organization).';
+  static override summary = 'Add members of the organization to a team, by username.';
+  static override description =
+    'Only members of the organization (see `berth org invite`) can be put in its teams; an invited member joins the team when they accept.';
   static override examples = [
     '<%= config.bin %> team add-member owners alice --org acme',
     '<%= config.bin %> team add-member platform alice bob --org acme',

@@ -1,0 +1,95 @@
+import { newId } from '../domain/ids.js';
+import type { MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
+import type { Tx } from '../store/transaction.js';
+
+/** Low-level reads and writes of organization memberships, shared by the services that need them. */
+
+export interface MembershipRow {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  status: string;
+  created_at: string;
+  email: string;
+  username: string;
+  org_name: string;
+}
+
+/** Memberships with their user's email and username and their organization's name. */
+export function membershipRows(db: Tx) {
+  return db
+    .selectFrom('organization_memberships as m')
+    .innerJoin('users', 'users.id', 'm.user_id')
+    .innerJoin('organizations', 'organizations.id', 'm.organization_id')
+    .select([
+      'm.id',
+      'm.organization_id',
+      'm.user_id',
+      'm.status',
+      'm.created_at',
+      'users.email',
+      'users.username',
+      'organizations.name as org_name',
+    ]);
+}
+
+/** An active membership of the creator of a new organization (who is also its first owner). */
+export async function addCreatorMembership(tx: Tx, organizationId: string, userId: string, now: string): Promise<void> {
+  await tx
+    .insertInto('organization_memberships')
+    .values({ id: newId('ou'), organization_id: organizationId, user_id: userId, status: 'active', created_at: now })
+    .execute();
+}
+
+/**
+ * The teams of each membership, ordered by team name: the teams an active member is in, or the
+ * teams an invited member will join when they accept.
+ */
+export async function teamIdsOf(db: Tx, rows: MembershipRow[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(rows.map((r) => [r.id, []]));
+  const active = rows.filter((r) => r.status === 'active');
+  const invited = rows.filter((r) => r.status !== 'active');
+  if (active.length > 0) {
+    const byMember = new Map(active.map((r) => [`${r.organization_id}\u0000${r.user_id}`, r.id]));
+    const found = await db
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select(['teams.id', 'teams.organization_id', 'team_members.user_id'])
+      .where('team_members.user_id', 'in', [...new Set(active.map((r) => r.user_id))])
+      .where('teams.organization_id', 'in', [...new Set(active.map((r) => r.organization_id))])
+      .orderBy('teams.name')
+      .execute();
+    for (const t of found) {
+      const id = byMember.get(`${t.organization_id}\u0000${t.user_id}`);
+      if (id) out.get(id)!.push(t.id);
+    }
+  }
+  if (invited.length > 0) {
+    const found = await db
+      .selectFrom('invited_team_members')
+      .innerJoin('teams', 'teams.id', 'invited_team_members.team_id')
+      .select(['invited_team_members.membership_id', 'teams.id'])
+      .where(
+        'invited_team_members.membership_id',
+        'in',
+        invited.map((r) => r.id),
+      )
+      .orderBy('teams.name')
+      .execute();
+    for (const t of found) out.get(t.membership_id)?.push(t.id);
+  }
+  return out;
+}
+
+export async function toMemberships(db: Tx, rows: MembershipRow[]): Promise<OrganizationMembership[]> {
+  const teams = await teamIdsOf(db, rows);
+  return rows.map((r) => ({
+    id: r.id,
+    status: r.status as MembershipStatus,
+    email: r.email,
+    organizationName: r.org_name,
+    userId: r.user_id,
+    teamIds: teams.get(r.id) ?? [],
+    createdAt: r.created_at,
+  }));
+}

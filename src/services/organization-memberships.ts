@@ -1,0 +1,262 @@
+import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { newId } from '../domain/ids.js';
+import type { InviteInput, MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
+import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import { can } from '../domain/policy.js';
+import type { Team } from '../domain/team.js';
+import { freeUsername, usernameFromEmail, type User } from '../domain/user.js';
+import { containsInsensitive } from '../store/like.js';
+import { writeTransaction, type Tx } from '../store/transaction.js';
+import { orgFacts } from './access.js';
+import type { ServiceContext } from './context.js';
+import { membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
+import { readableOrganization } from './organizations.js';
+import { ensureOwnersKeepAMember } from './team-members.js';
+import { getTeam } from './teams.js';
+import { usersByIds } from './users.js';
+
+/**
+ * Organization memberships, as HCP Terraform has them: owners (and the organization token, and
+ * site administrators) invite users by email; the invited user accepts; removing a membership
+ * takes the user out of every team of the organization.
+ */
+
+/** The organization by name, for those who manage its members (404 if unreadable, else 403). */
+async function managedOrganization(ctx: ServiceContext, tx: Tx, orgName: string) {
+  const { row, facts } = await readableOrganization(ctx, orgName, tx);
+  if (!can(ctx.actor, 'team:manage', facts)) {
+    throw forbidden('only owners and organization tokens can manage organization memberships');
+  }
+  return row;
+}
+
+/**
+ * A membership by id with what the actor may do with it: `manage` (owners, the organization
+ * token, site administrators) or `self` (its own user). Anyone else gets 404.
+ */
+async function visibleMembership(ctx: ServiceContext, tx: Tx, id: string) {
+  const row = await membershipRows(tx).where('m.id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`organization membership ${id} not found`);
+  const manage = can(ctx.actor, 'team:manage', await orgFacts(tx, ctx.actor, row.organization_id));
+  const self = ctx.actor.kind === 'user' && ctx.actor.userId === row.user_id;
+  if (!manage && !self) throw notFound(`organization membership ${id} not found`);
+  return { row, manage, self };
+}
+
+async function one(db: Tx, row: MembershipRow): Promise<OrganizationMembership> {
+  return (await toMemberships(db, [row]))[0]!;
+}
+
+/** The user with this email (the oldest, compared without case), or a new one named after it. */
+async function userForEmail(tx: Tx, email: string, now: string): Promise<string> {
+  const found = await tx
+    .selectFrom('users')
+    .select('id')
+    .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
+    .orderBy('created_at')
+    .orderBy('id')
+    .executeTakeFirst();
+  if (found) return found.id;
+  const base = usernameFromEmail(email);
+  const taken = await tx.selectFrom('users').select('username').where('username', 'like', `${base}%`).execute();
+  const id = newId('user');
+  await tx
+    .insertInto('users')
+    .values({
+      id,
+      username: freeUsername(base, new Set(taken.map((t) => t.username))),
+      email,
+      site_admin: 0,
+      created_at: now,
+    })
+    .execute();
+  return id;
+}
+
+/**
+ * Invites the user with `email` (a new user is created when none has it) to the organization,
+ * to join `teamIds` (teams of this organization) once they accept. A user already a member, or
+ * already invited, is a 422.
+ */
+export async function inviteMember(
+  ctx: ServiceContext,
+  orgName: string,
+  input: InviteInput,
+): Promise<OrganizationMembership> {
+  return writeTransaction(ctx, async (tx) => {
+    const org = await managedOrganization(ctx, tx, orgName);
+    if (input.teamIds.length > 0) {
+      const teams = await tx
+        .selectFrom('teams')
+        .select('id')
+        .where('organization_id', '=', org.id)
+        .where('id', 'in', input.teamIds)
+        .execute();
+      const missing = input.teamIds.filter((t) => !teams.some((x) => x.id === t));
+      if (missing.length > 0) throw notFound(`team(s) not found: ${missing.join(', ')}`);
+    }
+    const now = ctx.clock.now().toISOString();
+    const userId = await userForEmail(tx, input.email, now);
+    const existing = await tx
+      .selectFrom('organization_memberships')
+      .select('id')
+      .where('organization_id', '=', org.id)
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    if (existing) {
+      throw new BerthError([
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'The user with this email is already a member of the organization, or invited to it',
+          pointer: '/data/attributes/email',
+        },
+      ]);
+    }
+    const id = newId('ou');
+    await tx
+      .insertInto('organization_memberships')
+      .values({ id, organization_id: org.id, user_id: userId, status: 'invited', created_at: now })
+      .execute();
+    if (input.teamIds.length > 0) {
+      await tx
+        .insertInto('invited_team_members')
+        .values(input.teamIds.map((teamId) => ({ membership_id: id, team_id: teamId })))
+        .execute();
+    }
+    return one(tx, (await membershipRows(tx).where('m.id', '=', id).executeTakeFirst())!);
+  });
+}
+
+export interface MembershipFilter {
+  /** Only these emails (compared without case). */
+  emails?: string[];
+  status?: MembershipStatus;
+  /** Part of the username or email (case-insensitive). */
+  q?: string;
+}
+
+export async function listMemberships(
+  ctx: ServiceContext,
+  orgName: string,
+  page: PageRequest,
+  filter: MembershipFilter,
+): Promise<Paged<OrganizationMembership>> {
+  const org = await managedOrganization(ctx, ctx.db, orgName);
+  let query = membershipRows(ctx.db).where('m.organization_id', '=', org.id);
+  if (filter.emails && filter.emails.length > 0) {
+    const emails = filter.emails.map((e) => e.toLowerCase());
+    query = query.where((eb) => eb(eb.fn('lower', ['users.email']), 'in', emails));
+  }
+  if (filter.status) query = query.where('m.status', '=', filter.status);
+  if (filter.q) {
+    const q = filter.q;
+    query = query.where((eb) =>
+      eb.or([containsInsensitive('users.username', q), containsInsensitive('users.email', q)]),
+    );
+  }
+  const { n } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await query.orderBy('m.created_at').orderBy('m.id').limit(page.size).offset(offsetOf(page)).execute();
+  return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
+}
+
+/** The caller's own memberships, in every organization (`GET /organization-memberships`). */
+export async function listOwnMemberships(
+  ctx: ServiceContext,
+  page: PageRequest,
+  status?: MembershipStatus,
+): Promise<Paged<OrganizationMembership>> {
+  const a = ctx.actor;
+  if (a.kind !== 'user') return { items: [], total: 0, page };
+  let query = membershipRows(ctx.db).where('m.user_id', '=', a.userId);
+  if (status) query = query.where('m.status', '=', status);
+  const { n } = await query
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  const rows = await query.orderBy('organizations.name').limit(page.size).offset(offsetOf(page)).execute();
+  return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
+}
+
+export async function getMembership(ctx: ServiceContext, id: string): Promise<OrganizationMembership> {
+  const { row } = await visibleMembership(ctx, ctx.db, id);
+  return one(ctx.db, row);
+}
+
+/**
+ * Removes a membership: those who manage members may remove anyone, a user may leave. The user
+ * leaves every team of the organization; the owners team keeps at least one member (422).
+ */
+export async function deleteMembership(ctx: ServiceContext, id: string): Promise<void> {
+  await writeTransaction(ctx, async (tx) => {
+    const { row } = await visibleMembership(ctx, tx, id);
+    const teams = tx.selectFrom('teams').select('id').where('organization_id', '=', row.organization_id);
+    const owner = await tx
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select('teams.id')
+      .where('team_members.user_id', '=', row.user_id)
+      .where('teams.organization_id', '=', row.organization_id)
+      .where('teams.is_owners', '=', 1)
+      .executeTakeFirst();
+    await tx.deleteFrom('team_members').where('user_id', '=', row.user_id).where('team_id', 'in', teams).execute();
+    if (owner) await ensureOwnersKeepAMember(tx, row.organization_id);
+    await tx.deleteFrom('organization_memberships').where('id', '=', id).execute();
+  });
+}
+
+/**
+ * The invited user accepts (berth extension: HCP Terraform accepts in its web UI): the
+ * membership becomes active and the user joins the teams they were invited to. Only the invited
+ * user may (403 for those who manage members); accepting an active membership changes nothing.
+ */
+export async function acceptMembership(ctx: ServiceContext, id: string): Promise<OrganizationMembership> {
+  return writeTransaction(ctx, async (tx) => {
+    const { row, self } = await visibleMembership(ctx, tx, id);
+    if (!self) throw forbidden('only the invited user can accept an invitation');
+    if (row.status !== 'active') {
+      const pending = await tx
+        .selectFrom('invited_team_members')
+        .select('team_id')
+        .where('membership_id', '=', id)
+        .execute();
+      if (pending.length > 0) {
+        await tx
+          .insertInto('team_members')
+          .values(pending.map((p) => ({ team_id: p.team_id, user_id: row.user_id })))
+          .execute();
+      }
+      await tx.deleteFrom('invited_team_members').where('membership_id', '=', id).execute();
+      await tx.updateTable('organization_memberships').set({ status: 'active' }).where('id', '=', id).execute();
+    }
+    return one(tx, { ...row, status: 'active' });
+  });
+}
+
+/** The users and teams a list of memberships may include (`include=user,teams`), as the caller may see them. */
+export async function membershipIncludes(
+  ctx: ServiceContext,
+  items: OrganizationMembership[],
+  include: { user: boolean; teams: boolean },
+): Promise<{ users: User[]; teams: Team[] }> {
+  const users = include.user
+    ? await usersByIds(
+        ctx.db,
+        items.map((m) => m.userId),
+      )
+    : [];
+  const teams: Team[] = [];
+  if (include.teams) {
+    for (const id of new Set(items.flatMap((m) => m.teamIds))) {
+      try {
+        teams.push(await getTeam(ctx, id));
+      } catch (err) {
+        if (!(err instanceof BerthError && err.status === 404)) throw err;
+      }
+    }
+  }
+  return { users, teams };
+}
