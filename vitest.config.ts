@@ -8,6 +8,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every memoized query is checked against its usual build (store/memo-query.ts), in the
+    // test workers and in every process they start (CLI runs, serve).
+    env: { BERTH_CHECK_MEMO_QUERIES: '1' },
     // Builds the CLI bundle once for the tests in test/cli, which run `node bin/run.js`.
     globalSetup: ['test/helpers/build.ts'],
   },

@@ -17,6 +17,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Every memoized query is checked against its usual build (store/memo-query.ts), in the
+    // test workers and in every process they start (CLI runs, serve).
+    env: { BERTH_CHECK_MEMO_QUERIES: '1' },
     globalSetup: ['test/helpers/build.ts'],
   },
 });

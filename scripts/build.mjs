@@ -82,6 +82,10 @@ await build({
   // `await import(x)` of those becomes a require() inside a promise: the bundle is run through
   // node:vm, where require() is the cheap and predictable way to load a package.
   supported: { 'dynamic-import': false },
+  // Modules that also run as ES modules (tests, the checkpointer's worker path) read
+  // import.meta.url; in the CommonJS bundle it is the bundle's own file URL.
+  define: { 'import.meta.url': '__bundleUrl' },
+  banner: { js: 'var __bundleUrl=require("node:url").pathToFileURL(__filename).href;' },
   logLevel: 'warning',
   plugins: [asciiRegexPlugin(), oclifSortPlugin()],
 });

@@ -1,3 +1,4 @@
+import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import { LinearRouter } from 'hono/router/linear-router';
 import { BerthError, notFound, payloadTooLarge } from '../domain/errors.js';
@@ -6,6 +7,7 @@ import { BODY_LIMIT } from './body.js';
 import { requestBodyLimit } from './body-limit.js';
 import type { AppEnv, AppOptions } from './env.js';
 import { internalError, sendError } from './errors.js';
+import { clientClosedRequest, isClientAbort } from './client-abort.js';
 import { requestIdMiddleware } from './request-id.js';
 import { auditMiddleware } from './audit.js';
 import { auditTrailRoutes } from './routes/audit-trail.js';
@@ -14,6 +16,7 @@ import { healthRoutes } from './routes/health.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
 import { teamRoutes } from './routes/teams.js';
+import { teamTokenRoutes } from './routes/team-tokens.js';
 import { teamMemberRoutes } from './routes/team-members.js';
 import { accountRoutes } from './routes/account.js';
 import { organizationMembershipRoutes } from './routes/organization-memberships.js';
@@ -21,12 +24,14 @@ import { teamAccessRoutes } from './routes/team-access.js';
 import { tokenRoutes } from './routes/tokens.js';
 import { projectRoutes } from './routes/projects.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
+import { organizationTagRoutes } from './routes/organization-tags.js';
 import { userRoutes } from './routes/users.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
+import { stateOutputRoutes } from './routes/state-outputs.js';
 import { systemClock } from '../domain/clock.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
 
@@ -39,6 +44,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.onError((err, c) => {
     if (err instanceof BerthError) return sendError(c, err);
+    // A client gone mid-request: not a database error, whatever the error's code.
+    if (isClientAbort((c.env as { incoming?: IncomingMessage } | undefined)?.incoming))
+      return sendError(c, clientClosedRequest());
     const answer = databaseErrorAnswer(err);
     if (answer && answer.status !== 503) return sendError(c, answer);
     // An unavailable database is logged too: the operator should know.
@@ -69,6 +77,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', projectRoutes());
   v2.route('/', userRoutes());
   v2.route('/', teamRoutes());
+  v2.route('/', teamTokenRoutes());
   v2.route('/', teamMemberRoutes());
   v2.route('/', accountRoutes());
   v2.route('/', organizationMembershipRoutes());
@@ -79,9 +88,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', agentPoolRoutes());
   v2.route('/', workspaceLockRoutes());
   v2.route('/', stateVersionRoutes());
+  v2.route('/', stateOutputRoutes());
   v2.route('/', runRoutes());
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', auditTrailRoutes());
+  v2.route('/', organizationTagRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -99,7 +99,10 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
       const created = route.creates ? await createdRef(c.res) : null;
       const final = created ? await resolveSubject(options.db, created) : subject;
       if (!recorded) await writeTransaction(options.db, (tx) => recordAuditEvent(tx, input(final)));
-      else if (created) await retargetAuditEvent(options.db, recorded, final);
+      else if (created) {
+        const id = recorded;
+        await writeTransaction(options.db, (tx) => retargetAuditEvent(tx, id, final));
+      }
     } catch (err) {
       // The change itself succeeded: answer it as such, and report the lost detail.
       options.onUnexpectedError?.(err);

@@ -17,6 +17,7 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
       actor = match ? await authenticate(options.db, match[1]!, (options.clock ?? systemClock).now()) : null;
       if (!actor) throw unauthorized('the token is missing, malformed, revoked or unknown');
+      options.onAuthenticated?.(header);
     }
     if (!actor) throw unauthorized('an Authorization: Bearer token is required');
     c.set('actor', actor);

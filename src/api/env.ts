@@ -22,6 +22,11 @@ export interface AppOptions {
   singleRequest?: boolean;
   /** Receives unexpected errors (logged by `serve`). */
   onUnexpectedError?: (err: unknown) => void;
+  /**
+   * Told the Authorization header of every request whose bearer token the API accepted (`serve`'s
+   * rate limiter gives only such tokens a bucket of their own).
+   */
+  onAuthenticated?: (authorization: string) => void;
 }
 
 export interface AppEnv {

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { BerthError } from '../domain/errors.js';
@@ -48,6 +49,9 @@ export function nodeServerOptions(l: ServerLimits): ServerOptions {
     headersTimeout: l.headersTimeoutMs,
     requestTimeout: l.requestTimeoutMs,
     keepAliveTimeout: l.keepAliveTimeoutMs,
+    // node's own answer to an HTTP/1.1 request without Host is an empty 400: serve refuses it
+    // itself, with a JSON:API error (refusals.ts).
+    requireHostHeader: false,
     // Node looks for expired requests only this often (30 s by default): a fraction of the
     // shortest timeout, so that a slow client is cut off close to its limit.
     connectionsCheckingInterval: Math.max(25, Math.min(5_000, Math.floor(l.headersTimeoutMs / 4))),
@@ -103,7 +107,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   const item = clientErrorItem(err.code);
   const body = JSON.stringify({ errors: [{ status: String(item.status), title: item.title, detail: item.detail }] });
   socket.end(
-    `HTTP/1.1 ${item.status} ${REASONS[item.status]}\r\nContent-Type: ${JSONAPI}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${item.status} ${REASONS[item.status]}\r\nContent-Type: ${JSONAPI}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
   );
   // A client that never reads nor closes does not get to keep the socket.
   setTimeout(() => socket.destroy(), 1000).unref();

@@ -23,6 +23,21 @@ export function includesOf(c: Context, allowed: readonly string[]): Set<string> 
   return out;
 }
 
+/** `filter[tagged][i][key]` and `filter[tagged][i][value]`, known to both workspace and project lists. */
+export const TAGGED_FILTER = /^filter\[tagged\]\[\d+\]\[(key|value)\]$/;
+
+/**
+ * Refuses any `filter[...]` or `search[...]` parameter that the list does not know (`known`): one
+ * silently ignored because of a typo would answer with the whole unfiltered list, which a bulk lock
+ * or move would then act on. A 400 that names the parameter.
+ */
+export function rejectUnknownFilters(c: Context, known: readonly RegExp[]): void {
+  for (const name of Object.keys(c.req.queries())) {
+    if (!/^(filter|search)\[/.test(name) || known.some((k) => k.test(name))) continue;
+    throw badRequest(`unknown or malformed query parameter ${name}`, { parameter: name });
+  }
+}
+
 /** A query parameter, or undefined when absent or empty. */
 export function queryParam(c: Context, name: string): string | undefined {
   const value = c.req.query(name);

@@ -64,6 +64,16 @@ export class RateLimiter {
     };
   }
 
+  /**
+   * Gives back one request taken from `key` in its current window: it turned out to belong to
+   * another key (a token's first request, counted against its address until the API accepted it).
+   */
+  refund(key: string): void {
+    const w = this.current.get(key);
+    const now = this.options.now ? this.options.now() : performance.now();
+    if (w && now - w.start < WINDOW_MS && w.count > 0) w.count -= 1;
+  }
+
   /** Drops up to four ended windows from the front of the queue. */
   private expire(now: number): void {
     for (let budget = 4; budget > 0 && this.head < this.queue.length; budget--) {
@@ -90,14 +100,55 @@ export class RateLimiter {
   }
 }
 
-/**
- * What a request is counted against: the hash of its bearer token (never the token itself), or
- * the client's address when it carries none (ping, state content URLs, malformed headers).
- */
-export function rateLimitKey(authorization: string | undefined, address: string | undefined): string {
+/** The key of a request's bearer token (`t:` and its hash, never the token itself), or null without one. */
+export function tokenKey(authorization: string | undefined): string | null {
   const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (match) return `t:${hashToken(match[1]!)}`;
+  return match ? `t:${hashToken(match[1]!)}` : null;
+}
+
+/**
+ * What a request is counted against: its bearer token (by hash), or the client's address when it
+ * carries none (ping, state content URLs, malformed headers). Given `known`, only a token known to
+ * be valid has a bucket of its own: an unknown or invalid one counts against the address, or
+ * made-up tokens would each get a fresh bucket and no limit at all.
+ */
+export function rateLimitKey(
+  authorization: string | undefined,
+  address: string | undefined,
+  known?: { has(key: string): boolean },
+): string {
+  const key = tokenKey(authorization);
+  if (key && (!known || known.has(key))) return key;
   return `a:${address ?? 'unknown'}`;
+}
+
+/**
+ * The keys of the tokens that authenticated lately (a token is learned when the API accepts it,
+ * forgotten when the API refuses it with a 401), at most `max`: past that, the one learned
+ * first is forgotten (its next request counts against its address and learns it again).
+ */
+export class KnownTokens {
+  readonly #keys = new Set<string>();
+
+  constructor(private readonly max = DEFAULT_MAX_KEYS) {}
+
+  has(key: string): boolean {
+    return this.#keys.has(key);
+  }
+
+  add(key: string): void {
+    if (this.#keys.has(key)) return;
+    if (this.#keys.size >= this.max) this.#keys.delete(this.#keys.values().next().value!);
+    this.#keys.add(key);
+  }
+
+  delete(key: string): void {
+    this.#keys.delete(key);
+  }
+
+  get size(): number {
+    return this.#keys.size;
+  }
 }
 
 /** The X-RateLimit-* headers of a decision (Reset in seconds, fractional, as HCP Terraform sends). */

@@ -1,20 +1,24 @@
 import type { AddressInfo } from 'node:net';
-import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
-import { cachedAnswers } from './cached-answers.js';
 import { ensureSiteAdminToken } from '../services/tokens.js';
 import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
+import { JSONAPI } from './documents.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { pruneRetainedData } from '../services/data-retention.js';
 import { BerthError } from '../domain/errors.js';
-import { errorResponse } from './errors.js';
+import { errorResponse, internalError } from './errors.js';
+import { cachedAnswers, stampFailures, type NodeListener } from './cached-answers.js';
+import { expectationFailed, refuse, refuseConnect, requestProblem } from './refusals.js';
+import { databaseErrorAnswer, isDatabaseUnavailable } from '../store/database-errors.js';
 import { AccessLog } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import {
@@ -27,10 +31,12 @@ import {
 } from './limits.js';
 import {
   DEFAULT_RATE_LIMIT,
+  KnownTokens,
   RateLimiter,
   rateLimitHeaders,
   rateLimitKey,
   retryAfterSeconds,
+  tokenKey,
   type RateDecision,
 } from './rate-limit.js';
 
@@ -100,10 +106,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
   const settings = await loadSettings(store.db);
+  // Tokens that authenticated: only they get a rate limit bucket of their own (rate-limit.ts).
+  const knownTokens = new KnownTokens();
+  const reportError = (err: unknown) => options.log(errorLine(err));
   const app = createApp({
     db: store.db,
     settings,
-    onUnexpectedError: (err) => options.log(`unexpected error: ${(err as Error)?.stack ?? String(err)}`),
+    onUnexpectedError: reportError,
+    onAuthenticated: limiter ? (authorization) => knownTokens.add(tokenKey(authorization)!) : undefined,
   });
   const createdToken = await ensureSiteAdminToken(store.db, new Date());
 
@@ -139,8 +149,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   interface Answer {
     response: Response;
     requestId: string | null;
-    /** Built here with the extra headers (rate limit, Connection) already in it; else they are still to be set. */
+    /** Built here with the extra (rate limit) headers already in it; else they are still to be set. */
     cached: boolean;
+    /** The rate limit bucket the request was counted against. */
+    counted?: string;
   }
   const answer = async (
     request: Request,
@@ -152,9 +164,23 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return { response: await app.fetch(request, env), requestId: null, cached: false };
     // Hits were answered before this (cached-answers.ts); compute, and keep the answer.
     const key = ReadCache.key(env.incoming.headers.authorization, target);
-    const stamp = await readCache.currentStamp();
+    let stamp: string;
+    try {
+      if (stampFailures.has(env.incoming)) throw stampFailures.get(env.incoming);
+      stamp = await readCache.currentStamp();
+    } catch (err) {
+      // The database cannot say whether it changed: it is unreachable (the app's 503, with
+      // Retry-After), or something unexpected happened (logged, answered without the cache).
+      const refusal = databaseErrorAnswer(err);
+      reportError(err);
+      if (refusal?.status === 503)
+        return { response: errorResponse(refusal, requestIdHeader()), requestId: null, cached: false };
+      return { response: await app.fetch(request, env), requestId: null, cached: false };
+    }
     const response = await app.fetch(request, env);
-    if (response.status !== 200) return { response, requestId: null, cached: false };
+    // Only JSON:API documents are kept: a state download is bytes, served as they are.
+    if (response.status !== 200 || !response.headers.get('content-type')?.startsWith(JSONAPI))
+      return { response, requestId: null, cached: false };
     const headers: Record<string, string> = {};
     response.headers.forEach((value, name) => {
       if (name !== 'x-request-id') headers[name] = value;
@@ -170,44 +196,88 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     };
   };
   let closing: Promise<void> | null = null;
+  const logAccess = (method: string, target: string, status: number, started: number, requestId: string) =>
+    accessLog.add(`${method} ${pathOf(target)} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const started = performance.now();
     const target = env.incoming.url ?? '/';
-    const tooLong = uriTooLong(target, limits.maxUrlLength);
     let result: Answer;
-    if (tooLong) {
-      if (closing) tooLong.headers.set('Connection', 'close');
-      result = { response: tooLong, requestId: null, cached: false };
-    } else {
-      const extra: Record<string, string> = {};
-      let decision: RateDecision | null = null;
-      if (limiter && API_PATH.test(target)) {
-        decision = limiter.take(rateLimitKey(env.incoming.headers.authorization, env.incoming.socket.remoteAddress));
-        Object.assign(extra, rateLimitHeaders(decision));
-      }
-      // Shutting down: the connection closes after this answer instead of idling in keep-alive.
-      if (closing) extra.Connection = 'close';
-      result =
-        decision && !decision.allowed
-          ? { response: tooManyRequests(decision), requestId: null, cached: false }
-          : await answer(request, target, env, extra);
-      if (!result.cached) for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
+    try {
+      result = await respond(request, target, env);
+    } catch (err) {
+      // A bug of serve's own: still a JSON:API answer and a log line, never an empty 500.
+      reportError(err);
+      result = { response: errorResponse(internalError(), requestIdHeader()), requestId: null, cached: false };
     }
     const { response } = result;
-    const ms = (performance.now() - started).toFixed(1);
+    // Shutting down (even if it began while this request was in flight): the connection closes
+    // after this answer, so that a keep-alive client does not send its next request into a reset.
+    if (closing) response.headers.set('Connection', 'close');
+    if (result.counted) {
+      const key = tokenKey(env.incoming.headers.authorization);
+      // A refused token (revoked) loses the bucket of its own.
+      if (response.status === 401 && key) knownTokens.delete(key);
+      // A valid token the API accepted for the first time: the request was its own, not its address's.
+      else if (key && result.counted !== key && knownTokens.has(key)) {
+        limiter!.refund(result.counted);
+        for (const [name, value] of Object.entries(rateLimitHeaders(limiter!.take(key))))
+          response.headers.set(name, value);
+      }
+    }
     // The path only: query strings may carry secrets (state content URLs); headers are never logged.
     const requestId = result.requestId ?? response.headers.get('x-request-id') ?? '-';
-    accessLog.add(`${request.method} ${pathOf(target)} ${response.status} ${ms}ms ${requestId}`);
+    logAccess(request.method, target, response.status, started, requestId);
     return response;
+  };
+  const respond = async (request: Request, target: string, env: HttpBindings | Http2Bindings): Promise<Answer> => {
+    const tooLong = uriTooLong(target, limits.maxUrlLength);
+    if (tooLong) return { response: tooLong, requestId: null, cached: false };
+    const extra: Record<string, string> = {};
+    let decision: RateDecision | null = null;
+    let counted: string | undefined;
+    if (limiter && API_PATH.test(target)) {
+      counted = rateLimitKey(env.incoming.headers.authorization, env.incoming.socket.remoteAddress, knownTokens);
+      decision = limiter.take(counted);
+      Object.assign(extra, rateLimitHeaders(decision));
+    }
+    const result =
+      decision && !decision.allowed
+        ? { response: tooManyRequests(decision), requestId: null, cached: false }
+        : await answer(request, target, env, extra);
+    if (!result.cached) for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
+    return decision?.allowed ? { ...result, counted } : result;
+  };
+
+  // Requests the HTTP adapter would refuse with an empty answer get a JSON:API error first.
+  const refusing = (next: NodeListener): NodeListener => {
+    return (req, res) => {
+      const problem = requestProblem(req);
+      if (!problem) return next(req, res);
+      const started = performance.now();
+      const requestId = refuse(res, problem, closing ? { Connection: 'close' } : {});
+      logAccess(req.method ?? '-', req.url ?? '-', problem.status, started, requestId);
+    };
   };
 
   const serverOptions = nodeServerOptions(limits);
-  const fullPath = getRequestListener(fetch, { hostname: options.host });
+  const fullPath = refusing(
+    getRequestListener(fetch, {
+      hostname: options.host,
+      // Only for what requestProblem lets through and the adapter still cannot read.
+      errorHandler: (err) => {
+        const bad = (err as Error)?.name === 'RequestError';
+        if (!bad) reportError(err);
+        const refusal = bad ? requestError(`the request cannot be read: ${(err as Error).message}`) : internalError();
+        return errorResponse(refusal, requestIdHeader());
+      },
+    }),
+  );
   const listener = readCache
     ? cachedAnswers(
         {
           readCache,
           limiter,
+          knownTokens,
           maxUrlLength: limits.maxUrlLength,
           apiPath: API_PATH,
           closing: () => closing !== null,
@@ -231,6 +301,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
+  // An Expect other than 100-continue: node's own answer would be an empty 417.
+  server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
+    const started = performance.now();
+    const requestId = refuse(res, expectationFailed(req), { Connection: 'close' });
+    logAccess(req.method ?? '-', req.url ?? '-', 417, started, requestId);
+  });
+  // CONNECT (a proxy tunnel): node would drop the connection without a word.
+  server.on('connect', (req: IncomingMessage, socket: Duplex) => {
+    const started = performance.now();
+    logAccess('CONNECT', req.url ?? '-', 405, started, refuseConnect(socket));
+  });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   if (!options.tls && !isLoopback(address.address)) {
@@ -268,6 +349,27 @@ const API_PATH = /^\/api\/v2(?:[/?]|$)/;
 function pathOf(target: string): string {
   const q = target.indexOf('?');
   return q === -1 ? target : target.slice(0, q);
+}
+
+/** A fresh `X-Request-Id` for answers made outside the app (every answer carries one). */
+function requestIdHeader(): Record<string, string> {
+  return { 'X-Request-Id': randomUUID() };
+}
+
+function requestError(detail: string): BerthError {
+  return new BerthError([{ status: 400, title: 'bad request', detail }]);
+}
+
+/**
+ * The log line of an error: an unreachable database in one line (during an outage, every request
+ * meets it: the log says so without a stack trace each time), anything else with its stack.
+ */
+export function errorLine(err: unknown): string {
+  if (isDatabaseUnavailable(err)) {
+    const code = (err as { code?: unknown })?.code;
+    return `database unavailable: ${typeof code === 'string' ? `${code} ` : ''}${(err as Error)?.message ?? String(err)}`;
+  }
+  return `unexpected error: ${(err as Error)?.stack ?? String(err)}`;
 }
 
 function tooManyRequests(decision: RateDecision): Response {

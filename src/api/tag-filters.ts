@@ -1,4 +1,5 @@
 import type { Context } from 'hono';
+import { TAGGED_FILTER } from './query.js';
 
 /**
  * Reads `filter[tagged][i][key]` and `filter[tagged][i][value]` (brackets may arrive
@@ -8,12 +9,12 @@ import type { Context } from 'hono';
 export function taggedFiltersOf(c: Context): { key?: string; value?: string }[] {
   const byIndex = new Map<number, { key?: string; value?: string }>();
   for (const [name, values] of Object.entries(c.req.queries())) {
-    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(name);
-    if (!m) continue;
+    if (!TAGGED_FILTER.test(name)) continue;
+    const [, index, part] = /\[(\d+)\]\[(key|value)\]$/.exec(name)!;
     const value = values[values.length - 1];
-    const entry = byIndex.get(Number(m[1])) ?? {};
-    if (value !== undefined && value !== '') entry[m[2] as 'key' | 'value'] = value;
-    byIndex.set(Number(m[1]), entry);
+    const entry = byIndex.get(Number(index)) ?? {};
+    if (value !== undefined && value !== '') entry[part as 'key' | 'value'] = value;
+    byIndex.set(Number(index), entry);
   }
   return [...byIndex].sort(([a], [b]) => a - b).map(([, f]) => f);
 }

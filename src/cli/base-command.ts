@@ -4,13 +4,23 @@ import { HttpTransport } from '../client/transport.js';
 import { DatabaseLocationError, resolveDatabaseLocation, type DatabaseLocation } from '../store/location.js';
 import { configPath, readConfig } from './config.js';
 import { resolveConnection } from './connection.js';
-import { exitCodeFor, messageFor } from './exit-codes.js';
+import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './exit-codes.js';
 import { configureColour, renderJson, selectColumns } from './output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BerthCommand)['baseFlags'] & T['flags']
 >;
 export type BaseArgs<T extends typeof Command> = Interfaces.InferredArgs<T['args']>;
+
+/**
+ * The arguments with oclif's reading of piped stdin into a missing argument turned off: in a
+ * `while read` loop it would swallow the loop's input, and `echo x | berth workspace create` would
+ * create `x`. Commands that take data from stdin say so and read it themselves (login, `-` files).
+ */
+function withoutStdin<A extends Record<string, object> | undefined>(args: A): A {
+  if (!args) return args;
+  return Object.fromEntries(Object.entries(args).map(([k, a]) => [k, { ...a, ignoreStdin: true }])) as A;
+}
 
 /**
  * The base of every berth command: the shared flags, the client (local or remote), output in
@@ -25,7 +35,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     }),
     token: Flags.string({ description: 'API token to act as', env: 'BERTH_TOKEN', helpGroup: 'GLOBAL' }),
     org: Flags.string({ description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
-    db: Flags.string({ description: 'local database file (local mode); $BERTH_DB wins over it', helpGroup: 'GLOBAL' }),
+    db: Flags.string({ description: 'local database file (local mode); wins over $BERTH_DB', helpGroup: 'GLOBAL' }),
     database: Flags.string({
       description:
         'database of local mode and serve: postgres://USER@HOST:PORT/DB for PostgreSQL, else a SQLite file path or sqlite:PATH (wins over --db)',
@@ -57,7 +67,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     const { args, flags, argv } = await this.parse({
       flags: this.ctor.flags,
       baseFlags: (this.ctor as typeof BerthCommand).baseFlags,
-      args: this.ctor.args,
+      args: withoutStdin(this.ctor.args),
       strict: this.ctor.strict,
     });
     this.flags = flags as BaseFlags<T>;
@@ -79,6 +89,8 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     if (this.clientInstance) return this.clientInstance;
     const flags = this.flags as { server?: string; token?: string; db?: string; database?: string };
     if (flags.server) {
+      if (!URL.canParse(flags.server) || !/^https?:$/.test(new URL(flags.server).protocol))
+        this.error(`not a valid server URL: ${flags.server} (use https://HOST[:PORT], or HOST[:PORT])`, { exit: 2 });
       this.clientInstance = new BerthClient(new HttpTransport(flags.server), flags.token);
     } else {
       const { localTransport } = await import('./local.js');
@@ -108,6 +120,13 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
    * it stops with a usage error that names the engine's own tools.
    */
   protected sqliteFile(command: string): string {
+    const f = this.flags as { server?: string; db?: string; database?: string };
+    const fileNamed = f.db || f.database || process.env.BERTH_DB || process.env.BERTH_DATABASE_URL;
+    if (f.server && !fileNamed)
+      this.error(
+        `${command} works on local database files only: run it on the server's host with --db PATH (without --server)`,
+        { exit: 2 },
+      );
     const location = this.databaseLocation();
     if (location.kind === 'sqlite') return location.path;
     return this.error(
@@ -143,6 +162,12 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<any> {
     // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
     if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
+    // Ctrl-C at a prompt: a new line so the shell prompt starts clean, nothing else, exit 130.
+    if (isPromptInterrupt(err)) {
+      process.stderr.write('\n');
+      process.exitCode = EXIT.interrupted;
+      return this.exit(EXIT.interrupted);
+    }
     process.stderr.write(`${messageFor(err)}\n`);
     process.exitCode = exitCodeFor(err);
     return this.exit(exitCodeFor(err));

@@ -30,8 +30,17 @@ function terraformCredentials(home: string, host: string): string | undefined {
   }
 }
 
-function serverUrl(value: string): string {
-  return value.includes('://') ? value : `https://${value}`;
+const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:\/|$)/i;
+
+/**
+ * A server as people type it: a URL, or `host[:port]` without a scheme, which means https, except
+ * on loopback (`localhost`, `127.x.x.x`, `[::1]`), where `berth serve` listens over plain http.
+ * The same rule for --server, the environment, the config file and `berth login`.
+ */
+export function serverUrl(value: string): string {
+  const text = value.trim();
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
+  return `${LOOPBACK_HOST.test(text) ? 'http' : 'https'}://${text}`;
 }
 
 /**
@@ -51,10 +60,10 @@ export function resolveConnection(
   const profile: Profile = config.profiles[profileName] ?? {};
   const sources: Connection['sources'] = {};
   let server: string | undefined;
-  if (flags.server) [server, sources.server] = [flags.server, 'flag or BERTH_SERVER'];
+  if (flags.server) [server, sources.server] = [serverUrl(flags.server), 'flag or BERTH_SERVER'];
   else if (env.TFE_ADDRESS) [server, sources.server] = [serverUrl(env.TFE_ADDRESS), 'TFE_ADDRESS'];
   else if (env.TFE_HOSTNAME) [server, sources.server] = [serverUrl(env.TFE_HOSTNAME), 'TFE_HOSTNAME'];
-  else if (profile.server) [server, sources.server] = [profile.server, `profile ${profileName}`];
+  else if (profile.server) [server, sources.server] = [serverUrl(profile.server), `profile ${profileName}`];
 
   let token: string | undefined;
   if (flags.token) [token, sources.token] = [flags.token, 'flag or BERTH_TOKEN'];

@@ -14,7 +14,14 @@ export const EXIT = {
   unreachable: 7,
   lockedByOther: 8,
   unavailable: 9,
+  /** Interrupted (Ctrl-C at a prompt): 128 + SIGINT, as shells report it. */
+  interrupted: 130,
 } as const;
+
+/** The prompt library's error when Ctrl-C (or a closed terminal) ends a prompt. */
+export function isPromptInterrupt(err: unknown): boolean {
+  return err instanceof Error && err.name === 'ExitPromptError';
+}
 
 /** A command used wrongly (missing argument, refused prompt): exit code 2. */
 export class UsageError extends Error {

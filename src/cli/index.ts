@@ -3,6 +3,13 @@
  * so that one bundled file holds them all instead of a folder of modules.
  */
 import AgentPoolCreate from '../commands/agent-pool/create.js';
+import AgentPoolShow from '../commands/agent-pool/show.js';
+import AgentPoolUpdate from '../commands/agent-pool/update.js';
+import OrgEntitlements from '../commands/org/entitlements.js';
+import ReservedTagKeyCreate from '../commands/org/reserved-tag-key/create.js';
+import ReservedTagKeyDelete from '../commands/org/reserved-tag-key/delete.js';
+import ReservedTagKeyList from '../commands/org/reserved-tag-key/list.js';
+import ReservedTagKeyUpdate from '../commands/org/reserved-tag-key/update.js';
 import AgentPoolDelete from '../commands/agent-pool/delete.js';
 import AgentPoolList from '../commands/agent-pool/list.js';
 import OAuthTokenCreate from '../commands/oauth-token/create.js';
@@ -37,6 +44,7 @@ import RunRecord from '../commands/run/record.js';
 import RunShow from '../commands/run/show.js';
 import Serve from '../commands/serve.js';
 import StateList from '../commands/state/list.js';
+import StateOutputs from '../commands/state/outputs.js';
 import StatePull from '../commands/state/pull.js';
 import StatePush from '../commands/state/push.js';
 import TeamAccess from '../commands/team/access.js';
@@ -68,6 +76,9 @@ import WorkspaceUpdate from '../commands/workspace/update.js';
 // Workspace relations (issue 6).
 import MaintenancePrune from '../commands/maintenance/prune.js';
 import DbCopy from '../commands/db/copy.js';
+import AdminRetentionDelete from '../commands/admin/retention/delete.js';
+import AdminRetentionSet from '../commands/admin/retention/set.js';
+import AdminRetentionShow from '../commands/admin/retention/show.js';
 import OrgRetentionDelete from '../commands/org/retention/delete.js';
 import OrgRetentionSet from '../commands/org/retention/set.js';
 import OrgRetentionShow from '../commands/org/retention/show.js';
@@ -102,13 +113,20 @@ export const COMMANDS = {
   'agent-pool:create': AgentPoolCreate,
   'agent-pool:delete': AgentPoolDelete,
   'agent-pool:list': AgentPoolList,
+  'agent-pool:show': AgentPoolShow,
+  'agent-pool:update': AgentPoolUpdate,
   'oauth-token:create': OAuthTokenCreate,
   'oauth-token:list': OAuthTokenList,
   'org:create': OrgCreate,
   'org:delete': OrgDelete,
+  'org:entitlements': OrgEntitlements,
+  'org:list': OrgList,
+  'org:reserved-tag-key:create': ReservedTagKeyCreate,
+  'org:reserved-tag-key:delete': ReservedTagKeyDelete,
+  'org:reserved-tag-key:list': ReservedTagKeyList,
+  'org:reserved-tag-key:update': ReservedTagKeyUpdate,
   'org:invite': OrgInvite,
   'org:join': OrgJoin,
-  'org:list': OrgList,
   'org:members': OrgMembers,
   'org:members:remove': OrgMembersRemove,
   'org:show': OrgShow,
@@ -127,6 +145,7 @@ export const COMMANDS = {
   'run:show': RunShow,
   serve: Serve,
   'state:list': StateList,
+  'state:outputs': StateOutputs,
   'state:pull': StatePull,
   'state:push': StatePush,
   'team:access': TeamAccess,
@@ -158,6 +177,9 @@ export const COMMANDS = {
   // Workspace relations (issue 6).
   'maintenance:prune': MaintenancePrune,
   'db:copy': DbCopy,
+  'admin:retention:delete': AdminRetentionDelete,
+  'admin:retention:set': AdminRetentionSet,
+  'admin:retention:show': AdminRetentionShow,
   'org:retention:delete': OrgRetentionDelete,
   'org:retention:set': OrgRetentionSet,
   'org:retention:show': OrgRetentionShow,

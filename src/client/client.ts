@@ -128,8 +128,9 @@ export class BerthClient {
     listAll: (q?: string) => this.listAll('/organizations', { q }),
     get: (name: string, include?: string) => this.get(`/organizations/${encodeURIComponent(name)}`, { include }),
     create: (attributes: Record<string, unknown>) => this.create('/organizations', 'organizations', attributes),
-    update: (name: string, attributes: Record<string, unknown>) =>
-      this.update(`/organizations/${encodeURIComponent(name)}`, 'organizations', attributes),
+    update: (name: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
+      this.update(`/organizations/${encodeURIComponent(name)}`, 'organizations', attributes, relationships),
+    entitlements: (name: string) => this.get(`/organizations/${encodeURIComponent(name)}/entitlement-set`),
     delete: (name: string) => this.delete(`/organizations/${encodeURIComponent(name)}`),
   };
 

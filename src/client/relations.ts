@@ -114,23 +114,29 @@ export function retentionBody(days: number | null): unknown {
 }
 
 /** Data retention policies of a workspace (`ref`) or an organization (a name). */
+/** The owner of the site-wide default policy (`RetentionClient` methods). */
+export const SITE = Symbol('site');
+export type SiteOwner = typeof SITE;
+
 export class RetentionClient {
   constructor(private readonly client: BerthClient) {}
 
-  private path(owner: WorkspaceRef | string): string {
+  /** A workspace, an organization (by name), or `'site'`: the instance's site-wide default. */
+  private path(owner: WorkspaceRef | string | SiteOwner): string {
+    if (owner === SITE) return '/admin/data-retention-policy-settings';
     return `${typeof owner === 'string' ? org(owner) : workspacePath(owner)}/relationships/data-retention-policy`;
   }
 
-  async show(owner: WorkspaceRef | string): Promise<Resource> {
+  async show(owner: WorkspaceRef | string | SiteOwner): Promise<Resource> {
     return (await this.client.request<{ data: Resource }>('GET', this.path(owner))).body!.data;
   }
 
-  async set(owner: WorkspaceRef | string, days: number | null): Promise<Resource> {
+  async set(owner: WorkspaceRef | string | SiteOwner, days: number | null): Promise<Resource> {
     return (await this.client.request<{ data: Resource }>('POST', this.path(owner), { body: retentionBody(days) }))
       .body!.data;
   }
 
-  async delete(owner: WorkspaceRef | string): Promise<void> {
+  async delete(owner: WorkspaceRef | string | SiteOwner): Promise<void> {
     await this.client.request('DELETE', this.path(owner));
   }
 

@@ -47,6 +47,16 @@ export class WorkspaceStateClient {
     return this.client.listAll(`/workspaces/${enc(id)}/state-versions`);
   }
 
+  /** The outputs of the workspace's current state (sensitive values null). */
+  currentOutputs(id: string): Promise<Resource[]> {
+    return this.client.listAll(`/workspaces/${enc(id)}/current-state-version-outputs`);
+  }
+
+  /** One state version output, its value included even when sensitive. */
+  async output(id: string): Promise<Resource> {
+    return (await this.client.get(`/state-version-outputs/${enc(id)}`)).data;
+  }
+
   /** PUTs or GETs a hosted-state URL (absolute, authorized by the secret it carries). */
   async content(url: string, upload?: Buffer): Promise<Buffer> {
     const res = await this.client.raw(

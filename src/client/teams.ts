@@ -22,12 +22,25 @@ export function teamsApi(client: BerthClient) {
       client.request('DELETE', `/teams/${enc(id)}/relationships/users`, {
         body: { data: usernames.map((u) => ({ type: 'users', id: u })) },
       }),
-    createToken: async (id: string, description?: string) =>
+    /**
+     * Without a description: the team's legacy token (replaces the previous one). With one: an
+     * additional token, the description unique within the team.
+     */
+    createToken: async (id: string, options: { description?: string; expiredAt?: string } = {}) =>
       (
-        await client.request<SingleResult>('POST', `/teams/${enc(id)}/authentication-token`, {
-          body: resourceBody('authentication-tokens', { description }),
-        })
+        await client.request<SingleResult>(
+          'POST',
+          `/teams/${enc(id)}/authentication-token${options.description === undefined ? '' : 's'}`,
+          {
+            body: resourceBody('authentication-tokens', {
+              description: options.description,
+              'expired-at': options.expiredAt,
+            }),
+          },
+        )
       ).body!,
+    /** The team's tokens (never their secrets). */
+    listTokens: (id: string) => client.listAll(`/teams/${enc(id)}/authentication-tokens`),
     /** A team by `team-` id, or by name within `org`. */
     resolve: async (ref: string, org: string | undefined): Promise<Resource> => {
       if (/^team-[A-Za-z0-9]{16}$/.test(ref)) return (await api.get(ref)).data;
@@ -48,10 +61,10 @@ export function teamsApi(client: BerthClient) {
 
 export function tokensApi(client: BerthClient) {
   return {
-    createForOrganization: async (org: string, description?: string) =>
+    createForOrganization: async (org: string, description?: string, expiredAt?: string) =>
       (
         await client.request<SingleResult>('POST', `/organizations/${enc(org)}/authentication-token`, {
-          body: resourceBody('authentication-tokens', { description }),
+          body: resourceBody('authentication-tokens', { description, 'expired-at': expiredAt }),
         })
       ).body!,
     listForUser: async (userId: string) =>

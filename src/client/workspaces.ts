@@ -107,18 +107,45 @@ export class WorkspacesClient {
   }
 }
 
+function allowedWorkspaces(ids: string[] | undefined): Record<string, unknown> | undefined {
+  return ids ? { 'allowed-workspaces': { data: ids.map((id) => ({ type: 'workspaces', id })) } } : undefined;
+}
+
 /** Agent pools and OAuth tokens: the records that workspace settings refer to. */
 export class AgentPoolsClient {
   constructor(private readonly client: BerthClient) {}
 
-  create(organization: string, name: string): Promise<SingleResult> {
-    return this.client.create(`/organizations/${encodeURIComponent(organization)}/agent-pools`, 'agent-pools', {
-      name,
-    });
+  create(
+    organization: string,
+    name: string,
+    options: { organizationScoped?: boolean; allowedWorkspaceIds?: string[] } = {},
+  ): Promise<SingleResult> {
+    return this.client.create(
+      `/organizations/${encodeURIComponent(organization)}/agent-pools`,
+      'agent-pools',
+      { name, 'organization-scoped': options.organizationScoped },
+      allowedWorkspaces(options.allowedWorkspaceIds),
+    );
   }
 
-  list(organization: string): Promise<Resource[]> {
-    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/agent-pools`);
+  /** Changes what is given; `allowedWorkspaceIds` replaces the allowed workspaces (`[]` clears them). */
+  update(
+    id: string,
+    changes: { name?: string; organizationScoped?: boolean; allowedWorkspaceIds?: string[] },
+  ): Promise<SingleResult> {
+    return this.client.update(
+      `/agent-pools/${encodeURIComponent(id)}`,
+      'agent-pools',
+      { name: changes.name, 'organization-scoped': changes.organizationScoped },
+      allowedWorkspaces(changes.allowedWorkspaceIds),
+    );
+  }
+
+  /** `allowedWorkspace`: only the pools that workspace (by name) may use. */
+  list(organization: string, filters: { allowedWorkspace?: string } = {}): Promise<Resource[]> {
+    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/agent-pools`, {
+      'filter[allowed_workspaces][name]': filters.allowedWorkspace,
+    });
   }
 
   get(id: string): Promise<SingleResult> {

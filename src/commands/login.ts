@@ -1,6 +1,7 @@
 import { Args } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { configPath, hostOf, readConfig, writeConfig } from '../cli/config.js';
+import { serverUrl } from '../cli/connection.js';
 import { canPrompt, usageError } from '../cli/prompts.js';
 import { BerthClient } from '../client/client.js';
 import { tokensApi } from '../client/teams.js';
@@ -22,8 +23,9 @@ export default class Login extends BerthCommand<typeof Login> {
   static override args = { server: Args.string({ description: 'server URL (default: the resolved --server)' }) };
 
   async run(): Promise<void> {
-    const server = this.args.server ?? this.flags.server;
-    if (!server) throw usageError('say which server to log in to: berth login URL');
+    const given = this.args.server ?? this.flags.server;
+    if (!given) throw usageError('say which server to log in to: berth login URL');
+    const server = serverUrl(given);
     const explicitToken = this.argv.some((a) => a === '--token' || a.startsWith('--token='))
       ? this.flags.token
       : undefined;

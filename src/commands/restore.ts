@@ -21,6 +21,7 @@ export default class Restore extends BerthCommand<typeof Restore> {
   async run(): Promise<void> {
     const { restoreDatabase } = await import('../store/backup.js');
     const target = this.flags.to ?? this.sqliteFile('restore');
+    this.note(`Restoring ${this.args.file} into ${target}`);
     const result = await restoreDatabase(this.args.file, target, { force: this.flags.force });
     this.print(result, () =>
       renderFields([

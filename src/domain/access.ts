@@ -17,6 +17,7 @@ export const STATE_VERSIONS = ['none', 'read-outputs', 'read', 'write'] as const
 export const SENTINEL_MOCKS = ['none', 'read'] as const;
 export const PROJECT_SETTINGS = ['read', 'update', 'delete'] as const;
 export const PROJECT_TEAMS = ['none', 'read', 'manage'] as const;
+export const PROJECT_VARIABLE_SETS = ['none', 'read', 'write'] as const;
 
 export type Runs = (typeof RUNS)[number];
 export type Variables = (typeof VARIABLES)[number];
@@ -24,6 +25,7 @@ export type StateVersions = (typeof STATE_VERSIONS)[number];
 export type SentinelMocks = (typeof SENTINEL_MOCKS)[number];
 export type ProjectSettings = (typeof PROJECT_SETTINGS)[number];
 export type ProjectTeams = (typeof PROJECT_TEAMS)[number];
+export type ProjectVariableSets = (typeof PROJECT_VARIABLE_SETS)[number];
 
 /** What a grant allows on a workspace's contents (shared by workspace and project grants). */
 export interface WorkspacePermissions {
@@ -42,6 +44,8 @@ export type TeamWorkspacePermissions = WorkspacePermissions;
 export interface TeamProjectPermissions {
   settings: ProjectSettings;
   teams: ProjectTeams;
+  /** The project's variable sets: stored and shown (berth has no variable sets yet). */
+  variableSets: ProjectVariableSets;
   workspace: WorkspacePermissions & { create: boolean; move: boolean; delete: boolean };
 }
 
@@ -76,6 +80,7 @@ export function impliedWorkspacePermissions(level: Exclude<WorkspaceAccessLevel,
 export const CUSTOM_PROJECT_DEFAULTS: TeamProjectPermissions = {
   settings: 'read',
   teams: 'none',
+  variableSets: 'none',
   workspace: { ...WS_NONE, create: false, move: false, delete: false },
 };
 
@@ -83,15 +88,31 @@ export const CUSTOM_PROJECT_DEFAULTS: TeamProjectPermissions = {
 export function impliedProjectPermissions(level: Exclude<ProjectAccessLevel, 'custom'>): TeamProjectPermissions {
   switch (level) {
     case 'read':
-      return { settings: 'read', teams: 'none', workspace: { ...WS_READ, create: false, move: false, delete: false } };
+      return {
+        settings: 'read',
+        teams: 'none',
+        variableSets: 'none',
+        workspace: { ...WS_READ, create: false, move: false, delete: false },
+      };
     case 'write':
-      return { settings: 'read', teams: 'none', workspace: { ...WS_WRITE, create: false, move: false, delete: false } };
+      return {
+        settings: 'read',
+        teams: 'none',
+        variableSets: 'none',
+        workspace: { ...WS_WRITE, create: false, move: false, delete: false },
+      };
     case 'maintain':
-      return { settings: 'read', teams: 'none', workspace: { ...WS_ADMIN, create: true, move: false, delete: true } };
+      return {
+        settings: 'read',
+        teams: 'none',
+        variableSets: 'none',
+        workspace: { ...WS_ADMIN, create: true, move: false, delete: true },
+      };
     case 'admin':
       return {
         settings: 'delete',
         teams: 'manage',
+        variableSets: 'write',
         workspace: { ...WS_ADMIN, create: true, move: true, delete: true },
       };
   }
@@ -130,27 +151,50 @@ export type TeamProject = TeamProjectGrant;
 export interface TeamWorkspaceInput {
   access?: WorkspaceAccessLevel;
   custom: Partial<TeamWorkspacePermissions>;
+  /** The custom attributes the request named (`runs`, `workspace-locking`, ...). */
+  customKeys: string[];
 }
 
-export const CUSTOM_ONLY_WORKSPACE_DETAIL =
-  'Custom permissions (runs, variables, state-versions, sentinel-mocks, workspace-locking, run-tasks) can only be set when access is custom';
-export const CUSTOM_ONLY_PROJECT_DETAIL = 'project-access and workspace-access can only be set when access is custom';
+const CUSTOM_LABELS: Record<string, string> = {
+  runs: 'Runs',
+  variables: 'Variables',
+  'state-versions': 'State versions',
+  'sentinel-mocks': 'Sentinel mocks',
+  'workspace-locking': 'Workspace locking',
+  'run-tasks': 'Run tasks',
+  'project-access': 'Project access',
+  'workspace-access': 'Workspace access',
+};
 
-/** Custom permissions may only accompany the `custom` level (422 otherwise). */
-export function checkCustomOnly(resultingAccess: string, customGiven: boolean, detail: string): void {
-  if (customGiven && resultingAccess !== 'custom') {
-    const problems = new Problems();
-    problems.add('/data/attributes', detail);
-    problems.throwIfAny();
-  }
+/** HCP Terraform's refusal of a custom permission next to a fixed level. */
+export function readOnlyDetail(attribute: string, level: string): string {
+  return `${CUSTOM_LABELS[attribute] ?? attribute} is read-only when access level is '${level}'; use the 'custom' access level to set this attribute.`;
+}
+
+function addCustomOnly(problems: Problems, level: string, keys: string[]): void {
+  if (level === 'custom') return;
+  for (const key of keys) problems.add(`/data/attributes/${key}`, readOnlyDetail(key, level));
+}
+
+/**
+ * Custom permissions may only accompany the `custom` level (the level given, or the stored one):
+ * a 422 for each custom attribute named.
+ */
+export function checkCustomOnly(level: string, customKeys: string[]): void {
+  const problems = new Problems();
+  addCustomOnly(problems, level, customKeys);
+  problems.throwIfAny();
 }
 
 export interface TeamProjectInput {
   access?: ProjectAccessLevel;
   /** Whether the request named any custom permission. */
   customGiven: boolean;
+  /** Which of `project-access` and `workspace-access` the request named (non-empty). */
+  customKeys: string[];
   settings?: ProjectSettings;
   teams?: ProjectTeams;
+  variableSets?: ProjectVariableSets;
   workspace: Partial<TeamProjectPermissions['workspace']>;
 }
 
@@ -194,6 +238,15 @@ function level<T extends string>(
   return pickEnum(problems, attrs, 'access', values, '/data/attributes');
 }
 
+const WORKSPACE_CUSTOM_KEYS = {
+  runs: true,
+  variables: true,
+  'state-versions': true,
+  'sentinel-mocks': true,
+  'workspace-locking': true,
+  'run-tasks': true,
+};
+
 /**
  * `team-workspaces` attributes. The custom keys (`runs`, `variables`, `state-versions`,
  * `sentinel-mocks`, `workspace-locking`, `run-tasks`) may only be set with `access: custom`.
@@ -212,10 +265,10 @@ export function parseTeamWorkspaceAttributes(attrs: Attrs, mode: 'create' | 'upd
   set('sentinelMocks', pickEnum(problems, attrs, 'sentinel-mocks', SENTINEL_MOCKS, p));
   set('locking', pickBool(problems, attrs, 'workspace-locking', p));
   set('runTasks', pickBool(problems, attrs, 'run-tasks', p));
-  if (Object.keys(custom).length > 0 && access !== undefined && access !== 'custom')
-    problems.add(p, CUSTOM_ONLY_WORKSPACE_DETAIL);
+  const customKeys = Object.keys(CUSTOM_LABELS).filter((k) => k in WORKSPACE_CUSTOM_KEYS && attrs[k] !== undefined);
+  if (access !== undefined) addCustomOnly(problems, access, customKeys);
   problems.throwIfAny();
-  return { access, custom };
+  return { access, custom, customKeys };
 }
 
 /**
@@ -226,7 +279,7 @@ export function parseTeamWorkspaceAttributes(attrs: Attrs, mode: 'create' | 'upd
 export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'update'): TeamProjectInput {
   const problems = new Problems();
   const access = level(problems, attrs, PROJECT_ACCESS_LEVELS, mode);
-  const out: TeamProjectInput = { access, workspace: {}, customGiven: false };
+  const out: TeamProjectInput = { access, workspace: {}, customGiven: false, customKeys: [] };
   let customGiven = false;
   const pa = attrs['project-access'];
   if (pa !== undefined && pa !== null) {
@@ -236,6 +289,8 @@ export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'updat
       const p = '/data/attributes/project-access';
       out.settings = pickEnum(problems, pa as Attrs, 'settings', PROJECT_SETTINGS, p);
       out.teams = pickEnum(problems, pa as Attrs, 'teams', PROJECT_TEAMS, p);
+      out.variableSets = pickEnum(problems, pa as Attrs, 'variable-sets', PROJECT_VARIABLE_SETS, p);
+      if (Object.keys(pa).length > 0) out.customKeys.push('project-access');
       customGiven ||= Object.keys(pa).length > 0;
     }
   }
@@ -261,11 +316,11 @@ export function parseTeamProjectAttributes(attrs: Attrs, mode: 'create' | 'updat
       set('delete', pickBool(problems, w, 'delete', p));
       set('move', pickBool(problems, w, 'move', p));
       set('runTasks', pickBool(problems, w, 'run-tasks', p));
+      if (Object.keys(w).length > 0) out.customKeys.push('workspace-access');
       customGiven ||= Object.keys(w).length > 0;
     }
   }
-  if (customGiven && access !== undefined && access !== 'custom')
-    problems.add('/data/attributes', CUSTOM_ONLY_PROJECT_DETAIL);
+  if (access !== undefined) addCustomOnly(problems, access, out.customKeys);
   problems.throwIfAny();
   out.customGiven = customGiven;
   return out;

@@ -7,7 +7,9 @@ export type Actor =
   /** A user, through one of their tokens (`tokenId`), or in local mode (the admin user, no token). */
   | { kind: 'user'; tokenId: string | null; userId: string; username: string; siteAdmin: boolean }
   | { kind: 'team'; tokenId: string; teamId: string; organizationId: string }
-  | { kind: 'organization'; tokenId: string; organizationId: string };
+  | { kind: 'organization'; tokenId: string; organizationId: string }
+  /** An organization's audit trail token: it may read that organization's audit trail, nothing else. */
+  | { kind: 'audit-trail'; tokenId: string; organizationId: string };
 
 /**
  * The instance itself, for work no request asks for (serve's pruning, set-up in tests). Every
@@ -29,5 +31,7 @@ export function describeActor(actor: Actor): string {
       return `team ${actor.teamId}`;
     case 'organization':
       return `organization token of ${actor.organizationId}`;
+    case 'audit-trail':
+      return `audit trail token of ${actor.organizationId}`;
   }
 }

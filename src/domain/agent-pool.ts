@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { bool, checkAttributes, opt, str } from './attributes.js';
 import { Problems } from './errors.js';
+import { toManyIds } from './relationships.js';
 
 export interface AgentPool {
   id: string;
@@ -8,28 +9,43 @@ export interface AgentPool {
   name: string;
   organizationScoped: boolean;
   createdAt: string;
+  /** The workspaces whose effective execution runs on the pool (own setting or inherited default). */
   workspaceIds: string[];
+  /** The workspaces a pool that is not organization-scoped serves, in the order they were allowed. */
+  allowedWorkspaceIds: string[];
 }
 
+/** A validated create (`name` required) or update (every member optional: undefined keeps). */
 export interface AgentPoolInput {
-  name: string;
-  organizationScoped: boolean;
+  name?: string;
+  organizationScoped?: boolean;
+  /** From `relationships.allowed-workspaces`: replaces the list when present (`[]` clears it). */
+  allowedWorkspaceIds?: string[];
 }
 
 const NAME = /^[A-Za-z0-9_.\- ]+$/;
 const schema = v.looseObject({ name: opt(str()), 'organization-scoped': opt(bool()) });
 
-export function parseAgentPoolAttributes(attributes: unknown): AgentPoolInput {
-  const a = checkAttributes(schema, attributes);
+/** Validates an agent pool create (`mode: 'create'`, name required) or update body. */
+export function parseAgentPoolInput(
+  resource: { attributes: Record<string, unknown>; relationships: Record<string, unknown> },
+  mode: 'create' | 'update',
+): AgentPoolInput {
+  const a = checkAttributes(schema, resource.attributes);
   const problems = new Problems();
   const name = a.name?.trim();
-  if (!name) problems.add('/data/attributes/name', "Name can't be blank");
-  else if (!NAME.test(name) || name.length > 90) {
+  if (a.name === undefined ? mode === 'create' : !name) problems.add('/data/attributes/name', "Name can't be blank");
+  else if (name !== undefined && (!NAME.test(name) || name.length > 90)) {
     problems.add(
       '/data/attributes/name',
       'Name may only contain letters, numbers, spaces, ".", "-" and "_" (at most 90 characters)',
     );
   }
+  const allowedWorkspaceIds = toManyIds(resource.relationships, 'allowed-workspaces', 'workspaces', problems);
   problems.throwIfAny();
-  return { name: name!, organizationScoped: a['organization-scoped'] ?? true };
+  return {
+    name,
+    organizationScoped: a['organization-scoped'] ?? (mode === 'create' ? true : undefined),
+    allowedWorkspaceIds,
+  };
 }

@@ -2,7 +2,7 @@ import { badRequest } from './errors.js';
 
 /** Who made a change, as the audit trail records it. */
 export interface AuditActor {
-  /** `user`, `team` (a team token), `organization` (an organization token) or `site-admin`. */
+  /** `user`, `team` (a team token), `organization` (an organization token), `audit-trail` or `site-admin`. */
   kind: string;
   /** The user, team or organization id (`user-…`, `team-…`, `org-…`); null for site administrators. */
   id: string | null;

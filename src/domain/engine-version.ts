@@ -1,9 +1,20 @@
 /**
  * The engine version of a workspace (`terraform-version` on the wire): an exact released version
- * or a version constraint such as `~> 1.0.0`. berth knows the release lines below; an exact
- * version outside them (or a word such as `nonexisting`) is rejected.
+ * or a version constraint such as `~> 1.0.0`. berth knows the release lines below (each with its
+ * highest patch release), from 0.1 on, as HCP Terraform accepts old releases too (go-tfe sets
+ * 0.10.0); an exact version outside them (or a word such as `nonexisting`) is rejected.
  */
 const RELEASE_LINES: [string, number][] = [
+  ['0.1', 1],
+  ['0.2', 2],
+  ['0.3', 7],
+  ['0.4', 2],
+  ['0.5', 3],
+  ['0.6', 16],
+  ['0.7', 13],
+  ['0.8', 8],
+  ['0.9', 11],
+  ['0.10', 8],
   ['0.11', 15],
   ['0.12', 31],
   ['0.13', 7],

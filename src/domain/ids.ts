@@ -46,9 +46,11 @@ export type IdPrefix =
   | 'cv'
   | 'drp'
   | 'wsout'
+  | 'wsr'
   | 'tprj'
   | 'tws'
   | 'ae'
+  | 'rtk'
   | 'ou';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */

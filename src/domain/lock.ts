@@ -14,6 +14,7 @@ export function holderOf(actor: Actor): LockHolder {
     case 'team':
       return { kind: 'teams', id: actor.teamId };
     case 'organization':
+    case 'audit-trail':
       return { kind: 'organization', id: actor.tokenId };
     case 'site-admin':
       return { kind: 'site-admin', id: actor.tokenId ?? 'local' };

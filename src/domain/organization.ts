@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { bool, checkAttributes, int, nullable, oneOf, opt, str } from './attributes.js';
 import { Problems } from './errors.js';
+import { toOneId } from './relationships.js';
 
 export const EXECUTION_MODES = ['remote', 'local', 'agent'] as const;
 export type ExecutionMode = (typeof EXECUTION_MODES)[number];
@@ -14,10 +15,15 @@ export interface Organization {
   allowForceDeleteWorkspaces: boolean;
   assessmentsEnforced: boolean;
   defaultExecutionMode: ExecutionMode;
+  /** The pool of the `agent` default mode; null otherwise. */
+  defaultAgentPoolId: string | null;
   costEstimationEnabled: boolean;
   sessionTimeout: number | null;
   sessionRemember: number | null;
   collaboratorAuthPolicy: string;
+  sendPassingStatusesForUntriggeredSpeculativePlans: boolean;
+  aggregatedCommitStatusEnabled: boolean;
+  speculativePlanManagementEnabled: boolean;
   createdAt: string;
   defaultProjectId: string;
   /**
@@ -34,6 +40,12 @@ export interface OrganizationPermissions {
   canCreateWorkspace: boolean;
   canCreateProject: boolean;
   canManageTokens: boolean;
+  canCreateTeam: boolean;
+  canManageRunTasks: boolean;
+  canManageAgentPools: boolean;
+  canManageVcs: boolean;
+  canReadAuditTrail: boolean;
+  canTraverse: boolean;
 }
 
 /** The writable organization settings, all optional; `name`/`email` are required on create. */
@@ -43,10 +55,15 @@ export interface OrganizationInput {
   allowForceDeleteWorkspaces?: boolean;
   assessmentsEnforced?: boolean;
   defaultExecutionMode?: ExecutionMode;
+  /** From `relationships.default-agent-pool`: an id, `null` to clear, undefined to keep. */
+  defaultAgentPoolId?: string | null;
   costEstimationEnabled?: boolean;
   sessionTimeout?: number | null;
   sessionRemember?: number | null;
   collaboratorAuthPolicy?: string;
+  sendPassingStatusesForUntriggeredSpeculativePlans?: boolean;
+  aggregatedCommitStatusEnabled?: boolean;
+  speculativePlanManagementEnabled?: boolean;
 }
 
 const schema = v.looseObject({
@@ -59,6 +76,9 @@ const schema = v.looseObject({
   'session-timeout': nullable(int()),
   'session-remember': nullable(int()),
   'collaborator-auth-policy': opt(oneOf(AUTH_POLICIES)),
+  'send-passing-statuses-for-untriggered-speculative-plans': opt(bool()),
+  'aggregated-commit-status-enabled': opt(bool()),
+  'speculative-plan-management-enabled': opt(bool()),
 });
 
 const ORG_NAME = /^[A-Za-z0-9_-]+$/;
@@ -68,10 +88,18 @@ export function validOrganizationName(name: string): boolean {
   return ORG_NAME.test(name) && name.length <= 255;
 }
 
-/** Validates the attributes of an organization create (`mode: 'create'`) or update body. */
-export function parseOrganizationAttributes(attributes: unknown, mode: 'create' | 'update'): OrganizationInput {
+/**
+ * Validates the attributes (and the `default-agent-pool` relationship) of an organization create
+ * (`mode: 'create'`) or update body.
+ */
+export function parseOrganizationAttributes(
+  attributes: unknown,
+  mode: 'create' | 'update',
+  relationships: Record<string, unknown> = {},
+): OrganizationInput {
   const a = checkAttributes(schema, attributes);
   const problems = new Problems();
+  const defaultAgentPoolId = toOneId(relationships, 'default-agent-pool', 'agent-pools', problems);
   if (a.name === undefined) {
     if (mode === 'create') problems.add('/data/attributes/name', "Name can't be blank");
   } else if (!validOrganizationName(a.name)) {
@@ -97,5 +125,9 @@ export function parseOrganizationAttributes(attributes: unknown, mode: 'create' 
     sessionTimeout: a['session-timeout'],
     sessionRemember: a['session-remember'],
     collaboratorAuthPolicy: a['collaborator-auth-policy'],
+    defaultAgentPoolId,
+    sendPassingStatusesForUntriggeredSpeculativePlans: a['send-passing-statuses-for-untriggered-speculative-plans'],
+    aggregatedCommitStatusEnabled: a['aggregated-commit-status-enabled'],
+    speculativePlanManagementEnabled: a['speculative-plan-management-enabled'],
   };
 }

@@ -23,6 +23,14 @@ export interface TeamGrant {
   manageWorkspaces: boolean;
   readProjects: boolean;
   readWorkspaces: boolean;
+  /** Team management (`manage-membership`, `manage-teams`, `manage-organization-access`, `access-secret-teams`). */
+  manageMembership?: boolean;
+  manageTeams?: boolean;
+  manageOrganizationAccess?: boolean;
+  accessSecretTeams?: boolean;
+  /** `manage-agent-pools`, `manage-vcs-settings` (VCS connections and SSH keys). */
+  manageAgentPools?: boolean;
+  manageVcsSettings?: boolean;
 }
 
 /** A grant of one of the actor's teams on one project (`team-projects`). */
@@ -82,6 +90,10 @@ export type Action =
   | 'workspace:create'
   | 'workspace:read'
   | 'team:manage'
+  | 'team:manage-membership'
+  | 'team:manage-organization-access'
+  | 'team:manage-owners'
+  | 'team:read-secret'
   | 'workspace:update'
   | 'workspace:delete'
   | 'workspace:force-delete'
@@ -103,6 +115,8 @@ export type Action =
   | 'project:manage-teams'
   | 'project:move-workspaces'
   | 'organization:manage-agent-pools'
+  | 'organization:manage-run-tasks'
+  | 'organization:manage-reserved-tags'
   | 'organization:manage-vcs'
   | 'organization:manage-ssh-keys';
 
@@ -293,6 +307,9 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
   if (isSiteAdmin(actor)) return true;
   if (action === 'organization:create') return actor.kind === 'user';
   if (!facts) return false;
+  // An audit trail token reads its organization's audit trail and does nothing else.
+  if (actor.kind === 'audit-trail')
+    return action === 'organization:read-audit-trail' && actor.organizationId === facts.organizationId;
   const orgToken = isOrgToken(actor, facts);
   // A token of another organization, or a user in none of its teams, is no member: nothing.
   if (!isMember(actor, facts)) return false;
@@ -309,10 +326,28 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     case 'organization:read-audit-trail':
       return orgToken || isOwner(facts);
     case 'organization:manage-agent-pools':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageAgentPools);
+    case 'organization:manage-run-tasks':
+    case 'organization:manage-reserved-tags':
+      return orgToken || isOwner(facts);
     case 'organization:manage-vcs':
     case 'organization:manage-ssh-keys':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageVcsSettings);
+    // Teams: "manage teams" creates, changes and deletes them (and their tokens) and manages their
+    // members, and sees every team; "manage membership" only members; "manage organization access"
+    // the teams' organization-level flags; those two act on the teams they see, every team with
+    // "access secret teams". The owners team's
+    // membership is for owners (and the organization token) only.
     case 'team:manage':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageTeams);
+    case 'team:manage-membership':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageTeams || t.manageMembership);
+    case 'team:manage-organization-access':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageOrganizationAccess);
+    case 'team:manage-owners':
       return orgToken || isOwner(facts);
+    case 'team:read-secret':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageTeams || t.accessSecretTeams);
     case 'project:create':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageProjects);
     case 'project:read':
@@ -377,6 +412,21 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     case 'workspace:add-remove-consumers':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces) || ws().admin;
   }
+}
+
+/** What deciding on a team's tokens needs to know about the team. */
+export interface TeamTokenFacts {
+  teamId: string;
+  allowMemberTokenManagement: boolean;
+}
+
+/**
+ * May create, read and revoke the team's tokens: who manages teams, and the team's own members
+ * (users, not its tokens) when the team allows member token management.
+ */
+export function canManageTeamTokens(actor: Actor, facts: OrgFacts, team: TeamTokenFacts): boolean {
+  if (can(actor, 'team:manage', facts)) return true;
+  return actor.kind === 'user' && team.allowMemberTokenManagement && facts.teams.some((t) => t.teamId === team.teamId);
 }
 
 /**

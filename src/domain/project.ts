@@ -1,9 +1,11 @@
 import * as v from 'valibot';
-import { checkAttributes, nullable, opt, str } from './attributes.js';
+import { bool, checkAttributes, nullable, oneOf, opt, str } from './attributes.js';
 import { DURATION_FORMAT_DETAIL, isValidDuration } from './duration.js';
 import { BerthError, Problems } from './errors.js';
 import { checkBindingCount, parseTagBindings, type TagBindingInput } from './tags.js';
-import type { ExecutionMode } from './organization.js';
+import { EXECUTION_MODES, type ExecutionMode } from './organization.js';
+import { toOneId } from './relationships.js';
+import { charLength } from './text.js';
 
 export const DEFAULT_PROJECT_NAME = 'Default Project';
 
@@ -14,7 +16,11 @@ export interface Project {
   name: string;
   description: string | null;
   autoDestroyActivityDuration: string | null;
+  /** The effective default of the project's workspaces: its own when it sets one, else its organization's. */
   defaultExecutionMode: ExecutionMode;
+  defaultAgentPoolId: string | null;
+  /** Whether the project sets its own default execution mode (`setting-overwrites`). */
+  executionOverridden: boolean;
   isDefault: boolean;
   createdAt: string;
   workspaceCount: number;
@@ -59,13 +65,68 @@ export interface ProjectInput {
   description?: string | null;
   autoDestroyActivityDuration?: string | null;
   tagBindings?: TagBindingInput[];
+  /** Sets the project's own default execution mode (the project then stops inheriting). */
+  defaultExecutionMode?: ExecutionMode;
+  /** `default-agent-pool-id` (go-tfe), `default-agent-pool` (the docs) or the relationship. */
+  defaultAgentPoolId?: string | null;
+  /** `setting-overwrites.default-execution-mode` (or `.default-agent-pool`): false inherits. */
+  inheritExecution?: boolean;
 }
 
 const schema = v.looseObject({
   name: opt(str()),
   description: nullable(str()),
   'auto-destroy-activity-duration': nullable(str()),
+  'default-execution-mode': opt(oneOf(EXECUTION_MODES)),
+  'default-agent-pool-id': nullable(str()),
+  'default-agent-pool': nullable(str()),
+  'setting-overwrites': nullable(
+    v.looseObject(
+      {
+        'default-execution-mode': nullable(bool()),
+        'default-agent-pool': nullable(bool()),
+        // The key the documentation's samples use.
+        'execution-mode': nullable(bool()),
+      },
+      'must be an object',
+    ),
+  ),
 });
+
+/** The execution members of a project create or update (see `ProjectInput`). */
+function parseProjectExecution(
+  a: v.InferOutput<typeof schema>,
+  relationships: Record<string, unknown>,
+  problems: Problems,
+): Pick<ProjectInput, 'defaultExecutionMode' | 'defaultAgentPoolId' | 'inheritExecution'> {
+  const A = '/data/attributes';
+  const fromRelationship = toOneId(relationships, 'default-agent-pool', 'agent-pools', problems);
+  const pool = [a['default-agent-pool-id'], a['default-agent-pool'], fromRelationship].find((p) => p !== undefined);
+  const so = a['setting-overwrites'];
+  const soMode = so?.['default-execution-mode'] ?? so?.['execution-mode'] ?? undefined;
+  const soPool = so?.['default-agent-pool'] ?? undefined;
+  if (soMode !== undefined && soPool !== undefined && soMode !== soPool)
+    problems.add(
+      `${A}/setting-overwrites`,
+      'If default-agent-pool and default-execution-mode are both included in setting-overwrites, their values must be the same.',
+    );
+  const inherit = (soMode ?? soPool) === false;
+  if (inherit && (a['default-execution-mode'] !== undefined || pool))
+    problems.add(
+      `${A}/setting-overwrites/default-execution-mode`,
+      'Setting overwrites cannot be false (inherit) while default-execution-mode or a default agent pool is given',
+    );
+  if ((soMode ?? soPool) === true && a['default-execution-mode'] === undefined)
+    problems.add(
+      `${A}/default-execution-mode`,
+      'Default execution mode must be specified when setting-overwrites.default-execution-mode is true',
+    );
+  return {
+    defaultExecutionMode: a['default-execution-mode'],
+    defaultAgentPoolId: pool === '' ? null : pool,
+    inheritExecution: inherit ? true : undefined,
+  };
+}
 
 /** Checks a project name against the spec's rules; each broken rule adds one problem. */
 export function checkProjectName(name: string, problems: Problems, pointer = '/data/attributes/name'): void {
@@ -74,7 +135,7 @@ export function checkProjectName(name: string, problems: Problems, pointer = '/d
     return;
   }
   if (name.length < PROJECT_NAME_MIN) problems.add(pointer, NAME_SHORT_DETAIL);
-  if (name.length > PROJECT_NAME_MAX) problems.add(pointer, NAME_LONG_DETAIL);
+  if (charLength(name) > PROJECT_NAME_MAX) problems.add(pointer, NAME_LONG_DETAIL);
   if (!PROJECT_NAME_CHARS.test(name)) problems.add(pointer, NAME_CHARS_DETAIL);
   if (name.startsWith(' ') || name.endsWith(' ')) problems.add(pointer, NAME_SPACE_DETAIL);
 }
@@ -94,7 +155,7 @@ export function parseProjectInput(
   } else {
     checkProjectName(a.name, problems);
   }
-  if (typeof a.description === 'string' && a.description.length > PROJECT_DESCRIPTION_MAX) {
+  if (typeof a.description === 'string' && charLength(a.description) > PROJECT_DESCRIPTION_MAX) {
     problems.add('/data/attributes/description', DESCRIPTION_LONG_DETAIL);
   }
   const duration = a['auto-destroy-activity-duration'];
@@ -117,11 +178,13 @@ export function parseProjectInput(
       }
     }
   }
+  const execution = parseProjectExecution(a, resource.relationships, problems);
   problems.throwIfAny();
   return {
     name: a.name,
     description: a.description,
     autoDestroyActivityDuration: duration,
     tagBindings,
+    ...execution,
   };
 }

@@ -20,10 +20,16 @@ export interface RetentionPolicyInput {
 
 export interface RetentionPolicy extends RetentionPolicyInput {
   id: string;
-  /** What the policy belongs to. */
-  target: { type: 'organizations' | 'workspaces'; id: string };
+  /** What the policy belongs to; null for the instance's site-wide default. */
+  target: { type: 'organizations' | 'workspaces'; id: string } | null;
   createdAt: string;
 }
+
+/**
+ * The id of the site-wide default while no site administrator has set one: data is kept (a
+ * don't-delete policy), which is what berth does when no policy applies.
+ */
+export const IMPLICIT_SITE_POLICY_ID = 'drp-siteDefault00000';
 
 export function deletesOlder(type: RetentionType): boolean {
   return type !== 'data-retention-policy-dont-deletes';

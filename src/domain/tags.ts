@@ -92,6 +92,16 @@ export function checkBindingCount(count: number, pointer: string): void {
 }
 
 /** Adds or updates by key, never removes (the additive PATCH). Order: existing first, new last. */
+/**
+ * The bindings of `all` whose keys `request` named, in the order it named them: what an additive
+ * `PATCH .../tag-bindings` answers (HCP Terraform's documented answer lists the request's keys).
+ */
+export function bindingsNamed<B extends { key: string }>(all: B[], request: { key: string }[]): B[] {
+  const byKey = new Map(all.map((b) => [b.key, b]));
+  const keys = [...new Set(request.map((b) => b.key))];
+  return keys.map((k) => byKey.get(k)).filter((b): b is B => b !== undefined);
+}
+
 export function mergeBindings(existing: TagBindingInput[], incoming: TagBindingInput[]): TagBindingInput[] {
   const merged = new Map(existing.map((b) => [b.key, b.value]));
   for (const b of incoming) merged.set(b.key, b.value);

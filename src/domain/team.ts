@@ -1,16 +1,44 @@
 import * as v from 'valibot';
-import { bool, checkAttributes, oneOf, opt, str } from './attributes.js';
+import { bool, checkAttributes, nullable, oneOf, opt, str } from './attributes.js';
 import { Problems } from './errors.js';
 
 export const OWNERS_TEAM = 'owners';
 export const TEAM_VISIBILITIES = ['secret', 'organization'] as const;
 
-export interface OrganizationAccess {
-  manageProjects: boolean;
-  manageWorkspaces: boolean;
-  readProjects: boolean;
-  readWorkspaces: boolean;
+/**
+ * Every flag of a team's `organization-access`, as HCP Terraform names them. Each is stored in a
+ * column of the same name with underscores. Some grant permissions berth enforces (see
+ * domain/policy.ts); the others name features berth lacks and are stored and read back.
+ */
+export const ORGANIZATION_ACCESS_FLAGS = [
+  'manage-policies',
+  'manage-policy-overrides',
+  'manage-workspaces',
+  'manage-vcs-settings',
+  'manage-providers',
+  'manage-modules',
+  'manage-run-tasks',
+  'manage-projects',
+  'read-workspaces',
+  'read-projects',
+  'manage-membership',
+  'manage-teams',
+  'manage-organization-access',
+  'access-secret-teams',
+  'manage-agent-pools',
+] as const;
+export type OrganizationAccessFlag = (typeof ORGANIZATION_ACCESS_FLAGS)[number];
+export type OrganizationAccess = Record<OrganizationAccessFlag, boolean>;
+
+/** The column a flag is stored in. */
+export function accessColumn(flag: OrganizationAccessFlag): string {
+  return flag.replace(/-/g, '_');
 }
+
+/** Every flag set: what the owners team has. */
+export const ALL_ORGANIZATION_ACCESS = Object.fromEntries(
+  ORGANIZATION_ACCESS_FLAGS.map((f) => [f, true]),
+) as OrganizationAccess;
 
 export interface Team {
   id: string;
@@ -18,6 +46,8 @@ export interface Team {
   name: string;
   isOwners: boolean;
   visibility: string;
+  ssoTeamId: string | null;
+  allowMemberTokenManagement: boolean;
   organizationAccess: OrganizationAccess;
   userIds: string[];
   usernames: string[];
@@ -27,28 +57,40 @@ export interface Team {
     canDestroy: boolean;
     canUpdateOrganizationAccess: boolean;
     canUpdateApiToken: boolean;
+    canUpdateVisibility: boolean;
+    canUpdateName: boolean;
   };
 }
 
 export interface TeamInput {
   name?: string;
   visibility?: string;
+  /** `null` clears it. */
+  ssoTeamId?: string | null;
+  allowMemberTokenManagement?: boolean;
+  /** Only the flags the request names. */
   organizationAccess: Partial<OrganizationAccess>;
 }
 
-const access = v.looseObject({
-  'manage-projects': opt(bool()),
-  'manage-workspaces': opt(bool()),
-  'read-projects': opt(bool()),
-  'read-workspaces': opt(bool()),
-});
+const access = v.looseObject(
+  Object.fromEntries(ORGANIZATION_ACCESS_FLAGS.map((f) => [f, opt(bool())])) as Record<
+    OrganizationAccessFlag,
+    v.OptionalSchema<v.BooleanSchema<string>, undefined>
+  >,
+);
 const schema = v.looseObject({
   name: opt(str()),
   visibility: opt(oneOf(TEAM_VISIBILITIES)),
+  'sso-team-id': nullable(str()),
+  'allow-member-token-management': opt(bool()),
   'organization-access': opt(access),
 });
 
-const TEAM_NAME = /^[A-Za-z0-9_.-]+$/;
+/** Letters, digits, spaces, `-`, `_` and `.`; no leading or trailing space; at most 64 characters. */
+const TEAM_NAME = /^[A-Za-z0-9_.-]([A-Za-z0-9 _.-]*[A-Za-z0-9_.-])?$/;
+export const TEAM_NAME_DETAIL =
+  'Name may only contain letters, numbers, spaces, "-", "_" and "." (at most 64, no leading or trailing space)';
+const SSO_TEAM_ID_MAX = 255;
 
 export function parseTeamAttributes(attributes: unknown, mode: 'create' | 'update'): TeamInput {
   const a = checkAttributes(schema, attributes);
@@ -56,18 +98,21 @@ export function parseTeamAttributes(attributes: unknown, mode: 'create' | 'updat
   if (a.name === undefined) {
     if (mode === 'create') problems.add('/data/attributes/name', "Name can't be blank");
   } else if (!TEAM_NAME.test(a.name) || a.name.length > 64) {
-    problems.add('/data/attributes/name', 'Name may only contain letters, numbers, "-", "_" and "." (at most 64)');
+    problems.add('/data/attributes/name', TEAM_NAME_DETAIL);
   }
+  const sso = a['sso-team-id'];
+  if (typeof sso === 'string' && sso.length > SSO_TEAM_ID_MAX)
+    problems.add('/data/attributes/sso-team-id', `Sso team id is too long (at most ${SSO_TEAM_ID_MAX} characters)`);
   problems.throwIfAny();
-  const oa = a['organization-access'] ?? {};
+  const oa = (a['organization-access'] ?? {}) as Partial<Record<OrganizationAccessFlag, boolean | undefined>>;
+  const organizationAccess: Partial<OrganizationAccess> = {};
+  for (const f of ORGANIZATION_ACCESS_FLAGS) if (oa[f] !== undefined) organizationAccess[f] = oa[f];
   return {
     name: a.name,
     visibility: a.visibility,
-    organizationAccess: {
-      manageProjects: oa['manage-projects'],
-      manageWorkspaces: oa['manage-workspaces'],
-      readProjects: oa['read-projects'],
-      readWorkspaces: oa['read-workspaces'],
-    },
+    // An empty sso-team-id means none, as an absent one does.
+    ssoTeamId: sso === undefined ? undefined : sso === '' ? null : sso,
+    allowMemberTokenManagement: a['allow-member-token-management'],
+    organizationAccess,
   };
 }

@@ -1,5 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { invalid } from './errors.js';
+import { Problems } from './errors.js';
 import { randomTail } from './ids.js';
 import { parseTimestamp } from './timestamp.js';
 
@@ -19,14 +19,23 @@ export function sameHash(a: string, b: string): boolean {
   return x.length === y.length && timingSafeEqual(x, y);
 }
 
+export type TokenKind = 'site-admin' | 'user' | 'team' | 'organization' | 'audit-trails';
+
+/** Who made a token: a user, a team (its token) or an organization (its token). */
+export interface TokenCreator {
+  type: 'users' | 'teams' | 'organizations';
+  id: string;
+}
+
 export interface TokenInfo {
   id: string;
-  kind: 'site-admin' | 'user' | 'team' | 'organization';
+  kind: TokenKind;
   description: string | null;
   createdAt: string;
   lastUsedAt: string | null;
-  /** When it stops working; null for never. */
-  expiredAt: string | null;
+  /** When it stops authenticating; null: never. */
+  expiredAt?: string | null;
+  createdBy?: TokenCreator | null;
   userId: string | null;
   teamId: string | null;
   organizationName: string | null;
@@ -34,29 +43,41 @@ export interface TokenInfo {
   token?: string;
 }
 
+/** Whether a token with this expiry has stopped authenticating at `now`. */
+export function isExpired(expiredAt: string | null | undefined, now: Date): boolean {
+  return expiredAt !== null && expiredAt !== undefined && Date.parse(expiredAt) <= now.getTime();
+}
+
 export interface TokenOptions {
-  description: string | null;
+  /** Absent (undefined), or the description given (null and "" are kept apart). */
+  description?: string | null;
   expiredAt: string | null;
 }
 
 /**
- * `description` and `expired-at` of a token-creating body (both optional). `expired-at` must be
- * an ISO 8601 time in the future; it is stored as UTC with milliseconds.
+ * The `description` and `expired-at` of a token-creating body (`data.attributes`). The body is
+ * read leniently, as go-tfe sends it without a `type`. `expired-at` must be an ISO 8601 time in
+ * the future (422 otherwise).
  */
 export function parseTokenOptions(body: Record<string, unknown> | null, now: Date): TokenOptions {
   const data = body?.data as { attributes?: Record<string, unknown> } | undefined;
-  const a = data?.attributes ?? {};
-  const description = typeof a.description === 'string' ? a.description : null;
+  const a =
+    data && typeof data === 'object' && data.attributes && typeof data.attributes === 'object' ? data.attributes : {};
+  const problems = new Problems();
+  let description: string | null | undefined;
+  if ('description' in a && a.description !== undefined) {
+    if (a.description === null || typeof a.description === 'string') description = a.description;
+    else problems.add('/data/attributes/description', 'Description must be a string');
+  }
+  let expiredAt: string | null = null;
   const raw = a['expired-at'];
-  if (raw === undefined || raw === null) return { description, expiredAt: null };
-  const pointer = '/data/attributes/expired-at';
-  const expiredAt = typeof raw === 'string' ? parseTimestamp(raw) : null;
-  if (!expiredAt) throw invalid(pointer, 'Expired at must be an ISO 8601 date and time, like 2030-01-31T12:00:00Z');
-  if (Date.parse(expiredAt) <= now.getTime()) throw invalid(pointer, 'Expired at must be in the future');
+  if (raw !== undefined && raw !== null) {
+    const parsed = typeof raw === 'string' ? parseTimestamp(raw) : null;
+    if (parsed === null) problems.add('/data/attributes/expired-at', 'Expired at must be an ISO 8601 date and time');
+    else if (Date.parse(parsed) <= now.getTime())
+      problems.add('/data/attributes/expired-at', 'Expired at must be in the future');
+    else expiredAt = parsed;
+  }
+  problems.throwIfAny();
   return { description, expiredAt };
-}
-
-/** Whether a token with this expiry has stopped working at `now`. */
-export function isExpired(expiredAt: string | null, now: Date): boolean {
-  return expiredAt !== null && Date.parse(expiredAt) <= now.getTime();
 }

@@ -80,6 +80,7 @@ export interface WorkspacePermissions {
   canReadStateVersions: boolean;
   canReadStateOutputs: boolean;
   canCreateStateVersions: boolean;
+  canManageRunTasks: boolean;
 }
 
 /** A workspace as services return it: effective values resolved, permissions for the caller. */
@@ -97,6 +98,7 @@ export interface Workspace {
   autoDestroyAt: string | null;
   autoDestroyActivityDuration: string | null;
   inheritsProjectAutoDestroy: boolean;
+  /** The effective mode and pool: the workspace's own, else its project's, else its organization's. */
   executionMode: ExecutionMode;
   executionModeOverridden: boolean;
   agentPoolId: string | null;

@@ -15,22 +15,6 @@ import {
 import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
 import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
 
-function toGrant(
-  t: Pick<
-    TeamsTable,
-    'id' | 'is_owners' | 'manage_projects' | 'manage_workspaces' | 'read_projects' | 'read_workspaces'
-  >,
-): TeamGrant {
-  return {
-    teamId: t.id,
-    isOwners: t.is_owners === 1,
-    manageProjects: t.manage_projects === 1,
-    manageWorkspaces: t.manage_workspaces === 1,
-    readProjects: t.read_projects === 1,
-    readWorkspaces: t.read_workspaces === 1,
-  };
-}
-
 const TEAM_COLUMNS = [
   'id',
   'is_owners',
@@ -38,7 +22,30 @@ const TEAM_COLUMNS = [
   'manage_workspaces',
   'read_projects',
   'read_workspaces',
+  'manage_membership',
+  'manage_teams',
+  'manage_organization_access',
+  'access_secret_teams',
+  'manage_agent_pools',
+  'manage_vcs_settings',
 ] as const;
+
+function toGrant(t: Pick<Selectable<TeamsTable>, (typeof TEAM_COLUMNS)[number]>): TeamGrant {
+  return {
+    teamId: t.id,
+    isOwners: t.is_owners === 1,
+    manageProjects: t.manage_projects === 1,
+    manageWorkspaces: t.manage_workspaces === 1,
+    readProjects: t.read_projects === 1,
+    readWorkspaces: t.read_workspaces === 1,
+    manageMembership: t.manage_membership === 1,
+    manageTeams: t.manage_teams === 1,
+    manageOrganizationAccess: t.manage_organization_access === 1,
+    accessSecretTeams: t.access_secret_teams === 1,
+    manageAgentPools: t.manage_agent_pools === 1,
+    manageVcsSettings: t.manage_vcs_settings === 1,
+  };
+}
 
 /** A stored `team-projects` row as a grant: a fixed level means its implied permissions. */
 export function projectGrantOf(row: Selectable<TeamProjectsTable>): TeamProjectGrant {
@@ -48,6 +55,7 @@ export function projectGrantOf(row: Selectable<TeamProjectsTable>): TeamProjectG
       ? {
           settings: row.project_settings as TeamProjectPermissions['settings'],
           teams: row.project_teams as TeamProjectPermissions['teams'],
+          variableSets: row.project_variable_sets as TeamProjectPermissions['variableSets'],
           workspace: {
             runs: row.ws_runs as TeamWorkspacePermissions['runs'],
             variables: row.ws_variables as TeamWorkspacePermissions['variables'],
@@ -102,6 +110,7 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
   switch (actor.kind) {
     case 'site-admin':
     case 'organization':
+    case 'audit-trail':
       return { organizationId, teams: [], projectGrants: [], workspaceGrants: [] };
     case 'team': {
       const team = await db

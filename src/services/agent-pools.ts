@@ -1,4 +1,4 @@
-import { conflict, forbidden, invalid, notFound } from '../domain/errors.js';
+import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
 import type { AgentPool, AgentPoolInput } from '../domain/agent-pool.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -18,10 +18,40 @@ type PoolRow = {
   org_name: string;
 };
 
-async function toAgentPool(db: Tx, row: PoolRow): Promise<AgentPool> {
-  const ws = await db
+/**
+ * The workspaces whose effective execution runs on the pool: those that chose it, and those that
+ * inherit it as their project's or their organization's default (see domain/execution.ts).
+ */
+function workspacesOnPool(db: Tx, poolId: string) {
+  return db
     .selectFrom('workspaces')
-    .select('id')
+    .innerJoin('projects', 'projects.id', 'workspaces.project_id')
+    .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
+    .select('workspaces.id')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('workspaces.execution_mode', '=', 'agent'), eb('workspaces.agent_pool_id', '=', poolId)]),
+        eb.and([
+          eb('workspaces.execution_mode', 'is', null),
+          eb('projects.execution_overridden', '=', 1),
+          eb('projects.default_execution_mode', '=', 'agent'),
+          eb('projects.default_agent_pool_id', '=', poolId),
+        ]),
+        eb.and([
+          eb('workspaces.execution_mode', 'is', null),
+          eb('projects.execution_overridden', '=', 0),
+          eb('organizations.default_execution_mode', '=', 'agent'),
+          eb('organizations.default_agent_pool_id', '=', poolId),
+        ]),
+      ]),
+    );
+}
+
+async function toAgentPool(db: Tx, row: PoolRow): Promise<AgentPool> {
+  const ws = await workspacesOnPool(db, row.id).orderBy('workspaces.seq').execute();
+  const allowed = await db
+    .selectFrom('agent_pool_allowed_workspaces')
+    .select('workspace_id')
     .where('agent_pool_id', '=', row.id)
     .orderBy('seq')
     .execute();
@@ -32,6 +62,7 @@ async function toAgentPool(db: Tx, row: PoolRow): Promise<AgentPool> {
     organizationScoped: row.organization_scoped === 1,
     createdAt: row.created_at,
     workspaceIds: ws.map((w) => w.id),
+    allowedWorkspaceIds: allowed.map((w) => w.workspace_id),
   };
 }
 
@@ -58,6 +89,61 @@ async function readablePool(ctx: ServiceContext, id: string, db: Tx = ctx.db) {
   return { row, facts };
 }
 
+async function nameTaken(tx: Tx, organizationId: string, name: string, exceptId?: string): Promise<boolean> {
+  const holder = await tx
+    .selectFrom('agent_pools')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name', '=', name)
+    .executeTakeFirst();
+  return holder !== undefined && holder.id !== exceptId;
+}
+
+/** Replaces the pool's allowed workspaces; each must be a workspace of its organization (422). */
+async function setAllowedWorkspaces(tx: Tx, organizationId: string, poolId: string, ids: string[]): Promise<void> {
+  const found = new Set(
+    ids.length === 0
+      ? []
+      : (
+          await tx
+            .selectFrom('workspaces')
+            .select('id')
+            .where('organization_id', '=', organizationId)
+            .where('id', 'in', ids)
+            .execute()
+        ).map((w) => w.id),
+  );
+  const missing = ids.flatMap((id, i) =>
+    found.has(id)
+      ? []
+      : [
+          {
+            status: 422,
+            title: 'invalid attribute',
+            detail: `Workspace ${id} not found in this organization`,
+            pointer: `/data/relationships/allowed-workspaces/data/${i}/id`,
+          },
+        ],
+  );
+  if (missing.length > 0) throw new BerthError(missing);
+  await tx.deleteFrom('agent_pool_allowed_workspaces').where('agent_pool_id', '=', poolId).execute();
+  for (const workspaceId of ids)
+    await tx
+      .insertInto('agent_pool_allowed_workspaces')
+      .values({ agent_pool_id: poolId, workspace_id: workspaceId })
+      .execute();
+}
+
+const nameTakenError = () =>
+  new BerthError([
+    {
+      status: 422,
+      title: 'invalid attribute',
+      detail: 'Name has already been taken',
+      pointer: '/data/attributes/name',
+    },
+  ]);
+
 export async function createAgentPool(
   ctx: ServiceContext,
   organization: string,
@@ -67,24 +153,19 @@ export async function createAgentPool(
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
       throw forbidden('not authorized to manage agent pools');
-    const taken = await tx
-      .selectFrom('agent_pools')
-      .select('id')
-      .where('organization_id', '=', org.id)
-      .where('name', '=', input.name)
-      .executeTakeFirst();
-    if (taken) throw invalid('/data/attributes/name', 'Name has already been taken');
+    if (await nameTaken(tx, org.id, input.name!)) throw nameTakenError();
     const id = newId('apool');
     await tx
       .insertInto('agent_pools')
       .values({
         id,
         organization_id: org.id,
-        name: input.name,
-        organization_scoped: input.organizationScoped ? 1 : 0,
+        name: input.name!,
+        organization_scoped: input.organizationScoped === false ? 0 : 1,
         created_at: ctx.clock.now().toISOString(),
       })
       .execute();
+    if (input.allowedWorkspaceIds) await setAllowedWorkspaces(tx, org.id, id, input.allowedWorkspaceIds);
     return toAgentPool(
       tx,
       (await selectPools(tx).where('agent_pools.id', '=', id).executeTakeFirstOrThrow()) as PoolRow,
@@ -92,15 +173,68 @@ export async function createAgentPool(
   });
 }
 
+/**
+ * Updates a pool's name, `organization-scoped` and allowed workspaces (replaced when given).
+ * Workspaces that already run on the pool keep it; the scope applies when a workspace chooses it.
+ */
+export async function updateAgentPool(ctx: ServiceContext, id: string, input: AgentPoolInput): Promise<AgentPool> {
+  return writeTransaction(ctx, async (tx) => {
+    const { row, facts } = await readablePool(ctx, id, tx);
+    if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
+      throw forbidden('not authorized to manage agent pools');
+    const changes: { name?: string; organization_scoped?: number } = {};
+    if (input.name !== undefined && input.name !== row.name) {
+      if (await nameTaken(tx, row.organization_id, input.name, row.id)) throw nameTakenError();
+      changes.name = input.name;
+    }
+    if (input.organizationScoped !== undefined) changes.organization_scoped = input.organizationScoped ? 1 : 0;
+    if (Object.keys(changes).length > 0)
+      await tx.updateTable('agent_pools').set(changes).where('id', '=', row.id).execute();
+    if (input.allowedWorkspaceIds)
+      await setAllowedWorkspaces(tx, row.organization_id, row.id, input.allowedWorkspaceIds);
+    return toAgentPool(
+      tx,
+      (await selectPools(tx).where('agent_pools.id', '=', row.id).executeTakeFirstOrThrow()) as PoolRow,
+    );
+  });
+}
+
+export interface AgentPoolListQuery {
+  /** Case-insensitive substring of the name. */
+  q?: string;
+  /**
+   * `filter[allowed_workspaces][name]`: the pools that workspace may use (organization-scoped
+   * ones, and those that allow it by name).
+   */
+  allowedWorkspaceName?: string;
+}
+
 export async function listAgentPools(
   ctx: ServiceContext,
   organization: string,
   page: PageRequest,
-  q?: string,
+  filters: AgentPoolListQuery = {},
 ): Promise<Paged<AgentPool>> {
   const { row: org } = await readableOrganization(ctx, organization);
   let query = selectPools(ctx.db).where('agent_pools.organization_id', '=', org.id);
-  if (q) query = query.where(containsInsensitive('agent_pools.name', q));
+  if (filters.q) query = query.where(containsInsensitive('agent_pools.name', filters.q));
+  const wsName = filters.allowedWorkspaceName;
+  if (wsName) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('agent_pools.organization_scoped', '=', 1),
+        eb.exists(
+          eb
+            .selectFrom('agent_pool_allowed_workspaces as apw')
+            .innerJoin('workspaces', 'workspaces.id', 'apw.workspace_id')
+            .select('apw.seq')
+            .whereRef('apw.agent_pool_id', '=', 'agent_pools.id')
+            .where('workspaces.organization_id', '=', org.id)
+            .where('workspaces.name_lower', '=', wsName.toLowerCase()),
+        ),
+      ]),
+    );
+  }
   const { n } = await ctx.db
     .selectFrom(query.as('p'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -116,19 +250,28 @@ export async function getAgentPool(ctx: ServiceContext, id: string): Promise<Age
   return toAgentPool(ctx.db, row);
 }
 
-/** Deletes a pool; 409 while workspaces still use it. */
+/** Deletes a pool; 409 while workspaces run on it or it is a default of its organization or a project. */
 export async function deleteAgentPool(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readablePool(ctx, id, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
       throw forbidden('not authorized to manage agent pools');
     const used = await tx
-      .selectFrom('workspaces')
+      .selectFrom(workspacesOnPool(tx, row.id).as('w'))
       .select((eb) => eb.fn.countAll<number>().as('n'))
-      .where('agent_pool_id', '=', row.id)
       .executeTakeFirstOrThrow();
     if (Number(used.n) > 0)
       throw conflict(`agent pool ${row.id} is still used by ${used.n} workspace(s); change their execution mode first`);
+    const asDefault = await tx
+      .selectFrom('organizations')
+      .select('id')
+      .where('default_agent_pool_id', '=', row.id)
+      .unionAll(tx.selectFrom('projects').select('id').where('default_agent_pool_id', '=', row.id))
+      .executeTakeFirst();
+    if (asDefault)
+      throw conflict(
+        `agent pool ${row.id} is the default agent pool of the organization or of a project; change that default first`,
+      );
     await tx.deleteFrom('agent_pools').where('id', '=', row.id).execute();
   });
 }

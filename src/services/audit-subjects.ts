@@ -136,6 +136,18 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       const r = await db.selectFrom(table).select(['name', 'organization_id']).where('id', '=', id).executeTakeFirst();
       return r ? inOrg(db, type, id, r.name, r.organization_id) : unresolved(type, id);
     }
+    case 'tags': {
+      const r = await db.selectFrom('tags').select(['name', 'organization_id']).where('id', '=', id).executeTakeFirst();
+      return r ? inOrg(db, type, id, r.name, r.organization_id) : unresolved(type, id);
+    }
+    case 'reserved-tag-keys': {
+      const r = await db
+        .selectFrom('reserved_tag_keys')
+        .select(['key', 'organization_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return r ? inOrg(db, type, id, r.key, r.organization_id) : unresolved(type, id);
+    }
     case 'users': {
       const r = await db.selectFrom('users').select('username').where('id', '=', id).executeTakeFirst();
       return { ...unresolved(type, id), target: { type, id, name: r?.username ?? null } };

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Actor } from '../domain/actor.js';
 import type { AuditActor, AuditEvent, AuditFilter } from '../domain/audit.js';
-import { forbidden } from '../domain/errors.js';
+import { forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
@@ -10,7 +10,17 @@ import { memoQuery } from '../store/memo-query.js';
 import type { Tx } from '../store/transaction.js';
 import type { Subject } from './audit-subjects.js';
 import type { ServiceContext } from './context.js';
-import { readableOrganization } from './organizations.js';
+import { orgFacts } from './access.js';
+import { findOrganizationRow, readableOrganization } from './organizations.js';
+
+/** The organization, for an audit trail token: 404 unless the token is that organization's. */
+async function auditTrailOrganization(ctx: ServiceContext, name: string) {
+  const row = await findOrganizationRow(ctx.db, name);
+  const facts = row ? await orgFacts(ctx.db, ctx.actor, row.id) : null;
+  if (!row || !facts || !can(ctx.actor, 'organization:read-audit-trail', facts))
+    throw notFound(`organization ${name} not found`);
+  return { row, facts };
+}
 
 /** The audit trail's view of an authenticated actor. */
 export function auditActorOf(actor: Actor): AuditActor {
@@ -22,7 +32,8 @@ export function auditActorOf(actor: Actor): AuditActor {
     case 'team':
       return { kind: 'team', id: actor.teamId, tokenId: actor.tokenId, name: null };
     case 'organization':
-      return { kind: 'organization', id: actor.organizationId, tokenId: actor.tokenId, name: null };
+    case 'audit-trail':
+      return { kind: actor.kind, id: actor.organizationId, tokenId: actor.tokenId, name: null };
   }
 }
 
@@ -106,7 +117,11 @@ export async function listAuditEvents(
   filter: AuditFilter,
   page: PageRequest,
 ): Promise<Paged<AuditEvent>> {
-  const { row: org, facts } = await readableOrganization(ctx, organization);
+  // The organization's audit trail token reads the trail without reading the organization.
+  const { row: org, facts } =
+    ctx.actor.kind === 'audit-trail'
+      ? await auditTrailOrganization(ctx, organization)
+      : await readableOrganization(ctx, organization);
   if (!can(ctx.actor, 'organization:read-audit-trail', facts))
     throw forbidden('only owners of the organization may read its audit trail');
   let q = ctx.db.selectFrom('audit_events').where('organization_id', '=', org.id);

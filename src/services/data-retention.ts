@@ -4,6 +4,7 @@ import { newId } from '../domain/ids.js';
 import { can } from '../domain/policy.js';
 import {
   deletesOlder,
+  IMPLICIT_SITE_POLICY_ID,
   type RetentionPolicy,
   type RetentionPolicyInput,
   type RetentionType,
@@ -81,13 +82,78 @@ async function upsert(
   return id;
 }
 
-/** The organization's default policy; 404 when it has none. Members may read it. */
+const SITE_POLICY_KEY = 'data-retention-policy';
+
+/**
+ * The instance's site-wide default (stored in `settings`): what an organization without a policy
+ * of its own inherits. Until a site administrator sets one it is an implicit don't-delete policy.
+ */
+async function sitePolicy(db: Tx): Promise<RetentionPolicy> {
+  const row = await db.selectFrom('settings').select('value').where('key', '=', SITE_POLICY_KEY).executeTakeFirst();
+  if (row) {
+    const stored = JSON.parse(row.value) as Omit<RetentionPolicy, 'target'>;
+    return { ...stored, target: null };
+  }
+  return {
+    id: IMPLICIT_SITE_POLICY_ID,
+    type: 'data-retention-policy-dont-deletes',
+    deleteOlderThanNDays: null,
+    target: null,
+    createdAt: new Date(0).toISOString(),
+  };
+}
+
+function requireSiteAdmin(ctx: ServiceContext): void {
+  // Others get the answer of a path that does not exist, as for every admin path.
+  if (!isSiteAdmin(ctx.actor)) throw notFound('no such resource, or you are not a site administrator');
+}
+
+/** The site-wide default (site administrators). */
+export async function getSitePolicy(ctx: ServiceContext): Promise<RetentionPolicy> {
+  requireSelfHosted(ctx);
+  requireSiteAdmin(ctx);
+  return sitePolicy(ctx.db);
+}
+
+/** Sets the site-wide default, keeping its id when it changes kind (site administrators). */
+export async function setSitePolicy(ctx: ServiceContext, input: RetentionPolicyInput): Promise<RetentionPolicy> {
+  requireSelfHosted(ctx);
+  requireSiteAdmin(ctx);
+  return writeTransaction(ctx, async (tx) => {
+    const current = await sitePolicy(tx);
+    const policy: RetentionPolicy = {
+      id: current.id === IMPLICIT_SITE_POLICY_ID ? newId('drp') : current.id,
+      type: input.type,
+      deleteOlderThanNDays: deletesOlder(input.type) ? input.deleteOlderThanNDays : null,
+      target: null,
+      createdAt: current.id === IMPLICIT_SITE_POLICY_ID ? ctx.clock.now().toISOString() : current.createdAt,
+    };
+    const value = JSON.stringify({ ...policy, target: undefined });
+    await tx
+      .insertInto('settings')
+      .values({ key: SITE_POLICY_KEY, value })
+      .onConflict((oc) => oc.column('key').doUpdateSet({ value }))
+      .execute();
+    return policy;
+  });
+}
+
+/** Back to the implicit don't-delete default (site administrators; 204 either way). */
+export async function deleteSitePolicy(ctx: ServiceContext): Promise<void> {
+  requireSelfHosted(ctx);
+  requireSiteAdmin(ctx);
+  await writeTransaction(ctx, (tx) => tx.deleteFrom('settings').where('key', '=', SITE_POLICY_KEY).execute());
+}
+
+/**
+ * The organization's policy in force: its own, else the site-wide default (which always exists, so
+ * this is never a 404 for a readable organization). Members may read it.
+ */
 export async function getOrganizationPolicy(ctx: ServiceContext, organization: string): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
   const { row: org } = await readableOrganization(ctx, organization);
   const policy = await orgPolicyRow(ctx.db, org.id);
-  if (!policy) throw notFound(`organization ${organization} has no data retention policy`);
-  return toPolicy(policy, org.name);
+  return policy ? toPolicy(policy, org.name) : sitePolicy(ctx.db);
 }
 
 /** Sets the organization default (owners, the organization token, site administrators). */
@@ -143,15 +209,14 @@ export async function deleteOrganizationPolicy(ctx: ServiceContext, organization
 }
 
 /**
- * The workspace's own policy, else its organization's default (the policy in force); 404 when
- * neither exists.
+ * The workspace's policy in force: its own, else its organization's, else the site-wide default
+ * (so never a 404 for a readable workspace).
  */
 export async function getWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
   const { row } = await readableWorkspace(ctx, ref);
   const policy = (await workspacePolicyRow(ctx.db, row.id)) ?? (await orgPolicyRow(ctx.db, row.organization_id));
-  if (!policy) throw notFound(`workspace ${row.id} has no data retention policy, and its organization has no default`);
-  return toPolicy(policy, row.org_name);
+  return policy ? toPolicy(policy, row.org_name) : sitePolicy(ctx.db);
 }
 
 /** Sets the workspace's own policy (workspace admins). */
@@ -204,8 +269,8 @@ export interface PruneResult {
 }
 
 /**
- * Deletes, for every workspace whose effective policy (its own, else its organization's default)
- * is delete-older-than-N-days, the state versions and run records created more than N days
+ * Deletes, for every workspace whose effective policy (its own, else its organization's, else the
+ * site-wide default) is delete-older-than-N-days, the state versions and run records created more than N days
  * before `ctx.clock.now()`. The current state version and the current run are always kept.
  * Site administrators only (the CLI in local mode, `serve`'s periodic task, or a site token).
  */
@@ -215,6 +280,8 @@ export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResul
   const now = ctx.clock.now().getTime();
   return writeTransaction(ctx, async (tx) => {
     const policies = await tx.selectFrom('data_retention_policies').selectAll().execute();
+    const site = await sitePolicy(tx);
+    const siteRow = { kind: site.type, delete_older_than_n_days: site.deleteOlderThanNDays };
     const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
     const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));
     const workspaces = await tx
@@ -223,7 +290,7 @@ export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResul
       .execute();
     const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
     for (const ws of workspaces) {
-      const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id);
+      const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id) ?? siteRow;
       if (!policy || !deletesOlder(policy.kind as RetentionType) || !policy.delete_older_than_n_days) continue;
       result.workspaces++;
       const cutoff = new Date(now - policy.delete_older_than_n_days * 86_400_000).toISOString();

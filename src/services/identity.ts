@@ -1,7 +1,8 @@
+import type { Actor } from '../domain/actor.js';
 import type { ServiceContext } from './context.js';
 
 export interface Identity {
-  kind: 'site-admin' | 'user' | 'team' | 'organization';
+  kind: Actor['kind'];
   tokenId: string | null;
   userId: string | null;
   username: string | null;
@@ -38,7 +39,8 @@ export async function whoami(ctx: ServiceContext): Promise<Identity> {
         .executeTakeFirst();
       return { ...base, teamId: a.teamId, teamName: team?.name ?? null, organizationName: team?.org ?? null };
     }
-    case 'organization': {
+    case 'organization':
+    case 'audit-trail': {
       const org = await ctx.db
         .selectFrom('organizations')
         .select('name')

@@ -1,12 +1,14 @@
 import { isSiteAdmin } from '../domain/actor.js';
 import { addCreatorMembership } from './membership-rows.js';
-import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, conflict, forbidden, invalid, notFound } from '../domain/errors.js';
+import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
 import type { ExecutionMode, Organization, OrganizationInput } from '../domain/organization.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
 import { containsInsensitive } from '../store/like.js';
+import type { Selectable, Updateable } from 'kysely';
 import type { OrganizationsTable } from '../store/schema.js';
 import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -14,7 +16,11 @@ import { authorize, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { findProjectRow, projectCounts, toProject } from './projects-read.js';
 
-type OrgRow = OrganizationsTable & { default_project_id: string; drp_id: string | null; drp_kind: string | null };
+type OrgRow = Selectable<OrganizationsTable> & {
+  default_project_id: string;
+  drp_id: string | null;
+  drp_kind: string | null;
+};
 
 function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Organization {
   return {
@@ -24,10 +30,14 @@ function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Orga
     allowForceDeleteWorkspaces: row.allow_force_delete_workspaces === 1,
     assessmentsEnforced: row.assessments_enforced === 1,
     defaultExecutionMode: row.default_execution_mode as ExecutionMode,
+    defaultAgentPoolId: row.default_execution_mode === 'agent' ? row.default_agent_pool_id : null,
     costEstimationEnabled: row.cost_estimation_enabled === 1,
     sessionTimeout: row.session_timeout,
     sessionRemember: row.session_remember,
     collaboratorAuthPolicy: row.collaborator_auth_policy,
+    sendPassingStatusesForUntriggeredSpeculativePlans: row.send_passing_statuses === 1,
+    aggregatedCommitStatusEnabled: row.aggregated_commit_status_enabled === 1,
+    speculativePlanManagementEnabled: row.speculative_plan_management_enabled === 1,
     createdAt: row.created_at,
     defaultProjectId: row.default_project_id,
     ...(ctx.settings.edition === 'self-hosted'
@@ -39,6 +49,12 @@ function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Orga
       canCreateWorkspace: can(ctx.actor, 'workspace:create', facts),
       canCreateProject: can(ctx.actor, 'project:create', facts),
       canManageTokens: can(ctx.actor, 'organization:manage-tokens', facts),
+      canCreateTeam: can(ctx.actor, 'team:manage', facts),
+      canManageRunTasks: can(ctx.actor, 'organization:manage-run-tasks', facts),
+      canManageAgentPools: can(ctx.actor, 'organization:manage-agent-pools', facts),
+      canManageVcs: can(ctx.actor, 'organization:manage-vcs', facts),
+      canReadAuditTrail: can(ctx.actor, 'organization:read-audit-trail', facts),
+      canTraverse: can(ctx.actor, 'organization:read', facts),
     },
   };
 }
@@ -79,6 +95,22 @@ export async function readableOrganization(
   return { row, facts };
 }
 
+const EXECUTION_POINTERS = {
+  mode: '/data/attributes/default-execution-mode',
+  pool: '/data/relationships/default-agent-pool',
+};
+
+/** The agent pool `id` of the organization, else a 422 at the default-agent-pool relationship. */
+async function poolOf(tx: Tx, organizationId: string, id: string): Promise<void> {
+  const pool = await tx
+    .selectFrom('agent_pools')
+    .select('id')
+    .where('id', '=', id)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!pool) throw invalid(`${EXECUTION_POINTERS.pool}/data/id`, `Agent pool ${id} not found in this organization`);
+}
+
 function nameTaken(): BerthError {
   return new BerthError([
     {
@@ -97,8 +129,15 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
   const name = input.name!;
   const now = ctx.clock.now().toISOString();
   const orgId = newId('org');
+  // A new organization has no agent pool yet: `agent` cannot be its default mode.
+  const execution = resolveDefaultExecution(
+    { mode: 'remote', agentPoolId: null },
+    { mode: input.defaultExecutionMode, agentPoolId: input.defaultAgentPoolId },
+    EXECUTION_POINTERS,
+  );
   await writeTransaction(ctx, async (tx) => {
     if (await findOrganizationRow(tx, name)) throw nameTaken();
+    if (execution.agentPoolId) await poolOf(tx, orgId, execution.agentPoolId);
     await tx
       .insertInto('organizations')
       .values({
@@ -107,11 +146,14 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
         email: input.email!,
         allow_force_delete_workspaces: input.allowForceDeleteWorkspaces ? 1 : 0,
         assessments_enforced: input.assessmentsEnforced ? 1 : 0,
-        default_execution_mode: input.defaultExecutionMode ?? 'remote',
+        default_execution_mode: execution.mode,
         cost_estimation_enabled: input.costEstimationEnabled ? 1 : 0,
         session_timeout: input.sessionTimeout ?? null,
         session_remember: input.sessionRemember ?? null,
         collaborator_auth_policy: input.collaboratorAuthPolicy ?? 'password',
+        send_passing_statuses: input.sendPassingStatusesForUntriggeredSpeculativePlans ? 1 : 0,
+        aggregated_commit_status_enabled: input.aggregatedCommitStatusEnabled ? 1 : 0,
+        speculative_plan_management_enabled: input.speculativePlanManagementEnabled === false ? 0 : 1,
         created_at: now,
       })
       .execute();
@@ -124,7 +166,8 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
         name_lower: DEFAULT_PROJECT_NAME.toLowerCase(),
         description: null,
         auto_destroy_activity_duration: null,
-        default_execution_mode: input.defaultExecutionMode ?? 'remote',
+        // Unused while the project inherits the organization's mode (execution_overridden 0).
+        default_execution_mode: execution.mode,
         is_default: 1,
         created_at: now,
       })
@@ -174,11 +217,14 @@ export async function listOrganizations(
           .select('teams.organization_id')
           .where('team_members.user_id', '=', actor.userId),
       );
-    } else if (actor.kind === 'team' || actor.kind === 'organization') {
+    } else if (actor.kind === 'team' || actor.kind === 'organization' || actor.kind === 'audit-trail') {
       query = query.where('organizations.id', '=', actor.organizationId);
     }
   }
-  if (q) query = query.where(containsInsensitive('organizations.name', q));
+  if (q)
+    query = query.where((eb) =>
+      eb.or([containsInsensitive('organizations.name', q), containsInsensitive('organizations.email', q)]),
+    );
   const countRow = await ctx.db
     .selectFrom(query.as('visible'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
@@ -201,13 +247,28 @@ export async function updateOrganization(
     );
     if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name)))
       throw nameTaken();
-    const changes: Partial<OrganizationsTable> = {};
+    const changes: Partial<Updateable<OrganizationsTable>> = {};
     if (input.name !== undefined) changes.name = input.name;
     if (input.email !== undefined) changes.email = input.email;
     if (input.allowForceDeleteWorkspaces !== undefined)
       changes.allow_force_delete_workspaces = input.allowForceDeleteWorkspaces ? 1 : 0;
     if (input.assessmentsEnforced !== undefined) changes.assessments_enforced = input.assessmentsEnforced ? 1 : 0;
-    if (input.defaultExecutionMode !== undefined) changes.default_execution_mode = input.defaultExecutionMode;
+    if (input.defaultExecutionMode !== undefined || input.defaultAgentPoolId !== undefined) {
+      const execution = resolveDefaultExecution(
+        { mode: row.default_execution_mode as ExecutionMode, agentPoolId: row.default_agent_pool_id },
+        { mode: input.defaultExecutionMode, agentPoolId: input.defaultAgentPoolId },
+        EXECUTION_POINTERS,
+      );
+      if (execution.agentPoolId) await poolOf(tx, row.id, execution.agentPoolId);
+      changes.default_execution_mode = execution.mode;
+      changes.default_agent_pool_id = execution.agentPoolId;
+    }
+    if (input.sendPassingStatusesForUntriggeredSpeculativePlans !== undefined)
+      changes.send_passing_statuses = input.sendPassingStatusesForUntriggeredSpeculativePlans ? 1 : 0;
+    if (input.aggregatedCommitStatusEnabled !== undefined)
+      changes.aggregated_commit_status_enabled = input.aggregatedCommitStatusEnabled ? 1 : 0;
+    if (input.speculativePlanManagementEnabled !== undefined)
+      changes.speculative_plan_management_enabled = input.speculativePlanManagementEnabled ? 1 : 0;
     if (input.costEstimationEnabled !== undefined)
       changes.cost_estimation_enabled = input.costEstimationEnabled ? 1 : 0;
     if (input.sessionTimeout !== undefined) changes.session_timeout = input.sessionTimeout;
@@ -220,16 +281,44 @@ export async function updateOrganization(
   return getOrganization(ctx, newName);
 }
 
-/** Deletes the organization and, through foreign keys, everything in it. */
+/** Workspaces deleted per transaction when an organization is deleted. */
+export const ORG_DELETE_BATCH = 500;
+
+/**
+ * Deletes the organization and, through foreign keys, everything in it. Its workspaces (and what
+ * hangs off them) go in transactions of at most `ORG_DELETE_BATCH` workspaces, the event loop and
+ * other writers getting a turn between them: in one transaction, 100,000 workspaces held the write
+ * lock for seconds, and on SQLite froze the server that deleted them. The organization row goes
+ * with the last batch. Each step leaves a consistent database (an organization with fewer
+ * workspaces); if the request fails halfway, deleting again finishes the job. The permission is
+ * checked in the first transaction, which also carries the audit record.
+ */
 export async function deleteOrganization(ctx: ServiceContext, name: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
-    const { row } = await readableOrganization(ctx, name, tx);
-    await authorize(tx, ctx.actor, row.id, 'organization:delete', () =>
-      forbidden('not authorized to delete this organization'),
-    );
-    const deleted = await tx.deleteFrom('organizations').where('id', '=', row.id).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) !== 1) throw conflict('organization changed while deleting');
-  });
+  let id: string | null = null;
+  for (;;) {
+    const done = await writeTransaction(ctx, async (tx) => {
+      if (id === null) {
+        const { row } = await readableOrganization(ctx, name, tx);
+        await authorize(tx, ctx.actor, row.id, 'organization:delete', () =>
+          forbidden('not authorized to delete this organization'),
+        );
+        id = row.id;
+      }
+      const orgId = id;
+      const batch = await tx
+        .deleteFrom('workspaces')
+        .where('id', 'in', (eb) =>
+          eb.selectFrom('workspaces').select('id').where('organization_id', '=', orgId).limit(ORG_DELETE_BATCH),
+        )
+        .executeTakeFirst();
+      if (Number(batch.numDeletedRows) >= ORG_DELETE_BATCH) return false;
+      const deleted = await tx.deleteFrom('organizations').where('id', '=', orgId).executeTakeFirst();
+      if (Number(deleted.numDeletedRows) !== 1) throw conflict('organization changed while deleting');
+      return true;
+    });
+    if (done) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** The organization's default project, as `?include=default-project` shows it. */

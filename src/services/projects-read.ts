@@ -1,12 +1,27 @@
+import { effectiveExecution, type ExecutionSetting } from '../domain/execution.js';
 import type { ExecutionMode } from '../domain/organization.js';
 import type { OrgFacts } from '../domain/policy.js';
 import { can, scoped } from '../domain/policy.js';
 import type { Project } from '../domain/project.js';
 import type { Selectable } from 'kysely';
 import type { ProjectsTable } from '../store/schema.js';
-
-export type ProjectRow = Selectable<ProjectsTable>;
 import { memoQuery } from '../store/memo-query.js';
+
+/** A project row with its organization's execution defaults (what a project without its own inherits). */
+export type ProjectRow = Selectable<ProjectsTable> & { org_execution_mode: string; org_agent_pool_id: string | null };
+
+/** The organization columns every project row carries: select them from `projects` joined to `organizations`. */
+export const ORG_EXECUTION_COLUMNS = [
+  'organizations.default_execution_mode as org_execution_mode',
+  'organizations.default_agent_pool_id as org_agent_pool_id',
+] as const;
+
+/** The project's own execution setting, or null when it inherits its organization's. */
+export function ownExecution(row: Selectable<ProjectsTable>): ExecutionSetting | null {
+  return row.execution_overridden === 1
+    ? { mode: row.default_execution_mode as ExecutionMode, agentPoolId: row.default_agent_pool_id }
+    : null;
+}
 import type { Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 
@@ -20,6 +35,11 @@ export function toProject(
 ): Project {
   const facts = scoped(orgLevelFacts, { projectId: row.id });
   const canUpdate = can(ctx.actor, 'project:update', facts);
+  const execution = effectiveExecution({
+    workspace: null,
+    project: ownExecution(row),
+    organization: { mode: row.org_execution_mode as ExecutionMode, agentPoolId: row.org_agent_pool_id },
+  });
   return {
     id: row.id,
     organizationId: row.organization_id,
@@ -27,7 +47,9 @@ export function toProject(
     name: row.name,
     description: row.description,
     autoDestroyActivityDuration: row.auto_destroy_activity_duration,
-    defaultExecutionMode: row.default_execution_mode as ExecutionMode,
+    defaultExecutionMode: execution.mode,
+    defaultAgentPoolId: execution.agentPoolId,
+    executionOverridden: execution.source === 'project',
     isDefault: row.is_default === 1,
     createdAt: row.created_at,
     workspaceCount: counts.workspaceCount,
@@ -45,7 +67,14 @@ export function toProject(
 }
 
 /** Loads one project row by id (no permission check). */
-const projectById = memoQuery((db, p: { id: string }) => db.selectFrom('projects').selectAll().where('id', '=', p.id));
+const projectById = memoQuery((db, p: { id: string }) =>
+  db
+    .selectFrom('projects')
+    .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
+    .selectAll('projects')
+    .select(ORG_EXECUTION_COLUMNS)
+    .where('projects.id', '=', p.id),
+);
 
 export async function findProjectRow(db: Tx, id: string): Promise<ProjectRow | null> {
   return (await projectById.first(db, { id })) ?? null;

@@ -1,5 +1,6 @@
 import type { Updateable } from 'kysely';
-import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, conflict, forbidden, invalid, notFound } from '../domain/errors.js';
+import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, readableProjectScope, scoped, type Action, type OrgFacts } from '../domain/policy.js';
@@ -12,7 +13,14 @@ import { readTransaction, writeTransaction, type Tx } from '../store/transaction
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
-import { findProjectRow, projectCounts, toProject, type ProjectRow } from './projects-read.js';
+import {
+  findProjectRow,
+  ORG_EXECUTION_COLUMNS,
+  ownExecution,
+  projectCounts,
+  toProject,
+  type ProjectRow,
+} from './projects-read.js';
 
 /** The project permissions a list can be filtered by (`filter[permissions][...]`). */
 export type ProjectPermissionFilter = 'create-workspace' | 'update';
@@ -128,6 +136,53 @@ async function applyBindings(tx: Tx, projectId: string, target: TagBindingInput[
   }
 }
 
+/**
+ * The execution columns of a project after a create (`current` null) or update: inheriting
+ * (`setting-overwrites` false) clears the own mode; a mode or pool given makes it the project's
+ * own, with the organization rules (a pool only with `agent`, which needs one of the
+ * organization's pools). A project that inherits keeps `default_execution_mode` unused.
+ */
+async function projectExecution(
+  tx: Tx,
+  organizationId: string,
+  current: ProjectRow | null,
+  input: ProjectInput,
+): Promise<
+  Pick<ProjectsTable, 'default_execution_mode'> & { execution_overridden: number; default_agent_pool_id: string | null }
+> {
+  const inherit = {
+    default_execution_mode: current?.default_execution_mode ?? 'remote',
+    execution_overridden: 0,
+    default_agent_pool_id: null,
+  };
+  if (input.inheritExecution) return inherit;
+  if (input.defaultExecutionMode === undefined && input.defaultAgentPoolId === undefined) {
+    const own = current ? ownExecution(current) : null;
+    return own
+      ? { default_execution_mode: own.mode, execution_overridden: 1, default_agent_pool_id: own.agentPoolId }
+      : inherit;
+  }
+  const setting = resolveDefaultExecution(
+    (current && ownExecution(current)) ?? { mode: 'remote', agentPoolId: null },
+    { mode: input.defaultExecutionMode, agentPoolId: input.defaultAgentPoolId },
+    { mode: '/data/attributes/default-execution-mode', pool: '/data/attributes/default-agent-pool-id' },
+  );
+  if (setting.agentPoolId) {
+    const pool = await tx
+      .selectFrom('agent_pools')
+      .select('id')
+      .where('id', '=', setting.agentPoolId)
+      .where('organization_id', '=', organizationId)
+      .executeTakeFirst();
+    if (!pool)
+      throw invalid(
+        '/data/attributes/default-agent-pool-id',
+        `Agent pool ${setting.agentPoolId} not found in this organization`,
+      );
+  }
+  return { default_execution_mode: setting.mode, execution_overridden: 1, default_agent_pool_id: setting.agentPoolId };
+}
+
 async function projectOf(
   ctx: ServiceContext,
   db: Tx,
@@ -151,6 +206,7 @@ export async function createProject(
       throw forbidden(`not authorized to create projects in organization ${org.name}`);
     const name = input.name!;
     await ensureNameFree(tx, org.id, name);
+    const execution = await projectExecution(tx, org.id, null, input);
     const id = newId('prj');
     const now = ctx.clock.now().toISOString();
     await tx
@@ -162,7 +218,7 @@ export async function createProject(
         name_lower: name.toLowerCase(),
         description: input.description ?? null,
         auto_destroy_activity_duration: input.autoDestroyActivityDuration ?? null,
-        default_execution_mode: org.default_execution_mode,
+        ...execution,
         is_default: 0,
         created_at: now,
       })
@@ -194,6 +250,12 @@ export async function updateProject(ctx: ServiceContext, id: string, input: Proj
     if (input.description !== undefined) changes.description = input.description;
     if (input.autoDestroyActivityDuration !== undefined)
       changes.auto_destroy_activity_duration = input.autoDestroyActivityDuration;
+    if (
+      input.defaultExecutionMode !== undefined ||
+      input.defaultAgentPoolId !== undefined ||
+      input.inheritExecution !== undefined
+    )
+      Object.assign(changes, await projectExecution(tx, p.row.organization_id, p.row, input));
     if (Object.keys(changes).length > 0) await tx.updateTable('projects').set(changes).where('id', '=', id).execute();
     if (input.tagBindings) await applyBindings(tx, id, input.tagBindings, ctx.clock.now().toISOString());
     return projectOf(ctx, tx, id, p.organizationName, p.facts);
@@ -273,11 +335,16 @@ export async function listProjects(
     }
     const { n: matching } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
 
-    let ordered = query.selectAll('projects');
+    let ordered = query
+      .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
+      .selectAll('projects')
+      .select(ORG_EXECUTION_COLUMNS);
     if (q.sort === 'name') ordered = ordered.orderBy('projects.name_lower', 'asc').orderBy('projects.seq', 'asc');
     else if (q.sort === '-name')
       ordered = ordered.orderBy('projects.name_lower', 'desc').orderBy('projects.seq', 'desc');
-    else ordered = ordered.orderBy('projects.seq', 'asc');
+    // Default order: creation order, the organization's default project last (go-tfe expects a
+    // project it just created to come before the one every organization starts with).
+    else ordered = ordered.orderBy('projects.is_default', 'asc').orderBy('projects.seq', 'asc');
     const rows = await ordered.limit(page.size).offset(offsetOf(page)).execute();
 
     const items: Project[] = [];

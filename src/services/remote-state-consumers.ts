@@ -1,6 +1,6 @@
 import { BerthError, forbidden, invalid } from '../domain/errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
-import { can } from '../domain/policy.js';
+import { can, scoped } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
 import { writeTransaction } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
@@ -61,7 +61,8 @@ export type ConsumerChange = 'add' | 'remove' | 'replace';
  * workspaces across the organization); add and remove `workspace:add-remove-consumers`, which
  * also admits admins of the subject (403 otherwise).
  * Every id must be another workspace of the same organization the caller can read (422 listing
- * every bad item); nothing changes unless all are valid.
+ * every bad item, an unreadable one exactly like an unknown one); nothing changes unless all are
+ * valid.
  */
 export async function changeRemoteStateConsumers(
   ctx: ServiceContext,
@@ -82,13 +83,27 @@ export async function changeRemoteStateConsumers(
     const found =
       ids.length === 0
         ? []
-        : await tx.selectFrom('workspaces').select(['id', 'organization_id']).where('id', 'in', ids).execute();
-    const sameOrg = new Set(found.filter((w) => w.organization_id === row.organization_id).map((w) => w.id));
+        : await tx
+            .selectFrom('workspaces')
+            .select(['id', 'organization_id', 'project_id'])
+            .where('id', 'in', ids)
+            .execute();
+    // "Consumers must be readable by the token": one the caller cannot read is answered exactly as
+    // an id that does not exist, so that the answer tells nothing of it, and nothing changes.
+    const readable = new Set(
+      found
+        .filter(
+          (w) =>
+            w.organization_id === row.organization_id &&
+            can(ctx.actor, 'workspace:read', scoped(facts, { projectId: w.project_id, workspaceId: w.id })),
+        )
+        .map((w) => w.id),
+    );
     const problems: { pointer: string; detail: string }[] = [];
     ids.forEach((id, i) => {
       if (id === row.id)
         problems.push({ pointer: `/data/${i}/id`, detail: 'A workspace cannot be a remote state consumer of itself' });
-      else if (!sameOrg.has(id))
+      else if (!readable.has(id))
         problems.push({ pointer: `/data/${i}/id`, detail: `Workspace ${id} not found in this organization` });
     });
     // Removing tolerates absent consumers but not unknown workspaces: the same checks apply.

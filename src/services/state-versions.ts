@@ -1,24 +1,72 @@
 import type { Selectable } from 'kysely';
 import * as v from 'valibot';
-import { checkAttributes, int, nullable, str } from '../domain/attributes.js';
-import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
+import { bool, checkAttributes, int, nullable, str } from '../domain/attributes.js';
+import { conflict, forbidden, invalid, notFound } from '../domain/errors.js';
 import { newId, randomTail } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
-import { can, type OrgFacts } from '../domain/policy.js';
-import { decodeBase64, md5Hex, parseState } from '../domain/state.js';
+import { can, type Action, type OrgFacts } from '../domain/policy.js';
+import { decodeBase64 } from '../domain/state.js';
+import { summarize } from '../domain/state-resources.js';
 import type { StateVersion, StateVersionInput } from '../domain/state-version.js';
-import { sameHash } from '../domain/token.js';
 import type { StateVersionsTable } from '../store/schema.js';
-import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
+import { checkJsonState, checkState, storeJsonState, storeState } from './state-content.js';
 import { holdsLock } from './workspace-locks.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 
-type Row = Selectable<StateVersionsTable>;
+export type StateVersionRow = Selectable<StateVersionsTable>;
 
-function toStateVersion(row: Row, currentId: string | null): StateVersion {
+const schema = v.looseObject({
+  serial: v.pipe(int(), v.minValue(0, 'must be 0 or greater')),
+  md5: v.pipe(str(), v.regex(/^[0-9a-fA-F]{32}$/, 'must be 32 hexadecimal digits')),
+  lineage: nullable(str()),
+  state: nullable(str()),
+  'json-state': nullable(str()),
+  'json-state-outputs': nullable(str()),
+  force: nullable(bool()),
+});
+
+/** Validates the attributes of `POST /workspaces/:id/state-versions`. */
+export function parseStateVersionAttributes(attributes: unknown): StateVersionInput {
+  const a = checkAttributes(schema, attributes);
+  // The outputs come from the state itself; this form of them only has to be well-formed.
+  if (typeof a['json-state-outputs'] === 'string' && !decodeBase64(a['json-state-outputs']))
+    throw invalid('/data/attributes/json-state-outputs', 'Json-state-outputs must be base64-encoded');
   return {
+    serial: a.serial,
+    md5: a.md5.toLowerCase(),
+    lineage: a.lineage ?? null,
+    state: a.state ?? null,
+    jsonState: a['json-state'] ?? null,
+    force: a.force ?? false,
+  };
+}
+
+/** Outputs ids and resource summaries of versions, for their documents (two queries for a page). */
+export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId: string | null) {
+  const ids = rows.map((r) => r.id);
+  const outputs =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('state_version_outputs')
+          .select(['id', 'state_version_id'])
+          .where('state_version_id', 'in', ids)
+          .orderBy('seq')
+          .execute();
+  const groups =
+    ids.length === 0
+      ? []
+      : await db
+          .selectFrom('state_version_resources')
+          .select(['state_version_id', 'module', 'mode', 'type', 'name', 'provider'])
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('state_version_id', 'in', ids)
+          .groupBy(['state_version_id', 'module', 'mode', 'type', 'name', 'provider'])
+          .orderBy((eb) => eb.fn.min('seq'))
+          .execute();
+  return rows.map((row): StateVersion => ({
     id: row.id,
     workspaceId: row.workspace_id,
     serial: row.serial,
@@ -30,48 +78,30 @@ function toStateVersion(row: Row, currentId: string | null): StateVersion {
     resourceCount: row.resource_count,
     size: row.size,
     terraformVersion: row.terraform_version,
+    formatVersion: row.format_version,
+    hasJsonState: row.has_json_state === 1,
     createdAt: row.created_at,
     finalizedAt: row.finalized_at,
     urlSecret: row.url_secret,
-  };
+    outputIds: outputs.filter((o) => o.state_version_id === row.id).map((o) => o.id),
+    summary:
+      row.status === 'pending'
+        ? null
+        : summarize(groups.filter((g) => g.state_version_id === row.id).map((g) => ({ ...g, count: Number(g.n) }))),
+  }));
 }
 
-const schema = v.looseObject({
-  serial: v.pipe(int(), v.minValue(0, 'must be 0 or greater')),
-  md5: v.pipe(str(), v.regex(/^[0-9a-fA-F]{32}$/, 'must be 32 hexadecimal digits')),
-  lineage: nullable(str()),
-  state: nullable(str()),
-});
-
-/** Validates the attributes of `POST /workspaces/:id/state-versions`. */
-export function parseStateVersionAttributes(attributes: unknown): StateVersionInput {
-  const a = checkAttributes(schema, attributes);
-  return { serial: a.serial, md5: a.md5.toLowerCase(), lineage: a.lineage ?? null, state: a.state ?? null };
-}
-
-function invalidState(pointer: string, detail: string): BerthError {
-  return new BerthError([{ status: 422, title: 'invalid attribute', detail, pointer }]);
-}
-
-/**
- * Checks a state body against the version's md5 (and its serial and lineage when the body has
- * them), and parses it. Throws 422 on any mismatch.
- */
-function checkBody(bytes: Buffer, expected: { md5: string; serial: number; lineage: string | null }, pointer: string) {
-  if (md5Hex(bytes) !== expected.md5) throw invalidState(pointer, 'State does not match its md5 checksum');
-  const parsed = parseState(bytes.toString('utf8'), pointer);
-  if (parsed.serial !== null && parsed.serial !== expected.serial)
-    throw invalidState(pointer, `State serial ${parsed.serial} does not match serial ${expected.serial}`);
-  if (parsed.lineage !== null && expected.lineage !== null && parsed.lineage !== expected.lineage) {
-    throw invalidState(pointer, 'State lineage does not match lineage');
-  }
-  return parsed;
+async function stateVersionOf(db: Tx, row: StateVersionRow, currentId: string | null): Promise<StateVersion> {
+  return (await stateVersionsOf(db, [row], currentId))[0]!;
 }
 
 /**
  * Creates a state version. The caller must hold the workspace lock (409 otherwise, as in HCP
- * Terraform). With `state`, it is stored and finalized at once; without, it is `pending` until
- * its upload URL receives the body. Either way it is intermediate until the lock is released.
+ * Terraform). Its serial and lineage are the ones given, as in HCP Terraform, which does not
+ * compare them with the state's own. Unless `force`, the serial may not be lower than one already
+ * stored for the same lineage, and the lineage may not differ from the current state's. With
+ * `state`, it is stored and finalized at once; without, it is `pending` until its upload URL
+ * receives the body. Either way it is intermediate until the lock is released.
  */
 export async function createStateVersion(
   ctx: ServiceContext,
@@ -79,119 +109,95 @@ export async function createStateVersion(
   input: StateVersionInput,
 ): Promise<StateVersion> {
   const now = ctx.clock.now().toISOString();
-  const row = await writeTransaction(ctx, async (tx) => {
+  return writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:create-state-versions', facts))
       throw forbidden('not authorized to create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
-    const newest = await tx
-      .selectFrom('state_versions')
-      .select((eb) => eb.fn.max('serial').as('serial'))
-      .where('workspace_id', '=', ws.id)
-      .where('lineage', input.lineage === null ? 'is' : '=', input.lineage)
-      .executeTakeFirst();
-    if (newest?.serial !== null && newest?.serial !== undefined && Number(newest.serial) > input.serial) {
-      throw invalidState(
-        '/data/attributes/serial',
-        `Serial must not go backwards: this lineage is at serial ${newest.serial}`,
-      );
-    }
-    let body: Buffer | null = null;
-    let parsed = null;
-    if (input.state !== null) {
-      body = decodeBase64(input.state);
-      if (!body) throw invalidState('/data/attributes/state', 'State must be base64-encoded');
-      parsed = checkBody(body, input, '/data/attributes/state');
-    }
-    const sv: Row = {
+
+    const body = input.state === null ? null : decodeBase64(input.state);
+    if (input.state !== null && !body) throw invalid('/data/attributes/state', 'State must be base64-encoded');
+    const parsed = body ? checkState(body, input.md5, '/data/attributes/state') : null;
+    const json = input.jsonState === null ? null : decodeBase64(input.jsonState);
+    if (input.jsonState !== null && !json)
+      throw invalid('/data/attributes/json-state', 'Json-state must be base64-encoded');
+    if (json) checkJsonState(json, '/data/attributes/json-state');
+    const lineage = input.lineage ?? parsed?.lineage ?? null;
+    if (!input.force) await checkSuccession(tx, ws.id, ws.current_state_version_id, input.serial, lineage);
+
+    const row: StateVersionRow = {
       seq: 0,
       id: newId('sv'),
       workspace_id: ws.id,
       serial: input.serial,
-      lineage: input.lineage,
+      lineage,
       md5: input.md5,
-      status: body ? 'finalized' : 'pending',
+      status: 'pending',
       intermediate: 1,
-      resource_count: parsed?.resourceCount ?? 0,
-      size: body?.length ?? 0,
-      terraform_version: parsed?.terraformVersion ?? null,
+      resource_count: 0,
+      size: 0,
+      terraform_version: null,
       url_secret: randomTail(32),
       created_by_kind: ctx.actor.kind,
       created_by_id: ctx.actor.tokenId,
       created_at: now,
-      finalized_at: body ? now : null,
+      finalized_at: null,
+      format_version: null,
+      has_json_state: 0,
     };
-    const { seq: _seq, ...values } = sv;
+    const { seq: _seq, ...values } = row;
     await tx.insertInto('state_versions').values(values).execute();
-    if (body)
-      await tx
-        .insertInto('state_bodies')
-        .values({ state_version_id: sv.id, body: body.toString('utf8') })
-        .execute();
-    return { sv, current: ws.current_state_version_id };
+    let stored = row;
+    if (body && parsed) stored = await storeState(tx, stored, body, parsed, now);
+    if (json) stored = await storeJsonState(tx, stored, json);
+    return stateVersionOf(tx, stored, ws.current_state_version_id);
   });
-  return toStateVersion(row.sv, row.current);
 }
 
-/** Receives the body of a pending state version through its upload URL (the secret authorizes). */
-export async function uploadStateBody(
-  ctx: Pick<ServiceContext, 'db' | 'clock' | 'commitHook'>,
-  id: string,
-  secret: string,
-  bytes: Buffer,
+/** The serial may not go back within a lineage, nor the lineage change from the current state's. */
+async function checkSuccession(
+  tx: Tx,
+  workspaceId: string,
+  currentId: string | null,
+  serial: number,
+  lineage: string | null,
 ): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
-    const row = await tx.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
-    if (row.status !== 'pending') throw conflict('This state version has already been uploaded');
-    const parsed = checkBody(bytes, row, '/');
-    await tx
-      .insertInto('state_bodies')
-      .values({ state_version_id: id, body: bytes.toString('utf8') })
-      .execute();
-    await tx
-      .updateTable('state_versions')
-      .set({
-        status: 'finalized',
-        finalized_at: ctx.clock.now().toISOString(),
-        resource_count: parsed.resourceCount,
-        size: bytes.length,
-        terraform_version: parsed.terraformVersion,
-      })
-      .where('id', '=', id)
-      .execute();
-  });
-}
-
-function secretMatches(stored: string, given: string): boolean {
-  const a = Buffer.from(stored);
-  const b = Buffer.from(given);
-  return a.length === b.length && sameHash(a.toString('hex'), b.toString('hex'));
-}
-
-/** The stored state of a finalized version, through its download URL. */
-export async function downloadStateBody(ctx: Pick<ServiceContext, 'db'>, id: string, secret: string): Promise<string> {
-  const row = await ctx.db
+  const newest = await tx
     .selectFrom('state_versions')
-    .leftJoin('state_bodies', 'state_bodies.state_version_id', 'state_versions.id')
-    .select(['state_versions.url_secret', 'state_bodies.body'])
-    .where('state_versions.id', '=', id)
+    .select((eb) => eb.fn.max('serial').as('serial'))
+    .where('workspace_id', '=', workspaceId)
+    .where('lineage', lineage === null ? 'is' : '=', lineage)
     .executeTakeFirst();
-  if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
-  if (row.body === null) throw notFound('this state version has no uploaded state yet');
-  return row.body;
+  if (newest?.serial !== null && newest?.serial !== undefined && Number(newest.serial) > serial) {
+    throw invalid(
+      '/data/attributes/serial',
+      `Serial must not go backwards: this lineage is at serial ${newest.serial} (set force to replace it)`,
+    );
+  }
+  if (lineage === null || currentId === null) return;
+  const current = await tx
+    .selectFrom('state_versions')
+    .select('lineage')
+    .where('id', '=', currentId)
+    .executeTakeFirst();
+  if (current?.lineage && current.lineage !== lineage) {
+    throw invalid(
+      '/data/attributes/lineage',
+      `Lineage does not match the current state's lineage ${current.lineage} (set force to replace it)`,
+    );
+  }
 }
 
-const latestFinalizedIntermediate = memoQuery((db, p: { workspaceId: string }) =>
+const latestFinalizedIntermediate = (db: Tx, workspaceId: string) =>
   db
     .selectFrom('state_versions')
     .select(['id', 'seq', 'resource_count', 'created_at'])
-    .where('workspace_id', '=', p.workspaceId)
+    .where('workspace_id', '=', workspaceId)
     .where('intermediate', '=', 1)
     .where('status', '=', 'finalized')
     .orderBy('seq', 'desc')
-    .limit(1),
-);
+    .limit(1)
+    .executeTakeFirst();
 
 /** What promoting a state version needs of it. */
 export interface PromotableVersion {
@@ -214,8 +220,7 @@ export async function promoteIntermediateState(
   known?: PromotableVersion | null,
 ): Promise<boolean> {
   // `known`: the caller already read the latest finalized intermediate version (null: there is none).
-  const latest =
-    known !== undefined ? (known ?? undefined) : await latestFinalizedIntermediate.first(tx, { workspaceId });
+  const latest = known !== undefined ? (known ?? undefined) : await latestFinalizedIntermediate(tx, workspaceId);
   if (latest) {
     await tx
       .updateTable('workspaces')
@@ -240,61 +245,59 @@ export async function promoteIntermediateState(
   return latest !== undefined;
 }
 
-/** Reading state versions needs state versions `read` (403 for who may only read the workspace). */
-function requireStateRead(ctx: ServiceContext, facts: OrgFacts): void {
-  if (!can(ctx.actor, 'workspace:read-state-versions', facts))
-    throw forbidden('not authorized to read the state versions of this workspace');
+/** Reading needs the state versions permission `action` (403 for who may only read the workspace). */
+export function requireState(ctx: ServiceContext, facts: OrgFacts, action: Action = 'workspace:read-state-versions') {
+  if (!can(ctx.actor, action, facts))
+    throw forbidden(
+      action === 'workspace:read-state-outputs'
+        ? 'not authorized to read the state outputs of this workspace'
+        : 'not authorized to read the state versions of this workspace',
+    );
 }
 
-async function readableVersion(ctx: ServiceContext, id: string) {
-  const row = await ctx.db.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
+/** A version and its workspace, when the caller may read the workspace and `action` in it (404 otherwise). */
+export async function readableVersion(
+  ctx: ServiceContext,
+  id: string,
+  action: Action = 'workspace:read-state-versions',
+  db: Tx = ctx.db,
+) {
+  const row = await db.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`state version ${id} not found`);
-  const { row: ws, facts } = await readableWorkspace(ctx, { id: row.workspace_id }).catch(() => {
+  const { row: ws, facts } = await readableWorkspace(ctx, { id: row.workspace_id }, db).catch(() => {
     throw notFound(`state version ${id} not found`);
   });
-  requireStateRead(ctx, facts);
-  return { row, ws };
+  requireState(ctx, facts, action);
+  return { row, ws, facts };
 }
 
 export async function getStateVersion(ctx: ServiceContext, id: string): Promise<StateVersion> {
   const { row, ws } = await readableVersion(ctx, id);
-  return toStateVersion(row, ws.current_state_version_id);
+  return stateVersionOf(ctx.db, row, ws.current_state_version_id);
 }
 
 export async function currentStateVersion(ctx: ServiceContext, ref: WorkspaceRef): Promise<StateVersion> {
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
-  requireStateRead(ctx, facts);
+  requireState(ctx, facts);
   if (!ws.current_state_version_id) throw notFound('the workspace has no current state version');
   const row = await ctx.db
     .selectFrom('state_versions')
     .selectAll()
     .where('id', '=', ws.current_state_version_id)
     .executeTakeFirstOrThrow();
-  return toStateVersion(row, ws.current_state_version_id);
+  return stateVersionOf(ctx.db, row, ws.current_state_version_id);
 }
 
-/** State versions of a workspace, newest first. */
+/** State versions of a workspace (by id, or by organization and name), newest first. */
 export async function listStateVersions(
   ctx: ServiceContext,
   ref: WorkspaceRef,
   page: PageRequest,
 ): Promise<Paged<StateVersion>> {
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
-  requireStateRead(ctx, facts);
+  requireState(ctx, facts);
   const base = ctx.db.selectFrom('state_versions').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').limit(page.size).offset(offsetOf(page)).execute();
-  return { items: rows.map((r) => toStateVersion(r, ws.current_state_version_id)), total: Number(n), page };
-}
-
-/** The outputs of the current state (for `include=outputs`); sensitive values are hidden. */
-export async function currentOutputs(db: Tx, stateVersionId: string | null) {
-  if (!stateVersionId) return [];
-  const body = await db
-    .selectFrom('state_bodies')
-    .select('body')
-    .where('state_version_id', '=', stateVersionId)
-    .executeTakeFirst();
-  if (!body) return [];
-  return parseState(body.body, '/').outputs.map((o) => ({ ...o, value: o.sensitive ? null : o.value }));
+  return { items: await stateVersionsOf(ctx.db, rows, ws.current_state_version_id), total: Number(n), page };
 }

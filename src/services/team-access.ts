@@ -1,8 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import {
   checkCustomOnly,
-  CUSTOM_ONLY_PROJECT_DETAIL,
-  CUSTOM_ONLY_WORKSPACE_DETAIL,
   CUSTOM_PROJECT_DEFAULTS,
   CUSTOM_WORKSPACE_DEFAULTS,
   type TeamProject,
@@ -62,7 +60,10 @@ async function teamOf(db: Tx, teamId: string, organizationId: string) {
   return team;
 }
 
-function projectColumns(input: TeamProjectInput, current?: Selectable<TeamProjectsTable>): Partial<TeamProjectsTable> {
+function projectColumns(
+  input: TeamProjectInput,
+  current?: Selectable<TeamProjectsTable>,
+): Updateable<TeamProjectsTable> {
   const access = input.access ?? current?.access;
   if (access !== 'custom') {
     // Fixed levels imply their permissions; the custom columns go back to their defaults.
@@ -70,6 +71,7 @@ function projectColumns(input: TeamProjectInput, current?: Selectable<TeamProjec
     return {
       project_settings: d.settings,
       project_teams: d.teams,
+      project_variable_sets: d.variableSets,
       ws_runs: d.workspace.runs,
       ws_variables: d.workspace.variables,
       ws_state_versions: d.workspace.stateVersions,
@@ -89,6 +91,7 @@ function projectColumns(input: TeamProjectInput, current?: Selectable<TeamProjec
   return {
     project_settings: input.settings ?? (keep ? current!.project_settings : d.settings),
     project_teams: input.teams ?? (keep ? current!.project_teams : d.teams),
+    project_variable_sets: input.variableSets ?? (keep ? current!.project_variable_sets : d.variableSets),
     ws_runs: w.runs ?? (keep ? current!.ws_runs : d.workspace.runs),
     ws_variables: w.variables ?? (keep ? current!.ws_variables : d.workspace.variables),
     ws_state_versions: w.stateVersions ?? (keep ? current!.ws_state_versions : d.workspace.stateVersions),
@@ -176,8 +179,8 @@ export async function updateTeamProject(
   return writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to project ${row.project_id}`);
-    checkCustomOnly(input.access ?? row.access, input.customGiven, CUSTOM_ONLY_PROJECT_DETAIL);
-    const changes: Partial<TeamProjectsTable> = { ...projectColumns(input, row) };
+    checkCustomOnly(input.access ?? row.access, input.customKeys);
+    const changes: Updateable<TeamProjectsTable> = { ...projectColumns(input, row) };
     if (input.access) changes.access = input.access;
     await tx
       .updateTable('team_projects')
@@ -315,7 +318,7 @@ export async function updateTeamWorkspace(
   return writeTransaction(ctx, async (tx) => {
     const { row, workspace, manage } = await visibleTeamWorkspace(ctx, tx, id);
     if (!manage) throw forbidden(`not authorized to manage team access to workspace ${row.workspace_id}`);
-    checkCustomOnly(input.access ?? row.access, Object.keys(input.custom).length > 0, CUSTOM_ONLY_WORKSPACE_DETAIL);
+    checkCustomOnly(input.access ?? row.access, input.customKeys);
     const changes: Partial<TeamWorkspacesTable> = { ...workspaceColumns(input, row) };
     if (input.access) changes.access = input.access;
     await tx

@@ -4,7 +4,7 @@ import type { User } from '../domain/user.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
-import { requireManage, visibleTeam } from './teams.js';
+import { requireMembershipManage, visibleTeam } from './teams.js';
 import { usersByIds } from './users.js';
 
 /**
@@ -68,7 +68,7 @@ export async function changeTeamMembers(
 ): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row: team, facts } = await visibleTeam(ctx, tx, teamId);
-    requireManage(ctx, facts);
+    requireMembershipManage(ctx, facts, team);
     const members = await namedMemberships(tx, team.organization_id, refs);
     let removed = 0;
     for (const m of members) {

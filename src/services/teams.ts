@@ -1,9 +1,18 @@
-import type { Selectable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { BerthError, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
-import { can, type OrgFacts } from '../domain/policy.js';
-import { OWNERS_TEAM, type Team, type TeamInput } from '../domain/team.js';
+import { can, canManageTeamTokens, type OrgFacts } from '../domain/policy.js';
+import {
+  accessColumn,
+  ALL_ORGANIZATION_ACCESS,
+  ORGANIZATION_ACCESS_FLAGS,
+  OWNERS_TEAM,
+  type OrganizationAccess,
+  type Team,
+  type TeamInput,
+} from '../domain/team.js';
+import { containsInsensitive } from '../store/like.js';
 import type { TeamsTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
@@ -12,11 +21,24 @@ import { orgFacts } from './access.js';
 
 type TeamRow = Selectable<TeamsTable>;
 
-/** A team is visible to those who manage teams, to its members, and to all members when its visibility is `organization`. */
-function canSeeTeam(ctx: ServiceContext, row: TeamRow, facts: OrgFacts): boolean {
-  if (can(ctx.actor, 'team:manage', facts)) return true;
+/**
+ * A team is visible to those who may see every team (owners, the organization token, "manage
+ * teams", "access secret teams"), to its members, and to all members when its visibility is
+ * `organization`.
+ */
+export function canSeeTeam(ctx: ServiceContext, row: TeamRow, facts: OrgFacts): boolean {
+  if (can(ctx.actor, 'team:read-secret', facts)) return true;
   if (facts.teams.some((t) => t.teamId === row.id)) return true;
   return row.visibility === 'organization' && can(ctx.actor, 'organization:read', facts);
+}
+
+/** The team's `organization-access`: every flag for the owners team, else the stored ones. */
+function organizationAccessOf(row: TeamRow): OrganizationAccess {
+  if (row.is_owners === 1) return { ...ALL_ORGANIZATION_ACCESS };
+  const record = row as unknown as Record<string, unknown>;
+  return Object.fromEntries(
+    ORGANIZATION_ACCESS_FLAGS.map((f) => [f, record[accessColumn(f)] === 1]),
+  ) as OrganizationAccess;
 }
 
 async function toTeam(ctx: ServiceContext, db: Tx, row: TeamRow, orgName: string, facts: OrgFacts): Promise<Team> {
@@ -27,27 +49,30 @@ async function toTeam(ctx: ServiceContext, db: Tx, row: TeamRow, orgName: string
     .where('team_members.team_id', '=', row.id)
     .orderBy('users.username')
     .execute();
+  const owners = row.is_owners === 1;
   const manage = can(ctx.actor, 'team:manage', facts);
   return {
     id: row.id,
     organizationName: orgName,
     name: row.name,
-    isOwners: row.is_owners === 1,
+    isOwners: owners,
     visibility: row.visibility,
-    organizationAccess: {
-      manageProjects: row.manage_projects === 1,
-      manageWorkspaces: row.manage_workspaces === 1,
-      readProjects: row.read_projects === 1,
-      readWorkspaces: row.read_workspaces === 1,
-    },
+    ssoTeamId: row.sso_team_id,
+    allowMemberTokenManagement: row.allow_member_token_management === 1,
+    organizationAccess: organizationAccessOf(row),
     userIds: members.map((m) => m.id),
     usernames: members.map((m) => m.username),
     createdAt: row.created_at,
     permissions: {
-      canUpdateMembership: manage,
-      canDestroy: manage && row.is_owners !== 1,
-      canUpdateOrganizationAccess: manage && row.is_owners !== 1,
-      canUpdateApiToken: manage,
+      canUpdateMembership: can(ctx.actor, owners ? 'team:manage-owners' : 'team:manage-membership', facts),
+      canDestroy: manage && !owners,
+      canUpdateOrganizationAccess: can(ctx.actor, 'team:manage-organization-access', facts) && !owners,
+      canUpdateApiToken: canManageTeamTokens(ctx.actor, facts, {
+        teamId: row.id,
+        allowMemberTokenManagement: row.allow_member_token_management === 1,
+      }),
+      canUpdateVisibility: manage,
+      canUpdateName: manage && !owners,
     },
   };
 }
@@ -68,7 +93,13 @@ export async function visibleTeam(ctx: ServiceContext, db: Tx, id: string) {
 }
 
 export function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
-  if (!can(ctx.actor, 'team:manage', facts)) throw forbidden('only owners and organization tokens can manage teams');
+  if (!can(ctx.actor, 'team:manage', facts))
+    throw forbidden('only owners, the organization token and teams that manage teams can manage teams');
+}
+
+function requireManageAccess(ctx: ServiceContext, facts: OrgFacts): void {
+  if (!can(ctx.actor, 'team:manage-organization-access', facts))
+    throw forbidden("not authorized to change teams' organization access");
 }
 
 function nameTaken(): BerthError {
@@ -82,13 +113,22 @@ function nameTaken(): BerthError {
   ]);
 }
 
-function accessColumns(input: TeamInput): Partial<TeamsTable> {
-  const a = input.organizationAccess;
-  const out: Partial<TeamsTable> = {};
-  if (a.manageProjects !== undefined) out.manage_projects = a.manageProjects ? 1 : 0;
-  if (a.manageWorkspaces !== undefined) out.manage_workspaces = a.manageWorkspaces ? 1 : 0;
-  if (a.readProjects !== undefined) out.read_projects = a.readProjects ? 1 : 0;
-  if (a.readWorkspaces !== undefined) out.read_workspaces = a.readWorkspaces ? 1 : 0;
+function accessColumns(input: TeamInput): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const f of ORGANIZATION_ACCESS_FLAGS) {
+    const value = input.organizationAccess[f];
+    if (value !== undefined) out[accessColumn(f)] = value ? 1 : 0;
+  }
+  return out;
+}
+
+/** The columns of the plain attributes (everything but the organization access). */
+function settingColumns(input: TeamInput): Partial<Updateable<TeamsTable>> {
+  const out: Partial<Updateable<TeamsTable>> = {};
+  if (input.visibility !== undefined) out.visibility = input.visibility;
+  if (input.ssoTeamId !== undefined) out.sso_team_id = input.ssoTeamId;
+  if (input.allowMemberTokenManagement !== undefined)
+    out.allow_member_token_management = input.allowMemberTokenManagement ? 1 : 0;
   return out;
 }
 
@@ -97,6 +137,7 @@ export async function createTeam(ctx: ServiceContext, orgName: string, input: Te
   await writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
     requireManage(ctx, facts);
+    if (Object.values(input.organizationAccess).some((v) => v === true)) requireManageAccess(ctx, facts);
     const taken = await tx
       .selectFrom('teams')
       .select('id')
@@ -115,8 +156,9 @@ export async function createTeam(ctx: ServiceContext, orgName: string, input: Te
         manage_workspaces: 0,
         read_projects: 0,
         read_workspaces: 0,
-        visibility: input.visibility ?? 'secret',
+        visibility: 'secret',
         created_at: ctx.clock.now().toISOString(),
+        ...settingColumns(input),
         ...accessColumns(input),
       })
       .execute();
@@ -129,21 +171,25 @@ export async function getTeam(ctx: ServiceContext, id: string): Promise<Team> {
   return toTeam(ctx, ctx.db, row, orgName, facts);
 }
 
+export interface TeamListFilter {
+  /** Substring of the name, case-insensitive. */
+  q?: string;
+  /** Exact names (`filter[names]`). */
+  names?: string[];
+}
+
 export async function listTeams(
   ctx: ServiceContext,
   orgName: string,
   page: PageRequest,
-  q?: string,
+  filter: TeamListFilter = {},
 ): Promise<Paged<Team>> {
   const { row: org, facts } = await readableOrganization(ctx, orgName);
-  const rows = await ctx.db
-    .selectFrom('teams')
-    .selectAll()
-    .where('organization_id', '=', org.id)
-    .orderBy('name')
-    .execute();
-  let visible = rows.filter((r) => canSeeTeam(ctx, r, facts));
-  if (q) visible = visible.filter((r) => r.name.toLowerCase().includes(q.toLowerCase()));
+  let query = ctx.db.selectFrom('teams').selectAll().where('organization_id', '=', org.id);
+  if (filter.q) query = query.where(containsInsensitive('name', filter.q));
+  if (filter.names) query = query.where('name', 'in', filter.names.length > 0 ? filter.names : ['']);
+  const rows = await query.orderBy('name').execute();
+  const visible = rows.filter((r) => canSeeTeam(ctx, r, facts));
   const slice = visible.slice(offsetOf(page), offsetOf(page) + page.size);
   const items: Team[] = [];
   for (const r of slice) items.push(await toTeam(ctx, ctx.db, r, org.name, facts));
@@ -153,12 +199,17 @@ export async function listTeams(
 export async function updateTeam(ctx: ServiceContext, id: string, input: TeamInput): Promise<Team> {
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await visibleTeam(ctx, tx, id);
-    requireManage(ctx, facts);
-    const changes: Partial<TeamsTable> = accessColumns(input);
-    if (
-      row.is_owners === 1 &&
-      (Object.keys(changes).length > 0 || (input.name !== undefined && input.name !== row.name))
-    ) {
+    const access = accessColumns(input);
+    const settings = settingColumns(input);
+    const renames = input.name !== undefined && input.name !== row.name;
+    const touchesAccess = Object.keys(access).length > 0;
+    const touchesSettings = input.name !== undefined || Object.keys(settings).length > 0;
+    if (touchesAccess) requireManageAccess(ctx, facts);
+    if (touchesSettings) requireManage(ctx, facts);
+    // An update that changes nothing still needs one of the two permissions.
+    if (!touchesAccess && !touchesSettings && !can(ctx.actor, 'team:manage-organization-access', facts))
+      requireManage(ctx, facts);
+    if (row.is_owners === 1 && (touchesAccess || renames)) {
       throw new BerthError([
         {
           status: 422,
@@ -168,17 +219,17 @@ export async function updateTeam(ctx: ServiceContext, id: string, input: TeamInp
         },
       ]);
     }
-    if (input.name !== undefined && input.name !== row.name) {
+    const changes: Updateable<TeamsTable> = { ...settings, ...access };
+    if (renames) {
       const taken = await tx
         .selectFrom('teams')
         .select('id')
         .where('organization_id', '=', row.organization_id)
-        .where('name', '=', input.name)
+        .where('name', '=', input.name!)
         .executeTakeFirst();
       if (taken) throw nameTaken();
       changes.name = input.name;
     }
-    if (input.visibility !== undefined) changes.visibility = input.visibility;
     if (Object.keys(changes).length > 0) await tx.updateTable('teams').set(changes).where('id', '=', id).execute();
   });
   return getTeam(ctx, id);
@@ -191,4 +242,10 @@ export async function deleteTeam(ctx: ServiceContext, id: string): Promise<void>
     if (row.name === OWNERS_TEAM && row.is_owners === 1) throw forbidden('the owners team cannot be deleted');
     await tx.deleteFrom('teams').where('id', '=', id).execute();
   });
+}
+
+/** Members of the owners team are for owners to change; of other teams, for "manage membership". */
+export function requireMembershipManage(ctx: ServiceContext, facts: OrgFacts, row: TeamRow): void {
+  if (!can(ctx.actor, row.is_owners === 1 ? 'team:manage-owners' : 'team:manage-membership', facts))
+    throw forbidden(`not authorized to change the members of team ${row.id}`);
 }

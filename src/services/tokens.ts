@@ -32,11 +32,11 @@ const tokenByHash = memoQuery((db, p: { hash: string }) =>
     .where('tokens.token_hash', '=', p.hash),
 );
 
-/** An expired token is unknown: the request is a 401, as for a revoked one. */
 export async function authenticate(db: Kysely<DB>, token: string, now: Date = new Date()): Promise<Actor | null> {
   const hash = hashToken(token);
   const row = await tokenByHash.first(db, { hash });
   if (!row || !sameHash(row.token_hash, hash)) return null;
+  // An expired token authenticates no more (it stays listed until it is deleted).
   if (isExpired(row.expired_at, now)) return null;
   switch (row.kind) {
     case 'site-admin':
@@ -59,16 +59,33 @@ export async function authenticate(db: Kysely<DB>, token: string, now: Date = ne
     case 'organization':
       if (!row.organization_id) return null;
       return { kind: 'organization', tokenId: row.id, organizationId: row.organization_id };
+    case 'audit-trails':
+      if (!row.organization_id) return null;
+      return { kind: 'audit-trail', tokenId: row.id, organizationId: row.organization_id };
   }
   return null;
 }
 
-async function insertToken(
+/** Who a new token records as its creator: the acting user, team or organization (by id). */
+export function creatorOf(actor: Actor): Pick<TokensTable, 'created_by_type' | 'created_by_id'> {
+  switch (actor.kind) {
+    case 'user':
+      return { created_by_type: 'users', created_by_id: actor.userId };
+    case 'team':
+      return { created_by_type: 'teams', created_by_id: actor.teamId };
+    case 'organization':
+      return { created_by_type: 'organizations', created_by_id: actor.organizationId };
+    default:
+      return { created_by_type: null, created_by_id: null };
+  }
+}
+
+/** Stores a new token (its hash) and returns it with its secret, shown this once. */
+export async function insertToken(
   tx: Tx,
   now: string,
-  fields: Pick<TokensTable, 'kind' | 'user_id' | 'team_id' | 'organization_id' | 'description'> & {
-    expired_at?: string | null;
-  },
+  fields: Pick<TokensTable, 'kind' | 'user_id' | 'team_id' | 'organization_id' | 'description'> &
+    Partial<Pick<TokensTable, 'expired_at' | 'created_by_type' | 'created_by_id'>>,
 ): Promise<TokenInfo> {
   const token = generateToken();
   const id = newId('at');
@@ -83,7 +100,7 @@ async function insertToken(
     description: fields.description,
     createdAt: now,
     lastUsedAt: null,
-    expiredAt,
+    expiredAt: fields.expired_at ?? null,
     userId: fields.user_id,
     teamId: fields.team_id,
     organizationName: null,
@@ -222,100 +239,4 @@ export async function revokeToken(ctx: ServiceContext, id: string): Promise<void
     await manageableToken(ctx, tx, id);
     await tx.deleteFrom('tokens').where('id', '=', id).execute();
   });
-}
-
-/** Creates (or regenerates, revoking the old one) the team's token. Owners and org tokens may. */
-export async function createTeamToken(
-  ctx: ServiceContext,
-  teamId: string,
-  description: string | null,
-): Promise<TokenInfo> {
-  return writeTransaction(ctx, async (tx) => {
-    const team = await tx
-      .selectFrom('teams')
-      .select(['id', 'organization_id'])
-      .where('id', '=', teamId)
-      .executeTakeFirst();
-    if (!team) throw notFound(`team ${teamId} not found`);
-    const facts = await orgFacts(tx, ctx.actor, team.organization_id);
-    if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`team ${teamId} not found`);
-    if (!can(ctx.actor, 'team:manage', facts))
-      throw forbidden('only owners and organization tokens can manage team tokens');
-    await tx.deleteFrom('tokens').where('team_id', '=', teamId).where('kind', '=', 'team').execute();
-    return insertToken(tx, ctx.clock.now().toISOString(), {
-      kind: 'team',
-      user_id: null,
-      team_id: teamId,
-      organization_id: null,
-      description,
-    });
-  });
-}
-
-export async function deleteTeamToken(ctx: ServiceContext, teamId: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
-    const team = await tx
-      .selectFrom('teams')
-      .select(['id', 'organization_id'])
-      .where('id', '=', teamId)
-      .executeTakeFirst();
-    if (!team) throw notFound(`team ${teamId} not found`);
-    const facts = await orgFacts(tx, ctx.actor, team.organization_id);
-    if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`team ${teamId} not found`);
-    if (!can(ctx.actor, 'team:manage', facts))
-      throw forbidden('only owners and organization tokens can manage team tokens');
-    const result = await tx
-      .deleteFrom('tokens')
-      .where('team_id', '=', teamId)
-      .where('kind', '=', 'team')
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound('the team has no token');
-  });
-}
-
-/** Creates (or regenerates) the organization token. Only owners (not the org token itself). */
-export async function createOrganizationToken(
-  ctx: ServiceContext,
-  orgName: string,
-  description: string | null,
-): Promise<TokenInfo> {
-  return writeTransaction(ctx, async (tx) => {
-    const org = await orgForTokens(ctx, tx, orgName);
-    await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', 'organization').execute();
-    const info = await insertToken(tx, ctx.clock.now().toISOString(), {
-      kind: 'organization',
-      user_id: null,
-      team_id: null,
-      organization_id: org.id,
-      description,
-    });
-    return { ...info, organizationName: org.name };
-  });
-}
-
-export async function deleteOrganizationToken(ctx: ServiceContext, orgName: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
-    const org = await orgForTokens(ctx, tx, orgName);
-    const result = await tx
-      .deleteFrom('tokens')
-      .where('organization_id', '=', org.id)
-      .where('kind', '=', 'organization')
-      .executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) throw notFound('the organization has no token');
-  });
-}
-
-async function orgForTokens(ctx: ServiceContext, tx: Tx, orgName: string) {
-  const org = await tx
-    .selectFrom('organizations')
-    .select(['id', 'name'])
-    .where('name', '=', orgName)
-    .executeTakeFirst();
-  if (!org) throw notFound(`organization ${orgName} not found`);
-  const facts = await orgFacts(tx, ctx.actor, org.id);
-  if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`organization ${orgName} not found`);
-  if (ctx.actor.kind === 'organization' || !can(ctx.actor, 'organization:manage-tokens', facts)) {
-    throw forbidden('only owners can manage the organization token');
-  }
-  return org;
 }

@@ -11,6 +11,7 @@ import {
   type EffectiveTagBinding,
   type WorkspaceRef,
 } from './workspaces-read.js';
+import { checkTagOverrides } from './reserved-tag-keys.js';
 import { bindingOwner } from './workspace-seq.js';
 
 /** The bindings set directly on a workspace, in the order their keys were first added. */
@@ -69,6 +70,7 @@ export async function listWorkspaceEffectiveTagBindings(
 async function changeBindings(
   ctx: ServiceContext,
   ref: WorkspaceRef,
+  incoming: TagBindingInput[],
   target: (existing: TagBindingInput[]) => TagBindingInput[],
   pointer: string,
 ): Promise<TagBinding[]> {
@@ -76,6 +78,7 @@ async function changeBindings(
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts))
       throw forbidden(`not authorized to manage the tags of workspace ${row.id}`);
+    await checkTagOverrides(tx, row.organization_id, row.project_id, incoming, pointer);
     const next = target(await workspaceTagBindings(tx, row.id));
     checkBindingCount(next.length, pointer);
     await applyBindings(tx, row.id, next, ctx.clock.now().toISOString());
@@ -90,7 +93,7 @@ export function addWorkspaceTagBindings(
   incoming: TagBindingInput[],
   pointer = '/data',
 ): Promise<TagBinding[]> {
-  return changeBindings(ctx, ref, (existing) => mergeBindings(existing, incoming), pointer);
+  return changeBindings(ctx, ref, incoming, (existing) => mergeBindings(existing, incoming), pointer);
 }
 
 /** Replaces the whole set (`[]` clears it). */
@@ -100,5 +103,5 @@ export function replaceWorkspaceTagBindings(
   target: TagBindingInput[],
   pointer = '/data',
 ): Promise<TagBinding[]> {
-  return changeBindings(ctx, ref, () => target, pointer);
+  return changeBindings(ctx, ref, target, () => target, pointer);
 }

@@ -52,7 +52,8 @@ export async function countMatches(
 ): Promise<number> {
   if (readable === null && onlyCondition(query, 'excludeTags')) return countByExclusion(ctx, orgId, query.excludeTags!);
   const [first, ...rest] = query.tagged ?? [];
-  if (!first) return countWorkspaces(ctx, filters);
+  // A value alone (any key) has no disjoint branches: counted on the workspaces table.
+  if (!first || first.key === '') return countWorkspaces(ctx, filters);
   if (rest.length === 0 && readable === null && onlyCondition(query, 'tagged')) return countTagged(ctx, orgId, first);
   // The first `filter[tagged]` splits into its two disjoint branches, each counted from an index.
   const others = workspaceFilters(orgId, { ...query, tagged: rest });

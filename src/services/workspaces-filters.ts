@@ -8,6 +8,7 @@ import type { ServiceContext } from './context.js';
 export type WorkspaceFilter = (eb: ExpressionBuilder<DB, 'workspaces'>) => Expression<SqlBool>;
 
 export interface TaggedFilter {
+  /** Empty means any key: the value alone, under whatever key. */
   key: string;
   /** Empty means any value. */
   value: string;
@@ -97,10 +98,44 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
     out.push((eb) => eb('workspaces.current_run_status', 'in', statuses));
   }
   for (const t of query.tagged ?? []) {
+    if (t.key === '') {
+      out.push(taggedWithValue(t.value));
+      continue;
+    }
     const branch = taggedBranches(t);
     out.push((eb) => eb.or([branch.own(eb), branch.inherited(eb)]));
   }
   return out;
+}
+
+/**
+ * `filter[tagged][i][value]` alone: an effective binding of any key holds the value, either the
+ * workspace's own, or its project's for a key the workspace does not bind itself.
+ */
+function taggedWithValue(value: string): WorkspaceFilter {
+  return (eb) => {
+    const own = eb
+      .selectFrom('workspace_tag_bindings as wtb')
+      .select('wtb.workspace_seq')
+      .where('wtb.value', '=', value);
+    const inherited = eb
+      .selectFrom('project_tag_bindings as ptb')
+      .select('ptb.id')
+      .whereRef('ptb.project_id', '=', 'workspaces.project_id')
+      .where('ptb.value', '=', value)
+      .where((inner) =>
+        inner.not(
+          inner.exists(
+            inner
+              .selectFrom('workspace_tag_bindings as okb')
+              .select('okb.seq')
+              .whereRef('okb.workspace_id', '=', 'workspaces.id')
+              .whereRef('okb.key', '=', 'ptb.key'),
+          ),
+        ),
+      );
+    return eb.or([eb('workspaces.seq', 'in', own), eb.exists(inherited)]);
+  };
 }
 
 /**

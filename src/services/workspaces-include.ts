@@ -1,14 +1,14 @@
 import type { Organization } from '../domain/organization.js';
 import type { Project } from '../domain/project.js';
-import { createHash } from 'node:crypto';
 import type { Run } from '../domain/run.js';
-import type { StateOutput } from '../domain/state.js';
-import type { StateVersion } from '../domain/state-version.js';
+import type { StateVersion, StateVersionOutput } from '../domain/state-version.js';
 import type { Workspace } from '../domain/workspace.js';
 import { getRun } from './runs.js';
-import { currentOutputs, getStateVersion } from './state-versions.js';
+import { currentOutputsOf } from './state-outputs.js';
+import { getStateVersion } from './state-versions.js';
 
-export type WorkspaceOutput = StateOutput & { id: string };
+/** An output of a workspace's current state (`include=outputs`), sensitive value hidden. */
+export type WorkspaceOutput = StateVersionOutput;
 import { orgFacts } from './access.js';
 import { can, scoped } from '../domain/policy.js';
 import type { ServiceContext } from './context.js';
@@ -58,16 +58,12 @@ export async function loadWorkspaceIncludes(
         out.stateVersions.push(await getStateVersion(ctx, w.currentStateVersionId));
   }
   if (include.has('outputs')) {
-    for (const w of workspaces) {
-      if (!w.permissions.canReadStateOutputs) continue;
-      out.outputs.set(
-        w.id,
-        (await currentOutputs(ctx.db, w.currentStateVersionId)).map((o) => ({
-          id: `wsout-${createHash('sha256').update(`${w.currentStateVersionId}/${o.name}`).digest('hex').slice(0, 16)}`,
-          ...o,
-        })),
-      );
-    }
+    const readable = workspaces.filter((w) => w.permissions.canReadStateOutputs);
+    const byVersion = await currentOutputsOf(
+      ctx.db,
+      readable.flatMap((w) => (w.currentStateVersionId ? [w.currentStateVersionId] : [])),
+    );
+    for (const w of readable) out.outputs.set(w.id, byVersion.get(w.currentStateVersionId ?? '') ?? []);
   }
   if (include.has('effective_tag_bindings')) {
     out.effectiveTagBindings = await effectiveTagBindingsOf(

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import { notFound } from '../domain/errors.js';
+import { effectiveExecution } from '../domain/execution.js';
 import type { ExecutionMode } from '../domain/organization.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
@@ -20,8 +21,11 @@ import { readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './w
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
   org_name: string;
   org_execution_mode: string;
+  org_agent_pool_id: string | null;
   org_allow_force_delete: number;
-  project_execution_mode: string | null;
+  project_execution_mode: string;
+  project_execution_overridden: number;
+  project_agent_pool_id: string | null;
   project_auto_destroy: string | null;
 };
 
@@ -41,8 +45,11 @@ export function selectWorkspaces(db: Tx) {
     .select([
       'organizations.name as org_name',
       'organizations.default_execution_mode as org_execution_mode',
+      'organizations.default_agent_pool_id as org_agent_pool_id',
       'organizations.allow_force_delete_workspaces as org_allow_force_delete',
       'projects.default_execution_mode as project_execution_mode',
+      'projects.execution_overridden as project_execution_overridden',
+      'projects.default_agent_pool_id as project_agent_pool_id',
       'projects.auto_destroy_activity_duration as project_auto_destroy',
     ]);
 }
@@ -73,7 +80,7 @@ export function toWorkspace(
     row.locked === 1 && row.locked_by_id && ['users', 'teams', 'runs'].includes(row.locked_by_kind ?? '')
       ? { type: row.locked_by_kind as 'users' | 'teams' | 'runs', id: row.locked_by_id }
       : null;
-  const ownMode = row.execution_mode as ExecutionMode | null;
+  const execution = executionOf(row);
   const settings = { allowForceDeleteWorkspaces: row.org_allow_force_delete === 1 };
   return {
     id: row.id,
@@ -90,9 +97,9 @@ export function toWorkspace(
     autoDestroyActivityDuration:
       row.auto_destroy_overridden === 1 ? row.auto_destroy_activity_duration : row.project_auto_destroy,
     inheritsProjectAutoDestroy: row.auto_destroy_overridden !== 1,
-    executionMode: (ownMode ?? row.project_execution_mode ?? row.org_execution_mode) as ExecutionMode,
-    executionModeOverridden: ownMode !== null,
-    agentPoolId: ownMode === 'agent' ? row.agent_pool_id : null,
+    executionMode: execution.mode,
+    executionModeOverridden: execution.source === 'workspace',
+    agentPoolId: execution.agentPoolId,
     fileTriggersEnabled: row.file_triggers_enabled === 1,
     globalRemoteState: row.global_remote_state === 1,
     queueAllRuns: row.queue_all_runs === 1,
@@ -139,8 +146,22 @@ export function toWorkspace(
       canReadStateVersions: can(ctx.actor, 'workspace:read-state-versions', facts),
       canReadStateOutputs: can(ctx.actor, 'workspace:read-state-outputs', facts),
       canCreateStateVersions: can(ctx.actor, 'workspace:create-state-versions', facts),
+      canManageRunTasks: can(ctx.actor, 'workspace:manage-run-tasks', facts),
     },
   };
+}
+
+/** The workspace's effective execution setting along workspace -> project -> organization. */
+export function executionOf(row: WorkspaceRow) {
+  const own = row.execution_mode as ExecutionMode | null;
+  return effectiveExecution({
+    workspace: own ? { mode: own, agentPoolId: row.agent_pool_id } : null,
+    project:
+      row.project_execution_overridden === 1
+        ? { mode: row.project_execution_mode as ExecutionMode, agentPoolId: row.project_agent_pool_id }
+        : null,
+    organization: { mode: row.org_execution_mode as ExecutionMode, agentPoolId: row.org_agent_pool_id },
+  });
 }
 
 const selectTagNames = queryByIds((db, workspaceIds) =>

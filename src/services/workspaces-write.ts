@@ -19,11 +19,13 @@ import { isProjectAdmin } from './access.js';
 import { addTagRefs } from './flat-tags.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
+import { checkTagOverrides } from './reserved-tag-keys.js';
 import { findProjectRow } from './projects-read.js';
 import { getWorkspace, parseVcsRepo, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { bindingOwner, moveBindings } from './workspace-seq.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
+const TAG_BINDINGS_POINTER = '/data/relationships/tag-bindings/data';
 
 const sameName = memoQuery((db, p: { organizationId: string; nameLower: string }) =>
   db
@@ -50,15 +52,38 @@ async function projectInOrganization(tx: Tx, organizationId: string, projectId: 
   return project;
 }
 
-async function checkAgentPool(tx: Tx, organizationId: string, agentPoolId: string): Promise<void> {
+/**
+ * The pool a workspace asks for must be of its organization and serve it: organization-scoped,
+ * or listing the workspace among its allowed workspaces (a new workspace is in no list yet).
+ */
+async function checkAgentPool(
+  tx: Tx,
+  organizationId: string,
+  agentPoolId: string,
+  workspaceId: string | null,
+): Promise<void> {
   const pool = await tx
     .selectFrom('agent_pools')
-    .select('id')
+    .select(['id', 'organization_scoped'])
     .where('id', '=', agentPoolId)
     .where('organization_id', '=', organizationId)
     .executeTakeFirst();
   if (!pool)
     throw invalid('/data/attributes/agent-pool-id', `Agent pool ${agentPoolId} not found in this organization`);
+  if (pool.organization_scoped === 1) return;
+  const allowed = workspaceId
+    ? await tx
+        .selectFrom('agent_pool_allowed_workspaces')
+        .select('seq')
+        .where('agent_pool_id', '=', agentPoolId)
+        .where('workspace_id', '=', workspaceId)
+        .executeTakeFirst()
+    : undefined;
+  if (!allowed)
+    throw invalid(
+      '/data/attributes/agent-pool-id',
+      `Agent pool ${agentPoolId} is not organization-scoped and does not allow this workspace`,
+    );
 }
 
 /** Checks the repository's OAuth token (when it changed) and records its service provider. */
@@ -129,8 +154,9 @@ export async function createWorkspace(
     }
     const name = input.name!;
     if (await nameTaken(tx, org.id, name)) throw nameTakenError();
+    if (input.tagBindings) await checkTagOverrides(tx, org.id, project.id, input.tagBindings, TAG_BINDINGS_POINTER);
     const execution = resolveExecution({ mode: null, agentPoolId: null }, input);
-    if (input.agentPoolId && execution.agentPoolId) await checkAgentPool(tx, org.id, execution.agentPoolId);
+    if (input.agentPoolId && execution.agentPoolId) await checkAgentPool(tx, org.id, execution.agentPoolId, null);
     const vcsRepo = await checkVcsRepo(tx, org.id, mergeVcsRepo(null, input.vcsRepo), null);
     const overridden = input.autoDestroyActivityDuration !== undefined || input.inheritsProjectAutoDestroy === false;
     const now = ctx.clock.now().toISOString();
@@ -213,7 +239,7 @@ export async function updateWorkspace(
     if (touchesExecution) {
       const execution = resolveExecution({ mode: row.execution_mode as never, agentPoolId: row.agent_pool_id }, input);
       if (input.agentPoolId && execution.agentPoolId === input.agentPoolId)
-        await checkAgentPool(tx, row.organization_id, input.agentPoolId);
+        await checkAgentPool(tx, row.organization_id, input.agentPoolId, row.id);
       changes.execution_mode = execution.mode;
       changes.agent_pool_id = execution.agentPoolId;
     }
@@ -249,6 +275,14 @@ export async function updateWorkspace(
     if (input.triggerPrefixes !== undefined) changes.trigger_prefixes = JSON.stringify(input.triggerPrefixes);
     if (input.workingDirectory !== undefined) changes.working_directory = input.workingDirectory;
 
+    if (input.tagBindings !== undefined)
+      await checkTagOverrides(
+        tx,
+        row.organization_id,
+        changes.project_id ?? row.project_id,
+        input.tagBindings,
+        TAG_BINDINGS_POINTER,
+      );
     const now = ctx.clock.now().toISOString();
     if (Object.keys(changes).length > 0 || input.tagBindings !== undefined || input.tags !== undefined) {
       changes.updated_at = now;

@@ -1,5 +1,5 @@
-import { existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { BerthError, conflict, notFound } from '../domain/errors.js';
 
@@ -40,8 +40,56 @@ function schemaVersion(db: Database.Database): number {
 /** A side file next to `file` for writing before the final rename. */
 const partialOf = (file: string) => `${file}.partial-${process.pid}`;
 
+/** The side files SQLite may keep beside a database (its journal, write-ahead log and shared memory). */
+const sideFiles = (file: string) => [`${file}-wal`, `${file}-shm`, `${file}-journal`];
+
 function removeDatabaseFiles(file: string): void {
-  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) rmSync(f, { force: true });
+  for (const f of [file, ...sideFiles(file)]) rmSync(f, { force: true });
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: it exists, as another user's process.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * Removes what killed backups (or restores) into `file` left behind: their side files
+ * `FILE.partial-<pid>` and those files' journals, each as large as a whole backup. Those of a
+ * process still running (another backup into the same file, now) are left alone.
+ */
+function removeLeftovers(file: string): void {
+  const prefix = `${basename(file)}.partial-`;
+  let names: string[];
+  try {
+    names = readdirSync(dirname(file));
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix)) continue;
+    const match = /^(\d+)(?:-wal|-shm|-journal)?$/.exec(name.slice(prefix.length));
+    if (!match) continue;
+    const pid = Number(match[1]);
+    if (pid !== process.pid && !processAlive(pid)) rmSync(join(dirname(file), name), { force: true });
+  }
+}
+
+/** Makes a rename in `folder` durable (a power cut after it cannot undo it), where the platform allows. */
+function syncFolder(folder: string): void {
+  let fd: number | null = null;
+  try {
+    fd = openSync(folder, 'r');
+    fsyncSync(fd);
+  } catch {
+    // Not possible on every platform (Windows); the rename itself is still atomic.
+  } finally {
+    if (fd !== null) closeSync(fd);
+  }
 }
 
 /**
@@ -49,7 +97,10 @@ function removeDatabaseFiles(file: string): void {
  * backup API, while other processes (a running `berth serve`) may keep writing: the copy is the
  * database as of one instant. It is written beside `file` and renamed into place, so an
  * interrupted backup never leaves a partial file under the final name, and it is a single
- * self-contained file (rollback journal, not WAL). Refuses to overwrite `file` unless `force`.
+ * self-contained file (rollback journal, not WAL). Refuses to overwrite `file` unless `force`;
+ * forced, the new copy replaces the old one in that one rename: whenever the backup is killed
+ * or fails, `file` is the old backup or the new one, whole. What earlier killed backups left
+ * beside `file` is removed first.
  */
 export async function backupDatabase(
   source: string,
@@ -73,6 +124,7 @@ export async function backupDatabase(
       .prepare("select 1 from sqlite_master where type = 'table' and name = 'berth_migrations'")
       .get();
     if (!hasMigrations) throw invalid(`${src} is not a berth database (no berth_migrations table)`);
+    removeLeftovers(dest);
     removeDatabaseFiles(partial);
     const progress = await db.backup(partial, { progress: ALL_PAGES });
     const copy = new Database(partial, { fileMustExist: true });
@@ -83,8 +135,11 @@ export async function backupDatabase(
     } finally {
       copy.close();
     }
-    if (options.force) removeDatabaseFiles(dest);
+    // The copy is complete and on disk (SQLite synced it). A journal or WAL left beside the old
+    // backup must not meet the new one; then one atomic rename replaces the old backup, if any.
+    for (const f of sideFiles(dest)) rmSync(f, { force: true });
     renameSync(partial, dest);
+    syncFolder(dirname(dest));
     return { file: dest, bytes: statSync(dest).size, source: src, pages: progress.totalPages, schemaVersion: version };
   } catch (err) {
     removeDatabaseFiles(partial);
@@ -155,10 +210,12 @@ export async function restoreDatabase(
       await db.backup(dest, { progress: ALL_PAGES });
     } else {
       const partial = partialOf(dest);
+      removeLeftovers(dest);
       removeDatabaseFiles(partial);
       try {
         await db.backup(partial, { progress: ALL_PAGES });
         renameSync(partial, dest);
+        syncFolder(dirname(dest));
       } catch (err) {
         removeDatabaseFiles(partial);
         throw err;

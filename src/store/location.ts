@@ -41,7 +41,7 @@ export function parseDatabaseLocation(value: string): DatabaseLocation {
 
 /**
  * The database of a command or server: `--database`, else `$BERTH_DATABASE_URL`, else the SQLite
- * file of `$BERTH_DB` / `--db` / the default path.
+ * file of `--db` / `$BERTH_DB` / the default path.
  */
 export function resolveDatabaseLocation(
   flags: { database?: string; db?: string },

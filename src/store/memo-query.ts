@@ -31,11 +31,16 @@ export interface MemoQuery<P extends Record<string, unknown>, R> {
  *   null, but a placeholder compiles to `= ?`).
  * A run whose parameters differ from the first run's names, or hold `undefined` (which kysely
  * leaves out of inserts and updates), is built and compiled as usual.
+ *
+ * Both rules are checked while the tests run (`BERTH_CHECK_MEMO_QUERIES=1`, set by the vitest
+ * configs for the suite and every process it starts): each run is also built the usual way, and a
+ * run whose SQL or parameters differ from the memoized ones throws `MemoQueryRuleError`.
  */
 export function memoQuery<P extends Record<string, unknown>, R>(
   build: (db: Kysely<DB>, params: P) => Compilable<R>,
 ): MemoQuery<P, R> {
   const templates = new WeakMap<DialectAdapter, Template>();
+  const checked = CHECK_RULES;
 
   const templateOf = (db: Kysely<DB>, params: P): Template => {
     const adapter = db.getExecutor().adapter;
@@ -58,7 +63,9 @@ export function memoQuery<P extends Record<string, unknown>, R>(
     }
     if (count !== t.names.length || !t.names.every((n) => n in params)) return build(db, params).compile();
     const parameters = t.compiled.parameters.map((v) => (v instanceof Slot ? params[v.name] : v));
-    return { ...t.compiled, parameters };
+    const memoized = { ...t.compiled, parameters };
+    if (checked) checkRules(memoized, build(db, params).compile());
+    return memoized;
   };
 
   return {
@@ -69,6 +76,26 @@ export function memoQuery<P extends Record<string, unknown>, R>(
       return (await db.executeQuery<R>(compiledFor(db, params))).rows[0];
     },
   };
+}
+
+/** Whether every memoized run is compared with the usual build (tests set it; see `memoQuery`). */
+const CHECK_RULES = process.env.BERTH_CHECK_MEMO_QUERIES === '1';
+
+/** A memoized query whose shape depends on its values, or that compares a null (see `memoQuery`). */
+export class MemoQueryRuleError extends Error {
+  override name = 'MemoQueryRuleError';
+}
+
+function checkRules(memoized: CompiledQuery, usual: CompiledQuery): void {
+  const same =
+    memoized.sql === usual.sql &&
+    memoized.parameters.length === usual.parameters.length &&
+    memoized.parameters.every((v, i) => Object.is(v, usual.parameters[i]));
+  if (same) return;
+  throw new MemoQueryRuleError(
+    `a memoized query differs from its usual build: its shape depends on the values, or it compares a null ` +
+      `(store/memo-query.ts)\n  memoized: ${memoized.sql}\n  usual:    ${usual.sql}`,
+  );
 }
 
 /**

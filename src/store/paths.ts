@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 
 /**
- * Where the local database lives: `$BERTH_DB`, else the `--db` flag, else `berth.db` in the
+ * Where the local database lives: the `--db` flag, else `$BERTH_DB`, else `berth.db` in the
  * user's data directory (`$XDG_DATA_HOME/berth/` or `~/.local/share/berth/`).
  */
 export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env): string {
@@ -12,7 +12,8 @@ export function defaultDatabasePath(env: NodeJS.ProcessEnv = process.env): strin
 }
 
 export function resolveDatabasePath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
-  if (env.BERTH_DB && env.BERTH_DB.length > 0) return env.BERTH_DB;
+  // An explicit flag always wins over the environment.
   if (flag && flag.length > 0) return flag;
+  if (env.BERTH_DB && env.BERTH_DB.length > 0) return env.BERTH_DB;
   return defaultDatabasePath(env);
 }

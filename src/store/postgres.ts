@@ -24,7 +24,8 @@ export const DEFAULT_POOL_MAX = 10;
  * - integer keys declared as on SQLite (`integer primary key autoincrement`) become identity
  *   columns;
  * - text columns get the "C" collation: comparisons and sorts by code point (SQLite's BINARY),
- *   whatever the database's locale, so names and ids list in the same order on both.
+ *   whatever the database's locale, so names and ids list in the same order on both;
+ * - byte columns declared `blob` (SQLite's name) become `bytea`.
  */
 class BerthPostgresQueryCompiler extends PostgresQueryCompiler {
   private inColumnDefinition = false;
@@ -43,6 +44,10 @@ class BerthPostgresQueryCompiler extends PostgresQueryCompiler {
   }
 
   protected override visitDataType(node: DataTypeNode): void {
+    if (node.dataType === 'blob') {
+      this.append('bytea');
+      return;
+    }
     super.visitDataType(node);
     if (this.inColumnDefinition && node.dataType === 'text') this.append(' collate "C"');
   }

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
+import type { StateVersionStatus } from '../domain/state-version.js';
 
 /**
  * Table types for kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 text so
@@ -16,6 +17,11 @@ export interface OrganizationsTable {
   session_remember: number | null;
   collaborator_auth_policy: string;
   created_at: string;
+  /** The pool of the `agent` default mode (migration 015). */
+  default_agent_pool_id: Generated<string | null>;
+  send_passing_statuses: Generated<number>;
+  aggregated_commit_status_enabled: Generated<number>;
+  speculative_plan_management_enabled: Generated<number>;
 }
 
 export interface UsersTable {
@@ -35,6 +41,19 @@ export interface TeamsTable {
   manage_workspaces: number;
   read_projects: number;
   read_workspaces: number;
+  manage_policies: Generated<number>;
+  manage_policy_overrides: Generated<number>;
+  manage_vcs_settings: Generated<number>;
+  manage_providers: Generated<number>;
+  manage_modules: Generated<number>;
+  manage_run_tasks: Generated<number>;
+  manage_membership: Generated<number>;
+  manage_teams: Generated<number>;
+  manage_organization_access: Generated<number>;
+  access_secret_teams: Generated<number>;
+  manage_agent_pools: Generated<number>;
+  sso_team_id: string | null;
+  allow_member_token_management: Generated<number>;
   visibility: string;
   created_at: string;
 }
@@ -44,7 +63,7 @@ export interface TeamMembersTable {
   user_id: string;
 }
 
-export type TokenKind = 'site-admin' | 'user' | 'team' | 'organization';
+export type TokenKind = 'site-admin' | 'user' | 'team' | 'organization' | 'audit-trails';
 
 export interface TokensTable {
   id: string;
@@ -56,8 +75,11 @@ export interface TokensTable {
   description: string | null;
   created_at: string;
   last_used_at: string | null;
-  /** When the token stops working (migration 014); null for never. */
-  expired_at: ColumnType<string | null, string | null | undefined, string | null>;
+  /** When the token stops working; null for never. */
+  expired_at: string | null;
+  /** `users`, `teams` or `organizations`; null when a site-administrator token made it. */
+  created_by_type: string | null;
+  created_by_id: string | null;
 }
 
 /** A user's membership of an organization (migration 014): `invited` until they accept, then `active`. */
@@ -82,7 +104,11 @@ export interface ProjectsTable {
   name_lower: string;
   description: string | null;
   auto_destroy_activity_duration: string | null;
+  /** The project's own default execution mode, used only when `execution_overridden` is 1. */
   default_execution_mode: string;
+  /** 1 when the project sets its own default execution mode (migration 015); 0 inherits. */
+  execution_overridden: Generated<number>;
+  default_agent_pool_id: Generated<string | null>;
   is_default: number;
   created_at: string;
   /** Monotonic insertion order, for the stable default sort. */
@@ -187,6 +213,23 @@ export interface AgentPoolsTable {
   created_at: string;
 }
 
+/** The workspaces a pool that is not organization-scoped serves (migration 015). */
+export interface AgentPoolAllowedWorkspacesTable {
+  seq: Generated<number>;
+  agent_pool_id: string;
+  workspace_id: string;
+}
+
+export interface ReservedTagKeysTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  key: string;
+  disable_overrides: number;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface OauthTokensTable {
   seq: Generated<number>;
   id: string;
@@ -214,7 +257,7 @@ export interface StateVersionsTable {
   serial: number;
   lineage: string | null;
   md5: string;
-  status: 'pending' | 'finalized';
+  status: StateVersionStatus;
   intermediate: number;
   resource_count: number;
   size: number;
@@ -224,11 +267,38 @@ export interface StateVersionsTable {
   created_by_id: string | null;
   created_at: string;
   finalized_at: string | null;
+  format_version: number | null;
+  has_json_state: Generated<number>;
 }
 
-export interface StateBodiesTable {
+/** A version's state (`kind` 'state') or its JSON form ('json-state'), as the bytes uploaded. */
+export interface StateFilesTable {
   state_version_id: string;
-  body: string;
+  kind: 'state' | 'json-state';
+  body: Buffer;
+}
+
+export interface StateVersionOutputsTable {
+  seq: Generated<number>;
+  id: string;
+  state_version_id: string;
+  name: string;
+  sensitive: number;
+  type: string;
+  detailed_type: string | null;
+  value: string;
+}
+
+export interface StateVersionResourcesTable {
+  seq: Generated<number>;
+  id: string;
+  state_version_id: string;
+  module: string;
+  mode: string;
+  type: string;
+  name: string;
+  provider: string;
+  index_key: string | null;
 }
 
 export interface RunsTable {
@@ -259,6 +329,7 @@ export interface TeamProjectsTable {
   access: string;
   project_settings: string;
   project_teams: string;
+  project_variable_sets: Generated<string>;
   ws_runs: string;
   ws_variables: string;
   ws_state_versions: string;
@@ -341,7 +412,9 @@ export interface DB {
   project_tag_bindings: ProjectTagBindingsTable;
   workspaces: WorkspacesTable;
   state_versions: StateVersionsTable;
-  state_bodies: StateBodiesTable;
+  state_files: StateFilesTable;
+  state_version_outputs: StateVersionOutputsTable;
+  state_version_resources: StateVersionResourcesTable;
   runs: RunsTable;
   team_projects: TeamProjectsTable;
   team_workspaces: TeamWorkspacesTable;
@@ -349,6 +422,8 @@ export interface DB {
   tags: TagsTable;
   workspace_tags: WorkspaceTagsTable;
   agent_pools: AgentPoolsTable;
+  agent_pool_allowed_workspaces: AgentPoolAllowedWorkspacesTable;
+  reserved_tag_keys: ReservedTagKeysTable;
   oauth_tokens: OauthTokensTable;
   settings: SettingsTable;
   ssh_keys: SshKeysTable;

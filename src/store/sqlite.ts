@@ -1,16 +1,21 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { migrate } from './migrate.js';
 import { cachingDatabase } from './statement-cache.js';
+import { BusyWaitingSqliteDialect, isSqliteBusy } from './sqlite-busy.js';
 import type { DB } from './schema.js';
 import type { Store } from './open.js';
 
 /**
  * Opens (creating if needed, with its folder) the SQLite file, sets the pragmas berth relies on
  * and runs pending migrations. `:memory:` gives a private in-memory database (tests).
+ *
+ * Durability: `synchronous = NORMAL` in WAL mode. A commit survives the crash or kill of the
+ * process (it is in the WAL, in the operating system's hands), but the last commits before a
+ * power cut or a crash of the operating system may be lost; the database stays consistent.
  */
 export async function openSqliteStore(path: string): Promise<Store> {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
@@ -19,13 +24,17 @@ export async function openSqliteStore(path: string): Promise<Store> {
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: cachingDatabase(sqlite) }) });
+  const db = new Kysely<DB>({ dialect: new BusyWaitingSqliteDialect({ database: cachingDatabase(sqlite) }, sqlite) });
   try {
     await migrate(db);
   } catch (err) {
     await db.destroy();
     throw err;
   }
+  // From now on no statement waits for a lock inside SQLite, which would block the event loop:
+  // the dialect and writeTransaction wait between tries instead (sqlite-busy.ts). Opening and
+  // migrating, before anything is served, may still wait there.
+  sqlite.pragma('busy_timeout = 0');
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;
@@ -35,7 +44,12 @@ export async function openSqliteStore(path: string): Promise<Store> {
     db,
     path,
     optimize() {
-      sqlite.pragma('optimize=0x10002');
+      try {
+        sqlite.pragma('optimize=0x10002');
+      } catch (err) {
+        // Statistics are a help, not a need: skipped when another process holds the write lock.
+        if (!isSqliteBusy(err)) throw err;
+      }
       return Promise.resolve();
     },
     changeStamp() {

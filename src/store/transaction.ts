@@ -1,5 +1,6 @@
 import { CompiledQuery, Kysely, sql } from 'kysely';
 import { isPostgres, WRITE_LOCK_KEY } from './kind.js';
+import { isSqliteBusy, lockRetryDelay, LOCK_WAIT_MS, sleep } from './sqlite-busy.js';
 import type { DB } from './schema.js';
 
 export type Tx = Kysely<DB>;
@@ -26,7 +27,8 @@ export interface TransactionScope {
 /**
  * How a transaction starts on each engine.
  * - SQLite: `BEGIN IMMEDIATE` takes the database's write lock at once, for every connection and
- *   process on the file; a read transaction is a plain `BEGIN` (one snapshot).
+ *   process on the file, or waits for it without blocking the event loop (see
+ *   `sqliteWriteTransaction`); a read transaction is a plain `BEGIN` (one snapshot).
  * - PostgreSQL: a write transaction first takes one transaction-level advisory lock, the same on
  *   every instance, so writes take turns across all instances exactly as on SQLite, and each
  *   statement (read committed) sees every write committed before it. A read transaction is
@@ -53,21 +55,62 @@ async function inTransaction<T>(
   write: boolean,
   fn: (tx: Tx) => Promise<T>,
 ): Promise<T> {
+  if (write && !isPostgres(db)) return sqliteWriteTransaction(db, hook, fn);
   return db.connection().execute(async (conn) => {
     let begun = false;
     try {
       await begin(conn, write);
       begun = true;
-      const result = await fn(conn);
-      if (hook) await hook.beforeCommit(conn, result);
-      await conn.executeQuery(COMMIT);
-      hook?.afterCommit();
-      return result;
+      return await run(conn, hook, fn);
     } catch (err) {
       if (begun || isPostgres(conn)) await sql`rollback`.execute(conn).catch(() => undefined);
       throw err;
     }
   });
+}
+
+/** The work of a begun transaction, then its commit. */
+async function run<T>(conn: Tx, hook: CommitHook | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const result = await fn(conn);
+  if (hook) await hook.beforeCommit(conn, result);
+  await conn.executeQuery(COMMIT);
+  hook?.afterCommit();
+  return result;
+}
+
+const LOCK_TAKEN = Symbol('the write lock is taken');
+
+/**
+ * A SQLite write transaction. Its connection has no busy timeout (sqlite-busy.ts): while another
+ * process holds the write lock, `BEGIN IMMEDIATE` fails at once with SQLITE_BUSY. The connection
+ * (SQLite's only one, shared by every request of the process) is then given back, so that reads go
+ * on, and the begin is tried again after a short pause, until `LOCK_WAIT_MS` has passed; then the
+ * SQLITE_BUSY error stands (the API answers 503 with Retry-After).
+ */
+async function sqliteWriteTransaction<T>(
+  db: Kysely<DB>,
+  hook: CommitHook | undefined,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
+  const deadline = performance.now() + LOCK_WAIT_MS;
+  for (let attempt = 0; ; attempt++) {
+    const outcome = await db.connection().execute(async (conn): Promise<T | typeof LOCK_TAKEN> => {
+      try {
+        await conn.executeQuery(BEGIN_IMMEDIATE);
+      } catch (err) {
+        if (isSqliteBusy(err) && performance.now() < deadline) return LOCK_TAKEN;
+        throw err;
+      }
+      try {
+        return await run(conn, hook, fn);
+      } catch (err) {
+        await sql`rollback`.execute(conn).catch(() => undefined);
+        throw err;
+      }
+    });
+    if (outcome !== LOCK_TAKEN) return outcome;
+    await sleep(lockRetryDelay(attempt));
+  }
 }
 
 /**

@@ -45,6 +45,15 @@ const runBody = (s: Scene) => ({
   data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: s.web } } } },
 });
 const newRun = (s: Scene) => ok(s.api.post(`${P}/runs`, runBody(s)));
+/** A finalized state version that is no longer current (two pushed under one lock, then unlocked). */
+const releasedVersion = async (s: Scene): Promise<string> => {
+  await lock(s);
+  const inline = named('state-versions', { ...svAttributes, state: state.toString('base64') });
+  const first = await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, inline));
+  await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, inline));
+  await ok(s.api.post(`${P}/workspaces/${s.web}/actions/unlock`));
+  return first.id;
+};
 const report = (s: Scene, id: string, status: string) =>
   ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
 
@@ -148,6 +157,12 @@ const CASES: Record<string, Case> = {
     return s.act(() => s.api.delete(`${P}/authentication-tokens/${t.id}`));
   },
   'POST /admin/maintenance/prune': (s) => s.act(() => s.api.post(`${P}/admin/maintenance/prune`)),
+  'POST /admin/data-retention-policy-settings': (s) =>
+    s.act(() => s.api.post(`${P}/admin/data-retention-policy-settings`, goTfeDeleteOlder(30))),
+  'PATCH /admin/data-retention-policy-settings': (s) =>
+    s.act(() => s.api.patch(`${P}/admin/data-retention-policy-settings`, goTfeDeleteOlder(30))),
+  'DELETE /admin/data-retention-policy-settings': (s) =>
+    s.act(() => s.api.delete(`${P}/admin/data-retention-policy-settings`)),
   'POST /organizations/:org/teams': (s) => s.act(() => s.api.post(`${P}/organizations/acme/teams`, teamBody('devs'))),
   'PATCH /teams/:id': async (s) => {
     const t = await newTeam(s);
@@ -202,6 +217,12 @@ const CASES: Record<string, Case> = {
     const t = await newTeam(s);
     return s.act(() => s.api.post(`${P}/teams/${t.id}/authentication-token`));
   },
+  'POST /teams/:id/authentication-tokens': async (s) => {
+    const t = await newTeam(s);
+    return s.act(() =>
+      s.api.post(`${P}/teams/${t.id}/authentication-tokens`, named('authentication-tokens', { description: 'ci' })),
+    );
+  },
   'DELETE /teams/:id/authentication-token': async (s) => {
     const t = await newTeam(s);
     await ok(s.api.post(`${P}/teams/${t.id}/authentication-token`));
@@ -241,6 +262,59 @@ const CASES: Record<string, Case> = {
   },
   'POST /organizations/:org/agent-pools': (s) =>
     s.act(() => s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' }))),
+  'PATCH /agent-pools/:id': async (s) => {
+    const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
+    return s.act(() => s.api.patch(`${P}/agent-pools/${pool.id}`, named('agent-pools', { name: 'c' })));
+  },
+  'DELETE /organizations/:org/tags': async (s) => {
+    await ok(
+      s.api.post(`${P}/workspaces/${s.web}/relationships/tags`, {
+        data: [{ type: 'tags', attributes: { name: 'old' } }],
+      }),
+    );
+    const tag = (await ok(s.api.get(`${P}/organizations/acme/tags`)))[0];
+    return s.act(() =>
+      s.api.delete(`${P}/organizations/acme/tags`, { body: { data: [{ type: 'tags', id: tag.id }] } }),
+    );
+  },
+  'POST /tags/:id/relationships/workspaces': async (s) => {
+    await ok(
+      s.api.post(`${P}/workspaces/${s.web}/relationships/tags`, {
+        data: [{ type: 'tags', attributes: { name: 'spread' } }],
+      }),
+    );
+    const tag = (await ok(s.api.get(`${P}/organizations/acme/tags`)))[0];
+    const other = await newWorkspace(s, 'tagged-too');
+    return s.act(() => s.api.post(`${P}/tags/${tag.id}/relationships/workspaces`, wsList(other.id)));
+  },
+  'POST /organizations/:org/reserved-tag-keys': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' }))),
+  'PATCH /reserved-tag-keys/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() => s.api.patch(`${P}/reserved-tag-keys/${key.id}`, named('reserved-tag-keys', { key: 'stage' })));
+  },
+  'DELETE /reserved-tag-keys/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() => s.api.delete(`${P}/reserved-tag-keys/${key.id}`));
+  },
+  'PATCH /reserved-tags/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() =>
+      s.api.patch(`${P}/reserved-tags/${key.id}`, named('reserved-tag-keys', { 'disable-overrides': true })),
+    );
+  },
+  'DELETE /reserved-tags/:id': async (s) => {
+    const key = await ok(
+      s.api.post(`${P}/organizations/acme/reserved-tag-keys`, named('reserved-tag-keys', { key: 'env' })),
+    );
+    return s.act(() => s.api.delete(`${P}/reserved-tags/${key.id}`));
+  },
   'DELETE /agent-pools/:id': async (s) => {
     const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
     return s.act(() => s.api.delete(`${P}/agent-pools/${pool.id}`));
@@ -292,6 +366,32 @@ const CASES: Record<string, Case> = {
         headers: { 'Content-Type': 'application/octet-stream' },
       }),
     );
+  },
+  'PUT /state-versions/:id/json-content': async (s) => {
+    await lock(s);
+    const sv = await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, named('state-versions', svAttributes)));
+    const url = new URL(sv.attributes['hosted-json-state-upload-url']);
+    return s.act(() =>
+      s.api.request('PUT', url.pathname + url.search, {
+        raw: '{"format_version":"1.0"}',
+        token: null,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      }),
+    );
+  },
+  'POST /state-versions/:id/actions/soft_delete_backing_data': async (s) => {
+    const old = await releasedVersion(s);
+    return s.act(() => s.api.post(`${P}/state-versions/${old}/actions/soft_delete_backing_data`));
+  },
+  'POST /state-versions/:id/actions/restore_backing_data': async (s) => {
+    const old = await releasedVersion(s);
+    await ok(s.api.post(`${P}/state-versions/${old}/actions/soft_delete_backing_data`));
+    return s.act(() => s.api.post(`${P}/state-versions/${old}/actions/restore_backing_data`));
+  },
+  'POST /state-versions/:id/actions/permanently_delete_backing_data': async (s) => {
+    const old = await releasedVersion(s);
+    await ok(s.api.post(`${P}/state-versions/${old}/actions/soft_delete_backing_data`));
+    return s.act(() => s.api.post(`${P}/state-versions/${old}/actions/permanently_delete_backing_data`));
   },
   'POST /runs': (s) => s.act(() => s.api.post(`${P}/runs`, runBody(s))),
   'POST /runs/:id/actions/apply': async (s) => {

@@ -17,9 +17,17 @@ describe('data retention policies (self-hosted edition)', () => {
   });
   afterAll(() => api.close());
 
-  it('without any policy: GET is 404 and both documents carry data-retention-policy: {data: null}', async () => {
-    expect((await api.get(wsPath())).status).toBe(404);
-    expect((await api.get(orgPath)).status).toBe(404);
+  it('without any policy: GET answers the implicit site-wide default (keep everything); both documents carry data-retention-policy: {data: null}', async () => {
+    for (const path of [wsPath(), orgPath]) {
+      const res = await api.get(path);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.data).toEqual({
+        id: 'drp-siteDefault00000',
+        type: 'data-retention-policy-dont-deletes',
+        attributes: {},
+        relationships: { target: { data: null } },
+      });
+    }
     expect((await api.get(`/api/v2/workspaces/${ws}`)).body.data.relationships['data-retention-policy']).toEqual({
       data: null,
     });
@@ -134,8 +142,9 @@ describe('data retention policies (self-hosted edition)', () => {
     });
     expect((await api.get(wsPath())).body.data.relationships.target.data.type).toBe('organizations');
     expect((await api.delete(orgPath)).status).toBe(204);
-    expect((await api.get(orgPath)).status).toBe(404);
-    expect((await api.get(wsPath())).status).toBe(404);
+    // Nothing of their own: both answer the site-wide default.
+    expect((await api.get(orgPath)).body.data.relationships.target.data).toBeNull();
+    expect((await api.get(wsPath())).body.data.relationships.target.data).toBeNull();
     expect((await api.get('/api/v2/organizations/acme')).body.data.relationships['data-retention-policy']).toEqual({
       data: null,
     });
@@ -203,6 +212,8 @@ describe('data retention in the hosted edition', () => {
       expect((await api.delete(path)).status).toBe(404);
     }
     expect((await api.post('/api/v2/admin/maintenance/prune')).status).toBe(404);
+    expect((await api.get('/api/v2/admin/data-retention-policy-settings')).status).toBe(404);
+    expect((await api.post('/api/v2/admin/data-retention-policy-settings', goTfeDeleteOlder(3))).status).toBe(404);
     expect(await api.store.db.selectFrom('data_retention_policies').selectAll().execute()).toEqual([]);
   });
 
@@ -213,5 +224,59 @@ describe('data retention in the hosted edition', () => {
     expect((await api.get('/api/v2/organizations/acme')).body.data.relationships).not.toHaveProperty(
       'data-retention-policy',
     );
+  });
+});
+
+describe('the site-wide default data retention policy (self-hosted edition)', () => {
+  let api: TestApi;
+  let ws: string;
+  const site = '/api/v2/admin/data-retention-policy-settings';
+  const wsPath = () => `/api/v2/workspaces/${ws}/relationships/data-retention-policy`;
+  const orgPath = '/api/v2/organizations/acme/relationships/data-retention-policy';
+
+  beforeAll(async () => {
+    api = await TestApi.create();
+    await api.createOrg('acme');
+    ws = (await createWorkspace(api, 'acme', { name: 'app' })).body.data.id;
+  });
+  afterAll(() => api.close());
+
+  it('site administrators set it; organizations and workspaces without their own inherit it', async () => {
+    const set = await api.post(site, goTfeDeleteOlder(90));
+    expect(set.status, set.text).toBe(200);
+    expect(set.body.data).toMatchObject({
+      type: 'data-retention-policy-delete-olders',
+      attributes: { 'delete-older-than-n-days': 90 },
+      relationships: { target: { data: null } },
+    });
+    expect(set.body.data.id).toMatch(/^drp-[A-Za-z0-9]{16}$/);
+    expect((await api.get(site)).body.data).toEqual(set.body.data);
+    expect((await api.get(orgPath)).body.data).toEqual(set.body.data);
+    expect((await api.get(wsPath())).body.data).toEqual(set.body.data);
+    // Changing its kind keeps its id; the organization's own policy wins over it.
+    const changed = await api.patch(site, goTfeDontDelete);
+    expect(changed.body.data).toMatchObject({ id: set.body.data.id, type: 'data-retention-policy-dont-deletes' });
+    expect((await api.post(orgPath, goTfeDeleteOlder(7))).status).toBe(200);
+    expect((await api.get(wsPath())).body.data.attributes).toEqual({ 'delete-older-than-n-days': 7 });
+    expect((await api.delete(orgPath)).status).toBe(204);
+    expect((await api.get(wsPath())).body.data.id).toBe(set.body.data.id);
+    // DELETE goes back to the implicit default.
+    expect((await api.delete(site)).status).toBe(204);
+    expect((await api.get(wsPath())).body.data.id).toBe('drp-siteDefault00000');
+  });
+
+  it('is for site administrators only: others get 404 and change nothing', async () => {
+    const owner = await api.userToken('olga');
+    expect((await api.createOrg('olgas', owner.token)).status).toBe(201);
+    expect((await api.get(site, { token: owner.token })).status).toBe(404);
+    expect((await api.post(site, goTfeDeleteOlder(1), { token: owner.token })).status).toBe(404);
+    expect((await api.delete(site, { token: owner.token })).status).toBe(404);
+    expect((await api.get(site)).body.data.id).toBe('drp-siteDefault00000');
+  });
+
+  it('rejects a malformed policy with a 422 and keeps the one in force', async () => {
+    expect((await api.post(site, { data: { type: 'nonsense' } })).status).toBe(422);
+    expect((await api.post(site, goTfeDeleteOlder(0))).status).toBe(422);
+    expect((await api.get(site)).body.data.id).toBe('drp-siteDefault00000');
   });
 });

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { memoQuery } from '../../src/store/memo-query.js';
+import { memoQuery, MemoQueryRuleError } from '../../src/store/memo-query.js';
 import { writeTransaction } from '../../src/store/transaction.js';
 import type { Store } from '../../src/store/open.js';
 import { openTestStore } from '../helpers/store.js';
@@ -52,5 +52,18 @@ describe('memoQuery', () => {
     expect(await byKey.first(store.db, { key: 'memo-a' })).toEqual({ key: 'memo-a', value: 'first' });
     await partial.execute(store.db, { key: 'memo-b' });
     expect(await byKey.first(store.db, { key: 'memo-b' })).toEqual({ key: 'memo-b', value: 'two' });
+  });
+
+  it('refuses, while the tests run, a query whose shape depends on its values or that compares a null', async () => {
+    expect(process.env.BERTH_CHECK_MEMO_QUERIES).toBe('1');
+    const lowered = memoQuery((db, p: { key: string }) =>
+      db.selectFrom('settings').select('value').where('key', '=', String(p.key).toLowerCase()),
+    );
+    await expect(lowered.first(store.db, { key: 'MEMO-A' })).rejects.toBeInstanceOf(MemoQueryRuleError);
+    // kysely writes `is null` for a null, `is ?` for a placeholder (which PostgreSQL refuses).
+    const nullable = memoQuery((db, p: { value: string | null }) =>
+      db.selectFrom('settings').select('key').where('value', 'is', p.value),
+    );
+    await expect(nullable.first(store.db, { value: null })).rejects.toBeInstanceOf(MemoQueryRuleError);
   });
 });

@@ -15,7 +15,8 @@ describe('GET /organizations/:org/projects', () => {
     const n = (i * 7) % 45;
     return `${n % 2 === 0 ? 'p' : 'P'}-${String(n).padStart(2, '0')}`;
   });
-  const all = ['Default Project', ...created];
+  /** The default order: creation order, with the Default Project last. */
+  const all = [...created, 'Default Project'];
   const list = (query: string) => api.get(`/api/v2/organizations/big/projects${query}`);
 
   beforeAll(async () => {
@@ -58,7 +59,7 @@ describe('GET /organizations/:org/projects', () => {
       expect(last.body.links).toMatchObject({ prev: link(2), next: null, last: link(3) });
     });
 
-    it('returns every project once, in creation order, across the pages', async () => {
+    it('returns every project once, in creation order with the Default Project last, across the pages', async () => {
       const pages = await Promise.all([1, 2, 3].map((n) => list(`?page[number]=${n}`)));
       expect(pages.flatMap((p) => names(p.body))).toEqual(all);
     });
@@ -184,6 +185,18 @@ describe('GET /organizations/:org/projects', () => {
       ).toEqual(['alpha', 'beta', 'gamma']);
     });
 
+    it('matches a value alone under any key', async () => {
+      expect(names((await tagged('?filter[tagged][0][value]=prod')).body)).toEqual(['alpha', 'beta']);
+    });
+
+    it('refuses a malformed or unknown filter with a 400 naming it', async () => {
+      for (const query of ['filter[tagged][x][key]=env', 'filter[name]=alpha', 'filter[permissions][delete]=true']) {
+        const res = await tagged(`?${query}`);
+        expect(res.status, query).toBe(400);
+        expect(res.body.errors[0].source).toEqual({ parameter: query.split('=')[0] });
+      }
+    });
+
     it('combines several filters with AND', async () => {
       const res = await tagged(
         '?filter[tagged][0][key]=env&filter[tagged][0][value]=prod&filter[tagged][1][key]=team&filter[tagged][1][value]=web',
@@ -227,7 +240,8 @@ describe('GET /organizations/:org/projects', () => {
     it('lists without included when include is absent', async () => {
       const res = await tagged('');
       expect(res.body.included).toBeUndefined();
-      expect(res.body.data[1].relationships['effective-tag-bindings']).toEqual({
+      const alpha = res.body.data.find((p: any) => p.id === ids.alpha);
+      expect(alpha.relationships['effective-tag-bindings']).toEqual({
         links: { related: `/api/v2/projects/${ids.alpha}/effective-tag-bindings` },
       });
     });

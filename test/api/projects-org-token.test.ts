@@ -33,7 +33,7 @@ describe('projects with organization and team tokens', () => {
     const list = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=true', {
       token: orgToken,
     });
-    expect(list.body.data.map((x: any) => x.attributes.name)).toEqual(['Default Project', 'By Token']);
+    expect(list.body.data.map((x: any) => x.attributes.name)).toEqual(['By Token', 'Default Project']);
     expect((await api.delete(`/api/v2/projects/${p.id}`, { token: orgToken })).status).toBe(204);
   });
 

@@ -83,7 +83,7 @@ describe('who may do what with projects', () => {
       const res = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=true', {
         token: manager.token,
       });
-      expect(res.body.data.map((p: any) => p.attributes.name)).toEqual(['Default Project', 'Shared']);
+      expect(res.body.data.map((p: any) => p.attributes.name)).toEqual(['Shared', 'Default Project']);
     });
   });
 

@@ -153,6 +153,17 @@ describe('projects: create, read, update, delete', () => {
       );
     });
 
+    it('counts characters, not UTF-16 units: 256 emoji fit, 257 do not', async () => {
+      const fits = await post(projectBody({ name: 'emoji ok', description: '\u{1F680}'.repeat(256) }));
+      expect(fits.status, fits.text).toBe(201);
+      expect(fits.body.data.attributes.description).toBe('\u{1F680}'.repeat(256));
+      await expectRejected(
+        api,
+        () => post(projectBody({ name: 'emoji long', description: '\u{1F680}'.repeat(257) })),
+        invalidAttr('/data/attributes/description', 'Description is too long (maximum is 256 characters)'),
+      );
+    });
+
     it.each(['20m', '0d', '00h', '10000d', '14', 'd', '1.5d', ' 14d', '14D'])(
       'rejects the auto-destroy duration %j',
       async (duration) => {

@@ -36,7 +36,10 @@ describe('pruning by the effective data retention policy', () => {
         finalized_at: createdAt,
       })
       .execute();
-    await api.store.db.insertInto('state_bodies').values({ state_version_id: id, body: '{}' }).execute();
+    await api.store.db
+      .insertInto('state_files')
+      .values({ state_version_id: id, kind: 'state', body: Buffer.from('{}') })
+      .execute();
     return id;
   }
   async function run(ws: string, createdAt: string): Promise<string> {
@@ -94,7 +97,7 @@ describe('pruning by the effective data retention policy', () => {
     expect(await ids('runs', ws)).toEqual([currentRun, newRun]);
     expect(
       await api.store.db
-        .selectFrom('state_bodies')
+        .selectFrom('state_files')
         .select('state_version_id')
         .where('state_version_id', '=', old)
         .execute(),

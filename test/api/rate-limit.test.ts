@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds } from '../../src/api/rate-limit.js';
@@ -127,13 +128,21 @@ describe('rate limiting in serve', () => {
     await expect.poll(() => lines.join('\n'), { timeout: 5000 }).toMatch(/^GET \/api\/v2\/organizations 429 /m);
   });
 
-  it('counts each token on its own, and requests without a token by client address', async () => {
-    const other = await get(limited.url, '/api/v2/ping', 'berth.some.other-token');
-    expect(other.status).toBe(204);
-    expect(other.headers.get('x-ratelimit-remaining')).toBe('29');
+  it('counts each token the API accepted on its own; requests without one, or with one it never accepted, by client address', async () => {
     const anon = await get(limited.url, '/api/v2/ping');
     expect(anon.status).toBe(204);
     expect(anon.headers.get('x-ratelimit-remaining')).toBe('29');
+    // The ping checks no token: this one is not known to be valid, so it counts against the address.
+    const other = await get(limited.url, '/api/v2/ping', 'berth.some.other-token');
+    expect(other.status).toBe(204);
+    expect(other.headers.get('x-ratelimit-remaining')).toBe('28');
+    // A valid token's first request is its own (given back to the address once the API accepted it).
+    const { token } = await userToken(open.url, admin, 'counted');
+    const first = await get(limited.url, '/api/v2/organizations', token);
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('29');
+    expect((await get(limited.url, '/api/v2/organizations', token)).headers.get('x-ratelimit-remaining')).toBe('28');
+    expect((await get(limited.url, '/api/v2/ping')).headers.get('x-ratelimit-remaining')).toBe('27');
   });
 
   it('puts the headers on error answers too, and leaves routes outside /api/v2 alone', async () => {
@@ -160,6 +169,71 @@ describe('rate limiting in serve', () => {
     await expect(
       startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: 1.5 }),
     ).rejects.toThrow(/rate limit/);
+  });
+});
+
+/** A user and a token of theirs, made through the API as the site administrator. */
+async function userToken(base: string, admin: string, username: string): Promise<{ token: string }> {
+  const headers = { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/vnd.api+json' };
+  const user = await fetch(`${base}/api/v2/admin/users`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ data: { type: 'users', attributes: { username, email: `${username}@acme.test` } } }),
+  });
+  expect(user.status).toBe(201);
+  const userId = ((await user.json()) as any).data.id;
+  const minted = await fetch(`${base}/api/v2/users/${userId}/authentication-tokens`, { method: 'POST', headers });
+  expect(minted.status).toBe(201);
+  return { token: ((await minted.json()) as any).data.attributes.token };
+}
+
+describe('made-up tokens do not get past the rate limit', () => {
+  const tmp = tempDb();
+  const NOW = new Date('2026-06-30T12:00:00.000Z');
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: () => {},
+      clock: { now: () => NOW },
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    tmp.cleanup();
+  });
+
+  it('2,000 requests with fresh random tokens: 30 are answered 401, the rest 429; a known token keeps its own budget', async () => {
+    const admin = server.createdToken!;
+    // The site administrator's token is learned by its first request.
+    expect(
+      (await fetch(`${server.url}/api/v2/organizations`, { headers: { Authorization: `Bearer ${admin}` } })).status,
+    ).toBe(200);
+    const statuses: number[] = [];
+    for (let batch = 0; batch < 40; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 50 }, async () => {
+          const res = await fetch(`${server.url}/api/v2/organizations`, {
+            headers: {
+              Authorization: `Bearer berth.${randomBytes(8).toString('hex')}.${randomBytes(24).toString('hex')}`,
+            },
+          });
+          await res.arrayBuffer();
+          return res.status;
+        }),
+      );
+      statuses.push(...answers);
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(30);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(1970);
+    // The address is spent (tokenless requests share it); the administrator's token is not.
+    expect((await fetch(`${server.url}/api/v2/ping`)).status).toBe(429);
+    const known = await fetch(`${server.url}/api/v2/organizations`, { headers: { Authorization: `Bearer ${admin}` } });
+    expect(known.status).toBe(200);
+    expect(known.headers.get('x-ratelimit-remaining')).toBe('28');
   });
 });
 

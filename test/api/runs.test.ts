@@ -39,6 +39,12 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     const doc = await api.get(`/api/v2/workspaces/${ws}?include=current_run,current_run.plan`);
     expect(doc.body.data.relationships['current-run'].data).toEqual({ id: r.id, type: 'runs' });
     expect(doc.body.included.map((i: any) => i.type).sort()).toEqual(['plans', 'runs']);
+    // The plan alone brings its run too: JSON:API includes every resource on the path.
+    const planOnly = await api.get(`/api/v2/workspaces/${ws}?include=current_run.plan`);
+    expect(planOnly.body.included.map((i: any) => `${i.type}/${i.id}`).sort()).toEqual([
+      `plans/${r.relationships.plan.data.id}`,
+      `runs/${r.id}`,
+    ]);
     expect((await api.get(`/api/v2/runs/${r.id}`)).body.data.id).toBe(r.id);
     expect((await api.get(`/api/v2/workspaces/${ws}/runs`)).body.data.map((x: any) => x.id)).toEqual([r.id]);
   });
@@ -102,6 +108,7 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     const ws = await workspace();
     const fresh = (await api.get(`/api/v2/workspaces/${ws}`)).body.data.attributes;
     expect(fresh['workspace-kpis-runs-count']).toBeNull();
+    expect(fresh['workspace-kpis-run-count']).toBeNull();
     // 5 old runs with slow plans (ignored: outside the window), then 30 counted runs.
     const record = async (
       planMs: number,
@@ -128,6 +135,8 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     await run(ws);
     const a = (await api.get(`/api/v2/workspaces/${ws}`)).body.data.attributes;
     expect(a['workspace-kpis-runs-count']).toBe(30);
+    // The spec's name for the same figure.
+    expect(a['workspace-kpis-run-count']).toBe(30);
     expect(a['run-failures']).toBe(6);
     expect(a['policy-check-failures']).toBe(2);
     // Plan: 24 + 2 runs of 1000 ms and 4 of 2000 ms; apply: 26 runs of 3000 ms.

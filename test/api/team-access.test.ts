@@ -37,7 +37,7 @@ describe('team-projects and team-workspaces', () => {
         type: 'team-projects',
         attributes: {
           access: 'maintain',
-          'project-access': { settings: 'read', teams: 'none' },
+          'project-access': { settings: 'read', teams: 'none', 'variable-sets': 'none' },
           'workspace-access': {
             create: true,
             move: false,
@@ -111,8 +111,56 @@ describe('team-projects and team-workspaces', () => {
         { token: f.owner.token },
       );
       expect(mixed.status).toBe(422);
+      expect(mixed.body.errors[0]).toMatchObject({
+        detail:
+          "Workspace access is read-only when access level is 'read'; use the 'custom' access level to set this attribute.",
+        source: { pointer: '/data/attributes/workspace-access' },
+      });
       expect((await api.delete(`/api/v2/team-projects/${id}`, { token: f.owner.token })).status).toBe(204);
       expect((await api.get(`/api/v2/team-projects/${id}`, { token: f.owner.token })).status).toBe(404);
+    });
+
+    it('keeps project-access variable-sets: custom values as sent, admin implies write, other levels none', async () => {
+      const team = await teamMember(f, 'varsets');
+      const custom = await api.post(
+        '/api/v2/team-projects',
+        teamProjectBody(team.teamId, f.beta, {
+          access: 'custom',
+          'project-access': { 'variable-sets': 'write' },
+          'workspace-access': { runs: 'apply' },
+        }),
+        { token: f.owner.token },
+      );
+      expect(custom.status, custom.text).toBe(200);
+      expect(custom.body.data.attributes['project-access']).toEqual({
+        settings: 'read',
+        teams: 'none',
+        'variable-sets': 'write',
+      });
+      const id = custom.body.data.id;
+      const patch = (attributes: Record<string, unknown>) =>
+        api.patch(
+          `/api/v2/team-projects/${id}`,
+          { data: { type: 'team-projects', attributes } },
+          { token: f.owner.token },
+        );
+      // A later update keeps what it does not name.
+      const read = await patch({
+        'project-access': { 'variable-sets': 'read' },
+        'workspace-access': { create: false },
+      });
+      expect(read.body.data.attributes['project-access']['variable-sets']).toBe('read');
+      expect(read.body.data.attributes['workspace-access'].runs).toBe('apply');
+      expect((await patch({ 'project-access': { 'variable-sets': 'all' } })).body.errors[0].source.pointer).toBe(
+        '/data/attributes/project-access/variable-sets',
+      );
+      expect((await patch({ access: 'admin' })).body.data.attributes['project-access']['variable-sets']).toBe('write');
+      expect((await patch({ access: 'maintain' })).body.data.attributes['project-access']['variable-sets']).toBe(
+        'none',
+      );
+      expect((await api.get(`/api/v2/team-projects/${id}`, { token: f.owner.token })).body.data.attributes.access).toBe(
+        'maintain',
+      );
     });
 
     it('validates: 422 for a bad or missing level, bad custom values, missing relationships, a second grant for the same team; 404 for unknown team or project', async () => {
@@ -274,6 +322,28 @@ describe('team-projects and team-workspaces', () => {
       }
       const mixed = await post(teamWorkspaceBody(ops.teamId, f.web, { access: 'read', 'workspace-locking': true }));
       expect(mixed.status).toBe(422);
+      // HCP's wording, one error per custom attribute (go-tfe compares it verbatim), and nothing stored.
+      const runs = await post(
+        teamWorkspaceBody(ops.teamId, f.web, { access: 'read', runs: 'apply', variables: 'read' }),
+      );
+      expect(runs.status).toBe(422);
+      expect(runs.body.errors).toEqual([
+        {
+          status: '422',
+          title: 'invalid attribute',
+          detail: "Runs is read-only when access level is 'read'; use the 'custom' access level to set this attribute.",
+          source: { pointer: '/data/attributes/runs' },
+        },
+        {
+          status: '422',
+          title: 'invalid attribute',
+          detail:
+            "Variables is read-only when access level is 'read'; use the 'custom' access level to set this attribute.",
+          source: { pointer: '/data/attributes/variables' },
+        },
+      ]);
+      const listed = await api.get(`/api/v2/team-workspaces?filter[workspace][id]=${f.web}`, { token: f.owner.token });
+      expect(listed.body.data.filter((g: any) => g.relationships.team.data.id === ops.teamId)).toEqual([]);
       expect(
         (await post(teamWorkspaceBody(ops.teamId, f.web, { access: 'custom', 'workspace-locking': 'yes' }))).status,
       ).toBe(422);

@@ -41,10 +41,21 @@ describe('teams, memberships and tokens', () => {
     expect(res.status).toBe(201);
     expect(res.body.data.id).toMatch(/^team-[A-Za-z0-9]{16}$/);
     expect(res.body.data.attributes['organization-access']).toEqual({
-      'manage-projects': false,
+      'manage-policies': false,
+      'manage-policy-overrides': false,
       'manage-workspaces': true,
-      'read-projects': false,
+      'manage-vcs-settings': false,
+      'manage-providers': false,
+      'manage-modules': false,
+      'manage-run-tasks': false,
+      'manage-projects': false,
       'read-workspaces': false,
+      'read-projects': false,
+      'manage-membership': false,
+      'manage-teams': false,
+      'manage-organization-access': false,
+      'access-secret-teams': false,
+      'manage-agent-pools': false,
     });
     const dup = await api.post('/api/v2/organizations/acme/teams', teamBody('platform'), { token: owner.token });
     expect(dup.status).toBe(422);
@@ -56,7 +67,7 @@ describe('teams, memberships and tokens', () => {
   });
 
   it('validates names and access types', async () => {
-    const bad = await api.post('/api/v2/organizations/acme/teams', teamBody('bad name'), { token: owner.token });
+    const bad = await api.post('/api/v2/organizations/acme/teams', teamBody('bad/name'), { token: owner.token });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/name');
     const badAccess = await api.post(

@@ -19,7 +19,7 @@ describe('inheritance: execution mode (workspace, then project, then organizatio
   });
   afterAll(() => api.close());
 
-  it("a workspace without its own mode takes its project's; the default project starts with the organization's", async () => {
+  it("a workspace without its own mode takes its project's; the default project follows the organization's", async () => {
     const ws = (await createWorkspace(api, 'acme', { name: 'plain' })).body.data;
     expect(ws.attributes).toMatchObject({
       'execution-mode': 'local',
@@ -45,17 +45,18 @@ describe('inheritance: execution mode (workspace, then project, then organizatio
     expect((await get(inProject.id))['execution-mode']).toBe('local');
   });
 
-  it("the project's mode wins over the organization's; the organization's applies when the project has none", async () => {
+  it("the project's own mode wins over the organization's; a project without one follows the organization live", async () => {
     const ws = (await createWorkspace(api, 'acme', { name: 'org-fallback' })).body.data;
     await api.patch('/api/v2/organizations/acme', {
       data: { type: 'organizations', attributes: { 'default-execution-mode': 'remote' } },
     });
-    // The default project keeps the mode it was created with (local).
-    expect((await get(ws.id))['execution-mode']).toBe('local');
+    // The default project sets no mode of its own: the organization's change reaches the workspace.
+    expect((await get(ws.id))['execution-mode']).toBe('remote');
+    expect((await get(ws.id))['setting-overwrites']).toEqual({ 'execution-mode': false, 'agent-pool': false });
     await api.patch('/api/v2/organizations/acme', {
       data: { type: 'organizations', attributes: { 'default-execution-mode': 'local' } },
     });
-    // A project without a mode of its own (the projects issue may store null): the organization's.
+    expect((await get(ws.id))['execution-mode']).toBe('local');
     const row = await api.store.db
       .selectFrom('workspaces')
       .selectAll()
@@ -63,22 +64,22 @@ describe('inheritance: execution mode (workspace, then project, then organizatio
       .executeTakeFirstOrThrow();
     const ctx = TestApi.ctx(api.store, LOCAL_SITE_ADMIN);
     const facts = { organizationId: row.organization_id, teams: [] };
-    const base = { ...row, org_name: 'acme', org_allow_force_delete: 0, project_auto_destroy: null };
-    expect(
-      toWorkspace(ctx, { ...base, org_execution_mode: 'agent', project_execution_mode: null }, facts, []).executionMode,
-    ).toBe('agent');
-    expect(
-      toWorkspace(ctx, { ...base, org_execution_mode: 'agent', project_execution_mode: 'remote' }, facts, [])
-        .executionMode,
-    ).toBe('remote');
-    expect(
-      toWorkspace(
-        ctx,
-        { ...base, execution_mode: 'local', org_execution_mode: 'agent', project_execution_mode: 'remote' },
-        facts,
-        [],
-      ).executionMode,
-    ).toBe('local');
+    const base = {
+      ...row,
+      org_name: 'acme',
+      org_allow_force_delete: 0,
+      project_auto_destroy: null,
+      org_execution_mode: 'agent',
+      org_agent_pool_id: 'apool-org',
+      project_execution_mode: 'remote',
+      project_agent_pool_id: null,
+    };
+    const inheritsAll = toWorkspace(ctx, { ...base, project_execution_overridden: 0 }, facts, []);
+    expect([inheritsAll.executionMode, inheritsAll.agentPoolId]).toEqual(['agent', 'apool-org']);
+    const fromProject = toWorkspace(ctx, { ...base, project_execution_overridden: 1 }, facts, []);
+    expect([fromProject.executionMode, fromProject.agentPoolId]).toEqual(['remote', null]);
+    const own = toWorkspace(ctx, { ...base, execution_mode: 'local', project_execution_overridden: 1 }, facts, []);
+    expect([own.executionMode, own.executionModeOverridden]).toEqual(['local', true]);
   });
 
   it('an own mode wins and is reported in setting-overwrites; false there returns to inheriting', async () => {

@@ -216,8 +216,49 @@ describe('workspace list: filters and sorts', () => {
       'app-prod',
       'app-staging',
     ]);
-    const res = await list(api, 'filter[tagged][0][value]=prod');
-    expect(res.status).toBe(400);
+  });
+
+  it('filter[tagged][i][value] alone: an effective binding of any key with that value', async () => {
+    const valued = async (value: string) => {
+      const res = await list(api, `filter[tagged][0][value]=${value}`);
+      expect(res.status, res.text).toBe(200);
+      expect(res.body.meta.pagination['total-count']).toBe(res.body.data.length);
+      return names(res);
+    };
+    expect(await valued('prod')).toEqual(['app-prod', 'db-prod', 'web-prod-eu']);
+    // Inherited from Alpha (team=core), except where the workspace binds team itself (app-staging: qa).
+    expect(await valued('core')).toEqual(['app-prod']);
+    expect(await valued('qa')).toEqual(['app-staging']);
+    expect(await valued('edge')).toEqual(['db-prod']);
+    expect(await valued('1')).toEqual(['app-prod', 'app-staging']);
+    expect(await valued('nothing')).toEqual([]);
+    // Combined with a key filter of another index (AND), in either order.
+    expect(names(await list(api, 'filter[tagged][0][value]=prod&filter[tagged][1][key]=team'))).toEqual([
+      'app-prod',
+      'db-prod',
+    ]);
+    expect(names(await list(api, 'filter[tagged][0][key]=team&filter[tagged][1][value]=prod'))).toEqual([
+      'app-prod',
+      'db-prod',
+    ]);
+  });
+
+  it('a malformed or unknown filter[...] or search[...] parameter is a 400 naming it, never the whole list', async () => {
+    for (const query of [
+      'filter[tagged][abc][key]=x',
+      'filter[tagged][0]=x',
+      'filter[tagged][0][kee]=x',
+      'filter[project]=x',
+      'search[nme]=x',
+      'filter%5Bprojects%5D%5Bid%5D=x',
+    ]) {
+      const res = await list(api, query);
+      expect(res.status, query).toBe(400);
+      const parameter = decodeURIComponent(query.split('=')[0]!);
+      expect(res.body.errors[0].source, query).toEqual({ parameter });
+      expect(res.body.errors[0].detail, query).toContain(parameter);
+    }
+    expect((await list(api, 'q=anything&page[size]=5')).status).toBe(200);
   });
 
   it("a project's new tag reaches its workspaces in filters immediately, and moving changes what they inherit", async () => {

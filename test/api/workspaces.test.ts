@@ -82,7 +82,7 @@ describe('workspaces: create, read, update', () => {
           'can-force-unlock': true,
           'can-read-settings': true,
           'can-manage-tags': true,
-          'can-manage-run-tasks': false,
+          'can-manage-run-tasks': true,
           'can-force-delete': true,
           'can-manage-assessments': true,
           'can-manage-ephemeral-workspaces': false,
@@ -108,6 +108,7 @@ describe('workspaces: create, read, update', () => {
         'vcs-repo-identifier': null,
         'working-directory': null,
         'workspace-kpis-runs-count': null,
+        'workspace-kpis-run-count': null,
       });
       const rel = data.relationships;
       expect(rel.organization.data).toEqual({ id: 'acme', type: 'organizations' });

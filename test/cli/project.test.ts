@@ -233,19 +233,19 @@ describe('berth project (local mode)', () => {
       await json('project', 'create', 'Beta', '--org', 'acme', '--tag', 'env=dev');
     });
 
-    it('lists in creation order, as a table and as JSON', async () => {
+    it('lists in creation order (the Default Project last), as a table and as JSON', async () => {
       const res = await berth('project', 'list', '--org', 'acme');
       expect(res.code).toBe(0);
       const lines = res.stdout.trim().split('\n');
       expect(lines[0]).toMatch(/^ID\s+NAME\s+WORKSPACES\s+AUTO-DESTROY\s+DESCRIPTION$/);
       expect(lines.slice(1).map((l) => l.split(/\s{2,}/)[1])).toEqual([
-        'Default Project',
         'Web Platform',
         'Lakehouse',
         'alpha',
         'Beta',
+        'Default Project',
       ]);
-      expect(await projectNames()).toEqual(['Default Project', 'Web Platform', 'Lakehouse', 'alpha', 'Beta']);
+      expect(await projectNames()).toEqual(['Web Platform', 'Lakehouse', 'alpha', 'Beta', 'Default Project']);
     });
 
     it('sorts by name', async () => {
@@ -262,7 +262,7 @@ describe('berth project (local mode)', () => {
     it('filters by --search, --names, --tag and --can', async () => {
       const names = async (...args: string[]) =>
         (await json('project', 'list', '--org', 'acme', ...args)).map((p: any) => p.attributes.name);
-      expect(await names('--search', 'A')).toEqual(['Default Project', 'Web Platform', 'Lakehouse', 'alpha', 'Beta']);
+      expect(await names('--search', 'A')).toEqual(['Web Platform', 'Lakehouse', 'alpha', 'Beta', 'Default Project']);
       expect(await names('--search', 'web')).toEqual(['Web Platform']);
       expect(await names('--names', 'BETA,alpha')).toEqual(['alpha', 'Beta']);
       expect(await names('--tag', 'env')).toEqual(['Web Platform', 'alpha', 'Beta']);
@@ -273,9 +273,9 @@ describe('berth project (local mode)', () => {
     it('pages with --page/--page-size and notes the other pages on stderr', async () => {
       const res = await berth('project', 'list', '--org', 'acme', '--page', '2', '--page-size', '2');
       expect(res.code).toBe(0);
-      expect(res.stdout).toContain('Lakehouse');
       expect(res.stdout).toContain('alpha');
-      expect(res.stdout).not.toContain('Beta');
+      expect(res.stdout).toContain('Beta');
+      expect(res.stdout).not.toContain('Lakehouse');
       expect(res.stderr).toBe('Page 2 of 3 (5 projects); use --page N or --all.\n');
     });
 

@@ -35,11 +35,25 @@ describe('berth workspace retention, org retention, maintenance prune (local mod
   });
   afterAll(() => db.cleanup());
 
-  it('show is exit 3 while no policy exists', async () => {
-    const ws = await berth('workspace', 'retention', 'show', 'app');
-    expect(ws.code).toBe(3);
-    expect(ws.stderr).toContain('no data retention policy');
-    expect((await berth('org', 'retention', 'show')).code).toBe(3);
+  it("show answers the site-wide default (don't delete) while no policy exists", async () => {
+    for (const args of [
+      ['workspace', 'retention', 'show', 'app'],
+      ['org', 'retention', 'show'],
+      ['admin', 'retention', 'show'],
+    ]) {
+      const res = await berth(...args);
+      expect(res.code, res.stderr).toBe(0);
+      expect(res.stdout).toContain("don't delete");
+      expect(res.stdout).toContain('the site-wide default');
+    }
+  });
+
+  it('admin retention set/show/delete: the site-wide default reaches workspaces without a policy', async () => {
+    const set = await json('admin', 'retention', 'set', '--delete-older-than-days', '400');
+    expect(set).toMatchObject({ attributes: { 'delete-older-than-n-days': 400 } });
+    expect((await berth('workspace', 'retention', 'show', 'app')).stdout).toContain('older than 400 days');
+    expect((await berth('admin', 'retention', 'delete')).code).toBe(0);
+    expect((await berth('workspace', 'retention', 'show', 'app')).stdout).toContain("don't delete");
   });
 
   it('org retention set/show (by argument or --org)', async () => {
@@ -101,7 +115,7 @@ describe('berth workspace retention, org retention, maintenance prune (local mod
     expect((await berth('workspace', 'retention', 'delete', 'app')).code).toBe(0);
     expect((await berth('workspace', 'retention', 'show', 'app')).stdout).toContain('organization acme');
     expect((await berth('org', 'retention', 'delete', 'acme')).code).toBe(0);
-    expect((await berth('workspace', 'retention', 'show', 'app')).code).toBe(3);
+    expect((await berth('workspace', 'retention', 'show', 'app')).stdout).toContain('the site-wide default');
   });
 });
 

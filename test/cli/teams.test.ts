@@ -81,6 +81,103 @@ describe('berth team, token and whoami (local mode)', () => {
     expect(r.code).toBe(2);
   });
 
+  it('sets every organization-access flag and the team settings on create and update', async () => {
+    const made = await cli(
+      'team',
+      'create',
+      'people',
+      '--manage-membership',
+      '--manage-teams',
+      '--access-secret-teams',
+      '--manage-policies',
+      '--sso-team-id',
+      'abc-123',
+      '--no-allow-member-token-management',
+      '--json',
+    );
+    expect(made.code, made.stderr).toBe(0);
+    const attrs = JSON.parse(made.stdout).attributes;
+    expect(attrs['organization-access']).toMatchObject({
+      'manage-membership': true,
+      'manage-teams': true,
+      'access-secret-teams': true,
+      'manage-policies': true,
+      'manage-agent-pools': false,
+    });
+    expect(attrs).toMatchObject({ 'sso-team-id': 'abc-123', 'allow-member-token-management': false });
+    const updated = await cli(
+      'team',
+      'update',
+      'people',
+      '--no-manage-teams',
+      '--manage-agent-pools',
+      '--allow-member-token-management',
+      '--sso-team-id',
+      '',
+      '--json',
+    );
+    const after = JSON.parse(updated.stdout).attributes;
+    expect(after['organization-access']).toMatchObject({
+      'manage-membership': true,
+      'manage-teams': false,
+      'manage-agent-pools': true,
+    });
+    expect(after).toMatchObject({ 'sso-team-id': null, 'allow-member-token-management': true });
+    const shown = await cli('team', 'show', 'people');
+    expect(shown.stdout).toMatch(/Member token management\s+allowed/);
+    expect((await cli('team', 'update', 'people')).code).toBe(2);
+  });
+
+  it('mints team tokens with a description and an expiry, and lists them with --team', async () => {
+    await cli('team', 'create', 'deployers');
+    const legacy = await cli('token', 'create', '--team', 'deployers');
+    expect(legacy.code, legacy.stderr).toBe(0);
+    const described = await cli(
+      'token',
+      'create',
+      '--team',
+      'deployers',
+      '--description',
+      'CI',
+      '--expires',
+      '30d',
+      '--json',
+    );
+    expect(described.code, described.stderr).toBe(0);
+    const token = JSON.parse(described.stdout);
+    expect(token.attributes.description).toBe('CI');
+    const days = (Date.parse(token.attributes['expired-at']) - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(29.9);
+    expect(days).toBeLessThan(30.1);
+    const dup = await cli('token', 'create', '--team', 'deployers', '--description', 'CI');
+    expect(dup.code).toBe(5);
+    expect(dup.stderr).toContain('Description has already been taken');
+    const list = await cli('token', 'list', '--team', 'deployers', '--json');
+    expect(list.code).toBe(0);
+    const tokens = JSON.parse(list.stdout);
+    expect(
+      tokens.map((t: any) => t.attributes.description).sort((a: any, b: any) => String(a).localeCompare(String(b))),
+    ).toEqual(['CI', null]);
+    expect(list.stdout).not.toContain(token.attributes.token);
+    const table = await cli('token', 'list', '--team', 'deployers');
+    expect(table.stdout).toMatch(/EXPIRES/);
+    expect(table.stdout).toMatch(/never/);
+    const at = await cli(
+      'token',
+      'create',
+      '--team',
+      'deployers',
+      '--description',
+      'fixed',
+      '--expires',
+      '2099-01-31T00:00:00Z',
+      '--json',
+    );
+    expect(JSON.parse(at.stdout).attributes['expired-at']).toBe('2099-01-31T00:00:00.000Z');
+    expect((await cli('token', 'create', '--team', 'deployers', '--expires', 'soon')).code).toBe(2);
+    expect((await cli('token', 'create', '--user', 'alice', '--expires', '30d')).code).toBe(2);
+  });
+
   it('lists and revokes user tokens', async () => {
     const token = (await cli('token', 'create', '--user', 'alice', '--description', 'laptop')).stdout.trim();
     const asAlice = { BERTH_DB: tmp.db, BERTH_TOKEN: token };

@@ -29,17 +29,16 @@ describe('--database locations', () => {
     expect(() => parseDatabaseLocation('postgres:///berth')).toThrow(/names no host/);
   });
 
-  it('takes --database, else BERTH_DATABASE_URL, else the SQLite file of BERTH_DB / --db', () => {
+  it('takes --database, else BERTH_DATABASE_URL, else the SQLite file of --db / BERTH_DB', () => {
     const env = { BERTH_DATABASE_URL: 'postgres://env/berth', BERTH_DB: '/env.db' };
     expect(resolveDatabaseLocation({ database: 'postgres://flag/berth', db: 'x.db' }, env)).toEqual({
       kind: 'postgres',
       url: 'postgres://flag/berth',
     });
     expect(resolveDatabaseLocation({ db: 'x.db' }, env)).toEqual({ kind: 'postgres', url: 'postgres://env/berth' });
-    expect(resolveDatabaseLocation({ db: 'x.db' }, { BERTH_DB: '/env.db' })).toEqual({
-      kind: 'sqlite',
-      path: '/env.db',
-    });
+    // An explicit --db wins over $BERTH_DB; without it, $BERTH_DB is used.
+    expect(resolveDatabaseLocation({ db: 'x.db' }, { BERTH_DB: '/env.db' })).toEqual({ kind: 'sqlite', path: 'x.db' });
+    expect(resolveDatabaseLocation({}, { BERTH_DB: '/env.db' })).toEqual({ kind: 'sqlite', path: '/env.db' });
     expect(resolveDatabaseLocation({ db: 'x.db' }, {})).toEqual({ kind: 'sqlite', path: 'x.db' });
   });
 

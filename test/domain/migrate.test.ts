@@ -85,3 +85,56 @@ describe('migrations 012 and 013: integer workspace keys, binding projects', () 
     }
   });
 });
+
+describe('migration 015: organization defaults', () => {
+  it('makes existing projects inherit the organization, with the new organization settings at their defaults', async () => {
+    const { sqliteFreshUpTo } = await import('./migrate-helpers.js');
+    const db = await sqliteFreshUpTo(13);
+    try {
+      await db
+        .insertInto('organizations')
+        .values({ id: 'org-1', name: 'acme', email: 'a@x', default_execution_mode: 'local', created_at: 'now' })
+        .execute();
+      await db
+        .insertInto('projects')
+        .values({
+          id: 'prj-1',
+          organization_id: 'org-1',
+          name: 'p',
+          name_lower: 'p',
+          default_execution_mode: 'remote',
+          created_at: 'now',
+        })
+        .execute();
+      expect(
+        await migrate(
+          db,
+          MIGRATIONS.filter((m) => m.version <= 15),
+        ),
+      ).toBe(1);
+      expect(
+        await db.selectFrom('projects').select(['execution_overridden', 'default_agent_pool_id']).execute(),
+      ).toEqual([{ execution_overridden: 0, default_agent_pool_id: null }]);
+      expect(
+        await db
+          .selectFrom('organizations')
+          .select([
+            'default_agent_pool_id',
+            'send_passing_statuses',
+            'aggregated_commit_status_enabled',
+            'speculative_plan_management_enabled',
+          ])
+          .execute(),
+      ).toEqual([
+        {
+          default_agent_pool_id: null,
+          send_passing_statuses: 0,
+          aggregated_commit_status_enabled: 0,
+          speculative_plan_management_enabled: 1,
+        },
+      ]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});

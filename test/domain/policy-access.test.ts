@@ -139,6 +139,6 @@ describe('team access parsing', () => {
     ).toEqual(['/data/attributes/runs', '/data/attributes/run-tasks']);
     expect(
       problems(() => parseTeamProjectAttributes({ access: 'write', 'project-access': { teams: 'manage' } }, 'create')),
-    ).toEqual(['/data/attributes']);
+    ).toEqual(['/data/attributes/project-access']);
   });
 });

@@ -28,7 +28,9 @@ describe('project commands against berth serve (--server)', () => {
     );
     await json('project', 'create', 'Batch', '--tag', 'env=dev');
     expect(await json('project', 'show', 'web platform')).toEqual(created);
-    const all = await json('project', 'tags', 'add', 'Web Platform', 'team=web');
+    const added = await json('project', 'tags', 'add', 'Web Platform', 'team=web');
+    expect(added.map((t: any) => t.attributes.key)).toEqual(['team']);
+    const all = await json('project', 'tags', 'list', 'Web Platform');
     expect(all.map((t: any) => t.attributes.key)).toEqual(['env', 'team']);
     const names = async (...args: string[]) =>
       (await json('project', 'list', ...args)).map((p: any) => p.attributes.name);

@@ -86,6 +86,7 @@ export async function insertProject(
       description: null,
       auto_destroy_activity_duration: options.autoDestroy ?? null,
       default_execution_mode: options.executionMode ?? 'remote',
+      execution_overridden: options.executionMode ? 1 : 0,
       is_default: 0,
       created_at: now,
     })

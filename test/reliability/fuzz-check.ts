@@ -10,6 +10,7 @@ const NON_JSONAPI = new Set([
   'GET /healthz',
   'GET /readyz',
   'GET /api/v2/state-versions/:id/content',
+  'GET /api/v2/state-versions/:id/json-content',
 ]);
 
 export interface World {

@@ -68,6 +68,8 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
     body: () => ({ version: 4, serial: 9, lineage: 'x', outputs: {}, resources: [] }),
   },
   'GET /api/v2/state-versions/:id/content': { expect: 404 },
+  'PUT /api/v2/state-versions/:id/json-content': { expect: 404, body: () => ({ format_version: '1.0' }) },
+  'GET /api/v2/state-versions/:id/json-content': { expect: 404 },
   'GET /api/v2/organizations': { expect: 'own' },
   'POST /api/v2/organizations': {
     expect: 'own',
@@ -109,6 +111,11 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'DELETE /api/v2/admin/users/:id': { expect: 404 },
   'POST /api/v2/admin/authentication-tokens': { expect: 'own', body: none },
   'POST /api/v2/admin/maintenance/prune': { expect: 'own' },
+  // The site-wide retention default is no organization's: B, no site administrator, gets 404.
+  'GET /api/v2/admin/data-retention-policy-settings': { expect: 404 },
+  'POST /api/v2/admin/data-retention-policy-settings': { expect: 404, body: policy },
+  'PATCH /api/v2/admin/data-retention-policy-settings': { expect: 404, body: policy },
+  'DELETE /api/v2/admin/data-retention-policy-settings': { expect: 404 },
   'GET /api/v2/users/:id': { expect: 404 },
   'POST /api/v2/users/:id/authentication-tokens': { expect: 404, body: none },
   'GET /api/v2/users/:id/authentication-tokens': { expect: 404 },
@@ -155,6 +162,13 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   },
   'POST /api/v2/teams/:id/authentication-token': { expect: 404 },
   'DELETE /api/v2/teams/:id/authentication-token': { expect: 404 },
+  'GET /api/v2/teams/:id/authentication-token': { expect: 404 },
+  'POST /api/v2/teams/:id/authentication-tokens': {
+    expect: 404,
+    body: () => ({ data: { type: 'authentication-tokens', attributes: { description: 'taken over' } } }),
+  },
+  'GET /api/v2/teams/:id/authentication-tokens': { expect: 404 },
+  'GET /api/v2/organizations/:org/team-tokens': { expect: 404 },
   'GET /api/v2/team-projects': { expect: 404, query: (a) => `?filter[project][id]=${a.projectId}` },
   'POST /api/v2/team-projects': {
     expect: 404,
@@ -197,6 +211,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'DELETE /api/v2/team-workspaces/:id': { expect: 404 },
   'POST /api/v2/organizations/:org/authentication-token': { expect: 404 },
   'DELETE /api/v2/organizations/:org/authentication-token': { expect: 404 },
+  'GET /api/v2/organizations/:org/authentication-token': { expect: 404 },
   'POST /api/v2/organizations/:org/workspaces': { expect: 404, body: ws({ name: 'intruder' }) },
   'GET /api/v2/organizations/:org/workspaces': { expect: 404 },
   ...workspaceRoutes('/api/v2/workspaces/:id'),
@@ -207,7 +222,37 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   },
   'GET /api/v2/organizations/:org/agent-pools': { expect: 404 },
   'GET /api/v2/agent-pools/:id': { expect: 404 },
+  'PATCH /api/v2/agent-pools/:id': {
+    expect: 404,
+    body: (a) => ({
+      data: {
+        type: 'agent-pools',
+        attributes: { name: 'renamed', 'organization-scoped': false },
+        relationships: { 'allowed-workspaces': { data: [{ type: 'workspaces', id: a.workspaceId }] } },
+      },
+    }),
+  },
   'DELETE /api/v2/agent-pools/:id': { expect: 404 },
+  'GET /api/v2/organizations/:name/entitlement-set': { expect: 404 },
+  'DELETE /api/v2/organizations/:org/tags': { expect: 404, body: (a) => ({ data: [{ type: 'tags', id: a.tagId }] }) },
+  'POST /api/v2/tags/:id/relationships/workspaces': {
+    expect: 404,
+    body: (a) => ({ data: [{ type: 'workspaces', id: a.workspaceId }] }),
+  },
+  'GET /api/v2/organizations/:org/reserved-tag-keys': { expect: 404 },
+  'POST /api/v2/organizations/:org/reserved-tag-keys': {
+    expect: 404,
+    body: () => ({ data: { type: 'reserved-tag-keys', attributes: { key: 'intruder' } } }),
+  },
+  ...Object.fromEntries(
+    ['/api/v2/reserved-tag-keys/:id', '/api/v2/reserved-tags/:id'].flatMap((base) => [
+      [
+        `PATCH ${base}`,
+        { expect: 404, body: () => ({ data: { type: 'reserved-tag-keys', attributes: { key: 'taken-over' } } }) },
+      ],
+      [`DELETE ${base}`, { expect: 404 }],
+    ]),
+  ),
   'POST /api/v2/organizations/:org/oauth-tokens': {
     expect: 404,
     body: () => ({ data: { type: 'oauth-tokens', attributes: { 'service-provider': 'github' } } }),
@@ -224,6 +269,17 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/workspaces/:id/state-versions': { expect: 404 },
   'GET /api/v2/workspaces/:id/current-state-version': { expect: 404 },
   'GET /api/v2/state-versions/:id': { expect: 404 },
+  'GET /api/v2/state-versions': {
+    expect: 404,
+    query: (a) => `?filter[organization][name]=${a.org}&filter[workspace][name]=${a.workspaceName}`,
+  },
+  'POST /api/v2/state-versions/:id/actions/soft_delete_backing_data': { expect: 404 },
+  'POST /api/v2/state-versions/:id/actions/restore_backing_data': { expect: 404 },
+  'POST /api/v2/state-versions/:id/actions/permanently_delete_backing_data': { expect: 404 },
+  'GET /api/v2/state-versions/:id/outputs': { expect: 404 },
+  'GET /api/v2/state-version-outputs/:id': { expect: 404 },
+  'GET /api/v2/workspaces/:id/current-state-version-outputs': { expect: 404 },
+  'GET /api/v2/workspaces/:id/resources': { expect: 404 },
   'POST /api/v2/runs': {
     expect: 404,
     body: (a) => ({

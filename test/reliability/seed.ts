@@ -32,7 +32,9 @@ export interface SeededOrg {
   agentPoolId: string;
   agentPoolName: string;
   oauthTokenId: string;
+  reservedTagKeyId: string;
   stateVersionId: string;
+  stateVersionOutputId: string;
   runId: string;
   tagId: string;
   tagName: string;
@@ -44,7 +46,15 @@ export interface SeededOrg {
   membershipId: string;
 }
 
-const STATE = readFileSync(new URL('../fixtures/state-empty.json', import.meta.url));
+const EMPTY_STATE = JSON.parse(readFileSync(new URL('../fixtures/state-empty.json', import.meta.url), 'utf8'));
+/** The seeded state: no resources, one sensitive output named after the organization. */
+const stateOf = (p: string) =>
+  Buffer.from(
+    JSON.stringify({
+      ...EMPTY_STATE,
+      outputs: { [`${p}_out`]: { value: `${p}-output-value`, type: 'string', sensitive: true } },
+    }),
+  );
 
 function ok(res: ApiResponse, what: string, status = [200, 201, 204]): ApiResponse {
   if (!status.includes(res.status)) throw new Error(`seed ${what}: ${res.status} ${res.text}`);
@@ -147,6 +157,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
   );
 
   ok(await api.post(`/api/v2/workspaces/${workspaceId}/actions/lock`, { reason: `${p} state push` }, t), 'lock');
+  const STATE = stateOf(p);
   const md5 = createHash('md5').update(STATE).digest('hex');
   const stateVersionId = ok(
     await api.post(
@@ -167,6 +178,8 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     'state version',
   ).body.data.id;
   ok(await api.post(`/api/v2/workspaces/${workspaceId}/actions/unlock`, undefined, t), 'unlock');
+  const stateVersionOutputId = ok(await api.get(`/api/v2/state-versions/${stateVersionId}/outputs`, t), 'outputs').body
+    .data[0].id;
   ok(await api.post(`/api/v2/workspaces/${lockedId}/actions/lock`, { reason: `${p} held` }, t), 'lock held');
   const runId = ok(
     await api.post(
@@ -268,6 +281,15 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     'oauth token',
   ).body.data.id;
 
+  const reservedTagKeyId = ok(
+    await api.post(
+      `/api/v2/organizations/${org}/reserved-tag-keys`,
+      { data: { type: 'reserved-tag-keys', attributes: { key: `${p}-reserved`, 'disable-overrides': true } } },
+      t,
+    ),
+    'reserved tag key',
+  ).body.data.id;
+
   return {
     org,
     ownerUsername: `${p}-owner`,
@@ -295,7 +317,9 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     agentPoolId,
     agentPoolName,
     oauthTokenId,
+    reservedTagKeyId,
     stateVersionId,
+    stateVersionOutputId,
     runId,
     tagId,
     tagName,

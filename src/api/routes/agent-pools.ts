@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseAgentPoolAttributes } from '../../domain/agent-pool.js';
+import { parseAgentPoolInput } from '../../domain/agent-pool.js';
 import { parseOAuthTokenAttributes } from '../../domain/oauth-token.js';
 import * as pools from '../../services/agent-pools.js';
 import * as tokens from '../../services/oauth-tokens.js';
@@ -17,18 +17,25 @@ export function agentPoolRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.post('/organizations/:org/agent-pools', async (c) => {
-    const input = parseAgentPoolAttributes((await readResource(c, 'agent-pools')).attributes);
+    const input = parseAgentPoolInput(await readResource(c, 'agent-pools'), 'create');
     return sendResource(c, serializeAgentPool(await pools.createAgentPool(c.get('ctx'), c.req.param('org'), input)), {
       status: 201,
     });
   });
   r.get('/organizations/:org/agent-pools', async (c) => {
-    const paged = await pools.listAgentPools(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q'));
+    const paged = await pools.listAgentPools(c.get('ctx'), c.req.param('org'), pageOf(c), {
+      q: queryParam(c, 'q'),
+      allowedWorkspaceName: queryParam(c, 'filter[allowed_workspaces][name]'),
+    });
     return sendCollection(c, paged, serializeAgentPool);
   });
   r.get('/agent-pools/:id', async (c) =>
     sendResource(c, serializeAgentPool(await pools.getAgentPool(c.get('ctx'), c.req.param('id')))),
   );
+  r.patch('/agent-pools/:id', async (c) => {
+    const input = parseAgentPoolInput(await readResource(c, 'agent-pools'), 'update');
+    return sendResource(c, serializeAgentPool(await pools.updateAgentPool(c.get('ctx'), c.req.param('id'), input)));
+  });
   r.delete('/agent-pools/:id', async (c) => {
     await pools.deleteAgentPool(c.get('ctx'), c.req.param('id'));
     return c.body(null, 204);

@@ -5,7 +5,7 @@ import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';
-import { serializeOrganization } from '../serializers/organization.js';
+import { serializeEntitlements, serializeOrganization } from '../serializers/organization.js';
 import { serializeProject } from '../serializers/project.js';
 
 const INCLUDES = ['default_project'] as const;
@@ -20,7 +20,8 @@ export function organizationRoutes(): Hono<AppEnv> {
   });
 
   r.post('/organizations', async (c) => {
-    const input = parseOrganizationAttributes((await readResource(c, 'organizations')).attributes, 'create');
+    const body = await readResource(c, 'organizations');
+    const input = parseOrganizationAttributes(body.attributes, 'create', body.relationships);
     const org = await orgs.createOrganization(c.get('ctx'), input);
     return sendResource(c, serializeOrganization(org), { status: 201 });
   });
@@ -36,10 +37,15 @@ export function organizationRoutes(): Hono<AppEnv> {
   });
 
   r.patch('/organizations/:name', async (c) => {
-    const input = parseOrganizationAttributes((await readResource(c, 'organizations')).attributes, 'update');
+    const body = await readResource(c, 'organizations');
+    const input = parseOrganizationAttributes(body.attributes, 'update', body.relationships);
     const org = await orgs.updateOrganization(c.get('ctx'), c.req.param('name'), input);
     return sendResource(c, serializeOrganization(org));
   });
+
+  r.get('/organizations/:name/entitlement-set', async (c) =>
+    sendResource(c, serializeEntitlements(await orgs.getOrganization(c.get('ctx'), c.req.param('name')))),
+  );
 
   r.delete('/organizations/:name', async (c) => {
     await orgs.deleteOrganization(c.get('ctx'), c.req.param('name'));

@@ -1,3 +1,4 @@
+import { bindingsNamed } from '../../domain/tags.js';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
 import { badRequest, invalid } from '../../domain/errors.js';
@@ -7,7 +8,7 @@ import * as projects from '../../services/projects.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendList, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { includesOf, pageOf, queryParam } from '../query.js';
+import { includesOf, pageOf, queryParam, rejectUnknownFilters, TAGGED_FILTER } from '../query.js';
 import { serializeProject } from '../serializers/project.js';
 import { serializeEffectiveTagBinding, serializeTagBinding } from '../serializers/tag-binding.js';
 import { taggedFiltersOf } from '../tag-filters.js';
@@ -26,6 +27,9 @@ function sortOf(c: Context): 'name' | '-name' | undefined {
   if (sort === undefined || sort === 'name' || sort === '-name') return sort;
   throw badRequest('Invalid sort parameter: use name or -name', { parameter: 'sort' });
 }
+
+/** The `filter[...]` parameters of the project list. */
+const LIST_FILTERS = [/^filter\[names\]$/, /^filter\[permissions\]\[(create-workspace|update)\]$/, TAGGED_FILTER];
 
 /** `filter[permissions][x]` is on when present with any value but `false`. */
 function permissionFilters(c: Context): projects.ProjectPermissionFilter[] {
@@ -47,6 +51,7 @@ export function projectRoutes(): Hono<AppEnv> {
   });
 
   r.get('/organizations/:org/projects', async (c) => {
+    rejectUnknownFilters(c, LIST_FILTERS);
     const include = includesOf(c, INCLUDES);
     const names = queryParam(c, 'filter[names]')
       ?.split(',')
@@ -99,7 +104,7 @@ export function projectRoutes(): Hono<AppEnv> {
   r.patch('/projects/:id/tag-bindings', async (c) => {
     const incoming = await readTagBindings(c);
     const all = await projects.addProjectTagBindings(c.get('ctx'), c.req.param('id'), incoming);
-    return sendList(c, all.map(serializeTagBinding));
+    return sendList(c, bindingsNamed(all, incoming).map(serializeTagBinding));
   });
 
   r.get('/projects/:id/effective-tag-bindings', async (c) =>

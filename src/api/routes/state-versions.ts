@@ -1,18 +1,50 @@
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { payloadTooLarge } from '../../domain/errors.js';
+import { badRequest, payloadTooLarge } from '../../domain/errors.js';
+import type { StateVersion } from '../../domain/state-version.js';
 import type { ServiceContext } from '../../services/context.js';
+import { manageBackingData, type BackingDataAction } from '../../services/state-backing-data.js';
+import { downloadStateFile, uploadStateFile, type StateFileKind } from '../../services/state-content.js';
+import { outputsOfVersion } from '../../services/state-outputs.js';
 import * as states from '../../services/state-versions.js';
 import { readResource } from '../body.js';
-import { sendCollection, sendResource } from '../documents.js';
+import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { pageOf } from '../query.js';
-import { serializeStateVersion } from '../serializers/state-version.js';
+import { includesOf, pageOf, queryParam } from '../query.js';
+import { serializeStateVersion, serializeStateVersionOutput } from '../serializers/state-version.js';
 
-/** State files can be megabytes: their upload route has its own, larger limit. */
+/** State files can be megabytes: their upload routes have their own, larger limit. */
 export const STATE_BODY_LIMIT = 64 * 1024 * 1024;
 
+/** The include values go-tfe offers for state versions; only `outputs` has records to sideload. */
+export const STATE_VERSION_INCLUDES = ['created_by', 'run', 'run.created_by', 'run.configuration_version', 'outputs'];
+
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+
+/** A state version document, with its outputs in `included` when asked. */
+async function sendVersion(c: Context<AppEnv>, sv: StateVersion, status: 200 | 201 = 200): Promise<Response> {
+  const include = includesOf(c, STATE_VERSION_INCLUDES);
+  const included: ResourceObject[] = include.has('outputs')
+    ? (await outputsOfVersion(c.get('ctx').db, sv.id)).map(serializeStateVersionOutput)
+    : [];
+  return sendResource(c, serializeStateVersion(sv, origin(c)), { status, included });
+}
+
+/** `GET /state-versions` names its workspace by two required filters. */
+function workspaceFilter(c: Context<AppEnv>) {
+  const organization = queryParam(c, 'filter[organization][name]');
+  const name = queryParam(c, 'filter[workspace][name]');
+  if (!organization)
+    throw badRequest('filter[organization][name] is required', { parameter: 'filter[organization][name]' });
+  if (!name) throw badRequest('filter[workspace][name] is required', { parameter: 'filter[workspace][name]' });
+  return { organization, name };
+}
+
+const BACKING_DATA_ACTIONS: BackingDataAction[] = [
+  'soft_delete_backing_data',
+  'restore_backing_data',
+  'permanently_delete_backing_data',
+];
 
 /** Token-authenticated state version routes. */
 export function stateVersionRoutes(): Hono<AppEnv> {
@@ -20,52 +52,64 @@ export function stateVersionRoutes(): Hono<AppEnv> {
   r.post('/workspaces/:id/state-versions', async (c) => {
     const input = states.parseStateVersionAttributes((await readResource(c, 'state-versions')).attributes);
     const sv = await states.createStateVersion(c.get('ctx'), { id: c.req.param('id') }, input);
-    return sendResource(c, serializeStateVersion(sv, origin(c)), { status: 201 });
+    return sendVersion(c, sv, 201);
   });
   r.get('/workspaces/:id/state-versions', async (c) => {
     const paged = await states.listStateVersions(c.get('ctx'), { id: c.req.param('id') }, pageOf(c));
     return sendCollection(c, paged, (sv) => serializeStateVersion(sv, origin(c)));
   });
+  r.get('/state-versions', async (c) => {
+    const paged = await states.listStateVersions(c.get('ctx'), workspaceFilter(c), pageOf(c));
+    return sendCollection(c, paged, (sv) => serializeStateVersion(sv, origin(c)));
+  });
   r.get('/workspaces/:id/current-state-version', async (c) =>
-    sendResource(
-      c,
-      serializeStateVersion(await states.currentStateVersion(c.get('ctx'), { id: c.req.param('id') }), origin(c)),
-    ),
+    sendVersion(c, await states.currentStateVersion(c.get('ctx'), { id: c.req.param('id') })),
   );
   r.get('/state-versions/:id', async (c) =>
-    sendResource(c, serializeStateVersion(await states.getStateVersion(c.get('ctx'), c.req.param('id')), origin(c))),
+    sendVersion(c, await states.getStateVersion(c.get('ctx'), c.req.param('id'))),
   );
+  for (const action of BACKING_DATA_ACTIONS) {
+    r.post(`/state-versions/:id/actions/${action}`, async (c) => {
+      await manageBackingData(c.get('ctx'), c.req.param('id'), action);
+      return c.body(null, 204);
+    });
+  }
   return r;
 }
 
 /**
  * The hosted-state URLs: authorized by the secret they carry (like signed URLs), so they are
- * mounted before token authentication, with the larger body limit.
+ * mounted before token authentication, with the larger body limit. `content` is the raw state,
+ * `json-content` its `terraform show -json` form; both are served exactly as uploaded.
  */
 export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
-  r.put(
-    '/state-versions/:id/content',
-    bodyLimit({
-      maxSize: STATE_BODY_LIMIT,
-      onError: () => {
-        throw payloadTooLarge(`state uploads are limited to ${STATE_BODY_LIMIT} bytes`);
-      },
-    }),
-    async (c) => {
+  const limit = bodyLimit({
+    maxSize: STATE_BODY_LIMIT,
+    onError: () => {
+      throw payloadTooLarge(`state uploads are limited to ${STATE_BODY_LIMIT} bytes`);
+    },
+  });
+  const files: [string, StateFileKind][] = [
+    ['content', 'state'],
+    ['json-content', 'json-state'],
+  ];
+  for (const [path, kind] of files) {
+    r.put(`/state-versions/:id/${path}`, limit, async (c) => {
       const bytes = Buffer.from(await c.req.arrayBuffer());
-      await states.uploadStateBody(
+      await uploadStateFile(
         { ...context, commitHook: c.get('commitHook') },
         c.req.param('id'),
+        kind,
         c.req.query('secret') ?? '',
         bytes,
       );
       return c.body(null, 200);
-    },
-  );
-  r.get('/state-versions/:id/content', async (c) => {
-    const body = await states.downloadStateBody(context, c.req.param('id'), c.req.query('secret') ?? '');
-    return c.body(body, 200, { 'Content-Type': 'application/json' });
-  });
+    });
+    r.get(`/state-versions/:id/${path}`, async (c) => {
+      const body = await downloadStateFile(context, c.req.param('id'), kind, c.req.query('secret') ?? '');
+      return c.body(new Uint8Array(body), 200, { 'Content-Type': 'application/json' });
+    });
+  }
   return r;
 }

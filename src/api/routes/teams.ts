@@ -1,22 +1,40 @@
 import { Hono } from 'hono';
 import { parseTeamAttributes } from '../../domain/team.js';
 import * as teams from '../../services/teams.js';
-import { createTeamToken, deleteTeamToken } from '../../services/tokens.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { pageOf, queryParam } from '../query.js';
-import { serializeTeam } from '../serializers/team.js';
-import { serializeToken } from '../serializers/user.js';
+import { includesOf, pageOf, queryParam } from '../query.js';
+import { serializeTeam, serializeTeamUsers } from '../serializers/team.js';
+import type { Team } from '../../domain/team.js';
+import type { Context } from 'hono';
+
+/** `include` values of team documents; `organization-memberships` is accepted and adds nothing yet. */
+const INCLUDES = ['users', 'organization_memberships'] as const;
+
+function includedOf(c: Context<AppEnv>, teams: Team[]) {
+  const include = includesOf(c, INCLUDES);
+  return include.has('users') ? teams.flatMap(serializeTeamUsers) : [];
+}
+
+/** `filter[names]`: exact team names, repeated or comma-separated; undefined when not given. */
+function namesFilter(c: Context<AppEnv>): string[] | undefined {
+  const raw = c.req.queries('filter[names]');
+  if (raw === undefined) return undefined;
+  const names = raw.flatMap((v) => v.split(',')).filter((n) => n !== '');
+  return names.length > 0 ? names : undefined;
+}
 import { sendTeamWithMembers } from './team-members.js';
-import { descriptionOf } from './token-body.js';
 
 export function teamRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.get('/organizations/:org/teams', async (c) => {
-    const paged = await teams.listTeams(c.get('ctx'), c.req.param('org'), pageOf(c), queryParam(c, 'q'));
-    return sendCollection(c, paged, serializeTeam);
+    const paged = await teams.listTeams(c.get('ctx'), c.req.param('org'), pageOf(c), {
+      q: queryParam(c, 'q'),
+      names: namesFilter(c),
+    });
+    return sendCollection(c, paged, serializeTeam, includedOf(c, paged.items));
   });
   r.post('/organizations/:org/teams', async (c) => {
     const input = parseTeamAttributes((await readResource(c, 'teams')).attributes, 'create');
@@ -31,19 +49,6 @@ export function teamRoutes(): Hono<AppEnv> {
   });
   r.delete('/teams/:id', async (c) => {
     await teams.deleteTeam(c.get('ctx'), c.req.param('id'));
-    return c.body(null, 204);
-  });
-
-  r.post('/teams/:id/authentication-token', async (c) => {
-    const token = await createTeamToken(
-      c.get('ctx'),
-      c.req.param('id'),
-      descriptionOf(await readJson(c, { optional: true })),
-    );
-    return sendResource(c, serializeToken(token), { status: 201 });
-  });
-  r.delete('/teams/:id/authentication-token', async (c) => {
-    await deleteTeamToken(c.get('ctx'), c.req.param('id'));
     return c.body(null, 204);
   });
 

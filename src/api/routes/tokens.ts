@@ -1,32 +1,48 @@
 import { Hono } from 'hono';
 import { whoami } from '../../services/identity.js';
+import { badRequest } from '../../domain/errors.js';
+import { parseTokenOptions } from '../../domain/token.js';
 import {
   createOrganizationToken,
   deleteOrganizationToken,
-  listUserTokens,
-  readToken,
-  revokeToken,
-} from '../../services/tokens.js';
+  readOrganizationToken,
+  type OrganizationTokenType,
+} from '../../services/organization-tokens.js';
+import { readTokenById, revokeTokenById } from '../../services/token-by-id.js';
+import { listUserTokens } from '../../services/tokens.js';
 import { readJson } from '../body.js';
 import { sendList, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
+import { queryParam } from '../query.js';
+import { serializeAuthenticationToken } from '../serializers/token.js';
 import { serializeToken } from '../serializers/user.js';
-import { descriptionOf } from './token-body.js';
+import type { Context } from 'hono';
+
+/** `?token=audit-trails` names the audit trail token; without it, the organization token. */
+function tokenType(c: Context<AppEnv>): OrganizationTokenType {
+  const type = queryParam(c, 'token');
+  if (type === undefined) return 'organization';
+  if (type === 'audit-trails') return 'audit-trails';
+  throw badRequest('Invalid token parameter: the only token type is audit-trails', { parameter: 'token' });
+}
 
 /** Organization tokens, listing and revoking tokens, and who the caller is. */
 export function tokenRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
   r.post('/organizations/:org/authentication-token', async (c) => {
-    const token = await createOrganizationToken(
-      c.get('ctx'),
-      c.req.param('org'),
-      descriptionOf(await readJson(c, { optional: true })),
-    );
-    return sendResource(c, serializeToken(token), { status: 201 });
+    const ctx = c.get('ctx');
+    const type = tokenType(c);
+    const options = parseTokenOptions(await readJson(c, { optional: true }), ctx.clock.now());
+    const token = await createOrganizationToken(ctx, c.req.param('org'), type, options);
+    return sendResource(c, serializeAuthenticationToken(token), { status: 201 });
+  });
+  r.get('/organizations/:org/authentication-token', async (c) => {
+    const token = await readOrganizationToken(c.get('ctx'), c.req.param('org'), tokenType(c));
+    return sendResource(c, serializeAuthenticationToken(token));
   });
   r.delete('/organizations/:org/authentication-token', async (c) => {
-    await deleteOrganizationToken(c.get('ctx'), c.req.param('org'));
+    await deleteOrganizationToken(c.get('ctx'), c.req.param('org'), tokenType(c));
     return c.body(null, 204);
   });
 
@@ -34,10 +50,10 @@ export function tokenRoutes(): Hono<AppEnv> {
     sendList(c, (await listUserTokens(c.get('ctx'), c.req.param('id'))).map(serializeToken)),
   );
   r.get('/authentication-tokens/:id', async (c) =>
-    sendResource(c, serializeToken(await readToken(c.get('ctx'), c.req.param('id')))),
+    sendResource(c, serializeAuthenticationToken(await readTokenById(c.get('ctx'), c.req.param('id')))),
   );
   r.delete('/authentication-tokens/:id', async (c) => {
-    await revokeToken(c.get('ctx'), c.req.param('id'));
+    await revokeTokenById(c.get('ctx'), c.req.param('id'));
     return c.body(null, 204);
   });
 

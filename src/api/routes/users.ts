@@ -39,7 +39,7 @@ export function userRoutes(): Hono<AppEnv> {
   r.post('/users/:id/authentication-tokens', async (c) => {
     const ctx = c.get('ctx');
     const { description, expiredAt } = parseTokenOptions(await readJson(c, { optional: true }), ctx.clock.now());
-    const token = await createUserToken(ctx, c.req.param('id'), description, expiredAt);
+    const token = await createUserToken(ctx, c.req.param('id'), description ?? null, expiredAt);
     return sendResource(c, serializeToken(token), { status: 201 });
   });
 

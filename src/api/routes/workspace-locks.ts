@@ -12,6 +12,7 @@ import { serializeWorkspace } from '../serializers/workspace.js';
  */
 async function reasonOf(c: Context<AppEnv>): Promise<string> {
   const body = await readJson(c, { optional: true });
+  checkLockData(body?.data);
   const data = body?.data as { attributes?: { reason?: unknown } } | undefined;
   const reason = body?.reason !== undefined ? body.reason : data?.attributes?.reason;
   if (reason === undefined || reason === null) return '';
@@ -26,6 +27,24 @@ async function reasonOf(c: Context<AppEnv>): Promise<string> {
     ]);
   }
   return reason;
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A lock body's `data`, when present, is one resource object of type `""` (go-tfe) or
+ * `workspaces`, whose `attributes` are an object: anything else is a 422 that locks nothing.
+ */
+function checkLockData(data: unknown): void {
+  if (data === undefined || data === null) return;
+  const refuse = (detail: string, pointer: string) => {
+    throw new BerthError([{ status: 422, title: 'invalid attribute', detail, pointer }]);
+  };
+  if (!isObject(data)) return refuse('data must be a resource object', '/data');
+  if (data.type !== undefined && data.type !== '' && data.type !== 'workspaces')
+    refuse('type must be "workspaces" (or empty)', '/data/type');
+  if (data.attributes !== undefined && data.attributes !== null && !isObject(data.attributes))
+    refuse('attributes must be an object', '/data/attributes');
 }
 
 export function workspaceLockRoutes(): Hono<AppEnv> {

@@ -1,3 +1,4 @@
+import { bindingsNamed } from '../../domain/tags.js';
 import { Hono, type Context } from 'hono';
 import { invalid } from '../../domain/errors.js';
 import { parseFlatTagRefs } from '../../domain/flat-tags.js';
@@ -108,6 +109,23 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
     ),
   );
 
+  // The site-wide default that organizations without a policy inherit (site administrators,
+  // self-hosted only; TFE's path). PATCH is POST.
+  r.get('/admin/data-retention-policy-settings', async (c) =>
+    sendResource(c, serializeRetentionPolicy(await retention.getSitePolicy(c.get('ctx')))),
+  );
+  for (const method of ['post', 'patch'] as const) {
+    r[method]('/admin/data-retention-policy-settings', async (c) => {
+      const ctx = c.get('ctx');
+      retention.requireSelfHosted(ctx);
+      return sendResource(c, serializeRetentionPolicy(await retention.setSitePolicy(ctx, await readPolicy(c))));
+    });
+  }
+  r.delete('/admin/data-retention-policy-settings', async (c) => {
+    await retention.deleteSitePolicy(c.get('ctx'));
+    return c.body(null, 204);
+  });
+
   // The organization's default data retention policy (self-hosted only). PATCH is POST.
   r.get('/organizations/:org/relationships/data-retention-policy', async (c) =>
     sendResource(c, serializeRetentionPolicy(await retention.getOrganizationPolicy(c.get('ctx'), c.req.param('org')))),
@@ -181,7 +199,8 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
     });
     r.patch(`${base}/tag-bindings`, async (c) => {
       const incoming = await readTagBindings(c);
-      return sendList(c, (await addWorkspaceTagBindings(c.get('ctx'), ref(c), incoming)).map(serializeTagBinding));
+      const all = await addWorkspaceTagBindings(c.get('ctx'), ref(c), incoming);
+      return sendList(c, bindingsNamed(all, incoming).map(serializeTagBinding));
     });
     r.get(`${base}/effective-tag-bindings`, async (c) =>
       sendList(c, (await listWorkspaceEffectiveTagBindings(c.get('ctx'), ref(c))).map(serializeEffectiveTagBinding)),

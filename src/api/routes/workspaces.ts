@@ -7,7 +7,6 @@ import { loadWorkspaceIncludes, type WorkspaceIncludes } from '../../services/wo
 import {
   getWorkspace,
   listWorkspaces,
-  type TaggedFilter,
   type WorkspaceListQuery,
   type WorkspaceRef,
   type WorkspaceSort,
@@ -16,7 +15,8 @@ import { createWorkspace, updateWorkspace } from '../../services/workspaces-writ
 import { readResource } from '../body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { includesOf, pageOf, queryParam } from '../query.js';
+import { includesOf, pageOf, queryParam, rejectUnknownFilters, TAGGED_FILTER } from '../query.js';
+import { taggedFiltersOf } from '../tag-filters.js';
 import { serializeOrganization } from '../serializers/organization.js';
 import { serializeProject } from '../serializers/project.js';
 import { serializePlan, serializeRun } from '../serializers/run.js';
@@ -56,8 +56,17 @@ const commaList = (value: string | undefined) =>
         .map((s) => s.trim())
         .filter((s) => s !== '');
 
+/** The `filter[...]` and `search[...]` parameters of the workspace list. */
+const LIST_FILTERS = [
+  /^search\[(name|tags|exclude-tags|wildcard-name)\]$/,
+  /^filter\[project\]\[id\]$/,
+  /^filter\[current-run\]\[status\]$/,
+  TAGGED_FILTER,
+];
+
 /** Reads the list query parameters (filters, searches, sort) of `GET .../workspaces`. */
 export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
+  rejectUnknownFilters(c, LIST_FILTERS);
   const query: WorkspaceListQuery = {
     searchName: queryParam(c, 'search[name]'),
     searchTags: commaList(queryParam(c, 'search[tags]')),
@@ -66,20 +75,10 @@ export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
     projectId: queryParam(c, 'filter[project][id]'),
     currentRunStatus: commaList(queryParam(c, 'filter[current-run][status]')),
   };
-  const tagged = new Map<number, Partial<TaggedFilter>>();
-  for (const [key, values] of Object.entries(c.req.queries())) {
-    const m = /^filter\[tagged\]\[(\d+)\]\[(key|value)\]$/.exec(key);
-    if (!m) continue;
-    const entry = tagged.get(Number(m[1])) ?? {};
-    entry[m[2] as 'key' | 'value'] = values[0] ?? '';
-    tagged.set(Number(m[1]), entry);
-  }
-  query.tagged = [...tagged.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([i, t]) => {
-      if (!t.key) throw badRequest(`filter[tagged][${i}][key] is required`, { parameter: `filter[tagged][${i}][key]` });
-      return { key: t.key, value: t.value ?? '' };
-    });
+  // A key alone, a value alone (under any key), or both; an index with neither matches anything.
+  query.tagged = taggedFiltersOf(c)
+    .filter((t) => t.key !== undefined || t.value !== undefined)
+    .map((t) => ({ key: t.key ?? '', value: t.value ?? '' }));
   const sort = queryParam(c, 'sort');
   if (sort !== undefined) {
     const descending = sort.startsWith('-');
@@ -100,7 +99,8 @@ function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: 
     ...inc.organizations.map(serializeOrganization),
     ...inc.projects.map((p) => serializeProject(p)),
     ...[...(inc.effectiveTagBindings?.values() ?? [])].flat().map(serializeEffectiveTagBinding),
-    ...(include.has('current_run') ? inc.runs.map(serializeRun) : []),
+    // Every resource on an include path is included: `current_run.plan` brings the run too.
+    ...([...include].some((i) => i.startsWith('current_run')) ? inc.runs.map(serializeRun) : []),
     ...(include.has('current_run.plan') ? inc.runs.map(serializePlan) : []),
     ...inc.stateVersions.map((sv) => serializeStateVersion(sv, origin)),
     ...[...inc.outputs.values()].flat().map(serializeOutput),

@@ -19,6 +19,7 @@ export function serializeAgentPool(p: AgentPool): ResourceObject {
         `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`,
       ),
       workspaces: { data: p.workspaceIds.map((id) => ({ id, type: 'workspaces' })) },
+      'allowed-workspaces': { data: p.allowedWorkspaceIds.map((id) => ({ id, type: 'workspaces' })) },
     },
     links: { self: `${API_PREFIX}/agent-pools/${p.id}` },
   };

@@ -20,7 +20,10 @@ export function serializeProject(
       'created-at': p.createdAt,
       'auto-destroy-activity-duration': p.autoDestroyActivityDuration,
       'default-execution-mode': p.defaultExecutionMode,
-      'setting-overwrites': { 'default-execution-mode': false, 'default-agent-pool': false },
+      'setting-overwrites': {
+        'default-execution-mode': p.executionOverridden,
+        'default-agent-pool': p.executionOverridden,
+      },
       'workspace-count': p.workspaceCount,
       'team-count': p.teamCount,
       'is-default': p.isDefault,
@@ -40,7 +43,11 @@ export function serializeProject(
         p.organizationName,
         `${API_PREFIX}/organizations/${encodeURIComponent(p.organizationName)}`,
       ),
-      'default-agent-pool': toOne('agent-pools', null),
+      'default-agent-pool': toOne(
+        'agent-pools',
+        p.defaultAgentPoolId,
+        p.defaultAgentPoolId ? `${API_PREFIX}/agent-pools/${p.defaultAgentPoolId}` : undefined,
+      ),
       'tag-bindings': linkOnly(`${self}/tag-bindings`),
       'effective-tag-bindings': options.effectiveTagBindings
         ? { data: options.effectiveTagBindings, links: { related: `${self}/effective-tag-bindings` } }

@@ -38,6 +38,6 @@ export function serializeRetentionPolicy(p: RetentionPolicy): ResourceObject {
     id: p.id,
     type: p.type,
     attributes,
-    relationships: { target: { data: { id: p.target.id, type: p.target.type } } },
+    relationships: { target: { data: p.target ? { id: p.target.id, type: p.target.type } : null } },
   };
 }

@@ -1,4 +1,4 @@
-import type { StateVersion } from '../../domain/state-version.js';
+import type { StateVersion, StateVersionOutput, WorkspaceResource } from '../../domain/state-version.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /**
@@ -6,7 +6,11 @@ import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
  * a token: the secret in the URL authorizes, like a signed URL), built on the request's origin.
  */
 export function serializeStateVersion(sv: StateVersion, origin: string): ResourceObject {
-  const content = `${origin}${API_PREFIX}/state-versions/${sv.id}/content?secret=${sv.urlSecret}`;
+  const base = `${origin}${API_PREFIX}/state-versions/${sv.id}`;
+  const secret = `?secret=${sv.urlSecret}`;
+  const finalized = sv.status === 'finalized';
+  const processed = sv.status !== 'pending';
+  const takesJson = !sv.hasJsonState && (sv.status === 'pending' || (sv.status === 'finalized' && sv.intermediate));
   return {
     id: sv.id,
     type: 'state-versions',
@@ -19,18 +23,61 @@ export function serializeStateVersion(sv: StateVersion, origin: string): Resourc
       status: sv.status,
       intermediate: sv.intermediate,
       current: sv.current,
-      'resources-processed': sv.status === 'finalized',
+      'resources-processed': processed,
       'resource-count': sv.resourceCount,
+      'billable-rum-count': processed ? sv.resourceCount : null,
+      'state-version': sv.formatVersion,
       'terraform-version': sv.terraformVersion,
-      'hosted-state-download-url': sv.status === 'finalized' ? content : null,
-      'hosted-state-upload-url': sv.status === 'pending' ? content : null,
-      'hosted-json-state-download-url': null,
+      modules: sv.summary?.modules ?? null,
+      providers: sv.summary?.providers ?? null,
+      resources: sv.summary?.resources ?? null,
+      'hosted-state-download-url': finalized ? `${base}/content${secret}` : null,
+      'hosted-state-upload-url': sv.status === 'pending' ? `${base}/content${secret}` : null,
+      'hosted-json-state-download-url': finalized && sv.hasJsonState ? `${base}/json-content${secret}` : null,
+      'hosted-json-state-upload-url': takesJson ? `${base}/json-content${secret}` : null,
+      'vcs-commit-sha': null,
+      'vcs-commit-url': null,
     },
     relationships: {
       workspace: toOne('workspaces', sv.workspaceId, `${API_PREFIX}/workspaces/${sv.workspaceId}`),
       run: { data: null },
-      outputs: { data: [] },
+      outputs: { data: sv.outputIds.map((id) => ({ type: 'state-version-outputs', id })) },
     },
     links: { self: `${API_PREFIX}/state-versions/${sv.id}` },
+  };
+}
+
+/** A `state-version-outputs` resource (its value `null` where hidden). */
+export function serializeStateVersionOutput(o: StateVersionOutput): ResourceObject {
+  return {
+    id: o.id,
+    type: 'state-version-outputs',
+    attributes: {
+      name: o.name,
+      sensitive: o.sensitive,
+      type: o.type,
+      value: o.value,
+      'detailed-type': o.detailedType,
+    },
+    links: { self: `${API_PREFIX}/state-version-outputs/${o.id}` },
+  };
+}
+
+/** A `resources` resource: an instance of a managed resource in a workspace's current state. */
+export function serializeWorkspaceResource(r: WorkspaceResource): ResourceObject {
+  return {
+    id: r.id,
+    type: 'resources',
+    attributes: {
+      address: r.address,
+      name: r.name,
+      'created-at': r.date,
+      'updated-at': r.date,
+      module: r.module,
+      provider: r.provider,
+      'provider-type': r.providerType,
+      'modified-by-state-version-id': r.stateVersionId,
+      'name-index': r.nameIndex,
+    },
   };
 }

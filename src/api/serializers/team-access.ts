@@ -9,7 +9,7 @@ export function serializeTeamProject(g: TeamProject): ResourceObject {
     type: 'team-projects',
     attributes: {
       access: g.access,
-      'project-access': { settings: p.settings, teams: p.teams },
+      'project-access': { settings: p.settings, teams: p.teams, 'variable-sets': p.variableSets },
       'workspace-access': {
         create: p.workspace.create,
         move: p.workspace.move,

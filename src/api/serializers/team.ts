@@ -1,4 +1,4 @@
-import type { Team } from '../../domain/team.js';
+import { ORGANIZATION_ACCESS_FLAGS, type Team } from '../../domain/team.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 export function serializeTeam(t: Team): ResourceObject {
@@ -8,20 +8,19 @@ export function serializeTeam(t: Team): ResourceObject {
     attributes: {
       name: t.name,
       visibility: t.visibility,
+      'sso-team-id': t.ssoTeamId,
+      'allow-member-token-management': t.allowMemberTokenManagement,
       'users-count': t.userIds.length,
       'is-owners': t.isOwners,
       'created-at': t.createdAt,
-      'organization-access': {
-        'manage-projects': t.organizationAccess.manageProjects,
-        'manage-workspaces': t.organizationAccess.manageWorkspaces,
-        'read-projects': t.organizationAccess.readProjects,
-        'read-workspaces': t.organizationAccess.readWorkspaces,
-      },
+      'organization-access': Object.fromEntries(ORGANIZATION_ACCESS_FLAGS.map((f) => [f, t.organizationAccess[f]])),
       permissions: {
         'can-update-membership': t.permissions.canUpdateMembership,
         'can-destroy': t.permissions.canDestroy,
         'can-update-organization-access': t.permissions.canUpdateOrganizationAccess,
         'can-update-api-token': t.permissions.canUpdateApiToken,
+        'can-update-visibility': t.permissions.canUpdateVisibility,
+        'can-update-name': t.permissions.canUpdateName,
       },
     },
     relationships: {
@@ -31,8 +30,19 @@ export function serializeTeam(t: Team): ResourceObject {
         `${API_PREFIX}/organizations/${encodeURIComponent(t.organizationName)}`,
       ),
       users: { data: t.userIds.map((id) => ({ id, type: 'users' })) },
+      'authentication-tokens': { links: { related: `${API_PREFIX}/teams/${t.id}/authentication-tokens` } },
     },
     links: { self: `${API_PREFIX}/teams/${t.id}` },
     meta: { usernames: t.usernames },
   };
+}
+
+/** The team's members as `included` users (`include=users`): id and username. */
+export function serializeTeamUsers(t: Team): ResourceObject[] {
+  return t.userIds.map((id, i) => ({
+    id,
+    type: 'users',
+    attributes: { username: t.usernames[i] },
+    links: { self: `${API_PREFIX}/users/${id}` },
+  }));
 }

@@ -90,7 +90,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
       'can-force-unlock': ws.permissions.canForceUnlock,
       'can-read-settings': read,
       'can-manage-tags': admin,
-      'can-manage-run-tasks': false,
+      'can-manage-run-tasks': ws.permissions.canManageRunTasks,
       'can-force-delete': ws.permissions.canForceDelete,
       'can-manage-assessments': admin,
       'can-manage-ephemeral-workspaces': false,
@@ -116,6 +116,8 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'vcs-repo-identifier': ws.vcsRepo?.identifier ?? null,
     'working-directory': ws.workingDirectory,
     'workspace-kpis-runs-count': ws.metrics.runsCount,
+    // The spec's name for it; go-tfe reads the one above.
+    'workspace-kpis-run-count': ws.metrics.runsCount,
   };
   // assessments-enabled is a hosted-edition attribute: the self-hosted edition omits it.
   if (options.edition !== 'hosted') delete attributes['assessments-enabled'];
@@ -177,7 +179,11 @@ export function serializeEffectiveTagBinding(t: EffectiveTagBinding): ResourceOb
   return obj;
 }
 
-/** A `workspace-outputs` resource: an output of the current state (sensitive values hidden). */
+/**
+ * A `workspace-outputs` resource: an output of the current state (sensitive values hidden), with
+ * the coarse `output-type` (`string`, `number`, `boolean`, `array`, `object`) and the id of the
+ * state version output it is.
+ */
 export function serializeOutput(o: WorkspaceOutput): ResourceObject {
   return {
     id: o.id,

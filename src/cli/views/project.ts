@@ -17,6 +17,7 @@ const tagText = (tags: Resource[]) =>
 export function projectFields(p: Resource, tags?: Resource[]): string {
   const a = p.attributes;
   const org = p.relationships?.organization?.data;
+  const pool = p.relationships?.['default-agent-pool']?.data;
   const fields: [string, unknown][] = [
     ['ID', p.id],
     ['Name', a.name],
@@ -24,7 +25,11 @@ export function projectFields(p: Resource, tags?: Resource[]): string {
     ['Organization', org && !Array.isArray(org) ? org.id : null],
     ['Default project', a['is-default'] ? 'yes' : 'no'],
     ['Auto-destroy after', a['auto-destroy-activity-duration']],
-    ['Default execution mode', a['default-execution-mode']],
+    [
+      'Default execution mode',
+      `${a['default-execution-mode']}${a['setting-overwrites']?.['default-execution-mode'] ? '' : ' (from the organization)'}`,
+    ],
+    ['Default agent pool', pool && !Array.isArray(pool) ? pool.id : null],
     ['Workspaces', a['workspace-count']],
     ['Teams', a['team-count']],
     ['Created', a['created-at']],

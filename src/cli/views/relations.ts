@@ -40,6 +40,6 @@ export function retentionFields(p: Resource): string {
   return renderFields([
     ['ID', p.id],
     ['Policy', rule],
-    ['Set on', t ? `${t.type === 'organizations' ? 'organization' : 'workspace'} ${t.id}` : null],
+    ['Set on', t ? `${t.type === 'organizations' ? 'organization' : 'workspace'} ${t.id}` : 'the site-wide default'],
   ]);
 }

@@ -21,6 +21,8 @@ export function teamFields(t: Resource): string {
     ['Name', t.attributes.name],
     ['Visibility', t.attributes.visibility],
     ['Organization access', t.attributes['is-owners'] ? 'owners (everything)' : access(t)],
+    ['SSO team id', t.attributes['sso-team-id'] ?? ''],
+    ['Member token management', t.attributes['allow-member-token-management'] ? 'allowed' : 'not allowed'],
     ['Members', (t as Resource & { meta?: { usernames?: string[] } }).meta?.usernames ?? []],
     ['Created', t.attributes['created-at']],
   ]);

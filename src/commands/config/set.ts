@@ -1,3 +1,4 @@
+import { serverUrl } from '../../cli/connection.js';
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { configPath, readConfig, writeConfig } from '../../cli/config.js';
@@ -20,10 +21,11 @@ Tokens are stored with \`berth login\`, never with this command.`;
   };
 
   async run(): Promise<void> {
-    const { key, value } = this.args;
+    const { key } = this.args;
+    const value = key === 'server' ? serverUrl(this.args.value) : this.args.value;
     if (key === 'output' && !['table', 'json'].includes(value)) throw usageError('output must be table or json');
     if (key === 'server' && !/^https?:\/\/[^\s/]+/.test(value))
-      throw usageError('server must be an http:// or https:// URL');
+      throw usageError('server must be an http:// or https:// URL, or HOST[:PORT]');
     const path = configPath();
     const config = readConfig(path);
     const profile = this.flags.profile;

@@ -5,6 +5,7 @@ import { resolveProject } from '../../cli/resolve-project.js';
 import { parseTagArg } from '../../cli/tag-args.js';
 import { projectFields } from '../../cli/views/project.js';
 import { updateProject } from '../../client/projects.js';
+import { resolveAgentPoolId } from '../../client/workspaces.js';
 
 export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
   static override summary = 'Change the settings of a project.';
@@ -14,6 +15,8 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
     '<%= config.bin %> project update "Web Platform" --org acme --description "Public web"',
     '<%= config.bin %> project update prj-WsVcWRr7SfxRci1v --auto-destroy-duration 7d',
     '<%= config.bin %> project update web --org acme --no-auto-destroy --clear-tags',
+    '<%= config.bin %> project update builds --org acme --default-execution-mode agent --default-agent-pool builders',
+    '<%= config.bin %> project update builds --org acme --inherit-execution-mode',
   ];
   static override args = {
     project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
@@ -35,6 +38,19 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
       exclusive: ['clear-tags'],
     }),
     'clear-tags': Flags.boolean({ description: 'remove every tag of the project', exclusive: ['tag'] }),
+    'default-execution-mode': Flags.string({
+      description: "the project's own default for its workspaces",
+      options: ['remote', 'local', 'agent'],
+      exclusive: ['inherit-execution-mode'],
+    }),
+    'default-agent-pool': Flags.string({
+      description: 'agent pool (name or apool- id) of the agent default execution mode',
+      exclusive: ['inherit-execution-mode'],
+    }),
+    'inherit-execution-mode': Flags.boolean({
+      description: "drop the project's own default execution mode: follow the organization's",
+      exclusive: ['default-execution-mode', 'default-agent-pool'],
+    }),
   };
 
   async run(): Promise<void> {
@@ -45,13 +61,28 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
       'auto-destroy-activity-duration': f['no-auto-destroy'] ? null : f['auto-destroy-duration'],
     };
     const tags = f['clear-tags'] ? [] : f.tag?.map(parseTagArg);
-    if (Object.values(attributes).every((v) => v === undefined) && tags === undefined) {
+    if (f['default-execution-mode']) attributes['default-execution-mode'] = f['default-execution-mode'];
+    if (f['inherit-execution-mode'])
+      attributes['setting-overwrites'] = { 'default-execution-mode': false, 'default-agent-pool': false };
+    if (
+      Object.values(attributes).every((v) => v === undefined) &&
+      tags === undefined &&
+      f['default-agent-pool'] === undefined
+    ) {
       throw usageError(
-        'nothing to change: pass --name, --description, --auto-destroy-duration, --no-auto-destroy, --tag or --clear-tags',
+        'nothing to change: pass --name, --description, --auto-destroy-duration, --no-auto-destroy, --tag, --clear-tags, --default-execution-mode, --default-agent-pool or --inherit-execution-mode',
       );
     }
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, f.org);
+    if (f['default-agent-pool'])
+      attributes['default-agent-pool-id'] = await resolveAgentPoolId(
+        client,
+        project.relationships?.organization?.data && !Array.isArray(project.relationships.organization.data)
+          ? project.relationships.organization.data.id
+          : (f.org ?? ''),
+        f['default-agent-pool'],
+      );
     const { data } = await updateProject(client, project.id, attributes, tags);
     this.print(data, () => `Updated project ${data.attributes.name} (${data.id}).\n${projectFields(data)}`);
   }

@@ -1,6 +1,7 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
+import { expiryOf } from '../../cli/token-expiry.js';
 import type { SingleResult } from '../../client/jsonapi.js';
 import { teamsApi, tokensApi } from '../../client/teams.js';
 
@@ -8,10 +9,14 @@ export default class TokenCreate extends BerthCommand<typeof TokenCreate> {
   static override summary = 'Mint an API token (shown once).';
   static override description = `Mints a token for a user (--user), a team (--team), an organization (--org given on the command line, with no other kind), or the site administrator (--site-admin). The secret is printed once on stdout and stored only as a hash; keep it safe.
 
-A team or an organization has one token: creating another replaces (revokes) the previous one.`;
+An organization has one token: creating another replaces (revokes) the previous one. A team has one token without a description, replaced the same way, and any number of tokens with a description (unique within the team).
+
+--expires (team and organization tokens) takes a time or a duration from now; the token stops working then.`;
   static override examples = [
     '<%= config.bin %> token create --user alice',
     '<%= config.bin %> token create --team platform --org acme',
+    '<%= config.bin %> token create --team platform --org acme --description "CI deploys" --expires 30d',
+    '<%= config.bin %> token create --org acme --expires 2030-01-31T00:00:00Z',
     '<%= config.bin %> token create --org acme',
     '<%= config.bin %> token create --site-admin --description "CI"',
     'export BERTH_TOKEN=$(<%= config.bin %> token create --user alice)',
@@ -27,11 +32,16 @@ A team or an organization has one token: creating another replaces (revokes) the
       exclusive: ['user', 'team'],
     }),
     description: Flags.string({ description: 'what the token is for' }),
+    expires: Flags.string({
+      description: 'when a team or organization token stops working: a time, or a duration such as 30d or 12h',
+      exclusive: ['user', 'site-admin'],
+    }),
   };
 
   async run(): Promise<void> {
     const client = await this.client();
     const { user, team, description } = this.flags;
+    const expiredAt = expiryOf(this.flags.expires);
     const orgOnCommandLine = this.argv.some((a) => a === '--org' || a.startsWith('--org='));
     let result: SingleResult;
     if (user) {
@@ -39,11 +49,11 @@ A team or an organization has one token: creating another replaces (revokes) the
       result = await client.tokens.createForUser(found.id, description);
     } else if (team) {
       const teams = teamsApi(client);
-      result = await teams.createToken((await teams.resolve(team, this.flags.org)).id, description);
+      result = await teams.createToken((await teams.resolve(team, this.flags.org)).id, { description, expiredAt });
     } else if (this.flags['site-admin']) {
       result = await client.tokens.createSiteAdmin(description);
     } else if (orgOnCommandLine && this.flags.org) {
-      result = await tokensApi(client).createForOrganization(this.flags.org, description);
+      result = await tokensApi(client).createForOrganization(this.flags.org, description, expiredAt);
     } else {
       throw usageError('say whose token to create: --user NAME, --team TEAM, --org ORG or --site-admin');
     }

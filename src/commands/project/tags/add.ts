@@ -18,12 +18,11 @@ export default class ProjectTagsAdd extends BerthCommand<typeof ProjectTagsAdd> 
   };
 
   async run(): Promise<void> {
-    const { argv } = await this.parse(ProjectTagsAdd);
-    const tags = (argv as string[]).slice(1).map(parseTagArg);
+    const tags = this.positionals.slice(1).map(parseTagArg);
     if (tags.length === 0) throw usageError('give at least one tag: berth project tags add PROJECT KEY=VALUE ...');
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
-    const all = await addTagBindings(client, project.id, tags);
-    this.print(all, () => `Tags of project ${project.attributes.name} (${project.id}):\n${tagBindingTable(all)}`);
+    const added = await addTagBindings(client, project.id, tags);
+    this.print(added, () => `Added or updated on project ${project.attributes.name}:\n${tagBindingTable(added)}`);
   }
 }

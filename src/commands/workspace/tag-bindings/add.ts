@@ -21,10 +21,10 @@ export default class WorkspaceTagBindingsAdd extends BerthCommand<typeof Workspa
     const tags = this.positionals.slice(1).map(parseTagArg);
     if (tags.length === 0)
       throw usageError('give at least one tag: berth workspace tag-bindings add WORKSPACE KEY=VALUE ...');
-    const all = await new WorkspaceRelationsClient(await this.client()).addTagBindings(
+    const added = await new WorkspaceRelationsClient(await this.client()).addTagBindings(
       parseWorkspaceArg(this.args.workspace, this.flags.org),
       tags,
     );
-    this.print(all, () => tagBindingTable(all));
+    this.print(added, () => `Added or updated:\n${tagBindingTable(added)}`);
   }
 }
