@@ -8,7 +8,7 @@ const STATE = readFileSync(new URL('../fixtures/state-small.json', import.meta.u
 
 describe('migration 016: state files as bytes, outputs and resources', () => {
   it('moves stored states to state_files unchanged and extracts their outputs and resource instances', async () => {
-    const db = await sqliteFreshUpTo(13);
+    const db = await sqliteFreshUpTo(15);
     try {
       await db
         .insertInto('organizations')

@@ -89,7 +89,7 @@ describe('migrations 012 and 013: integer workspace keys, binding projects', () 
 describe('migration 015: organization defaults', () => {
   it('makes existing projects inherit the organization, with the new organization settings at their defaults', async () => {
     const { sqliteFreshUpTo } = await import('./migrate-helpers.js');
-    const db = await sqliteFreshUpTo(13);
+    const db = await sqliteFreshUpTo(14);
     try {
       await db
         .insertInto('organizations')
