@@ -48,10 +48,11 @@ describe('organization and audit trail tokens', () => {
     expect((await api.delete(`${P}/organizations/acme/authentication-token`, { token: owner })).status).toBe(404);
   });
 
-  it('a site administrator that is no user is recorded as the organization', async () => {
+  it("the site administrator's token is the user admin's: it is recorded as created-by that user", async () => {
+    const admin = (await api.get(`${P}/account/details`)).body.data;
     const made = await api.post(`${P}/organizations/acme/authentication-token`);
     expect(made.status).toBe(201);
-    expect(made.body.data.relationships['created-by'].data).toEqual({ type: 'organizations', id: 'acme' });
+    expect(made.body.data.relationships['created-by'].data).toEqual({ type: 'users', id: admin.id });
     expect((await api.delete(`${P}/organizations/acme/authentication-token`)).status).toBe(204);
   });
 
