@@ -105,9 +105,11 @@ describe('remote state consumers the caller cannot read', () => {
     const team = await api.post('/api/v2/organizations/acme/teams', {
       data: { type: 'teams', attributes: { name: 'subject-admins' } },
     });
-    await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, {
+    await joinOrganization(api, 'acme', 'wanda', admin.token);
+    const joined = await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, {
       data: [{ type: 'users', id: 'wanda' }],
     });
+    expect(joined.status, joined.text).toBe(204);
     const grant = await api.post('/api/v2/team-workspaces', {
       data: {
         type: 'team-workspaces',
