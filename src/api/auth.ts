@@ -15,7 +15,7 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
     let actor = options.localActor ?? null;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      actor = match ? await authenticate(options.db, match[1]!) : null;
+      actor = match ? await authenticate(options.db, match[1]) : null;
       if (!actor) throw unauthorized('the token is missing, malformed, revoked or unknown');
     }
     if (!actor) throw unauthorized('an Authorization: Bearer token is required');

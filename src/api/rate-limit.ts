@@ -96,7 +96,7 @@ export class RateLimiter {
  */
 export function rateLimitKey(authorization: string | undefined, address: string | undefined): string {
   const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  if (match) return `t:${hashToken(match[1]!)}`;
+  if (match) return `t:${hashToken(match[1])}`;
   return `a:${address ?? 'unknown'}`;
 }
 

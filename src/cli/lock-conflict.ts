@@ -18,5 +18,5 @@ export async function explainLockConflict(err: unknown, client: BerthClient, wor
   const parts = [err.detail ?? ''];
   if (ws['locked-at']) parts.push(`Locked since ${ws['locked-at']}.`);
   if (ws['locked-reason']) parts.push(`Reason: ${ws['locked-reason']}.`);
-  throw new BerthError([{ ...err.items[0]!, detail: parts.join(' ') }]);
+  throw new BerthError([{ ...err.items[0], detail: parts.join(' ') }]);
 }

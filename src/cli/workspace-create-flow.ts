@@ -46,8 +46,8 @@ export async function interactiveCreateFlow(
   if (given.project === undefined) {
     const projects = await data.projects();
     if (projects.length === 1) {
-      out.project = projects[0]!.id;
-      projectLabel = `${projects[0]!.name} (${projects[0]!.id})`;
+      out.project = projects[0].id;
+      projectLabel = `${projects[0].name} (${projects[0].id})`;
     } else {
       out.project = await p.select(
         'Project',

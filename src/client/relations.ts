@@ -41,7 +41,7 @@ export class SshKeysClient {
       throw new BerthError([
         { status: 409, title: 'conflict', detail: `several SSH keys are named ${key}; use its sshkey- id` },
       ]);
-    return found[0]!.id;
+    return found[0].id;
   }
 
   /** Assigns (or with null unassigns) a key, with the body go-tfe sends; returns the workspace. */

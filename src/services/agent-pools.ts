@@ -85,10 +85,7 @@ export async function createAgentPool(
         created_at: ctx.clock.now().toISOString(),
       })
       .execute();
-    return toAgentPool(
-      tx,
-      (await selectPools(tx).where('agent_pools.id', '=', id).executeTakeFirstOrThrow()) as PoolRow,
-    );
+    return toAgentPool(tx, await selectPools(tx).where('agent_pools.id', '=', id).executeTakeFirstOrThrow());
   });
 }
 

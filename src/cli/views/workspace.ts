@@ -76,7 +76,7 @@ export function agentPoolTable(list: Resource[]): string {
     { header: 'ID', value: (p) => p.id },
     {
       header: 'WORKSPACES',
-      value: (p) => (Array.isArray(p.relationships?.workspaces?.data) ? p.relationships!.workspaces!.data.length : 0),
+      value: (p) => (Array.isArray(p.relationships?.workspaces?.data) ? p.relationships.workspaces.data.length : 0),
     },
     { header: 'CREATED', value: (p) => p.attributes['created-at'] },
   ]);
