@@ -110,6 +110,16 @@ export default defineConfig(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  {
+    files: ['src/store/migrations/**/*.ts'],
+    // A migration works on the schema of its own time, not on today's schema.ts: kysely's Kysely<any> by design.
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['src/commands/**/*.ts'],
+    // oclif awaits every command's run(); a command with nothing to await still declares it async.
+    rules: { '@typescript-eslint/require-await': 'off' },
+  },
   { files: ['src/domain/**/*.ts'], rules: layers.domain },
   { files: ['src/store/**/*.ts'], rules: layers.store },
   { files: ['src/services/**/*.ts'], rules: layers.services },

@@ -3,7 +3,7 @@ import { createServer as createHttpServer, type Server } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
-import { cachedAnswers } from './cached-answers.js';
+import { cachedAnswers, type NodeListener } from './cached-answers.js';
 import { ensureSiteAdminToken } from '../services/tokens.js';
 import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
@@ -202,7 +202,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 
   const serverOptions = nodeServerOptions(limits);
-  const fullPath = getRequestListener(fetch, { hostname: options.host });
+  const honoListener = getRequestListener(fetch, { hostname: options.host });
+  // Node ignores what a request listener returns; hono's answers its own failures (a 500) rather than rejecting.
+  const fullPath: NodeListener = (req, res) => void honoListener(req, res);
   const listener = readCache
     ? cachedAnswers(
         {

@@ -1,6 +1,5 @@
 import chalk from 'chalk';
 import Table from 'cli-table3';
-import type { Resource } from '../client/jsonapi.js';
 import { UsageError } from './exit-codes.js';
 
 /** No colour when stdout is not a terminal or NO_COLOR is set. */
@@ -85,6 +84,6 @@ export function renderFields(fields: [string, unknown][]): string {
 }
 
 /** The machine form: exactly the API's resources. */
-export function renderJson(value: Resource | Resource[] | unknown): string {
+export function renderJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }

@@ -49,7 +49,7 @@ export function selectWorkspaces(db: Tx) {
 
 function parseList(json: string): string[] {
   try {
-    const v = JSON.parse(json);
+    const v: unknown = JSON.parse(json);
     return Array.isArray(v) ? v.map(String) : [];
   } catch {
     return [];

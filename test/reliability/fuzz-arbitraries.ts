@@ -221,7 +221,7 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
       1.5,
       1e308,
       -0,
-      9007199254740993,
+      Number.MAX_SAFE_INTEGER + 1,
       '',
       'remote',
       'agent',

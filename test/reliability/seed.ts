@@ -194,7 +194,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     ),
     'team',
   ).body.data.id;
-  const member = await api.userToken(`${p}-member`);
+  await api.userToken(`${p}-member`);
   ok(
     await api.post(`/api/v2/teams/${teamId}/relationships/users`, { data: [{ type: 'users', id: `${p}-member` }] }, t),
     'member',
