@@ -140,7 +140,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     process.stderr.write(`${message}\n`);
   }
 
-  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<any> {
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
     if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
     process.stderr.write(`${messageFor(err)}\n`);
@@ -148,7 +148,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     return this.exit(exitCodeFor(err));
   }
 
-  protected override async finally(err: Error | undefined): Promise<any> {
+  protected override async finally(err: Error | undefined): Promise<unknown> {
     await this.clientInstance?.close().catch(() => undefined);
     return super.finally(err);
   }

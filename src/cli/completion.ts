@@ -20,9 +20,9 @@ export function commandsFromConfig(commands: Command.Loadable[]): CompletionComm
     .map((c) => ({
       id: c.id,
       flags: Object.fromEntries(
-        Object.entries(c.flags ?? {}).map(([name, f]: [string, any]) => [
+        Object.entries(c.flags ?? {}).map(([name, f]) => [
           name,
-          { type: f.type, options: f.options, char: f.char },
+          { type: f.type, options: f.type === 'option' ? f.options : undefined, char: f.char },
         ]),
       ),
       args: Object.keys(c.args ?? {}),

@@ -16,6 +16,7 @@ function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return chalk.dim('-');
   if (Array.isArray(value)) return value.length === 0 ? chalk.dim('-') : value.join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects went above: what is left is a scalar
   return String(value);
 }
 

@@ -1,18 +1,19 @@
 import { BerthError } from '../domain/errors.js';
 import type { BerthClient } from './client.js';
 import { resourceBody, type Resource, type SingleResult } from './jsonapi.js';
+import type { IdentityAttributes, TeamAttributes, TokenAttributes } from './resources.js';
 
 const enc = encodeURIComponent;
 
 /** Teams, their members and tokens, organization tokens, and whoami. */
 export function teamsApi(client: BerthClient) {
   const api = {
-    list: (org: string) => client.listAll(`/organizations/${enc(org)}/teams`),
-    get: (id: string) => client.get(`/teams/${enc(id)}`),
+    list: (org: string) => client.listAll<TeamAttributes>(`/organizations/${enc(org)}/teams`),
+    get: (id: string) => client.get<TeamAttributes>(`/teams/${enc(id)}`),
     create: (org: string, attributes: Record<string, unknown>) =>
-      client.create(`/organizations/${enc(org)}/teams`, 'teams', attributes),
+      client.create<TeamAttributes>(`/organizations/${enc(org)}/teams`, 'teams', attributes),
     update: (id: string, attributes: Record<string, unknown>) =>
-      client.update(`/teams/${enc(id)}`, 'teams', attributes),
+      client.update<TeamAttributes>(`/teams/${enc(id)}`, 'teams', attributes),
     delete: (id: string) => client.delete(`/teams/${enc(id)}`),
     addMembers: (id: string, usernames: string[]) =>
       client.request('POST', `/teams/${enc(id)}/relationships/users`, {
@@ -24,12 +25,12 @@ export function teamsApi(client: BerthClient) {
       }),
     createToken: async (id: string, description?: string) =>
       (
-        await client.request<SingleResult>('POST', `/teams/${enc(id)}/authentication-token`, {
+        await client.request<SingleResult<TokenAttributes>>('POST', `/teams/${enc(id)}/authentication-token`, {
           body: resourceBody('authentication-tokens', { description }),
         })
       ).body!,
     /** A team by `team-` id, or by name within `org`. */
-    resolve: async (ref: string, org: string | undefined): Promise<Resource> => {
+    resolve: async (ref: string, org: string | undefined): Promise<Resource<TeamAttributes>> => {
       if (/^team-[A-Za-z0-9]{16}$/.test(ref)) return (await api.get(ref)).data;
       if (!org)
         throw new BerthError([
@@ -50,13 +51,18 @@ export function tokensApi(client: BerthClient) {
   return {
     createForOrganization: async (org: string, description?: string) =>
       (
-        await client.request<SingleResult>('POST', `/organizations/${enc(org)}/authentication-token`, {
+        await client.request<SingleResult<TokenAttributes>>('POST', `/organizations/${enc(org)}/authentication-token`, {
           body: resourceBody('authentication-tokens', { description }),
         })
       ).body!,
     listForUser: async (userId: string) =>
-      (await client.request<{ data: Resource[] }>('GET', `/users/${enc(userId)}/authentication-tokens`)).body!.data,
+      (
+        await client.request<{ data: Resource<TokenAttributes>[] }>(
+          'GET',
+          `/users/${enc(userId)}/authentication-tokens`,
+        )
+      ).body!.data,
     revoke: (id: string) => client.delete(`/authentication-tokens/${enc(id)}`),
-    whoami: () => client.get('/whoami'),
+    whoami: () => client.get<IdentityAttributes>('/whoami'),
   };
 }
