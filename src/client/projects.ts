@@ -74,12 +74,7 @@ function tagRelationship(tags: TagPair[] | undefined): Record<string, unknown> |
   return tags === undefined ? undefined : { 'tag-bindings': { data: tagBindingData(tags) } };
 }
 
-export function createProject(
-  client: BerthClient,
-  org: string,
-  attributes: Record<string, unknown>,
-  tags?: TagPair[],
-): Promise<SingleResult<ProjectAttributes>> {
+export function createProject(client: BerthClient, org: string, attributes: Record<string, unknown>, tags?: TagPair[]) {
   return client.create<ProjectAttributes>(
     `/organizations/${enc(org)}/projects`,
     'projects',
@@ -95,7 +90,7 @@ export function updateProject(
   attributes: Record<string, unknown>,
   tags?: TagPair[],
 ): Promise<SingleResult<ProjectAttributes>> {
-  return client.update<ProjectAttributes>(`/projects/${enc(id)}`, 'projects', attributes, tagRelationship(tags));
+  return client.update(`/projects/${enc(id)}`, 'projects', attributes, tagRelationship(tags));
 }
 
 export function deleteProject(client: BerthClient, id: string): Promise<void> {
