@@ -112,7 +112,7 @@ describe('organizations', () => {
       const members = await api.store.db
         .selectFrom('team_members')
         .selectAll()
-        .where('team_id', '=', teams[0]!.id)
+        .where('team_id', '=', teams[0].id)
         .execute();
       const admin = (await api.get('/api/v2/account/details')).body.data;
       expect(admin.attributes.username).toBe('admin');

@@ -17,7 +17,7 @@ describe('migrations', () => {
   it('apply one that is missing even when a higher-numbered one is already applied', async () => {
     const store = await openStore(':memory:');
     let ran = 0;
-    const late = { version: 4, name: 'merged-late', up: async () => void ran++ };
+    const late = { version: 4, name: 'merged-late', up: () => Promise.resolve(void ran++) };
     expect(await migrate(store.db, [...MIGRATIONS, late])).toBe(1);
     expect(ran).toBe(1);
     expect(await migrate(store.db, [...MIGRATIONS, late])).toBe(0);
