@@ -158,7 +158,10 @@ export class RetentionClient {
       .data;
   }
 
-  async set(owner: WorkspaceRef | string | SiteOwner, days: number | null): Promise<Resource<RetentionPolicyAttributes>> {
+  async set(
+    owner: WorkspaceRef | string | SiteOwner,
+    days: number | null,
+  ): Promise<Resource<RetentionPolicyAttributes>> {
     return (
       await this.client.request<{ data: Resource<RetentionPolicyAttributes> }>('POST', this.path(owner), {
         body: retentionBody(days),

@@ -87,3 +87,8 @@ export interface RunAttributes extends Attributes {
 export interface RetentionPolicyAttributes extends Attributes {
   'delete-older-than-n-days'?: number;
 }
+
+export interface ReservedTagKeyAttributes extends Attributes {
+  key: string;
+  'disable-overrides': boolean;
+}

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Actor } from '../domain/actor.js';
-import { forbidden, notFound } from '../domain/errors.js';
+import { notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { can, canOnInstance } from '../domain/policy.js';
 import { generateToken, hashToken, isExpired, sameHash, type TokenInfo } from '../domain/token.js';

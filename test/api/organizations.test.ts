@@ -116,7 +116,7 @@ describe('organizations', () => {
         .execute();
       const admin = (await api.get('/api/v2/account/details')).body.data;
       expect(admin.attributes.username).toBe('admin');
-      expect(members).toEqual([{ team_id: teams[0]!.id, user_id: admin.id }]);
+      expect(members).toEqual([{ team_id: teams[0].id, user_id: admin.id }]);
     });
 
     it('adds the creating user to the owners team', async () => {

@@ -254,7 +254,7 @@ describe('workspace list: filters and sorts', () => {
     ]) {
       const res = await list(api, query);
       expect(res.status, query).toBe(400);
-      const parameter = decodeURIComponent(query.split('=')[0]!);
+      const parameter = decodeURIComponent(query.split('=')[0]);
       expect(res.body.errors[0].source, query).toEqual({ parameter });
       expect(res.body.errors[0].detail, query).toContain(parameter);
     }

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { TokenInfo } from '../../domain/token.js';
 import type { User } from '../../domain/user.js';
-import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
+import { API_PREFIX, type ResourceObject } from '../documents.js';
 
 /** A Gravatar address for the email, as HCP Terraform shows (a generic image when none is set). */
 export function avatarUrl(email: string): string {
