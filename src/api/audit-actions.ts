@@ -163,7 +163,7 @@ export function paramsOf(pattern: string, pathname: string): Record<string, stri
   keys.forEach((k, i) => {
     if (!k.startsWith(':') || values[i] === undefined) return;
     try {
-      out[k.slice(1)] = decodeURIComponent(values[i]!);
+      out[k.slice(1)] = decodeURIComponent(values[i]);
     } catch {
       out[k.slice(1)] = values[i]!;
     }

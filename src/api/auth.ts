@@ -15,7 +15,7 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
     let actor = options.localActor ?? null;
     if (header !== undefined) {
       const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      actor = match ? await authenticate(options.db, match[1]!, (options.clock ?? systemClock).now()) : null;
+      actor = match ? await authenticate(options.db, match[1], (options.clock ?? systemClock).now()) : null;
       if (!actor) throw unauthorized('the token is missing, malformed, revoked or unknown');
       options.onAuthenticated?.(header);
     }

@@ -25,7 +25,7 @@ export async function readJson(
   }
   const type = c.req.header('content-type');
   if (type) {
-    const media = type.split(';')[0]!.trim().toLowerCase();
+    const media = type.split(';')[0].trim().toLowerCase();
     if (!ACCEPTED.includes(media)) {
       throw unsupportedMediaType(`Content-Type must be application/vnd.api+json or application/json, not ${media}`);
     }

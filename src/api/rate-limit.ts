@@ -103,7 +103,7 @@ export class RateLimiter {
 /** The key of a request's bearer token (`t:` and its hash, never the token itself), or null without one. */
 export function tokenKey(authorization: string | undefined): string | null {
   const match = authorization === undefined ? null : /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  return match ? `t:${hashToken(match[1]!)}` : null;
+  return match ? `t:${hashToken(match[1])}` : null;
 }
 
 /**

@@ -260,18 +260,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
 
   const serverOptions = nodeServerOptions(limits);
-  const fullPath = refusing(
-    getRequestListener(fetch, {
-      hostname: options.host,
-      // Only for what requestProblem lets through and the adapter still cannot read.
-      errorHandler: (err) => {
-        const bad = (err as Error)?.name === 'RequestError';
-        if (!bad) reportError(err);
-        const refusal = bad ? requestError(`the request cannot be read: ${(err as Error).message}`) : internalError();
-        return errorResponse(refusal, requestIdHeader());
-      },
-    }),
-  );
+  const honoListener = getRequestListener(fetch, {
+    hostname: options.host,
+    // Only for what requestProblem lets through and the adapter still cannot read.
+    errorHandler: (err) => {
+      const bad = (err as Error)?.name === 'RequestError';
+      if (!bad) reportError(err);
+      const refusal = bad ? requestError(`the request cannot be read: ${(err as Error).message}`) : internalError();
+      return errorResponse(refusal, requestIdHeader());
+    },
+  });
+  // Node ignores what a request listener returns; hono's answers its own failures rather than rejecting.
+  const fullPath = refusing((req, res) => void honoListener(req, res));
   const listener = readCache
     ? cachedAnswers(
         {

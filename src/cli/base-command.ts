@@ -159,7 +159,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     process.stderr.write(`${message}\n`);
   }
 
-  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<any> {
+  protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
     // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
     if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
     // Ctrl-C at a prompt: a new line so the shell prompt starts clean, nothing else, exit 130.
@@ -173,7 +173,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     return this.exit(exitCodeFor(err));
   }
 
-  protected override async finally(err: Error | undefined): Promise<any> {
+  protected override async finally(err: Error | undefined): Promise<unknown> {
     await this.clientInstance?.close().catch(() => undefined);
     return super.finally(err);
   }

@@ -20,9 +20,9 @@ export function commandsFromConfig(commands: Command.Loadable[]): CompletionComm
     .map((c) => ({
       id: c.id,
       flags: Object.fromEntries(
-        Object.entries(c.flags ?? {}).map(([name, f]: [string, any]) => [
+        Object.entries(c.flags ?? {}).map(([name, f]) => [
           name,
-          { type: f.type, options: f.options, char: f.char },
+          { type: f.type, options: f.type === 'option' ? f.options : undefined, char: f.char },
         ]),
       ),
       args: Object.keys(c.args ?? {}),
@@ -69,7 +69,7 @@ export function complete(commands: CompletionCommand[], words: string[]): Comple
     );
     return {
       candidates: names
-        .filter((n) => !n.startsWith('--no-') || command!.flags[n.slice(5)])
+        .filter((n) => !n.startsWith('--no-') || command.flags[n.slice(5)])
         .filter(starts)
         .sort(),
     };
@@ -77,7 +77,7 @@ export function complete(commands: CompletionCommand[], words: string[]): Comple
   // Positional arguments typed so far (skipping flags and their values).
   let position = 0;
   for (let i = used; i < before.length; i++) {
-    const w = before[i]!;
+    const w = before[i];
     if (w.startsWith('--')) {
       if (command.flags[w.slice(2)]?.type === 'option' && !w.includes('=')) i++;
       continue;

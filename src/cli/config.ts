@@ -17,6 +17,8 @@ export interface ConfigFile {
   credentials: Record<string, { token: string }>;
 }
 
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
 export function configPath(env: NodeJS.ProcessEnv = process.env): string {
   if (env.BERTH_CONFIG) return env.BERTH_CONFIG;
   const base =
@@ -26,15 +28,16 @@ export function configPath(env: NodeJS.ProcessEnv = process.env): string {
 
 export function readConfig(path: string): ConfigFile {
   if (!existsSync(path)) return { profiles: {}, credentials: {} };
-  let raw: any;
+  let raw: unknown;
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (err) {
     throw new Error(`cannot read the config file ${path}: ${(err as Error).message}`);
   }
+  const file = isObject(raw) ? raw : {};
   return {
-    profiles: raw && typeof raw.profiles === 'object' && raw.profiles ? raw.profiles : {},
-    credentials: raw && typeof raw.credentials === 'object' && raw.credentials ? raw.credentials : {},
+    profiles: isObject(file.profiles) ? (file.profiles as ConfigFile['profiles']) : {},
+    credentials: isObject(file.credentials) ? (file.credentials as ConfigFile['credentials']) : {},
   };
 }
 

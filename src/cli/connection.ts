@@ -19,11 +19,17 @@ export function terraformTokenVariable(host: string): string {
   return `TF_TOKEN_${host.replace(/-/g, '__').replace(/\./g, '_')}`;
 }
 
+/** Terraform's credentials.tfrc.json, as far as berth reads it (unchecked: any part may be missing). */
+interface TerraformCredentials {
+  credentials?: Record<string, { token?: unknown } | undefined>;
+}
+
 function terraformCredentials(home: string, host: string): string | undefined {
   const file = join(home, '.terraform.d', 'credentials.tfrc.json');
   if (!existsSync(file)) return undefined;
   try {
-    const token = JSON.parse(readFileSync(file, 'utf8'))?.credentials?.[host]?.token;
+    const json = JSON.parse(readFileSync(file, 'utf8')) as TerraformCredentials | null;
+    const token = json?.credentials?.[host]?.token;
     return typeof token === 'string' && token !== '' ? token : undefined;
   } catch {
     return undefined;

@@ -1,4 +1,5 @@
 import type { BerthClient } from '../client/client.js';
+import type { WorkspaceAttributes } from '../client/resources.js';
 import { BerthError } from '../domain/errors.js';
 
 /**
@@ -8,9 +9,9 @@ import { BerthError } from '../domain/errors.js';
  */
 export async function explainLockConflict(err: unknown, client: BerthClient, workspaceId: string): Promise<never> {
   if (!(err instanceof BerthError) || err.status !== 409) throw err;
-  let ws: Record<string, any> | null = null;
+  let ws: WorkspaceAttributes | null = null;
   try {
-    ws = (await client.get(`/workspaces/${encodeURIComponent(workspaceId)}`)).data.attributes;
+    ws = (await client.get<WorkspaceAttributes>(`/workspaces/${encodeURIComponent(workspaceId)}`)).data.attributes;
   } catch {
     throw err;
   }
@@ -18,5 +19,5 @@ export async function explainLockConflict(err: unknown, client: BerthClient, wor
   const parts = [err.detail ?? ''];
   if (ws['locked-at']) parts.push(`Locked since ${ws['locked-at']}.`);
   if (ws['locked-reason']) parts.push(`Reason: ${ws['locked-reason']}.`);
-  throw new BerthError([{ ...err.items[0]!, detail: parts.join(' ') }]);
+  throw new BerthError([{ ...err.items[0], detail: parts.join(' ') }]);
 }

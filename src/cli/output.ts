@@ -1,6 +1,5 @@
 import chalk from 'chalk';
 import Table from 'cli-table3';
-import type { Resource } from '../client/jsonapi.js';
 import { UsageError } from './exit-codes.js';
 
 /** No colour when stdout is not a terminal or NO_COLOR is set. */
@@ -17,6 +16,7 @@ function cell(value: unknown): string {
   if (value === null || value === undefined || value === '') return chalk.dim('-');
   if (Array.isArray(value)) return value.length === 0 ? chalk.dim('-') : value.join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects went above: what is left is a scalar
   return String(value);
 }
 
@@ -85,6 +85,6 @@ export function renderFields(fields: [string, unknown][]): string {
 }
 
 /** The machine form: exactly the API's resources. */
-export function renderJson(value: Resource | Resource[] | unknown): string {
+export function renderJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
 }

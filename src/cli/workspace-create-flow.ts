@@ -1,5 +1,5 @@
 import { NAME_DETAIL, validWorkspaceName } from '../domain/workspace.js';
-import { parseTagFlag } from './workspace-flags.js';
+import { parseTagFlag, type WorkspaceSettingValues } from './workspace-flags.js';
 
 /** The prompt functions the flow uses (the real ones from prompts.ts, or fakes in tests). */
 export interface FlowPrompts {
@@ -14,6 +14,9 @@ export interface FlowData {
   projects(): Promise<{ id: string; name: string }[]>;
   agentPools(): Promise<{ id: string; name: string }[]>;
 }
+
+/** What the flow asked: the name, and flag values to merge over the given flags. */
+export type CreateAnswers = WorkspaceSettingValues & { name: string };
 
 const INHERIT = '(inherit)';
 
@@ -36,18 +39,19 @@ function validTags(text: string): true | string {
 export async function interactiveCreateFlow(
   p: FlowPrompts,
   data: FlowData,
-  given: Record<string, any>,
-): Promise<Record<string, any> | null> {
-  const out: Record<string, any> = {};
-  out.name = await p.input('Workspace name', { validate: (v) => (validWorkspaceName(v.trim()) ? true : NAME_DETAIL) });
-  out.name = out.name.trim();
+  given: WorkspaceSettingValues,
+): Promise<CreateAnswers | null> {
+  const name = await p.input('Workspace name', {
+    validate: (v) => (validWorkspaceName(v.trim()) ? true : NAME_DETAIL),
+  });
+  const out: CreateAnswers = { name: name.trim() };
 
   let projectLabel = given.project ?? 'the default project';
   if (given.project === undefined) {
     const projects = await data.projects();
     if (projects.length === 1) {
-      out.project = projects[0]!.id;
-      projectLabel = `${projects[0]!.name} (${projects[0]!.id})`;
+      out.project = projects[0].id;
+      projectLabel = `${projects[0].name} (${projects[0].id})`;
     } else {
       out.project = await p.select(
         'Project',

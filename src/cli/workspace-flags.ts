@@ -1,4 +1,4 @@
-import { Flags } from './oclif.js';
+import { Flags, type Interfaces } from './oclif.js';
 import type { BerthClient } from '../client/client.js';
 import { resolveAgentPoolId, resolveProjectId } from '../client/workspaces.js';
 import { usageError } from './prompts.js';
@@ -37,6 +37,11 @@ export const workspaceSettingFlags = {
   'vcs-tags-regex': Flags.string({ description: 'regular expression of Git tags that trigger runs' }),
 };
 
+/** The values of those flags as oclif parses them (any may be missing), and `update`'s --vcs-app-installation. */
+export type WorkspaceSettingValues = Partial<Interfaces.InferredFlags<typeof workspaceSettingFlags>> & {
+  'vcs-app-installation'?: string;
+};
+
 /** `key=value` (or `key`, an empty value) as a tag binding. */
 export function parseTagFlag(text: string): { key: string; value: string } {
   const eq = text.indexOf('=');
@@ -56,7 +61,7 @@ export const tagBindingsRelationship = (tags: { key: string; value: string }[]) 
 export async function workspaceRequestFromFlags(
   client: BerthClient,
   organization: string | undefined,
-  f: Record<string, any>,
+  f: WorkspaceSettingValues,
 ): Promise<{ attributes: Record<string, unknown>; relationships: Record<string, unknown> }> {
   const needOrg = (what: string) => {
     if (!organization) throw usageError(`${what} by name needs the organization: pass --org`);
@@ -101,6 +106,6 @@ export async function workspaceRequestFromFlags(
       : await resolveProjectId(client, needOrg('--project'), f.project);
     relationships.project = { data: { type: 'projects', id } };
   }
-  if (f.tag) relationships['tag-bindings'] = tagBindingsRelationship((f.tag as string[]).map(parseTagFlag));
+  if (f.tag) relationships['tag-bindings'] = tagBindingsRelationship(f.tag.map(parseTagFlag));
   return { attributes, relationships };
 }

@@ -1,5 +1,13 @@
 import { BerthError } from '../domain/errors.js';
-import { resourceBody, type ListResult, type Resource, type SingleResult } from './jsonapi.js';
+import {
+  resourceBody,
+  type Attributes,
+  type ListResult,
+  type Pagination,
+  type Resource,
+  type SingleResult,
+} from './jsonapi.js';
+import type { OrganizationAttributes, TokenAttributes, UserAttributes } from './resources.js';
 import type { Transport } from './transport.js';
 
 export interface RequestOptions {
@@ -29,7 +37,8 @@ export class BerthClient {
     await this.transport.close();
   }
 
-  async request<T = any>(
+  /** `T` is what the API answers with (the client does not check it). */
+  async request<T = unknown>(
     method: string,
     path: string,
     options: RequestOptions = {},
@@ -66,13 +75,20 @@ export class BerthClient {
     return res;
   }
 
-  async get(path: string, query?: RequestOptions['query']): Promise<SingleResult> {
-    return (await this.request<SingleResult>('GET', path, { query })).body!;
+  async get<A extends Attributes = Attributes>(
+    path: string,
+    query?: RequestOptions['query'],
+  ): Promise<SingleResult<A>> {
+    return (await this.request<SingleResult<A>>('GET', path, { query })).body!;
   }
 
-  async list(path: string, query: RequestOptions['query'] = {}, page: PageOptions = {}): Promise<ListResult> {
+  async list<A extends Attributes = Attributes>(
+    path: string,
+    query: RequestOptions['query'] = {},
+    page: PageOptions = {},
+  ): Promise<ListResult<A>> {
     const body = (
-      await this.request<any>('GET', path, {
+      await this.request<Partial<ListDocument<A>>>('GET', path, {
         query: { ...query, 'page[number]': page.page, 'page[size]': page.pageSize },
       })
     ).body;
@@ -80,15 +96,15 @@ export class BerthClient {
   }
 
   /** Follows `next-page` until the last page; `onPage` reports progress. */
-  async listAll(
+  async listAll<A extends Attributes = Attributes>(
     path: string,
     query: RequestOptions['query'] = {},
     onPage?: (fetched: number, total: number) => void,
-  ): Promise<Resource[]> {
-    const all: Resource[] = [];
+  ): Promise<Resource<A>[]> {
+    const all: Resource<A>[] = [];
     let page: number | null = 1;
     while (page !== null) {
-      const result: ListResult = await this.list(path, query, { page, pageSize: 100 });
+      const result: ListResult<A> = await this.list<A>(path, query, { page, pageSize: 100 });
       all.push(...result.data);
       const total = result.pagination?.['total-count'] ?? all.length;
       onPage?.(all.length, total);
@@ -98,23 +114,23 @@ export class BerthClient {
     return all;
   }
 
-  async create(
+  async create<A extends Attributes = Attributes>(
     path: string,
     type: string,
     attributes: Record<string, unknown>,
     relationships?: Record<string, unknown>,
-  ): Promise<SingleResult> {
-    return (await this.request<SingleResult>('POST', path, { body: resourceBody(type, attributes, relationships) }))
+  ): Promise<SingleResult<A>> {
+    return (await this.request<SingleResult<A>>('POST', path, { body: resourceBody(type, attributes, relationships) }))
       .body!;
   }
 
-  async update(
+  async update<A extends Attributes = Attributes>(
     path: string,
     type: string,
     attributes: Record<string, unknown>,
     relationships?: Record<string, unknown>,
-  ): Promise<SingleResult> {
-    return (await this.request<SingleResult>('PATCH', path, { body: resourceBody(type, attributes, relationships) }))
+  ): Promise<SingleResult<A>> {
+    return (await this.request<SingleResult<A>>('PATCH', path, { body: resourceBody(type, attributes, relationships) }))
       .body!;
   }
 
@@ -124,23 +140,31 @@ export class BerthClient {
 
   // Organizations
   organizations = {
-    list: (page: PageOptions & { q?: string } = {}) => this.list('/organizations', { q: page.q }, page),
-    listAll: (q?: string) => this.listAll('/organizations', { q }),
-    get: (name: string, include?: string) => this.get(`/organizations/${encodeURIComponent(name)}`, { include }),
-    create: (attributes: Record<string, unknown>) => this.create('/organizations', 'organizations', attributes),
+    list: (page: PageOptions & { q?: string } = {}) =>
+      this.list<OrganizationAttributes>('/organizations', { q: page.q }, page),
+    listAll: (q?: string) => this.listAll<OrganizationAttributes>('/organizations', { q }),
+    get: (name: string, include?: string) =>
+      this.get<OrganizationAttributes>(`/organizations/${encodeURIComponent(name)}`, { include }),
+    create: (attributes: Record<string, unknown>) =>
+      this.create<OrganizationAttributes>('/organizations', 'organizations', attributes),
     update: (name: string, attributes: Record<string, unknown>, relationships?: Record<string, unknown>) =>
-      this.update(`/organizations/${encodeURIComponent(name)}`, 'organizations', attributes, relationships),
+      this.update<OrganizationAttributes>(
+        `/organizations/${encodeURIComponent(name)}`,
+        'organizations',
+        attributes,
+        relationships,
+      ),
     entitlements: (name: string) => this.get(`/organizations/${encodeURIComponent(name)}/entitlement-set`),
     delete: (name: string) => this.delete(`/organizations/${encodeURIComponent(name)}`),
   };
 
   // Users and tokens
   users = {
-    list: (q?: string) => this.listAll('/admin/users', { q }),
-    create: (attributes: Record<string, unknown>) => this.create('/admin/users', 'users', attributes),
+    list: (q?: string) => this.listAll<UserAttributes>('/admin/users', { q }),
+    create: (attributes: Record<string, unknown>) => this.create<UserAttributes>('/admin/users', 'users', attributes),
     delete: (id: string) => this.delete(`/admin/users/${encodeURIComponent(id)}`),
     /** Finds a user by exact username (site administrators only). */
-    byName: async (username: string): Promise<Resource> => {
+    byName: async (username: string): Promise<Resource<UserAttributes>> => {
       const found = (await this.users.list(username)).find((u) => u.attributes.username === username);
       if (!found) throw new BerthError([{ status: 404, title: 'not found', detail: `user ${username} not found` }]);
       return found;
@@ -150,21 +174,32 @@ export class BerthClient {
   tokens = {
     createForUser: async (userId: string, description?: string) =>
       (
-        await this.request<SingleResult>('POST', `/users/${encodeURIComponent(userId)}/authentication-tokens`, {
-          body: resourceBody('authentication-tokens', { description }),
-        })
+        await this.request<SingleResult<TokenAttributes>>(
+          'POST',
+          `/users/${encodeURIComponent(userId)}/authentication-tokens`,
+          { body: resourceBody('authentication-tokens', { description }) },
+        )
       ).body!,
     createSiteAdmin: async (description?: string) =>
       (
-        await this.request<SingleResult>('POST', '/admin/authentication-tokens', {
+        await this.request<SingleResult<TokenAttributes>>('POST', '/admin/authentication-tokens', {
           body: resourceBody('authentication-tokens', { description }),
         })
       ).body!,
   };
 }
 
+/** A list document: a page of resources, what they include, and where the page stands. */
+interface ListDocument<A extends Attributes> {
+  data: Resource<A>[];
+  included?: Resource[];
+  meta?: { pagination?: Pagination };
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null;
+
 /** A response body as JSON, or null when it is empty or not JSON. */
-function parseJson(text: string): any {
+function parseJson(text: string): unknown {
   if (text.length === 0) return null;
   try {
     return JSON.parse(text);
@@ -174,16 +209,20 @@ function parseJson(text: string): any {
 }
 
 /** Turns an error response back into the typed error. */
-export function decodeError(status: number, body: any, text: string): BerthError {
-  const errors = Array.isArray(body?.errors) ? body.errors : null;
+export function decodeError(status: number, body: unknown, text: string): BerthError {
+  const errors: unknown[] | null = isObject(body) && Array.isArray(body.errors) ? body.errors : null;
   if (errors && errors.length > 0) {
     return new BerthError(
-      errors.map((e: any) => ({
-        status: Number(e?.status) || status,
-        title: typeof e === 'string' ? e : String(e?.title ?? 'error'),
-        detail: typeof e?.detail === 'string' ? e.detail : undefined,
-        pointer: e?.source?.pointer,
-      })),
+      errors.map((e) => {
+        const item = isObject(e) ? e : {};
+        const pointer = isObject(item.source) ? item.source.pointer : undefined;
+        return {
+          status: Number(item.status) || status,
+          title: typeof e === 'string' ? e : typeof item.title === 'string' ? item.title : 'error',
+          detail: typeof item.detail === 'string' ? item.detail : undefined,
+          pointer: typeof pointer === 'string' ? pointer : undefined,
+        };
+      }),
     );
   }
   return new BerthError([{ status, title: `HTTP ${status}`, detail: text.slice(0, 200) || undefined }]);

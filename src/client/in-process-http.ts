@@ -94,12 +94,14 @@ class LocalBody {
     this.#used = true;
     return this.#bytes ?? Buffer.alloc(0);
   }
+  // eslint-disable-next-line @typescript-eslint/require-await -- async as in fetch's Body: a second read rejects, not throws
   async text(): Promise<string> {
     return this.#take().toString('utf8');
   }
   async json(): Promise<unknown> {
     return JSON.parse(await this.text());
   }
+  // eslint-disable-next-line @typescript-eslint/require-await -- async as in fetch's Body: a second read rejects, not throws
   async arrayBuffer(): Promise<ArrayBuffer> {
     const bytes = this.#take();
     return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
@@ -121,7 +123,7 @@ export class LocalRequest extends LocalBody {
     const from = input instanceof LocalRequest ? input : null;
     const body = init.body !== undefined ? init.body : from?.body;
     super(body);
-    this.url = from ? from.url : String(input);
+    this.url = input instanceof LocalRequest ? input.url : String(input);
     this.method = (init.method ?? from?.method ?? 'GET').toUpperCase();
     this.headers = new LocalHeaders(init.headers ?? from?.headers);
     if (this.body && !this.headers.has('content-length'))

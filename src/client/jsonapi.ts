@@ -1,8 +1,14 @@
-/** JSON:API shapes as the client sees them. */
-export interface Resource {
+/**
+ * The attributes of a resource as they arrive: JSON the client does not check, so a value is
+ * `unknown` until its resource's type (resources.ts) or a check says what it is.
+ */
+export type Attributes = Record<string, unknown>;
+
+/** JSON:API shapes as the client sees them; `A` names the attributes of one kind of resource. */
+export interface Resource<A extends Attributes = Attributes> {
   id: string;
   type: string;
-  attributes: Record<string, any>;
+  attributes: A;
   relationships?: Record<
     string,
     { data?: { id: string; type: string } | { id: string; type: string }[] | null; links?: Record<string, string> }
@@ -19,14 +25,14 @@ export interface Pagination {
   'total-count': number;
 }
 
-export interface ListResult {
-  data: Resource[];
+export interface ListResult<A extends Attributes = Attributes> {
+  data: Resource<A>[];
   included?: Resource[];
   pagination?: Pagination;
 }
 
-export interface SingleResult {
-  data: Resource;
+export interface SingleResult<A extends Attributes = Attributes> {
+  data: Resource<A>;
   included?: Resource[];
 }
 

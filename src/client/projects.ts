@@ -1,5 +1,6 @@
 import type { BerthClient, PageOptions } from './client.js';
 import { type ListResult, type Resource, type SingleResult } from './jsonapi.js';
+import type { ProjectAttributes, TagBindingAttributes } from './resources.js';
 
 /** A key-value tag as the CLI passes it; an empty value is allowed. */
 export interface TagPair {
@@ -43,39 +44,43 @@ export function listProjects(
   org: string,
   options: ProjectListOptions = {},
   page: PageOptions = {},
-): Promise<ListResult> {
-  return client.list(`/organizations/${enc(org)}/projects`, listQuery(options), page);
+): Promise<ListResult<ProjectAttributes>> {
+  return client.list<ProjectAttributes>(`/organizations/${enc(org)}/projects`, listQuery(options), page);
 }
 
 export function listAllProjects(
   client: BerthClient,
   org: string,
   options: ProjectListOptions = {},
-): Promise<Resource[]> {
-  return client.listAll(`/organizations/${enc(org)}/projects`, listQuery(options));
+): Promise<Resource<ProjectAttributes>[]> {
+  return client.listAll<ProjectAttributes>(`/organizations/${enc(org)}/projects`, listQuery(options));
 }
 
 /** The project of `org` with exactly this name (compared case-insensitively), or null. */
-export async function findProjectByName(client: BerthClient, org: string, name: string): Promise<Resource | null> {
+export async function findProjectByName(
+  client: BerthClient,
+  org: string,
+  name: string,
+): Promise<Resource<ProjectAttributes> | null> {
   const { data } = await listProjects(client, org, { names: [name] }, { pageSize: 100 });
   return data.find((p) => String(p.attributes.name).toLowerCase() === name.toLowerCase()) ?? null;
 }
 
-export function getProject(client: BerthClient, id: string): Promise<SingleResult> {
-  return client.get(`/projects/${enc(id)}`);
+export function getProject(client: BerthClient, id: string): Promise<SingleResult<ProjectAttributes>> {
+  return client.get<ProjectAttributes>(`/projects/${enc(id)}`);
 }
 
 function tagRelationship(tags: TagPair[] | undefined): Record<string, unknown> | undefined {
   return tags === undefined ? undefined : { 'tag-bindings': { data: tagBindingData(tags) } };
 }
 
-export function createProject(
-  client: BerthClient,
-  org: string,
-  attributes: Record<string, unknown>,
-  tags?: TagPair[],
-): Promise<SingleResult> {
-  return client.create(`/organizations/${enc(org)}/projects`, 'projects', attributes, tagRelationship(tags));
+export function createProject(client: BerthClient, org: string, attributes: Record<string, unknown>, tags?: TagPair[]) {
+  return client.create<ProjectAttributes>(
+    `/organizations/${enc(org)}/projects`,
+    'projects',
+    attributes,
+    tagRelationship(tags),
+  );
 }
 
 /** `tags` given replaces the project's bindings (`[]` removes them); undefined leaves them. */
@@ -84,7 +89,7 @@ export function updateProject(
   id: string,
   attributes: Record<string, unknown>,
   tags?: TagPair[],
-): Promise<SingleResult> {
+): Promise<SingleResult<ProjectAttributes>> {
   return client.update(`/projects/${enc(id)}`, 'projects', attributes, tagRelationship(tags));
 }
 
@@ -92,20 +97,39 @@ export function deleteProject(client: BerthClient, id: string): Promise<void> {
   return client.delete(`/projects/${enc(id)}`);
 }
 
-export async function listTagBindings(client: BerthClient, id: string): Promise<Resource[]> {
-  return (await client.request<{ data: Resource[] }>('GET', `/projects/${enc(id)}/tag-bindings`)).body?.data ?? [];
+export async function listTagBindings(client: BerthClient, id: string): Promise<Resource<TagBindingAttributes>[]> {
+  return (
+    (await client.request<{ data: Resource<TagBindingAttributes>[] }>('GET', `/projects/${enc(id)}/tag-bindings`)).body
+      ?.data ?? []
+  );
 }
 
-export async function listEffectiveTagBindings(client: BerthClient, id: string): Promise<Resource[]> {
+export async function listEffectiveTagBindings(
+  client: BerthClient,
+  id: string,
+): Promise<Resource<TagBindingAttributes>[]> {
   return (
-    (await client.request<{ data: Resource[] }>('GET', `/projects/${enc(id)}/effective-tag-bindings`)).body?.data ?? []
+    (
+      await client.request<{ data: Resource<TagBindingAttributes>[] }>(
+        'GET',
+        `/projects/${enc(id)}/effective-tag-bindings`,
+      )
+    ).body?.data ?? []
   );
 }
 
 /** Adds bindings or updates their values by key; returns every binding of the project. */
-export async function addTagBindings(client: BerthClient, id: string, tags: TagPair[]): Promise<Resource[]> {
-  const res = await client.request<{ data: Resource[] }>('PATCH', `/projects/${enc(id)}/tag-bindings`, {
-    body: { data: tagBindingData(tags) },
-  });
+export async function addTagBindings(
+  client: BerthClient,
+  id: string,
+  tags: TagPair[],
+): Promise<Resource<TagBindingAttributes>[]> {
+  const res = await client.request<{ data: Resource<TagBindingAttributes>[] }>(
+    'PATCH',
+    `/projects/${enc(id)}/tag-bindings`,
+    {
+      body: { data: tagBindingData(tags) },
+    },
+  );
   return res.body?.data ?? [];
 }

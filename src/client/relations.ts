@@ -1,6 +1,12 @@
 import { BerthError } from '../domain/errors.js';
 import type { BerthClient } from './client.js';
 import type { Resource } from './jsonapi.js';
+import type {
+  RetentionPolicyAttributes,
+  SshKeyAttributes,
+  TagBindingAttributes,
+  WorkspaceAttributes,
+} from './resources.js';
 import { workspacePath, type WorkspaceRef } from './workspaces.js';
 
 const org = (name: string) => `/organizations/${encodeURIComponent(name)}`;
@@ -9,12 +15,13 @@ const org = (name: string) => `/organizations/${encodeURIComponent(name)}`;
 export class SshKeysClient {
   constructor(private readonly client: BerthClient) {}
 
-  async create(organization: string, name: string, value: string): Promise<Resource> {
-    return (await this.client.create(`${org(organization)}/ssh-keys`, 'ssh-keys', { name, value })).data;
+  async create(organization: string, name: string, value: string): Promise<Resource<SshKeyAttributes>> {
+    return (await this.client.create<SshKeyAttributes>(`${org(organization)}/ssh-keys`, 'ssh-keys', { name, value }))
+      .data;
   }
 
-  list(organization: string): Promise<Resource[]> {
-    return this.client.listAll(`${org(organization)}/ssh-keys`);
+  list(organization: string): Promise<Resource<SshKeyAttributes>[]> {
+    return this.client.listAll<SshKeyAttributes>(`${org(organization)}/ssh-keys`);
   }
 
   async delete(id: string): Promise<void> {
@@ -41,15 +48,17 @@ export class SshKeysClient {
       throw new BerthError([
         { status: 409, title: 'conflict', detail: `several SSH keys are named ${key}; use its sshkey- id` },
       ]);
-    return found[0]!.id;
+    return found[0].id;
   }
 
   /** Assigns (or with null unassigns) a key, with the body go-tfe sends; returns the workspace. */
-  async assign(ref: WorkspaceRef, keyId: string | null): Promise<Resource> {
-    const res = await this.client.request('PATCH', `${workspacePath(ref)}/relationships/ssh-key`, {
-      body: { data: { type: 'workspaces', attributes: { id: keyId } } },
-    });
-    return (res.body as { data: Resource }).data;
+  async assign(ref: WorkspaceRef, keyId: string | null): Promise<Resource<WorkspaceAttributes>> {
+    const res = await this.client.request<{ data: Resource<WorkspaceAttributes> }>(
+      'PATCH',
+      `${workspacePath(ref)}/relationships/ssh-key`,
+      { body: { data: { type: 'workspaces', attributes: { id: keyId } } } },
+    );
+    return res.body!.data;
   }
 }
 
@@ -60,8 +69,8 @@ const CONSUMER_METHOD: Record<ConsumerChange, string> = { add: 'POST', remove: '
 export class WorkspaceRelationsClient {
   constructor(private readonly client: BerthClient) {}
 
-  consumers(ref: WorkspaceRef): Promise<Resource[]> {
-    return this.client.listAll(`${workspacePath(ref)}/relationships/remote-state-consumers`);
+  consumers(ref: WorkspaceRef): Promise<Resource<WorkspaceAttributes>[]> {
+    return this.client.listAll<WorkspaceAttributes>(`${workspacePath(ref)}/relationships/remote-state-consumers`);
   }
 
   async changeConsumers(ref: WorkspaceRef, change: ConsumerChange, ids: string[]): Promise<void> {
@@ -84,24 +93,41 @@ export class WorkspaceRelationsClient {
     return this.client.listAll(`${org(organization)}/tags`, { q });
   }
 
-  async tagBindings(ref: WorkspaceRef): Promise<Resource[]> {
+  async tagBindings(ref: WorkspaceRef): Promise<Resource<TagBindingAttributes>[]> {
     return (
-      (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/tag-bindings`)).body?.data ?? []
+      (
+        await this.client.request<{ data: Resource<TagBindingAttributes>[] }>(
+          'GET',
+          `${workspacePath(ref)}/tag-bindings`,
+        )
+      ).body?.data ?? []
     );
   }
 
-  async addTagBindings(ref: WorkspaceRef, tags: { key: string; value: string }[]): Promise<Resource[]> {
+  async addTagBindings(
+    ref: WorkspaceRef,
+    tags: { key: string; value: string }[],
+  ): Promise<Resource<TagBindingAttributes>[]> {
     const body = { data: tags.map((t) => ({ type: 'tag-bindings', attributes: { key: t.key, value: t.value } })) };
     return (
-      (await this.client.request<{ data: Resource[] }>('PATCH', `${workspacePath(ref)}/tag-bindings`, { body })).body
-        ?.data ?? []
+      (
+        await this.client.request<{ data: Resource<TagBindingAttributes>[] }>(
+          'PATCH',
+          `${workspacePath(ref)}/tag-bindings`,
+          { body },
+        )
+      ).body?.data ?? []
     );
   }
 
-  async effectiveTagBindings(ref: WorkspaceRef): Promise<Resource[]> {
+  async effectiveTagBindings(ref: WorkspaceRef): Promise<Resource<TagBindingAttributes>[]> {
     return (
-      (await this.client.request<{ data: Resource[] }>('GET', `${workspacePath(ref)}/effective-tag-bindings`)).body
-        ?.data ?? []
+      (
+        await this.client.request<{ data: Resource<TagBindingAttributes>[] }>(
+          'GET',
+          `${workspacePath(ref)}/effective-tag-bindings`,
+        )
+      ).body?.data ?? []
     );
   }
 }
@@ -127,13 +153,20 @@ export class RetentionClient {
     return `${typeof owner === 'string' ? org(owner) : workspacePath(owner)}/relationships/data-retention-policy`;
   }
 
-  async show(owner: WorkspaceRef | string | SiteOwner): Promise<Resource> {
-    return (await this.client.request<{ data: Resource }>('GET', this.path(owner))).body!.data;
+  async show(owner: WorkspaceRef | string | SiteOwner): Promise<Resource<RetentionPolicyAttributes>> {
+    return (await this.client.request<{ data: Resource<RetentionPolicyAttributes> }>('GET', this.path(owner))).body!
+      .data;
   }
 
-  async set(owner: WorkspaceRef | string | SiteOwner, days: number | null): Promise<Resource> {
-    return (await this.client.request<{ data: Resource }>('POST', this.path(owner), { body: retentionBody(days) }))
-      .body!.data;
+  async set(
+    owner: WorkspaceRef | string | SiteOwner,
+    days: number | null,
+  ): Promise<Resource<RetentionPolicyAttributes>> {
+    return (
+      await this.client.request<{ data: Resource<RetentionPolicyAttributes> }>('POST', this.path(owner), {
+        body: retentionBody(days),
+      })
+    ).body!.data;
   }
 
   async delete(owner: WorkspaceRef | string | SiteOwner): Promise<void> {

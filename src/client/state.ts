@@ -1,5 +1,6 @@
 import type { BerthClient } from './client.js';
 import { resourceBody, type ListResult, type Resource, type SingleResult } from './jsonapi.js';
+import type { RunAttributes, StateVersionAttributes, WorkspaceAttributes } from './resources.js';
 import { WorkspacesClient, type WorkspaceRef } from './workspaces.js';
 
 const enc = encodeURIComponent;
@@ -14,37 +15,37 @@ export class WorkspaceStateClient {
     return (await new WorkspacesClient(this.client).get(ref)).data.id;
   }
 
-  async lock(id: string, reason?: string): Promise<Resource> {
+  async lock(id: string, reason?: string): Promise<Resource<WorkspaceAttributes>> {
     return (
-      await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/actions/lock`, {
+      await this.client.request<SingleResult<WorkspaceAttributes>>('POST', `/workspaces/${enc(id)}/actions/lock`, {
         body: reason === undefined ? undefined : { reason },
       })
     ).body!.data;
   }
 
-  async unlock(id: string, force = false): Promise<Resource> {
+  async unlock(id: string, force = false): Promise<Resource<WorkspaceAttributes>> {
     return (
-      await this.client.request<SingleResult>(
+      await this.client.request<SingleResult<WorkspaceAttributes>>(
         'POST',
         `/workspaces/${enc(id)}/actions/${force ? 'force-unlock' : 'unlock'}`,
       )
     ).body!.data;
   }
 
-  async createStateVersion(id: string, attributes: Record<string, unknown>): Promise<Resource> {
+  async createStateVersion(id: string, attributes: Record<string, unknown>): Promise<Resource<StateVersionAttributes>> {
     return (
-      await this.client.request<SingleResult>('POST', `/workspaces/${enc(id)}/state-versions`, {
+      await this.client.request<SingleResult<StateVersionAttributes>>('POST', `/workspaces/${enc(id)}/state-versions`, {
         body: resourceBody('state-versions', attributes),
       })
     ).body!.data;
   }
 
-  currentStateVersion(id: string): Promise<SingleResult> {
-    return this.client.get(`/workspaces/${enc(id)}/current-state-version`);
+  currentStateVersion(id: string): Promise<SingleResult<StateVersionAttributes>> {
+    return this.client.get<StateVersionAttributes>(`/workspaces/${enc(id)}/current-state-version`);
   }
 
-  listStateVersions(id: string): Promise<Resource[]> {
-    return this.client.listAll(`/workspaces/${enc(id)}/state-versions`);
+  listStateVersions(id: string): Promise<Resource<StateVersionAttributes>[]> {
+    return this.client.listAll<StateVersionAttributes>(`/workspaces/${enc(id)}/state-versions`);
   }
 
   /** The outputs of the workspace's current state (sensitive values null). */
@@ -66,27 +67,27 @@ export class WorkspaceStateClient {
     return Buffer.from(await res.arrayBuffer());
   }
 
-  createRun(workspaceId: string, attributes: Record<string, unknown>): Promise<SingleResult> {
-    return this.client.create('/runs', 'runs', attributes, {
+  createRun(workspaceId: string, attributes: Record<string, unknown>): Promise<SingleResult<RunAttributes>> {
+    return this.client.create<RunAttributes>('/runs', 'runs', attributes, {
       workspace: { data: { type: 'workspaces', id: workspaceId } },
     });
   }
 
-  getRun(id: string): Promise<SingleResult> {
-    return this.client.get(`/runs/${enc(id)}`);
+  getRun(id: string): Promise<SingleResult<RunAttributes>> {
+    return this.client.get<RunAttributes>(`/runs/${enc(id)}`);
   }
 
-  listRuns(workspaceId: string, page: { page?: number; pageSize?: number } = {}): Promise<ListResult> {
-    return this.client.list(`/workspaces/${enc(workspaceId)}/runs`, {}, page);
+  listRuns(workspaceId: string, page: { page?: number; pageSize?: number } = {}): Promise<ListResult<RunAttributes>> {
+    return this.client.list<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, {}, page);
   }
 
   /** berth's executor extension: reports a run's move to `status` at time `at`. */
   async report(
     runId: string,
     attributes: { status: string; at?: string; 'error-message'?: string; 'policy-check-failed'?: boolean },
-  ): Promise<Resource> {
+  ): Promise<Resource<RunAttributes>> {
     return (
-      await this.client.request<SingleResult>('POST', `/runs/${enc(runId)}/actions/report`, {
+      await this.client.request<SingleResult<RunAttributes>>('POST', `/runs/${enc(runId)}/actions/report`, {
         body: resourceBody('run-reports', attributes),
       })
     ).body!.data;

@@ -4,15 +4,15 @@ import { BerthError } from '../domain/errors.js';
 export function editDistance(a: string, b: string): number {
   const prev = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
-    let diag = prev[0]!;
+    let diag = prev[0];
     prev[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const up = prev[j]!;
-      prev[j] = Math.min(prev[j]! + 1, prev[j - 1]! + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const up = prev[j];
+      prev[j] = Math.min(prev[j] + 1, prev[j - 1] + 1, diag + (a[i - 1] === b[j - 1] ? 0 : 1));
       diag = up;
     }
   }
-  return prev[b.length]!;
+  return prev[b.length];
 }
 
 /** The candidates closest to `name` (case-insensitive), at most `limit`, nearest first. */

@@ -1,18 +1,19 @@
 import { BerthError } from '../domain/errors.js';
 import type { BerthClient } from './client.js';
 import { resourceBody, type Resource, type SingleResult } from './jsonapi.js';
+import type { IdentityAttributes, TeamAttributes, TokenAttributes } from './resources.js';
 
 const enc = encodeURIComponent;
 
 /** Teams, their members and tokens, organization tokens, and whoami. */
 export function teamsApi(client: BerthClient) {
   const api = {
-    list: (org: string) => client.listAll(`/organizations/${enc(org)}/teams`),
-    get: (id: string) => client.get(`/teams/${enc(id)}`),
+    list: (org: string) => client.listAll<TeamAttributes>(`/organizations/${enc(org)}/teams`),
+    get: (id: string) => client.get<TeamAttributes>(`/teams/${enc(id)}`),
     create: (org: string, attributes: Record<string, unknown>) =>
-      client.create(`/organizations/${enc(org)}/teams`, 'teams', attributes),
+      client.create<TeamAttributes>(`/organizations/${enc(org)}/teams`, 'teams', attributes),
     update: (id: string, attributes: Record<string, unknown>) =>
-      client.update(`/teams/${enc(id)}`, 'teams', attributes),
+      client.update<TeamAttributes>(`/teams/${enc(id)}`, 'teams', attributes),
     delete: (id: string) => client.delete(`/teams/${enc(id)}`),
     addMembers: (id: string, usernames: string[]) =>
       client.request('POST', `/teams/${enc(id)}/relationships/users`, {
@@ -28,7 +29,7 @@ export function teamsApi(client: BerthClient) {
      */
     createToken: async (id: string, options: { description?: string; expiredAt?: string } = {}) =>
       (
-        await client.request<SingleResult>(
+        await client.request<SingleResult<TokenAttributes>>(
           'POST',
           `/teams/${enc(id)}/authentication-token${options.description === undefined ? '' : 's'}`,
           {
@@ -42,7 +43,7 @@ export function teamsApi(client: BerthClient) {
     /** The team's tokens (never their secrets). */
     listTokens: (id: string) => client.listAll(`/teams/${enc(id)}/authentication-tokens`),
     /** A team by `team-` id, or by name within `org`. */
-    resolve: async (ref: string, org: string | undefined): Promise<Resource> => {
+    resolve: async (ref: string, org: string | undefined): Promise<Resource<TeamAttributes>> => {
       if (/^team-[A-Za-z0-9]{16}$/.test(ref)) return (await api.get(ref)).data;
       if (!org)
         throw new BerthError([
@@ -63,13 +64,18 @@ export function tokensApi(client: BerthClient) {
   return {
     createForOrganization: async (org: string, description?: string, expiredAt?: string) =>
       (
-        await client.request<SingleResult>('POST', `/organizations/${enc(org)}/authentication-token`, {
+        await client.request<SingleResult<TokenAttributes>>('POST', `/organizations/${enc(org)}/authentication-token`, {
           body: resourceBody('authentication-tokens', { description, 'expired-at': expiredAt }),
         })
       ).body!,
     listForUser: async (userId: string) =>
-      (await client.request<{ data: Resource[] }>('GET', `/users/${enc(userId)}/authentication-tokens`)).body!.data,
+      (
+        await client.request<{ data: Resource<TokenAttributes>[] }>(
+          'GET',
+          `/users/${enc(userId)}/authentication-tokens`,
+        )
+      ).body!.data,
     revoke: (id: string) => client.delete(`/authentication-tokens/${enc(id)}`),
-    whoami: () => client.get('/whoami'),
+    whoami: () => client.get<IdentityAttributes>('/whoami'),
   };
 }

@@ -1,6 +1,7 @@
 import type { BerthClient, PageOptions, RequestOptions } from './client.js';
 import { BerthError } from '../domain/errors.js';
 import type { ListResult, Resource, SingleResult } from './jsonapi.js';
+import type { AgentPoolAttributes, WorkspaceAttributes } from './resources.js';
 import { findProjectByName, listAllProjects } from './projects.js';
 import { notFoundWithSuggestions } from './suggest.js';
 
@@ -49,9 +50,9 @@ export class WorkspacesClient {
   constructor(private readonly client: BerthClient) {}
 
   /** A workspace; a name that is not found gets a 404 listing close matches. */
-  async get(ref: WorkspaceRef, include?: string): Promise<SingleResult> {
+  async get(ref: WorkspaceRef, include?: string): Promise<SingleResult<WorkspaceAttributes>> {
     try {
-      return await this.client.get(workspacePath(ref), { include });
+      return await this.client.get<WorkspaceAttributes>(workspacePath(ref), { include });
     } catch (err) {
       if (!(err instanceof BerthError) || err.status !== 404 || 'id' in ref) throw err;
       throw await this.notFound(ref);
@@ -73,8 +74,8 @@ export class WorkspacesClient {
     organization: string,
     attributes: Record<string, unknown>,
     relationships?: Record<string, unknown>,
-  ): Promise<SingleResult> {
-    return this.client.create(
+  ): Promise<SingleResult<WorkspaceAttributes>> {
+    return this.client.create<WorkspaceAttributes>(
       `/organizations/${encodeURIComponent(organization)}/workspaces`,
       'workspaces',
       attributes,
@@ -86,16 +87,27 @@ export class WorkspacesClient {
     ref: WorkspaceRef,
     attributes: Record<string, unknown>,
     relationships?: Record<string, unknown>,
-  ): Promise<SingleResult> {
-    return this.client.update(workspacePath(ref), 'workspaces', attributes, relationships);
+  ): Promise<SingleResult<WorkspaceAttributes>> {
+    return this.client.update<WorkspaceAttributes>(workspacePath(ref), 'workspaces', attributes, relationships);
   }
 
-  list(organization: string, filters: WorkspaceListFilters = {}, page: PageOptions = {}): Promise<ListResult> {
-    return this.client.list(`/organizations/${encodeURIComponent(organization)}/workspaces`, listQuery(filters), page);
+  list(
+    organization: string,
+    filters: WorkspaceListFilters = {},
+    page: PageOptions = {},
+  ): Promise<ListResult<WorkspaceAttributes>> {
+    return this.client.list<WorkspaceAttributes>(
+      `/organizations/${encodeURIComponent(organization)}/workspaces`,
+      listQuery(filters),
+      page,
+    );
   }
 
-  listAll(organization: string, filters: WorkspaceListFilters = {}): Promise<Resource[]> {
-    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/workspaces`, listQuery(filters));
+  listAll(organization: string, filters: WorkspaceListFilters = {}): Promise<Resource<WorkspaceAttributes>[]> {
+    return this.client.listAll<WorkspaceAttributes>(
+      `/organizations/${encodeURIComponent(organization)}/workspaces`,
+      listQuery(filters),
+    );
   }
 
   async safeDelete(ref: WorkspaceRef): Promise<void> {
@@ -119,8 +131,8 @@ export class AgentPoolsClient {
     organization: string,
     name: string,
     options: { organizationScoped?: boolean; allowedWorkspaceIds?: string[] } = {},
-  ): Promise<SingleResult> {
-    return this.client.create(
+  ): Promise<SingleResult<AgentPoolAttributes>> {
+    return this.client.create<AgentPoolAttributes>(
       `/organizations/${encodeURIComponent(organization)}/agent-pools`,
       'agent-pools',
       { name, 'organization-scoped': options.organizationScoped },
@@ -132,8 +144,8 @@ export class AgentPoolsClient {
   update(
     id: string,
     changes: { name?: string; organizationScoped?: boolean; allowedWorkspaceIds?: string[] },
-  ): Promise<SingleResult> {
-    return this.client.update(
+  ): Promise<SingleResult<AgentPoolAttributes>> {
+    return this.client.update<AgentPoolAttributes>(
       `/agent-pools/${encodeURIComponent(id)}`,
       'agent-pools',
       { name: changes.name, 'organization-scoped': changes.organizationScoped },
@@ -142,14 +154,14 @@ export class AgentPoolsClient {
   }
 
   /** `allowedWorkspace`: only the pools that workspace (by name) may use. */
-  list(organization: string, filters: { allowedWorkspace?: string } = {}): Promise<Resource[]> {
-    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/agent-pools`, {
+  list(organization: string, filters: { allowedWorkspace?: string } = {}): Promise<Resource<AgentPoolAttributes>[]> {
+    return this.client.listAll<AgentPoolAttributes>(`/organizations/${encodeURIComponent(organization)}/agent-pools`, {
       'filter[allowed_workspaces][name]': filters.allowedWorkspace,
     });
   }
 
-  get(id: string): Promise<SingleResult> {
-    return this.client.get(`/agent-pools/${encodeURIComponent(id)}`);
+  get(id: string): Promise<SingleResult<AgentPoolAttributes>> {
+    return this.client.get<AgentPoolAttributes>(`/agent-pools/${encodeURIComponent(id)}`);
   }
 
   delete(id: string): Promise<void> {

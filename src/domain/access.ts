@@ -222,7 +222,7 @@ function pickBool(problems: Problems, attrs: Attrs, key: string, pointer: string
     problems.add(`${pointer}/${key}`, `${key} must be true or false`);
     return undefined;
   }
-  return attrs[key] as boolean;
+  return attrs[key];
 }
 
 function level<T extends string>(

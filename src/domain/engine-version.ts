@@ -38,7 +38,7 @@ const RELEASE_LINES: [string, number][] = [
 
 /** The default for new workspaces: the newest known release. */
 export const LATEST_ENGINE_VERSION = (() => {
-  const [line, max] = RELEASE_LINES[RELEASE_LINES.length - 1]!;
+  const [line, max] = RELEASE_LINES[RELEASE_LINES.length - 1];
   return `${line}.${max}`;
 })();
 
@@ -65,6 +65,6 @@ export function isValidEngineVersion(value: string): boolean {
   const parts = v.split(',').map((p) => p.trim());
   return parts.every((p) => {
     const m = CONSTRAINT_PART.exec(p);
-    return m !== null && PARTIAL.test(m[2]!);
+    return m !== null && PARTIAL.test(m[2]);
   });
 }

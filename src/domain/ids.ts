@@ -16,7 +16,7 @@ function randomByte(): number {
     pool = randomBytes(POOL_SIZE);
     used = 0;
   }
-  return pool[used++]!;
+  return pool[used++];
 }
 
 export function randomTail(length = 16): string {

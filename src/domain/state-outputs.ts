@@ -6,7 +6,7 @@
  * (no type, `"dynamic"`), from the value itself.
  */
 export function coarseOutputType(declared: unknown, value: unknown): string {
-  const kind = Array.isArray(declared) ? declared[0] : declared;
+  const kind: unknown = Array.isArray(declared) ? (declared as unknown[])[0] : declared;
   switch (kind) {
     case 'string':
       return 'string';

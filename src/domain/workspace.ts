@@ -401,7 +401,7 @@ export function resolveExecution(
   const inherit = (so?.executionMode ?? so?.agentPool) === false;
   const explicit: ExecutionMode | undefined =
     input.executionMode ?? (input.operations === undefined ? undefined : input.operations ? 'remote' : 'local');
-  let mode: ExecutionMode | null = inherit ? null : (explicit ?? current.mode);
+  const mode: ExecutionMode | null = inherit ? null : (explicit ?? current.mode);
   let pool: string | null = mode === 'agent' ? current.agentPoolId : null;
 
   if (input.agentPoolId) {

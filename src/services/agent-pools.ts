@@ -166,10 +166,7 @@ export async function createAgentPool(
       })
       .execute();
     if (input.allowedWorkspaceIds) await setAllowedWorkspaces(tx, org.id, id, input.allowedWorkspaceIds);
-    return toAgentPool(
-      tx,
-      (await selectPools(tx).where('agent_pools.id', '=', id).executeTakeFirstOrThrow()) as PoolRow,
-    );
+    return toAgentPool(tx, await selectPools(tx).where('agent_pools.id', '=', id).executeTakeFirstOrThrow());
   });
 }
 
@@ -192,10 +189,7 @@ export async function updateAgentPool(ctx: ServiceContext, id: string, input: Ag
       await tx.updateTable('agent_pools').set(changes).where('id', '=', row.id).execute();
     if (input.allowedWorkspaceIds)
       await setAllowedWorkspaces(tx, row.organization_id, row.id, input.allowedWorkspaceIds);
-    return toAgentPool(
-      tx,
-      (await selectPools(tx).where('agent_pools.id', '=', row.id).executeTakeFirstOrThrow()) as PoolRow,
-    );
+    return toAgentPool(tx, await selectPools(tx).where('agent_pools.id', '=', row.id).executeTakeFirstOrThrow());
   });
 }
 

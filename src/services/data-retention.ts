@@ -179,11 +179,7 @@ export async function setOrganizationPolicy(
       ctx.clock.now().toISOString(),
     );
     return toPolicy(
-      (await tx
-        .selectFrom('data_retention_policies')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()) as PolicyRow,
+      await tx.selectFrom('data_retention_policies').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
       org.name,
     );
   });
@@ -240,11 +236,7 @@ export async function setWorkspacePolicy(
     );
     await tx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', row.id).execute();
     return toPolicy(
-      (await tx
-        .selectFrom('data_retention_policies')
-        .selectAll()
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()) as PolicyRow,
+      await tx.selectFrom('data_retention_policies').selectAll().where('id', '=', id).executeTakeFirstOrThrow(),
       row.org_name,
     );
   });

@@ -44,7 +44,7 @@ async function visibleMembership(ctx: ServiceContext, tx: Tx, id: string) {
 }
 
 async function one(db: Tx, row: MembershipRow): Promise<OrganizationMembership> {
-  return (await toMemberships(db, [row]))[0]!;
+  return (await toMemberships(db, [row]))[0];
 }
 
 /** The user with this email (the oldest, compared without case), or a new one named after it. */

@@ -179,7 +179,7 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
     await tx.updateTable('runs').set(changes).where('id', '=', id).execute();
     if (ws.current_run_id === id)
       await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
-    return { row: { ...row, ...changes } as RunRow, facts };
+    return { row: { ...row, ...changes }, facts };
   });
   return toRun(ctx, row, facts);
 }

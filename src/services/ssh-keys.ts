@@ -67,7 +67,7 @@ export async function createSshKey(ctx: ServiceContext, organization: string, in
       .insertInto('ssh_keys')
       .values({ id, organization_id: org.id, name: input.name!, value: input.value!, created_at: now, updated_at: now })
       .execute();
-    return toKey((await selectKeys(tx).where('ssh_keys.id', '=', id).executeTakeFirstOrThrow()) as KeyRow);
+    return toKey(await selectKeys(tx).where('ssh_keys.id', '=', id).executeTakeFirstOrThrow());
   });
 }
 

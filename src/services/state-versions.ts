@@ -92,7 +92,7 @@ export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId
 }
 
 async function stateVersionOf(db: Tx, row: StateVersionRow, currentId: string | null): Promise<StateVersion> {
-  return (await stateVersionsOf(db, [row], currentId))[0]!;
+  return (await stateVersionsOf(db, [row], currentId))[0];
 }
 
 /**

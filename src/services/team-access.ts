@@ -89,13 +89,13 @@ function projectColumns(
   const bit = (v: boolean | undefined, stored: number | undefined, dflt: boolean) =>
     v !== undefined ? (v ? 1 : 0) : keep && stored !== undefined ? stored : dflt ? 1 : 0;
   return {
-    project_settings: input.settings ?? (keep ? current!.project_settings : d.settings),
-    project_teams: input.teams ?? (keep ? current!.project_teams : d.teams),
-    project_variable_sets: input.variableSets ?? (keep ? current!.project_variable_sets : d.variableSets),
-    ws_runs: w.runs ?? (keep ? current!.ws_runs : d.workspace.runs),
-    ws_variables: w.variables ?? (keep ? current!.ws_variables : d.workspace.variables),
-    ws_state_versions: w.stateVersions ?? (keep ? current!.ws_state_versions : d.workspace.stateVersions),
-    ws_sentinel_mocks: w.sentinelMocks ?? (keep ? current!.ws_sentinel_mocks : d.workspace.sentinelMocks),
+    project_settings: input.settings ?? (keep ? current.project_settings : d.settings),
+    project_teams: input.teams ?? (keep ? current.project_teams : d.teams),
+    project_variable_sets: input.variableSets ?? (keep ? current.project_variable_sets : d.variableSets),
+    ws_runs: w.runs ?? (keep ? current.ws_runs : d.workspace.runs),
+    ws_variables: w.variables ?? (keep ? current.ws_variables : d.workspace.variables),
+    ws_state_versions: w.stateVersions ?? (keep ? current.ws_state_versions : d.workspace.stateVersions),
+    ws_sentinel_mocks: w.sentinelMocks ?? (keep ? current.ws_sentinel_mocks : d.workspace.sentinelMocks),
     ws_create: bit(w.create, current?.ws_create, d.workspace.create),
     ws_locking: bit(w.locking, current?.ws_locking, d.workspace.locking),
     ws_delete: bit(w.delete, current?.ws_delete, d.workspace.delete),

@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Actor } from '../domain/actor.js';
-import { forbidden, notFound } from '../domain/errors.js';
+import { notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { can, canOnInstance } from '../domain/policy.js';
-import { generateToken, hashToken, isExpired, sameHash, type TokenCreator, type TokenInfo } from '../domain/token.js';
+import { generateToken, hashToken, isExpired, sameHash, type TokenInfo } from '../domain/token.js';
 import type { DB, TokensTable } from '../store/schema.js';
 import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -182,13 +182,6 @@ function toInfo(row: Selectable<TokensTable>, organizationName: string | null = 
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     expiredAt: row.expired_at,
-    // A user token's creator is its user, as the response that created it says.
-    createdBy:
-      row.created_by_type && row.created_by_id
-        ? { type: row.created_by_type as TokenCreator['type'], id: row.created_by_id }
-        : row.kind === 'user' && row.user_id
-          ? { type: 'users', id: row.user_id }
-          : null,
     userId: row.user_id,
     teamId: row.team_id,
     organizationName,

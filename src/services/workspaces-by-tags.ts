@@ -36,7 +36,7 @@ export async function workspacesWithTags(
     .execute();
   if (sizes.length < tags.length) return { seqs: [], total: 0 };
   const [rarest, ...others] = sizes.sort((a, b) => Number(a.n) - Number(b.n)).map((s) => s.tag_id);
-  let rows = ctx.db.selectFrom('workspace_tags as wt').where('wt.tag_id', '=', rarest!);
+  let rows = ctx.db.selectFrom('workspace_tags as wt').where('wt.tag_id', '=', rarest);
   for (const tagId of others) {
     rows = rows.where(
       sql<SqlBool>`exists (select 1 from workspace_tags as other where other.tag_id = ${tagId} and other.workspace_seq = wt.workspace_seq)`,

@@ -74,9 +74,9 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
   // the tag rows alone, and only its members are looked up in the workspaces table.
   if (required.length > 0) {
     out.push((eb) => {
-      let set = taggedWith(eb, required[required.length - 1]!);
+      let set = taggedWith(eb, required[required.length - 1]);
       for (let i = required.length - 2; i >= 0; i--)
-        set = taggedWith(eb, required[i]!).where('workspace_tags.workspace_seq', 'in', set);
+        set = taggedWith(eb, required[i]).where('workspace_tags.workspace_seq', 'in', set);
       return eb('workspaces.seq', 'in', set);
     });
   }

@@ -41,12 +41,12 @@ export async function loadWorkspaceIncludes(
       out.organizations.push(await getOrganization(ctx, name));
   }
   if (include.has('project')) {
-    const facts = await orgFacts(ctx.db, ctx.actor, workspaces[0]!.organizationId);
+    const facts = await orgFacts(ctx.db, ctx.actor, workspaces[0].organizationId);
     for (const id of new Set(workspaces.map((w) => w.projectId))) {
       const row = await findProjectRow(ctx.db, id);
       // Only projects the caller may read are sideloaded (a workspace grant does not reach its project).
       if (row && can(ctx.actor, 'project:read', scoped(facts, { projectId: id })))
-        out.projects.push(toProject(ctx, row, workspaces[0]!.organizationName, facts, await projectCounts(ctx.db, id)));
+        out.projects.push(toProject(ctx, row, workspaces[0].organizationName, facts, await projectCounts(ctx.db, id)));
     }
   }
   if ([...include].some((i) => i.startsWith('current_run'))) {

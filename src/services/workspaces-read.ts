@@ -56,7 +56,7 @@ export function selectWorkspaces(db: Tx) {
 
 function parseList(json: string): string[] {
   try {
-    const v = JSON.parse(json);
+    const v: unknown = JSON.parse(json);
     return Array.isArray(v) ? v.map(String) : [];
   } catch {
     return [];
@@ -343,7 +343,7 @@ export async function listWorkspaces(
     // asked, so the page carries the count of the whole set (one pass instead of two).
     const rows = await paged.select(sql<number>`count(*) over ()`.as('total')).execute();
     seqs = rows.map((r) => r.seq);
-    total = rows.length > 0 ? Number(rows[0]!.total) : offsetOf(page) === 0 ? 0 : await countWorkspaces(ctx, filters);
+    total = rows.length > 0 ? Number(rows[0].total) : offsetOf(page) === 0 ? 0 : await countWorkspaces(ctx, filters);
   } else {
     seqs = (await paged.execute()).map((r) => r.seq);
     total = await countMatches(ctx, org.id, query, readable, filters);

@@ -159,7 +159,7 @@ function checkBackup(file: string): { db: Database.Database; version: number } {
   }
   try {
     const rows = db.pragma('integrity_check') as { integrity_check: string }[];
-    if (rows.length !== 1 || rows[0]!.integrity_check !== 'ok') {
+    if (rows.length !== 1 || rows[0].integrity_check !== 'ok') {
       throw invalid(
         `${file} fails the integrity check: ${rows
           .map((r) => r.integrity_check)

@@ -1,7 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './kind.js';
 import type { Store } from './open.js';
-import type { DB } from './schema.js';
 import { readTransaction, writeTransaction } from './transaction.js';
 
 export class CopyRefusedError extends Error {}
@@ -28,6 +27,9 @@ async function tablesInOrder(): Promise<string[]> {
   }
 }
 
+/** Every table by name, each row as plain values: the copy goes over tables it names at run time. */
+type Tables = Record<string, Record<string, unknown>>;
+
 /** Rows per insert statement: both engines cap the parameters of one statement. */
 const PARAMETERS_PER_STATEMENT = 30_000;
 
@@ -46,7 +48,7 @@ export async function copyDatabase(
   const tables = await tablesInOrder();
   return readTransaction(from.db, async (src) =>
     writeTransaction(to.db, async (dst) => {
-      const target = dst as Kysely<any>;
+      const target = dst as unknown as Kysely<Tables>;
       for (const table of ['organizations', 'users', 'tokens']) {
         const { n } = await target
           .selectFrom(table)
@@ -61,7 +63,7 @@ export async function copyDatabase(
       await target.deleteFrom('settings').execute();
       const result: CopyResult = { tables: [], rows: 0 };
       for (const table of tables) {
-        const rows = await (src as Kysely<any>).selectFrom(table).selectAll().execute();
+        const rows = await (src as unknown as Kysely<Tables>).selectFrom(table).selectAll().execute();
         if (rows.length > 0) {
           const perStatement = Math.max(1, Math.floor(PARAMETERS_PER_STATEMENT / Object.keys(rows[0]).length));
           for (let i = 0; i < rows.length; i += perStatement)

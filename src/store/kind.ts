@@ -1,7 +1,7 @@
 import { PostgresAdapter, type Kysely } from 'kysely';
 
 /** Whether a kysely instance (or a transaction of it) talks to PostgreSQL rather than SQLite. */
-export function isPostgres(db: Kysely<any>): boolean {
+export function isPostgres<T>(db: Kysely<T>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

@@ -107,5 +107,5 @@ export function queryByIds<R>(
 ): (db: Kysely<DB>, ids: string[]) => Promise<R[]> {
   const one = memoQuery((db, p: { id: string }) => select(db, [p.id]));
   return async (db, ids) =>
-    ids.length === 1 ? one.execute(db, { id: ids[0]! }) : (await db.executeQuery<R>(select(db, ids).compile())).rows;
+    ids.length === 1 ? one.execute(db, { id: ids[0] }) : (await db.executeQuery<R>(select(db, ids).compile())).rows;
 }

@@ -4,7 +4,7 @@ import { isPostgres, MIGRATION_LOCK_KEY } from './kind.js';
 import type { DB } from './schema.js';
 import { writeTransaction } from './transaction.js';
 
-const createLedger = (db: Kysely<any>) =>
+const createLedger = <T>(db: Kysely<T>) =>
   sql`create table if not exists berth_migrations (version integer primary key, name text not null, applied_at text not null)`.execute(
     db,
   );
@@ -44,7 +44,7 @@ export async function migrate(db: Kysely<DB>, migrations: Migration[] = MIGRATIO
         .where('version', '=', m.version)
         .executeTakeFirst();
       if (row) return false;
-      await m.up(tx as Kysely<any>);
+      await m.up(tx);
       await record(tx, m);
       return true;
     });
@@ -64,7 +64,7 @@ async function migratePostgres(db: Kysely<DB>, migrations: Migration[]): Promise
         if (applied.has(m.version)) continue;
         await sql`begin`.execute(conn);
         try {
-          await m.up(conn as Kysely<any>);
+          await m.up(conn);
           await record(conn, m);
           await sql`commit`.execute(conn);
         } catch (err) {

@@ -154,7 +154,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     path: describeLocation({ kind: 'postgres', url }),
     // Straight on the pool, without the query builder: it runs before every cached GET.
     changeStamp: () =>
-      pool.query<[string]>({ text: 'select pg_current_snapshot()::text', rowMode: 'array' }).then((r) => r.rows[0]![0]),
+      pool.query<[string]>({ text: 'select pg_current_snapshot()::text', rowMode: 'array' }).then((r) => r.rows[0][0]),
     async optimize() {
       // Autovacuum keeps PostgreSQL's statistics; nothing to do at start.
     },

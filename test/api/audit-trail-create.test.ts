@@ -25,7 +25,7 @@ async function writesDuring(db: Kysely<DB>, fn: () => Promise<void>): Promise<st
   const seen: string[] = [];
   proto.executeQuery = function (this: unknown, compiled: CompiledQuery) {
     const m = /^\s*(update|insert into|commit|rollback)\b\s*"?([a-z_]*)/i.exec(compiled.sql);
-    if (m) seen.push(`${m[1]!.toLowerCase().replace('insert into', 'insert')}${m[2] ? ` ${m[2]}` : ''}`);
+    if (m) seen.push(`${m[1].toLowerCase().replace('insert into', 'insert')}${m[2] ? ` ${m[2]}` : ''}`);
     return original.call(this, compiled);
   };
   try {

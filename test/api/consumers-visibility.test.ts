@@ -106,10 +106,10 @@ describe('remote state consumers the caller cannot read', () => {
       data: { type: 'teams', attributes: { name: 'subject-admins' } },
     });
     await joinOrganization(api, 'acme', 'wanda', admin.token);
-    const member = await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, {
+    const joined = await api.post(`/api/v2/teams/${team.body.data.id}/relationships/users`, {
       data: [{ type: 'users', id: 'wanda' }],
     });
-    expect(member.status).toBe(204);
+    expect(joined.status, joined.text).toBe(204);
     const grant = await api.post('/api/v2/team-workspaces', {
       data: {
         type: 'team-workspaces',

@@ -112,11 +112,11 @@ describe('organizations', () => {
       const members = await api.store.db
         .selectFrom('team_members')
         .selectAll()
-        .where('team_id', '=', teams[0]!.id)
+        .where('team_id', '=', teams[0].id)
         .execute();
       const admin = (await api.get('/api/v2/account/details')).body.data;
       expect(admin.attributes.username).toBe('admin');
-      expect(members).toEqual([{ team_id: teams[0]!.id, user_id: admin.id }]);
+      expect(members).toEqual([{ team_id: teams[0].id, user_id: admin.id }]);
     });
 
     it('adds the creating user to the owners team', async () => {

@@ -129,7 +129,7 @@ async function actorToken(f: AccessFixture, actor: Actor): Promise<string | null
     case 'workspace write':
     case 'workspace plan':
     case 'workspace read': {
-      const level = actor.split(' ')[1]!;
+      const level = actor.split(' ')[1];
       const m = await teamMember(f, `w${level}`);
       await grantWorkspace(f, m.teamId, f.web, level);
       return m.token;
@@ -263,7 +263,7 @@ async function perform(f: AccessFixture, op: Op, token: string | null): Promise<
 }
 
 const CASES = (Object.keys(MATRIX) as Actor[]).flatMap((actor) =>
-  OPS.map((op, i) => ({ actor, op, status: MATRIX[actor][i]! })),
+  OPS.map((op, i) => ({ actor, op, status: MATRIX[actor][i] })),
 );
 
 describe('permission matrix (spec: Authentication)', () => {

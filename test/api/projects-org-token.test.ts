@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
-import { addToTeam, createProject, projectBody } from '../helpers/projects.js';
+import { createProject, projectBody } from '../helpers/projects.js';
 
 describe('projects with organization and team tokens', () => {
   let api: TestApi;

@@ -51,7 +51,7 @@ function trickle(
     let sent = 0;
     let timer: NodeJS.Timeout | undefined;
     socket.setEncoding('utf8');
-    socket.on('data', (d) => (received += d));
+    socket.on('data', (d: string) => (received += d));
     socket.on('error', () => {});
     socket.on('close', () => {
       clearInterval(timer);
@@ -263,7 +263,7 @@ describe('limits of serve: bodies, URLs, headers', () => {
     const got = await new Promise<string>((resolve) => {
       const socket = connect(port, '127.0.0.1', () => socket.write('HELLO THERE\r\n\r\n'));
       let received = '';
-      socket.on('data', (d) => (received += d));
+      socket.on('data', (d: string) => (received += d));
       socket.on('error', () => {});
       socket.on('close', () => resolve(received));
     });

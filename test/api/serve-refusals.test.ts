@@ -27,7 +27,7 @@ function raw(port: number, head: string): Promise<Raw> {
     };
     socket.setEncoding('utf8');
     socket.on('data', (d) => {
-      data += d;
+      data += String(d);
       const end = data.indexOf('\r\n\r\n');
       const length = /\r\ncontent-length: *(\d+)/i.exec(data)?.[1];
       if (end === -1) return;
@@ -82,7 +82,7 @@ describe('refusals of the serve listener are JSON:API errors', () => {
       const doc = JSON.parse(res.body);
       expect(doc.errors[0].status).toBe(String(status));
       expect(doc.errors[0].detail).toMatch(detail);
-      const method = head.split(' ')[0]!;
+      const method = head.split(' ')[0];
       await expect
         .poll(() => lines.join('\n'))
         .toMatch(new RegExp(`^${method} \\S+ ${status} .* ${res.headers['x-request-id']}$`, 'm'));

@@ -212,7 +212,7 @@ describe('workspace locking, state versions and safe delete', () => {
   it('of 50 concurrent lock requests from different callers exactly one succeeds', async () => {
     const id = await workspace();
     const callers = [alice.token, bob.token, teamToken, api.adminToken];
-    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => lock(id, callers[i % callers.length]!)));
+    const results = await Promise.all(Array.from({ length: 50 }, (_, i) => lock(id, callers[i % callers.length])));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(49);

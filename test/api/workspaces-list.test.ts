@@ -254,7 +254,7 @@ describe('workspace list: filters and sorts', () => {
     ]) {
       const res = await list(api, query);
       expect(res.status, query).toBe(400);
-      const parameter = decodeURIComponent(query.split('=')[0]!);
+      const parameter = decodeURIComponent(query.split('=')[0]);
       expect(res.body.errors[0].source, query).toEqual({ parameter });
       expect(res.body.errors[0].detail, query).toContain(parameter);
     }
@@ -376,7 +376,7 @@ describe('workspace list: filters and sorts', () => {
   it('include=project,organization on a list sideloads each once', async () => {
     const res = await list(api, 'include=project,organization');
     const types = res.body.included.map((r: any) => `${r.type}:${r.id}`).sort();
-    const projectIds = [...new Set(res.body.data.map((w: any) => w.relationships.project.data.id))];
+    const projectIds = [...new Set<string>(res.body.data.map((w: any) => w.relationships.project.data.id))];
     expect(types).toEqual(['organizations:acme', ...projectIds.map((p) => `projects:${p}`)].sort());
     const withProjects = res.body.included.find((r: any) => r.id === projectA);
     expect(withProjects.attributes['workspace-count']).toBe(2);

@@ -14,7 +14,7 @@ describe('bulk lock and unlock (--all-matching)', () => {
       expect((await cli('workspace', 'create', name)).code).toBe(0);
     await cli('user', 'create', 'bob', '--email', 'bob@acme.test');
     bob = { ...env, BERTH_TOKEN: (await cli('token', 'create', '--user', 'bob')).stdout.trim() };
-    await cliJoin(env, 'acme', 'bob@acme.test', bob.BERTH_TOKEN!, ['owners']);
+    await cliJoin(env, 'acme', 'bob@acme.test', bob.BERTH_TOKEN, ['owners']);
     // app-2 is held by someone else: the bulk lock must fail there and carry on.
     expect((await runCli(['workspace', 'lock', 'app-2', '--reason', 'bob was here'], bob)).code).toBe(0);
   });

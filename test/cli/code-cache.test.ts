@@ -40,7 +40,7 @@ describe('the code cache of the CLI bundle', () => {
   it('a missing cache is written by the next run, and a corrupt one is replaced', () => {
     expect(run()).toMatch(/^berth\//);
     expect(caches()).toHaveLength(1);
-    const file = join(pkg, 'dist', caches()[0]!);
+    const file = join(pkg, 'dist', caches()[0]);
     const good = readFileSync(file);
     expect(good.length).toBeGreaterThan(100_000);
 

@@ -38,7 +38,7 @@ describe('berth org (local mode)', () => {
     expect(table.stdout).toMatch(/^NAME\s+EMAIL\s+EXECUTION MODE\s+CREATED/);
     expect(table.stdout).toContain('acme');
     expect(table.stdout).toContain('ops@acme.test');
-    expect(table.stdout).not.toMatch(/\u001b\[/); // no colour when not a terminal
+    expect(table.stdout).not.toContain('\u001b['); // no colour when not a terminal
     const json = await cli('org', 'list', '--json');
     const names = JSON.parse(json.stdout).map((o: any) => o.id);
     expect(names).toContain('acme');

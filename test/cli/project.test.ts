@@ -280,7 +280,7 @@ describe('berth project (local mode)', () => {
     });
 
     it('shows the first 20 by default and every project with --all', async () => {
-      const store = await openStore(env.BERTH_DB!);
+      const store = await openStore(env.BERTH_DB);
       const ctx = { db: store.db, actor: LOCAL_SITE_ADMIN, clock: systemClock, settings: DEFAULT_SETTINGS };
       for (let i = 0; i < 20; i++) await createProject(ctx, 'acme', { name: `bulk ${String(i).padStart(2, '0')}` });
       await store.close();

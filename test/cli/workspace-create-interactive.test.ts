@@ -91,11 +91,12 @@ describe('interactiveCreateFlow with injected prompts', () => {
     return { prompts, asked, notes };
   };
   const data = {
-    projects: async () => [
-      { id: 'prj-A', name: 'Alpha' },
-      { id: 'prj-B', name: 'Beta' },
-    ],
-    agentPools: async () => [] as { id: string; name: string }[],
+    projects: () =>
+      Promise.resolve([
+        { id: 'prj-A', name: 'Alpha' },
+        { id: 'prj-B', name: 'Beta' },
+      ]),
+    agentPools: () => Promise.resolve([] as { id: string; name: string }[]),
   };
 
   it('picks the project from a list and skips what flags already gave', async () => {

@@ -22,7 +22,7 @@ async function serveOnce(
       const m = /berth listening on (\S+)/.exec(stderr);
       if (m) {
         clearTimeout(timer);
-        resolve(m[1]!);
+        resolve(m[1]);
       } else if (child.exitCode !== null) reject(new Error(`serve exited:\n${stderr}`));
       else setTimeout(check, 20);
     };

@@ -20,8 +20,8 @@ describe('berth serve --rate-limit', () => {
       const refused = burst.filter((r) => r.status === 429);
       expect(refused.length).toBeGreaterThan(0);
       expect(burst.every((r) => r.status === 200 || r.status === 429)).toBe(true);
-      expect(refused[0]!.headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
-      expect(((await refused[0]!.json()) as any).errors[0].status).toBe('429');
+      expect(refused[0].headers.get('retry-after')).toMatch(/^[1-9]\d*$/);
+      expect(((await refused[0].json()) as any).errors[0].status).toBe('429');
       // The access log is written in batches, and travels through a pipe: wait for the line.
       await expect.poll(() => server.stderr(), { timeout: 5000 }).toMatch(/GET \/api\/v2\/organizations 429 /);
     } finally {
@@ -37,10 +37,10 @@ describe('berth serve --rate-limit', () => {
     try {
       let err = '';
       const url = await new Promise<string>((resolve, reject) => {
-        child.stderr!.on('data', (d) => {
+        child.stderr.on('data', (d) => {
           err += d;
           const m = /berth listening on (http:\/\/\S+)/.exec(err);
-          if (m) resolve(m[1]!);
+          if (m) resolve(m[1]);
         });
         child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
       });

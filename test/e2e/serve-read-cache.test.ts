@@ -87,8 +87,8 @@ describe('serve: cached answers count against the rate limit and are logged', ()
     const bodies = await Promise.all(answers.map((r) => r.text()));
     expect(bodies[1]).toBe(bodies[0]);
     expect(bodies[2]).toBe(bodies[0]);
-    expect(answers[1]!.headers.get('content-type')).toBe(answers[0]!.headers.get('content-type'));
-    expect(answers[1]!.headers.get('content-length')).toBe(String(Buffer.byteLength(bodies[0]!)));
+    expect(answers[1].headers.get('content-type')).toBe(answers[0].headers.get('content-type'));
+    expect(answers[1].headers.get('content-length')).toBe(String(Buffer.byteLength(bodies[0])));
     await expect
       .poll(() => server.stderr().match(/GET \/api\/v2\/organizations\/acme 200 /g)?.length ?? 0, { timeout: 5000 })
       .toBe(3);

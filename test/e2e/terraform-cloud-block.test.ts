@@ -111,7 +111,7 @@ describe('the Terraform CLI cloud block (local execution mode) against berth ser
     expect(ping.status).toBe(204);
     // The CLI refuses an API version below 2.5.
     const [major, minor] = ping.headers.get('tfp-api-version')!.split('.').map(Number);
-    expect(major! > 2 || (major === 2 && minor! >= 5)).toBe(true);
+    expect(major > 2 || (major === 2 && minor >= 5)).toBe(true);
   }
 
   /** `Workspaces()`: the workspaces carrying the configured tags, every page. */

@@ -97,7 +97,7 @@ export function runCliInPty(
         child.stdin.write(step.send);
       }
     };
-    drive().catch((err) => {
+    drive().catch((err: Error) => {
       clearTimeout(timer);
       child.kill('SIGKILL');
       reject(err);

@@ -25,7 +25,7 @@ export function startServe(db: string, extraArgs: string[] = []): Promise<ServeP
     const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 20_000);
     const onExit = (code: number | null) => reject(new Error(`serve exited with ${code}:\n${err}`));
     child.on('exit', onExit);
-    child.stderr!.on('data', (d) => {
+    child.stderr.on('data', (d) => {
       err += d;
       const url = /berth listening on (https?:\/\/\S+)/.exec(err)?.[1];
       if (!url) return;

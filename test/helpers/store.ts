@@ -66,5 +66,8 @@ export async function sharedDatabase(): Promise<{ location: string; cleanup: () 
     return { location: url, cleanup: drop };
   }
   const dir = mkdtempSync(join(tmpdir(), 'berth-test-'));
-  return { location: join(dir, 'berth.db'), cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+  return {
+    location: join(dir, 'berth.db'),
+    cleanup: () => Promise.resolve(rmSync(dir, { recursive: true, force: true })),
+  };
 }

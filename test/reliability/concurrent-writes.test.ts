@@ -50,8 +50,8 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
     const asked = new Set<string>();
     const answers = await Promise.all(
       Array.from({ length: 60 }, (_, i) => {
-        const project = projects[i % projects.length]!;
-        const ws = i % 3 === 0 ? others[i % others.length]! : target;
+        const project = projects[i % projects.length];
+        const ws = i % 3 === 0 ? others[i % others.length] : target;
         if (ws === target) asked.add(project);
         return i % 2 === 0
           ? s.call(i, 'PATCH', `/workspaces/${ws}`, {
@@ -89,7 +89,7 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
   it('40 concurrent tag binding merges: at most 10 bindings, no duplicate key, exactly the union of accepted merges; each refusal would exceed 10', async () => {
     const keys = Array.from({ length: 16 }, (_, i) => `k${i}`);
     const requests = Array.from({ length: 40 }, (_, i) => {
-      const pairs = [keys[i % 16]!, keys[(i * 7 + 3) % 16]!].map((key) => ({ key, value: `v${i}` }));
+      const pairs = [keys[i % 16], keys[(i * 7 + 3) % 16]].map((key) => ({ key, value: `v${i}` }));
       const body = { data: pairs.map((attributes) => ({ type: 'tag-bindings', attributes })) };
       return {
         pairs,
@@ -106,14 +106,14 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
     const storedKeys = stored.map((t: any) => t.key);
     expect(storedKeys.length).toBeLessThanOrEqual(10);
     expect(new Set(storedKeys).size).toBe(storedKeys.length);
-    const accepted = requests.filter((_, i) => answers[i]!.status !== 422);
+    const accepted = requests.filter((_, i) => answers[i].status !== 422);
     expect(new Set(storedKeys)).toEqual(new Set(accepted.flatMap((r) => r.pairs.map((p) => p.key))));
     // Every stored value is one that an accepted merge sent for that key.
     for (const t of stored)
       expect(accepted.some((r) => r.pairs.some((p) => p.key === t.key && p.value === t.value))).toBe(true);
     requests.forEach((r, i) => {
-      if (answers[i]!.status !== 422) return;
-      expect(answers[i]!.body.errors[0].detail).toMatch(/cannot exceed 10/);
+      if (answers[i].status !== 422) return;
+      expect(answers[i].body.errors[0].detail).toMatch(/cannot exceed 10/);
       expect(new Set([...storedKeys, ...r.pairs.map((p) => p.key)]).size).toBeGreaterThan(10);
     });
   });
@@ -127,8 +127,8 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
     // Adds of c4..c7 (each several times) and removes of c0, c1 (each several times) commute.
     const answers = await Promise.all(
       Array.from({ length: 48 }, (_, i) => {
-        const add = [c4, c5, c6, c7][i % 4]!;
-        const remove = [c0, c1][i % 2]!;
+        const add = [c4, c5, c6, c7][i % 4];
+        const remove = [c0, c1][i % 2];
         return i % 3 === 0
           ? s.call(i, 'DELETE', `/workspaces/${target}/relationships/remote-state-consumers`, ids(remove))
           : s.call(i, 'POST', `/workspaces/${target}/relationships/remote-state-consumers`, ids(add));

@@ -122,7 +122,7 @@ describe('SIGKILL during 5,000 creates from 8 clients', () => {
       await Promise.all(
         Array.from({ length: CLIENTS }, async (_, c) => {
           for (let j = c; j < rest.length; j += CLIENTS) {
-            const name = rest[j]!;
+            const name = rest[j];
             const i = Number(name.slice(3));
             const tags = Array.from({ length: BINDINGS }, (_, k) => ({
               type: 'tag-bindings',

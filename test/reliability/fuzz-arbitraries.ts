@@ -221,7 +221,7 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
       1.5,
       1e308,
       -0,
-      9007199254740993,
+      Number.MAX_SAFE_INTEGER + 1,
       '',
       'remote',
       'agent',
@@ -452,7 +452,7 @@ export function withSeededIds(value: unknown, s: SeededOrg, other: SeededOrg): u
 /** The request URL path (with query) for a generated request. */
 export function pathOf(req: FuzzRequest, s: SeededOrg, other: SeededOrg): string {
   const values = paramsOf(req.route.path).map((p, i) => {
-    const choice = req.params[i]!;
+    const choice = req.params[i];
     if (choice.kind === 'hostile') return choice.raw;
     return encodeURIComponent(realParam(p, choice.kind === 'real' ? s : other));
   });

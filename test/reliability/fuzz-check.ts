@@ -23,7 +23,7 @@ export interface World {
 }
 
 async function totalChanges(api: TestApi): Promise<number> {
-  return (await sql<{ n: number }>`select total_changes() as n`.execute(api.store.db)).rows[0]!.n;
+  return (await sql<{ n: number }>`select total_changes() as n`.execute(api.store.db)).rows[0].n;
 }
 
 export async function send(

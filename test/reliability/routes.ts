@@ -62,5 +62,5 @@ export function realParam(param: { name: string; before: string }, s: SeededOrg)
 export function fillPath(path: string, values: string[]): string {
   const segments = path.split('/');
   let i = 0;
-  return segments.map((s) => (s.startsWith(':') ? values[i++]! : s)).join('/');
+  return segments.map((s) => (s.startsWith(':') ? values[i++] : s)).join('/');
 }

@@ -61,13 +61,13 @@ describe('statements refused with SQLITE_BUSY', () => {
   it('a plain read and a read transaction are tried again without blocking the event loop', async () => {
     lockOut(300);
     const plain = await longestStall(() => count(db));
-    expect(plain.result.rows[0]!.n).toBe(2);
+    expect(plain.result.rows[0].n).toBe(2);
     expect(plain.took).toBeGreaterThan(250);
     expect(plain.stall).toBeLessThan(100);
 
     lockOut(300);
     const inTx = await longestStall(() => readTransaction(db, (tx) => count(tx)));
-    expect(inTx.result.rows[0]!.n).toBe(2);
+    expect(inTx.result.rows[0].n).toBe(2);
     expect(inTx.took).toBeGreaterThan(250);
     expect(inTx.stall).toBeLessThan(100);
   });
@@ -83,7 +83,7 @@ describe('statements refused with SQLITE_BUSY', () => {
     expect(write.result).toBe('committed');
     expect(write.took).toBeGreaterThan(250);
     expect(write.stall).toBeLessThan(100);
-    expect((await count(db)).rows[0]!.n).toBe(3);
+    expect((await count(db)).rows[0].n).toBe(3);
   });
 
   it('gives up after the bound with the SQLITE_BUSY error (the API answers it 503)', async () => {

@@ -47,7 +47,7 @@ export function teamAccessRoutes(): Hono<AppEnv> {
     ]);
     return sendResource(
       c,
-      serializeTeamProject(await access.createTeamProject(c.get('ctx'), teamId!, projectId!, attrs)),
+      serializeTeamProject(await access.createTeamProject(c.get('ctx'), teamId, projectId, attrs)),
       { status: 200 },
     );
   });
@@ -82,7 +82,7 @@ export function teamAccessRoutes(): Hono<AppEnv> {
     ]);
     return sendResource(
       c,
-      serializeTeamWorkspace(await access.createTeamWorkspace(c.get('ctx'), teamId!, workspaceId!, attrs)),
+      serializeTeamWorkspace(await access.createTeamWorkspace(c.get('ctx'), teamId, workspaceId, attrs)),
       { status: 200 },
     );
   });

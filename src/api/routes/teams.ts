@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { parseTeamAttributes } from '../../domain/team.js';
 import * as teams from '../../services/teams.js';
-import { readJson, readResource } from '../body.js';
+import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';

@@ -15,7 +15,6 @@ import { sendList, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { queryParam } from '../query.js';
 import { serializeAuthenticationToken } from '../serializers/token.js';
-import { serializeToken } from '../serializers/user.js';
 import type { Context } from 'hono';
 
 /** `?token=audit-trails` names the audit trail token; without it, the organization token. */
@@ -47,7 +46,7 @@ export function tokenRoutes(): Hono<AppEnv> {
   });
 
   r.get('/users/:id/authentication-tokens', async (c) =>
-    sendList(c, (await listUserTokens(c.get('ctx'), c.req.param('id'))).map(serializeToken)),
+    sendList(c, (await listUserTokens(c.get('ctx'), c.req.param('id'))).map(serializeAuthenticationToken)),
   );
   r.get('/authentication-tokens/:id', async (c) =>
     sendResource(c, serializeAuthenticationToken(await readTokenById(c.get('ctx'), c.req.param('id')))),

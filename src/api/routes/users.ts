@@ -7,7 +7,8 @@ import { readJson, readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf, queryParam } from '../query.js';
-import { serializeToken, serializeUser } from '../serializers/user.js';
+import { serializeUser } from '../serializers/user.js';
+import { serializeAuthenticationToken } from '../serializers/token.js';
 import { descriptionOf } from './token-body.js';
 
 /**
@@ -40,14 +41,14 @@ export function userRoutes(): Hono<AppEnv> {
     const ctx = c.get('ctx');
     const { description, expiredAt } = parseTokenOptions(await readJson(c, { optional: true }), ctx.clock.now());
     const token = await createUserToken(ctx, c.req.param('id'), description ?? null, expiredAt);
-    return sendResource(c, serializeToken(token), { status: 201 });
+    return sendResource(c, serializeAuthenticationToken(token), { status: 201 });
   });
 
   // berth extension: site-administrator tokens, minted by a site administrator.
   r.post('/admin/authentication-tokens', async (c) => {
     const description = descriptionOf(await readJson(c, { optional: true }));
     const token = await createSiteAdminToken(c.get('ctx'), description);
-    return sendResource(c, serializeToken(token), { status: 201 });
+    return sendResource(c, serializeAuthenticationToken(token), { status: 201 });
   });
 
   return r;

@@ -17,7 +17,14 @@ export function serializeAuthenticationToken(t: TokenInfo): ResourceObject {
     token: t.token ?? null,
   };
   const relationships: ResourceObject['relationships'] = {};
-  const creator = t.createdBy ?? (t.organizationName ? { type: 'organizations', id: t.organizationName } : null);
+  // Without a recorded creator: a user's token is its user's, else the token's organization.
+  const creator =
+    t.createdBy ??
+    (t.userId
+      ? { type: 'users', id: t.userId }
+      : t.organizationName
+        ? { type: 'organizations', id: t.organizationName }
+        : null);
   relationships['created-by'] = { data: creator ? { type: creator.type, id: creator.id } : null };
   if (t.teamId) relationships.team = toOne('teams', t.teamId, `${API_PREFIX}/teams/${t.teamId}`);
   if (t.kind !== 'team' && t.organizationName)

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { TokenInfo } from '../../domain/token.js';
 import type { User } from '../../domain/user.js';
-import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
+import { API_PREFIX, type ResourceObject } from '../documents.js';
 
 /** A Gravatar address for the email, as HCP Terraform shows (a generic image when none is set). */
 export function avatarUrl(email: string): string {
@@ -40,20 +39,4 @@ export function serializeUser(u: User): ResourceObject {
     },
     links: { self: `${API_PREFIX}/users/${u.id}` },
   };
-}
-
-/** An authentication token; `token` (the secret) appears only in the response that created it. */
-export function serializeToken(t: TokenInfo): ResourceObject {
-  const attributes: Record<string, unknown> = {
-    kind: t.kind,
-    description: t.description,
-    'created-at': t.createdAt,
-    'last-used-at': t.lastUsedAt,
-    'expired-at': t.expiredAt,
-  };
-  if (t.token !== undefined) attributes.token = t.token;
-  const relationships: ResourceObject['relationships'] = {};
-  if (t.userId) relationships['created-by'] = toOne('users', t.userId);
-  if (t.teamId) relationships.team = toOne('teams', t.teamId);
-  return { id: t.id, type: 'authentication-tokens', attributes, relationships };
 }

@@ -36,7 +36,7 @@ export const teamSettingFlags = {
 
 export function organizationAccess(flags: Record<string, unknown>): Record<string, boolean> | undefined {
   const out: Record<string, boolean> = {};
-  for (const key of Object.keys(teamAccessFlags)) if (typeof flags[key] === 'boolean') out[key] = flags[key] as boolean;
+  for (const key of Object.keys(teamAccessFlags)) if (typeof flags[key] === 'boolean') out[key] = flags[key];
   return Object.keys(out).length > 0 ? out : undefined;
 }
 

@@ -1,4 +1,5 @@
 import type { Resource } from '../../client/jsonapi.js';
+import type { ProjectAttributes, TagBindingAttributes } from '../../client/resources.js';
 import { renderFields, renderTable } from '../output.js';
 
 export function projectTable(projects: Resource[]): string {
@@ -11,10 +12,10 @@ export function projectTable(projects: Resource[]): string {
   ]);
 }
 
-const tagText = (tags: Resource[]) =>
+const tagText = (tags: Resource<TagBindingAttributes>[]) =>
   tags.map((t) => (t.attributes.value === '' ? t.attributes.key : `${t.attributes.key}=${t.attributes.value}`));
 
-export function projectFields(p: Resource, tags?: Resource[]): string {
+export function projectFields(p: Resource<ProjectAttributes>, tags?: Resource<TagBindingAttributes>[]): string {
   const a = p.attributes;
   const org = p.relationships?.organization?.data;
   const pool = p.relationships?.['default-agent-pool']?.data;

@@ -1,4 +1,5 @@
 import type { Resource } from '../../client/jsonapi.js';
+import type { RetentionPolicyAttributes } from '../../client/resources.js';
 import { renderFields, renderTable } from '../output.js';
 
 export function sshKeyTable(keys: Resource[]): string {
@@ -30,7 +31,7 @@ export function effectiveBindingTable(tags: Resource[]): string {
   ]);
 }
 
-export function retentionFields(p: Resource): string {
+export function retentionFields(p: Resource<RetentionPolicyAttributes>): string {
   const target = p.relationships?.target?.data;
   const t = target && !Array.isArray(target) ? target : null;
   const rule =

@@ -1,12 +1,13 @@
 import type { Resource } from '../../client/jsonapi.js';
+import type { RunAttributes } from '../../client/resources.js';
 import { renderFields, renderTable } from '../output.js';
 
-const span = (r: Resource, from: string, to: string) => {
+const span = (r: Resource<RunAttributes>, from: string, to: string) => {
   const t = r.attributes['status-timestamps'] ?? {};
   return t[from] && t[to] ? `${Date.parse(t[to]) - Date.parse(t[from])} ms` : null;
 };
 
-export function runTable(runs: Resource[]): string {
+export function runTable(runs: Resource<RunAttributes>[]): string {
   return renderTable(runs, [
     { header: 'ID', value: (r) => r.id },
     { header: 'STATUS', value: (r) => r.attributes.status },
@@ -17,7 +18,7 @@ export function runTable(runs: Resource[]): string {
   ]);
 }
 
-export function runFields(r: Resource): string {
+export function runFields(r: Resource<RunAttributes>): string {
   const ws = r.relationships?.workspace?.data;
   return renderFields([
     ['ID', r.id],

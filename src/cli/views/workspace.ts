@@ -1,4 +1,5 @@
 import type { Resource } from '../../client/jsonapi.js';
+import type { ProjectAttributes, TagBindingAttributes, WorkspaceAttributes } from '../../client/resources.js';
 import { renderFields, renderTable } from '../output.js';
 
 const one = (r: Resource, name: string) => {
@@ -6,7 +7,7 @@ const one = (r: Resource, name: string) => {
   return d && !Array.isArray(d) ? d.id : null;
 };
 
-export function workspaceTable(list: Resource[]): string {
+export function workspaceTable(list: Resource<WorkspaceAttributes>[]): string {
   return renderTable(list, [
     { header: 'NAME', value: (w) => w.attributes.name },
     { header: 'ID', value: (w) => w.id },
@@ -18,10 +19,11 @@ export function workspaceTable(list: Resource[]): string {
   ]);
 }
 
-export function workspaceFields(w: Resource, included: Resource[] = []): string {
+export function workspaceFields(w: Resource<WorkspaceAttributes>, included: Resource[] = []): string {
   const a = w.attributes;
   const projectId = one(w, 'project');
-  const project = included.find((r) => r.type === 'projects' && r.id === projectId);
+  const project = included.find((r) => r.type === 'projects' && r.id === projectId) as
+    Resource<ProjectAttributes> | undefined;
   const inherited = (flag: boolean) => (flag ? ' (inherited)' : '');
   const fields: [string, unknown][] = [
     ['Name', a.name],
@@ -60,7 +62,7 @@ export function workspaceFields(w: Resource, included: Resource[] = []): string 
     ['Updated', a['updated-at']],
   ];
   if ('assessments-enabled' in a) fields.splice(9, 0, ['Assessments', a['assessments-enabled']]);
-  const tags = included.filter((r) => r.type === 'effective-tag-bindings');
+  const tags = included.filter((r) => r.type === 'effective-tag-bindings') as Resource<TagBindingAttributes>[];
   if (tags.length > 0) {
     fields.push([
       'Tag bindings',
@@ -76,7 +78,7 @@ export function agentPoolTable(list: Resource[]): string {
     { header: 'ID', value: (p) => p.id },
     {
       header: 'WORKSPACES',
-      value: (p) => (Array.isArray(p.relationships?.workspaces?.data) ? p.relationships!.workspaces!.data.length : 0),
+      value: (p) => (Array.isArray(p.relationships?.workspaces?.data) ? p.relationships.workspaces.data.length : 0),
     },
     { header: 'CREATED', value: (p) => p.attributes['created-at'] },
   ]);

@@ -15,6 +15,6 @@ export default class ConfigGet extends BerthCommand<typeof ConfigGet> {
       this.note(`${this.args.key} is not set in profile ${this.flags.profile}`);
       this.exit(EXIT.notFound);
     }
-    this.print({ profile: this.flags.profile, key: this.args.key, value }, () => value!);
+    this.print({ profile: this.flags.profile, key: this.args.key, value }, () => value);
   }
 }

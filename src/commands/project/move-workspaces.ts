@@ -1,4 +1,4 @@
-import { Args, Flags } from '../../cli/oclif.js';
+import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { bulkFlags, confirmBulk, matchingWorkspaces } from '../../cli/bulk.js';
 import { usageError } from '../../cli/prompts.js';
@@ -28,10 +28,10 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
     const [project, ...workspaces] = this.positionals;
     const client = await this.client();
     const org = this.flags.org;
-    let projectId = project!;
-    if (!/^prj-[A-Za-z0-9]{16}$/.test(project!)) {
+    let projectId = project;
+    if (!/^prj-[A-Za-z0-9]{16}$/.test(project)) {
       if (!org) throw usageError('a project name needs --org (or pass the prj- id)');
-      projectId = await resolveProjectId(client, org, project!);
+      projectId = await resolveProjectId(client, org, project);
     }
     const ws = new WorkspacesClient(client);
     const ids: string[] = [];

@@ -19,7 +19,8 @@ export default class StatePull extends BerthCommand<typeof StatePull> {
     const state = new WorkspaceStateClient(await this.client());
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const { data: sv } = await state.currentStateVersion(id);
-    const body = await state.content(sv.attributes['hosted-state-download-url']);
+    // The current version is a finalized one: it has a download URL.
+    const body = await state.content(sv.attributes['hosted-state-download-url']!);
     if (!this.args.file) {
       process.stdout.write(body);
       return;

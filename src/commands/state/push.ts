@@ -4,6 +4,7 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import type { StateVersionAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 import { BerthError } from '../../domain/errors.js';
 import { md5Hex } from '../../domain/state.js';
@@ -33,7 +34,7 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
     }
     let parsed: { serial?: unknown; lineage?: unknown };
     try {
-      parsed = JSON.parse(bytes.toString('utf8'));
+      parsed = JSON.parse(bytes.toString('utf8')) as typeof parsed;
     } catch {
       throw usageError(`${this.args.file} is not a state file (not JSON)`);
     }
@@ -52,8 +53,9 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
     const upload = async () => {
       const sv = await state.createStateVersion(id, attributes);
       if (attributes.state !== undefined) return sv;
-      await state.content(sv.attributes['hosted-state-upload-url'], bytes);
-      return (await client.get(`/state-versions/${sv.id}`)).data;
+      // Created without its state inline, the version is pending: it has an upload URL.
+      await state.content(sv.attributes['hosted-state-upload-url']!, bytes);
+      return (await client.get<StateVersionAttributes>(`/state-versions/${sv.id}`)).data;
     };
 
     let sv;
@@ -68,7 +70,7 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
       } finally {
         await state.unlock(id);
       }
-      sv = (await client.get(`/state-versions/${sv.id}`)).data;
+      sv = (await client.get<StateVersionAttributes>(`/state-versions/${sv.id}`)).data;
     }
     this.print(
       sv,

@@ -5,7 +5,9 @@ import { workspaceFields } from '../../cli/views/workspace.js';
 import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
 import { AgentPoolsClient, WorkspacesClient } from '../../client/workspaces.js';
 import type { BerthClient } from '../../client/client.js';
+import type { Resource } from '../../client/jsonapi.js';
 import { listAllProjects } from '../../client/projects.js';
+import type { ProjectAttributes } from '../../client/resources.js';
 
 export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate> {
   static override summary = 'Create a workspace.';
@@ -27,7 +29,7 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
   async run(): Promise<void> {
     const org = this.requireOrg();
     const client = await this.client();
-    let flags: Record<string, any> = { ...this.flags };
+    let flags = { ...this.flags };
     let name = this.args.name;
     if (!name) {
       if (!canPrompt(this.flags))
@@ -40,7 +42,7 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
         flags,
       );
       if (!answers) throw usageError('aborted');
-      name = answers.name as string;
+      name = answers.name;
       flags = { ...flags, ...answers };
     }
     const { attributes, relationships } = await workspaceRequestFromFlags(client, org, flags);
@@ -63,7 +65,7 @@ async function projectChoices(client: BerthClient, org: string): Promise<{ id: s
   const { data, included } = await client.organizations.get(org, 'default-project');
   const rel = data.relationships?.['default-project']?.data;
   const id = rel && !Array.isArray(rel) ? rel.id : '';
-  const project = included?.find((r) => r.id === id);
+  const project = included?.find((r) => r.id === id) as Resource<ProjectAttributes> | undefined;
   return [{ id, name: String(project?.attributes.name ?? 'Default Project') }];
 }
 

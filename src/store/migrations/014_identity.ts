@@ -80,7 +80,7 @@ async function adoptSiteAdminTokens(db: Kysely<any>, now: string): Promise<void>
     .where('locked_by_kind', '=', 'site-admin')
     .executeTakeFirst();
   if (!legacy && !localLocks) return;
-  let admin = await db
+  let admin: { id: string } | undefined = await db
     .selectFrom('users')
     .select('id')
     .where('site_admin', '=', 1)

@@ -79,7 +79,7 @@ export async function up(db: Kysely<any>): Promise<void> {
       .values(rows.map((r) => ({ state_version_id: r.state_version_id, kind: 'state', body: Buffer.from(r.body) })))
       .execute();
     for (const r of rows) await extract(db, r.state_version_id, r.body);
-    after = rows[rows.length - 1]!.state_version_id;
+    after = rows[rows.length - 1].state_version_id;
   }
   await db.schema.dropTable('state_bodies').execute();
 }

@@ -1,4 +1,4 @@
-import { Args, Flags } from '../../../cli/oclif.js';
+import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../../cli/bulk.js';
 import { usageError } from '../../../cli/prompts.js';

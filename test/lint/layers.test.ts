@@ -1,0 +1,118 @@
+import { ESLint } from 'eslint';
+import tseslint from 'typescript-eslint';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+/**
+ * The layer rules of docs/architecture.md live in eslint.config.js. Each case lints a small file
+ * placed in a layer (in memory: the path decides which rules apply, and nothing is written into
+ * src/) and checks whether an import rule fires, so a change to the config cannot silently stop
+ * one from working. Type information is not needed for import rules and is turned off: fast.
+ */
+const IMPORT_RULES = new Set(['@typescript-eslint/no-restricted-imports', 'no-restricted-syntax']);
+
+let eslint: ESLint;
+
+async function layerErrors(filePath: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\n`, { filePath });
+  expect(result.messages.filter((m) => m.fatal)).toEqual([]);
+  return result.messages.filter((m) => m.ruleId !== null && IMPORT_RULES.has(m.ruleId)).map((m) => m.message);
+}
+
+type Kind = 'import' | 'import type' | 'export' | 'await import';
+
+/** A file that uses module `from` in one of the ways a module can be imported. */
+const CODE: Record<Kind, (from: string) => string> = {
+  import: (from) => `import { x } from '${from}';\nexport const y = x;`,
+  'import type': (from) => `import type { X } from '${from}';\nexport type Y = X;`,
+  export: (from) => `export { x } from '${from}';`,
+  'await import': (from) => `export const load = async () => (await import('${from}')).x;`,
+};
+
+/** [file, how, module]: an import that breaks its layer. */
+const FORBIDDEN: [string, Kind, string][] = [
+  ['src/domain/rule.ts', 'import', 'node:fs'],
+  ['src/domain/rule.ts', 'import', 'fs/promises'],
+  ['src/domain/rule.ts', 'import', 'node:http'],
+  ['src/domain/rule.ts', 'import', 'node:net'],
+  ['src/domain/rule.ts', 'import', 'node:child_process'],
+  ['src/domain/rule.ts', 'import', 'better-sqlite3'],
+  ['src/domain/rule.ts', 'import', 'pg'],
+  ['src/domain/rule.ts', 'import', 'kysely'],
+  ['src/domain/rule.ts', 'import', 'hono'],
+  ['src/domain/rule.ts', 'await import', 'node:fs'],
+  ['src/domain/rule.ts', 'import', '../store/schema.js'],
+  ['src/domain/rule.ts', 'import', '../services/context.js'],
+  ['src/domain/rule.ts', 'import', '../api/app.js'],
+  ['src/domain/rule.ts', 'import', '../cli/output.js'],
+  ['src/domain/rule.ts', 'import', '../client/client.js'],
+  ['src/domain/rule.ts', 'import', '../commands/whoami.js'],
+  ['src/store/query.ts', 'import', '../services/context.js'],
+  ['src/store/migrations/099_x.ts', 'import', '../../api/app.js'],
+  ['src/store/query.ts', 'import', '../cli/output.js'],
+  ['src/store/query.ts', 'import', '../client/client.js'],
+  ['src/store/query.ts', 'import', '../commands/whoami.js'],
+  ['src/services/thing.ts', 'import', 'hono'],
+  ['src/services/thing.ts', 'import', '../api/errors.js'],
+  ['src/services/thing.ts', 'import', '../cli/output.js'],
+  ['src/services/thing.ts', 'import', '../client/client.js'],
+  ['src/services/thing.ts', 'import', '../commands/whoami.js'],
+  ['src/api/thing.ts', 'import', '../store/open.js'],
+  ['src/api/routes/thing.ts', 'import', '../../store/memo-query.js'],
+  ['src/api/thing.ts', 'export', '../store/open.js'],
+  ['src/api/thing.ts', 'await import', '../store/open.js'],
+  ['src/api/thing.ts', 'import', '../client/client.js'],
+  ['src/api/thing.ts', 'import', '../cli/output.js'],
+  ['src/api/thing.ts', 'import', '../commands/whoami.js'],
+  ['src/api/serve.ts', 'import', '../cli/output.js'],
+  ['src/client/thing.ts', 'import', '../services/context.js'],
+  ['src/client/thing.ts', 'import', '../store/schema.js'],
+  ['src/client/thing.ts', 'import', '../commands/whoami.js'],
+  ['src/client/thing.ts', 'import', '../api/app.js'],
+  ['src/client/thing.ts', 'import', '../cli/output.js'],
+  ['src/cli/thing.ts', 'import', '../services/settings.js'],
+  ['src/commands/thing.ts', 'import', '../services/settings.js'],
+  ['src/commands/workspace/thing.ts', 'import', '../../services/workspaces-read.js'],
+  ['src/commands/workspace/thing.ts', 'await import', '../../services/workspaces-read.js'],
+  ['src/commands/thing.ts', 'import type', '../services/context.js'],
+  ['src/client/thing.ts', 'import type', '../store/schema.js'],
+];
+
+/** [file, how, module]: an import its layer allows (the exceptions above stay exceptions). */
+const ALLOWED: [string, Kind, string][] = [
+  ['src/domain/rule.ts', 'import', 'node:crypto'],
+  ['src/domain/rule.ts', 'import', 'valibot'],
+  ['src/domain/rule.ts', 'import', './errors.js'],
+  ['src/store/query.ts', 'import', '../domain/errors.js'],
+  ['src/store/query.ts', 'import', 'kysely'],
+  ['src/services/thing.ts', 'import', '../store/transaction.js'],
+  ['src/services/thing.ts', 'import', 'kysely'],
+  ['src/api/thing.ts', 'import type', '../store/schema.js'],
+  ['src/api/routes/thing.ts', 'import type', '../../store/schema.js'],
+  ['src/api/thing.ts', 'import', '../store/transaction.js'],
+  ['src/api/thing.ts', 'import', '../store/database-errors.js'],
+  ['src/api/thing.ts', 'import', '../services/context.js'],
+  ['src/api/serve.ts', 'import', '../store/open.js'],
+  ['src/client/thing.ts', 'import', '../domain/errors.js'],
+  ['src/cli/thing.ts', 'import', '../client/client.js'],
+  ['src/cli/local.ts', 'import', '../services/settings.js'],
+  ['src/commands/thing.ts', 'import', '../cli/base-command.js'],
+  ['src/commands/thing.ts', 'await import', '../store/backup.js'],
+  ['src/commands/thing.ts', 'await import', '../api/serve.js'],
+];
+
+describe('the layer rules of docs/architecture.md (eslint.config.js)', () => {
+  beforeAll(() => {
+    eslint = new ESLint({ cwd: ROOT, overrideConfig: [tseslint.configs.disableTypeChecked] });
+  });
+
+  it.each(FORBIDDEN)('%s: %s %s is refused, naming docs/architecture.md', async (file, kind, from) => {
+    const errors = await layerErrors(file, CODE[kind](from));
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toContain('docs/architecture.md');
+  });
+
+  it.each(ALLOWED)('%s: %s %s is allowed', async (file, kind, from) => {
+    expect(await layerErrors(file, CODE[kind](from))).toEqual([]);
+  });
+});
