@@ -51,10 +51,16 @@ export async function seededPostgres(serverUrl, seedFile) {
   });
   rmSync(dir, { recursive: true, force: true });
   const token = `berth.bench.${randomBytes(20).toString('hex')}`;
+  // Every person's token belongs to a user: this one to the first site-administrator user.
+  const { rows } = await admin.query(
+    `select id from ${schema}.users where site_admin = 1 order by created_at, id limit 1`,
+  );
+  if (rows.length === 0) throw new Error('the copied seed has no site-administrator user');
   await admin.query(
-    `insert into ${schema}.tokens (id, kind, token_hash, description, created_at) values ($1, 'site-admin', $2, 'benchmark', $3)`,
+    `insert into ${schema}.tokens (id, kind, user_id, token_hash, description, created_at) values ($1, 'user', $2, $3, 'benchmark', $4)`,
     [
       `at-bench${randomBytes(6).toString('hex')}`,
+      rows[0].id,
       createHash('sha256').update(token).digest('hex'),
       new Date().toISOString(),
     ],

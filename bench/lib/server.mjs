@@ -52,12 +52,16 @@ export async function startBerth(seedFile, extraArgs = []) {
   const token = `berth.bench.${randomBytes(20).toString('hex')}`;
   const { default: Database } = await import('better-sqlite3');
   const sqlite = new Database(db);
+  // Every person's token belongs to a user: this one to the first site-administrator user.
+  const admin = sqlite.prepare(`select id from users where site_admin = 1 order by created_at, id limit 1`).get();
+  if (!admin) throw new Error(`the seed ${seedFile} has no site-administrator user`);
   sqlite
     .prepare(
-      `insert into tokens (id, kind, token_hash, description, created_at) values (?, 'site-admin', ?, 'benchmark', ?)`,
+      `insert into tokens (id, kind, user_id, token_hash, description, created_at) values (?, 'user', ?, ?, 'benchmark', ?)`,
     )
     .run(
       `at-bench${randomBytes(6).toString('hex')}`,
+      admin.id,
       createHash('sha256').update(token).digest('hex'),
       new Date().toISOString(),
     );
