@@ -40,10 +40,6 @@ export async function authenticate(db: Kysely<DB>, token: string, now: Date = ne
   if (isExpired(row.expired_at, now)) return null;
   switch (row.kind) {
     case 'site-admin':
-      // Migration 014 gave every site-administrator token to a user; a row of this kind written
-      // later by hand (the benchmarks seed one) still acts as the instance's site administrator.
-      if (!row.user_id) return { kind: 'site-admin', tokenId: row.id };
-    // falls through: with a user, it is that user's token
     case 'user':
       if (!row.user_id || !row.username) return null;
       return {

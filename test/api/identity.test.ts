@@ -122,26 +122,4 @@ describe('identity: the account of a token', () => {
     const admin = (await api.get('/api/v2/account/details')).body.data;
     expect(locked.body.data.relationships['locked-by'].data).toEqual({ type: 'users', id: admin.id });
   });
-
-  it('a site-administrator token row without a user, written by hand after migration 014, still acts as the site administrator', async () => {
-    const { createHash } = await import('node:crypto');
-    const secret = 'berth.handwritten.token';
-    await api.store.db
-      .insertInto('tokens')
-      .values({
-        id: 'at-handwritten00000',
-        kind: 'site-admin',
-        token_hash: createHash('sha256').update(secret).digest('hex'),
-        user_id: null,
-        team_id: null,
-        organization_id: null,
-        description: 'bench',
-        created_at: new Date().toISOString(),
-        last_used_at: null,
-      })
-      .execute();
-    const me = await api.get('/api/v2/whoami', { token: secret });
-    expect(me.body.data.attributes).toMatchObject({ kind: 'site-admin', 'site-admin': true });
-    expect((await api.get('/api/v2/account/details', { token: secret })).status).toBe(404);
-  });
 });
