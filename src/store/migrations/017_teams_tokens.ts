@@ -18,12 +18,9 @@ const NEW_TEAM_FLAGS = [
 /**
  * Teams keep every `organization-access` flag HCP Terraform defines, their `sso-team-id` and
  * `allow-member-token-management` (HCP's default: true). Project grants keep `variable-sets`.
- * Tokens get an expiry (`expired_at`, null for none) and their creator (`created_by_type`:
- * `users`, `teams` or `organizations`, and its id; null when a site-administrator token that is
- * no user made them).
- *
- * The token columns are added only when missing: user tokens need the same columns, and another
- * migration of the same release may add them first.
+ * Tokens get their creator (`created_by_type`: `users`, `teams` or `organizations`, and its id;
+ * null when unknown). Their expiry (`expired_at`) comes from migration 014, which always runs
+ * first. (No schema introspection here: on PostgreSQL it lists the tables of every schema.)
  */
 export async function up(db: Kysely<any>): Promise<void> {
   for (const column of NEW_TEAM_FLAGS) {
@@ -43,11 +40,8 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('project_variable_sets', 'text', (c) => c.notNull().defaultTo('none'))
     .execute();
 
-  const tables = await db.introspection.getTables();
-  const tokens = tables.find((t) => t.name === 'tokens');
-  const has = new Set(tokens?.columns.map((c) => c.name) ?? []);
-  for (const column of ['expired_at', 'created_by_type', 'created_by_id']) {
-    if (!has.has(column)) await db.schema.alterTable('tokens').addColumn(column, 'text').execute();
+  for (const column of ['created_by_type', 'created_by_id']) {
+    await db.schema.alterTable('tokens').addColumn(column, 'text').execute();
   }
   await db.schema.createIndex('tokens_team').ifNotExists().on('tokens').column('team_id').execute();
 }
