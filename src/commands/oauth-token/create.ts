@@ -2,6 +2,7 @@ import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { oauthTokenTable } from '../../cli/views/workspace.js';
 import { OAuthTokensClient } from '../../client/workspaces.js';
+import { SERVICE_PROVIDERS } from '../../domain/oauth-token.js';
 
 export default class OAuthTokenCreate extends BerthCommand<typeof OAuthTokenCreate> {
   static override summary = 'Record an OAuth token of a VCS connection (for --vcs-oauth-token).';
@@ -15,17 +16,7 @@ export default class OAuthTokenCreate extends BerthCommand<typeof OAuthTokenCrea
     'service-provider': Flags.string({
       description: 'VCS provider',
       default: 'github',
-      options: [
-        'github',
-        'github_enterprise',
-        'gitlab_hosted',
-        'gitlab_community_edition',
-        'gitlab_enterprise_edition',
-        'bitbucket_hosted',
-        'bitbucket_data_center',
-        'ado_services',
-        'ado_server',
-      ],
+      options: [...SERVICE_PROVIDERS],
     }),
     name: Flags.string({ description: 'a name to recognise it by' }),
   };
