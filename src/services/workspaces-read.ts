@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import { notFound } from '../domain/errors.js';
+import { durationMs, isValidDuration } from '../domain/duration.js';
 import { effectiveExecution } from '../domain/execution.js';
 import type { ExecutionMode } from '../domain/organization.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -68,6 +69,24 @@ export function parseVcsRepo(json: string | null): VcsRepo | null {
   return JSON.parse(json) as VcsRepo;
 }
 
+/** The auto-destroy duration in force: the workspace's own when it overrides, else its project's. */
+function activityDuration(row: WorkspaceRow): string | null {
+  return row.auto_destroy_overridden === 1 ? row.auto_destroy_activity_duration : row.project_auto_destroy;
+}
+
+/**
+ * The next scheduled destroy: the time the workspace set, else, under an activity duration, the
+ * workspace's last activity (`latest-change-at`: its creation, then each new state version) plus
+ * the duration, so it moves forward with every state change. Derived from stored columns only.
+ */
+function autoDestroyAt(row: WorkspaceRow): string | null {
+  if (row.auto_destroy_at) return row.auto_destroy_at;
+  const duration = activityDuration(row);
+  if (!duration || !isValidDuration(duration)) return null;
+  const since = Date.parse(row.latest_change_at);
+  return Number.isNaN(since) ? null : new Date(since + durationMs(duration)).toISOString();
+}
+
 /** Turns a row into the domain object: effective values resolved, permissions for the caller. */
 export function toWorkspace(
   ctx: ServiceContext,
@@ -93,9 +112,8 @@ export function toWorkspace(
     assessmentsEnabled: row.assessments_enabled === 1,
     autoApply: row.auto_apply === 1,
     autoApplyRunTrigger: row.auto_apply_run_trigger === 1,
-    autoDestroyAt: row.auto_destroy_at,
-    autoDestroyActivityDuration:
-      row.auto_destroy_overridden === 1 ? row.auto_destroy_activity_duration : row.project_auto_destroy,
+    autoDestroyAt: autoDestroyAt(row),
+    autoDestroyActivityDuration: activityDuration(row),
     inheritsProjectAutoDestroy: row.auto_destroy_overridden !== 1,
     executionMode: execution.mode,
     executionModeOverridden: execution.source === 'workspace',
