@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { sql, type Selectable } from 'kysely';
 import { notFound } from '../domain/errors.js';
+import { assessmentsProblem } from '../domain/assessments.js';
 import { durationMs, isValidDuration } from '../domain/duration.js';
 import { effectiveExecution } from '../domain/execution.js';
 import type { ExecutionMode } from '../domain/organization.js';
@@ -24,6 +25,7 @@ export type WorkspaceRow = Selectable<WorkspacesTable> & {
   org_execution_mode: string;
   org_agent_pool_id: string | null;
   org_allow_force_delete: number;
+  org_assessments_enforced: number;
   project_execution_mode: string;
   project_execution_overridden: number;
   project_agent_pool_id: string | null;
@@ -48,6 +50,7 @@ export function selectWorkspaces(db: Tx) {
       'organizations.default_execution_mode as org_execution_mode',
       'organizations.default_agent_pool_id as org_agent_pool_id',
       'organizations.allow_force_delete_workspaces as org_allow_force_delete',
+      'organizations.assessments_enforced as org_assessments_enforced',
       'projects.default_execution_mode as project_execution_mode',
       'projects.execution_overridden as project_execution_overridden',
       'projects.default_agent_pool_id as project_agent_pool_id',
@@ -109,7 +112,9 @@ export function toWorkspace(
     name: row.name,
     description: row.description,
     allowDestroyPlan: row.allow_destroy_plan === 1,
-    assessmentsEnabled: row.assessments_enabled === 1,
+    assessmentsEnabled:
+      (row.assessments_enabled === 1 || row.org_assessments_enforced === 1) &&
+      assessmentsProblem(execution.mode, row.terraform_version) === null,
     autoApply: row.auto_apply === 1,
     autoApplyRunTrigger: row.auto_apply_run_trigger === 1,
     autoDestroyAt: autoDestroyAt(row),

@@ -1,3 +1,4 @@
+import { assessmentsProblem } from '../domain/assessments.js';
 import { forbidden, invalid } from '../domain/errors.js';
 import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
 import { newId } from '../domain/ids.js';
@@ -129,6 +130,17 @@ async function replaceTagBindings(
   }
 }
 
+/**
+ * A request that turns assessments on must leave the workspace able to run them (remote or agent
+ * mode, engine version 0.15.4 or later); the 422 rolls the whole write back.
+ */
+function checkAssessments(ws: Workspace, input: WorkspaceInput): Workspace {
+  if (input.assessmentsEnabled !== true) return ws;
+  const problem = assessmentsProblem(ws.executionMode, ws.terraformVersion);
+  if (problem) throw invalid('/data/attributes/assessments-enabled', problem);
+  return ws;
+}
+
 /** Creates a workspace in the organization (its default project unless the request names one). */
 export async function createWorkspace(
   ctx: ServiceContext,
@@ -198,7 +210,7 @@ export async function createWorkspace(
     });
     if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
     if (input.tags) await addTagRefs(tx, org.id, id, input.tags, now, '/data/relationships/tags/data');
-    return getWorkspace(ctx, { id }, tx);
+    return checkAssessments(await getWorkspace(ctx, { id }, tx), input);
   });
 }
 
@@ -292,6 +304,6 @@ export async function updateWorkspace(
     if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
     if (input.tags !== undefined)
       await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
-    return getWorkspace(ctx, { id: row.id }, tx);
+    return checkAssessments(await getWorkspace(ctx, { id: row.id }, tx), input);
   });
 }

@@ -68,6 +68,7 @@ describe('inheritance: execution mode (workspace, then project, then organizatio
       ...row,
       org_name: 'acme',
       org_allow_force_delete: 0,
+      org_assessments_enforced: 0,
       project_auto_destroy: null,
       org_execution_mode: 'agent',
       org_agent_pool_id: 'apool-org',
