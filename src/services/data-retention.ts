@@ -260,39 +260,85 @@ export interface PruneResult {
   runs: number;
 }
 
+/** Workspaces pruned per write transaction: the write lock is held for one batch at a time. */
+export const PRUNE_BATCH = 200;
+
+interface PruneTarget {
+  id: string;
+  /** Data created before this time goes. */
+  cutoff: string;
+}
+
+/** Which workspaces the policies prune, and from when: read outside any write transaction. */
+async function pruneTargets(db: Tx, now: number): Promise<PruneTarget[]> {
+  const policies = await db.selectFrom('data_retention_policies').selectAll().execute();
+  const site = await sitePolicy(db);
+  const siteRow = { kind: site.type, delete_older_than_n_days: site.deleteOlderThanNDays };
+  const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
+  const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));
+  const workspaces = await db.selectFrom('workspaces').select(['id', 'organization_id']).orderBy('id').execute();
+  const targets: PruneTarget[] = [];
+  for (const ws of workspaces) {
+    const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id) ?? siteRow;
+    if (!deletesOlder(policy.kind as RetentionType) || !policy.delete_older_than_n_days) continue;
+    targets.push({ id: ws.id, cutoff: new Date(now - policy.delete_older_than_n_days * 86_400_000).toISOString() });
+  }
+  return targets;
+}
+
+/** Deletes one batch's old state versions and runs, keeping each workspace's current ones as of now. */
+async function pruneBatch(tx: Tx, batch: PruneTarget[]): Promise<PruneResult> {
+  const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
+  if (batch.length === 0) return result;
+  const rows = await tx
+    .selectFrom('workspaces')
+    .select(['id', 'current_state_version_id', 'current_run_id'])
+    .where(
+      'id',
+      'in',
+      batch.map((t) => t.id),
+    )
+    .execute();
+  const current = new Map(rows.map((r) => [r.id, r]));
+  for (const { id, cutoff } of batch) {
+    const ws = current.get(id);
+    if (!ws) continue; // deleted since the targets were read
+    result.workspaces++;
+    let sv = tx.deleteFrom('state_versions').where('workspace_id', '=', id).where('created_at', '<', cutoff);
+    if (ws.current_state_version_id) sv = sv.where('id', '!=', ws.current_state_version_id);
+    result.stateVersions += Number((await sv.executeTakeFirst()).numDeletedRows);
+    let runs = tx.deleteFrom('runs').where('workspace_id', '=', id).where('created_at', '<', cutoff);
+    if (ws.current_run_id) runs = runs.where('id', '!=', ws.current_run_id);
+    result.runs += Number((await runs.executeTakeFirst()).numDeletedRows);
+  }
+  return result;
+}
+
 /**
  * Deletes, for every workspace whose effective policy (its own, else its organization's, else the
- * site-wide default) is delete-older-than-N-days, the state versions and run records created more than N days
- * before `ctx.clock.now()`. The current state version and the current run are always kept.
+ * site-wide default) is delete-older-than-N-days, the state versions and run records created more
+ * than N days before `ctx.clock.now()`. The current state version and the current run are always
+ * kept. The policies are read first, outside any write transaction; the deletes then run in
+ * batches of PRUNE_BATCH workspaces, one short write transaction each, so that other writers
+ * (and `serve`'s other requests) never wait for a whole prune. The request's audit record
+ * commits with the first batch (there is always one, possibly empty).
  * Site administrators only (the CLI in local mode, `serve`'s periodic task, or a site token).
  */
 export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResult> {
   requireSelfHosted(ctx);
   if (!isSiteAdmin(ctx.actor)) throw forbidden('only site administrators can prune data');
-  const now = ctx.clock.now().getTime();
-  return writeTransaction(ctx, async (tx) => {
-    const policies = await tx.selectFrom('data_retention_policies').selectAll().execute();
-    const site = await sitePolicy(tx);
-    const siteRow = { kind: site.type, delete_older_than_n_days: site.deleteOlderThanNDays };
-    const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
-    const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));
-    const workspaces = await tx
-      .selectFrom('workspaces')
-      .select(['id', 'organization_id', 'current_state_version_id', 'current_run_id'])
-      .execute();
-    const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
-    for (const ws of workspaces) {
-      const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id) ?? siteRow;
-      if (!policy || !deletesOlder(policy.kind as RetentionType) || !policy.delete_older_than_n_days) continue;
-      result.workspaces++;
-      const cutoff = new Date(now - policy.delete_older_than_n_days * 86_400_000).toISOString();
-      let sv = tx.deleteFrom('state_versions').where('workspace_id', '=', ws.id).where('created_at', '<', cutoff);
-      if (ws.current_state_version_id) sv = sv.where('id', '!=', ws.current_state_version_id);
-      result.stateVersions += Number((await sv.executeTakeFirst()).numDeletedRows);
-      let runs = tx.deleteFrom('runs').where('workspace_id', '=', ws.id).where('created_at', '<', cutoff);
-      if (ws.current_run_id) runs = runs.where('id', '!=', ws.current_run_id);
-      result.runs += Number((await runs.executeTakeFirst()).numDeletedRows);
-    }
-    return result;
-  });
+  const targets = await pruneTargets(ctx.db, ctx.clock.now().getTime());
+  const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
+  let start = 0;
+  do {
+    const batch = targets.slice(start, start + PRUNE_BATCH);
+    const done = await writeTransaction(ctx, (tx) => pruneBatch(tx, batch));
+    result.workspaces += done.workspaces;
+    result.stateVersions += done.stateVersions;
+    result.runs += done.runs;
+    start += PRUNE_BATCH;
+    // Let other requests run between batches.
+    if (start < targets.length) await new Promise((resolve) => setImmediate(resolve));
+  } while (start < targets.length);
+  return result;
 }

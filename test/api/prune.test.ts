@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { newId } from '../../src/domain/ids.js';
-import { pruneRetainedData } from '../../src/services/data-retention.js';
+import { PRUNE_BATCH, pruneRetainedData } from '../../src/services/data-retention.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { TestApi } from '../helpers/api.js';
 import { createWorkspace, teamUser } from '../helpers/workspaces.js';
@@ -139,6 +139,29 @@ describe('pruning by the effective data retention policy', () => {
       type: 'prune-results',
       attributes: { workspaces: 2, 'state-versions': expect.any(Number), runs: expect.any(Number) },
     });
+  });
+
+  it('works in batches of short write transactions, and still prunes every workspace', async () => {
+    await api.createOrg('many');
+    await api.post('/api/v2/organizations/many/relationships/data-retention-policy', goTfeDeleteOlder(7));
+    const count = 2 * PRUNE_BATCH + 5;
+    const wsIds: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const ws = (await createWorkspace(api, 'many', { name: `w-${i}` })).body.data.id as string;
+      wsIds.push(ws);
+      await run(ws, daysAgo(10));
+    }
+    let commits = 0;
+    const counting: ServiceContext = {
+      ...ctx,
+      commitHook: { beforeCommit: () => Promise.resolve(void commits++), afterCommit: () => undefined },
+    };
+    const result = await pruneRetainedData(counting);
+    expect(result.runs).toBe(count);
+    // Every workspace of the instance with a deleting policy, in ceil(n / PRUNE_BATCH) transactions.
+    expect(commits).toBe(Math.ceil(result.workspaces / PRUNE_BATCH));
+    expect(commits).toBeGreaterThanOrEqual(3);
+    for (const ws of [wsIds[0], wsIds[PRUNE_BATCH], wsIds[count - 1]]) expect(await ids('runs', ws)).toEqual([]);
   });
 
   it('refuses in the hosted edition', async () => {
