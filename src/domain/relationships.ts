@@ -1,6 +1,20 @@
 import type { Problems } from './errors.js';
 
 /**
+ * The `data` member of `relationships[name]`: `undefined` when the relationship or its `data` is
+ * absent, or when the relationship is not an object (reported at `/data/relationships/<name>`).
+ */
+function relationshipData(rels: Record<string, unknown>, name: string, problems: Problems): unknown {
+  const rel = rels[name];
+  if (rel === undefined) return undefined;
+  if (rel === null || typeof rel !== 'object' || Array.isArray(rel)) {
+    problems.add(`/data/relationships/${name}`, `${name} must be an object with a data member`);
+    return undefined;
+  }
+  return (rel as { data?: unknown }).data;
+}
+
+/**
  * Reads a to-one relationship `relationships[name].data = {type, id}` of a request body: the id,
  * `null` for `data: null` (clears), `undefined` when absent. Only `type` and `id` are read (go-tfe
  * sends whole resource objects); problems are reported at `/data/relationships/<name>/data`.
@@ -11,14 +25,8 @@ export function toOneId(
   type: string,
   problems: Problems,
 ): string | null | undefined {
-  const rel = rels[name];
-  if (rel === undefined) return undefined;
   const at = `/data/relationships/${name}`;
-  if (rel === null || typeof rel !== 'object' || Array.isArray(rel)) {
-    problems.add(at, `${name} must be an object with a data member`);
-    return undefined;
-  }
-  const data = (rel as { data?: unknown }).data;
+  const data = relationshipData(rels, name, problems);
   if (data === undefined) return undefined;
   if (data === null) return null;
   if (typeof data !== 'object' || Array.isArray(data)) {
@@ -42,14 +50,8 @@ export function toManyIds(
   type: string,
   problems: Problems,
 ): string[] | undefined {
-  const rel = rels[name];
-  if (rel === undefined) return undefined;
   const at = `/data/relationships/${name}`;
-  if (rel === null || typeof rel !== 'object' || Array.isArray(rel)) {
-    problems.add(at, `${name} must be an object with a data member`);
-    return undefined;
-  }
-  const data = (rel as { data?: unknown }).data;
+  const data = relationshipData(rels, name, problems);
   if (data === undefined) return undefined;
   if (data === null) return [];
   if (!Array.isArray(data)) {
