@@ -211,7 +211,7 @@ export async function deleteMembership(ctx: ServiceContext, id: string): Promise
 /**
  * The invited user accepts (berth extension: HCP Terraform accepts in its web UI): the
  * membership becomes active and the user joins the teams they were invited to. Only the invited
- * user may (403 for those who manage members); accepting an active membership changes nothing.
+ * user may (404 for those who manage members too); accepting an active membership changes nothing.
  */
 export async function acceptMembership(ctx: ServiceContext, id: string): Promise<OrganizationMembership> {
   return writeTransaction(ctx, async (tx) => {

@@ -65,8 +65,8 @@ function toInfo(row: TeamTokenRow): TokenInfo {
 }
 
 /**
- * The team, when the caller may manage its tokens: 404 when the caller cannot see the team, 403
- * when it can but may not manage its tokens.
+ * The team, when the caller may manage its tokens: 404 when the caller cannot see the team, and
+ * 404 "not found, or you are not authorized to ..." when it can but may not manage its tokens.
  */
 async function teamForTokens(ctx: ServiceContext, db: Tx, teamId: string) {
   const row = await db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
