@@ -1,4 +1,4 @@
-import { BerthError } from '../domain/errors.js';
+import { BerthError, type ErrorItem } from '../domain/errors.js';
 import { ServerUnreachableError } from '../client/transport.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
 
@@ -57,13 +57,26 @@ export function exitCodeFor(err: unknown): number {
   return EXIT.unexpected;
 }
 
+/**
+ * What a 404 means: the server answers it both for what does not exist and for what the caller
+ * may not see or may not change, and never says which.
+ */
+export const NOT_FOUND_OR_NOT_ALLOWED = 'not found, or you are not allowed to access it';
+
+function lineFor(i: ErrorItem): string {
+  const where = i.pointer ? ` (${i.pointer.replace(/^\/data\/attributes\//, '')})` : '';
+  if (i.status === 404) {
+    // The server's own refusal already says both ("not found, or you are not authorized to ...").
+    if (i.detail?.startsWith('not found, or ')) return `${i.detail}${where}`;
+    return i.detail ? `${NOT_FOUND_OR_NOT_ALLOWED}: ${i.detail}${where}` : NOT_FOUND_OR_NOT_ALLOWED;
+  }
+  return i.detail ? `${i.title}: ${i.detail}${where}` : i.title;
+}
+
 /** The one-line message printed on stderr for an error. */
 export function messageFor(err: unknown): string {
   if (err instanceof BerthError) {
-    const lines = err.items.map((i) => {
-      const where = i.pointer ? ` (${i.pointer.replace(/^\/data\/attributes\//, '')})` : '';
-      return i.detail ? `${i.title}: ${i.detail}${where}` : i.title;
-    });
+    const lines = err.items.map(lineFor);
     return `Error: ${lines.join('\nError: ')}`;
   }
   if (err instanceof Error) return `Error: ${err.message}`;

@@ -44,6 +44,16 @@ export const unauthorized = make(401, 'unauthorized');
 export const forbidden = make(403, 'forbidden');
 export const notFound = make(404, 'not found');
 export const conflict = make(409, 'conflict');
+
+/**
+ * The refusal of a caller who may see a resource but may not act on it: the same 404 as an
+ * unknown resource (the spec's "existence is not distinguished from lack of permission"; HCP
+ * Terraform: "forbidden requests with a valid token result in a 404"), whose detail names the
+ * action: `not found, or you are not authorized to <action>`. 403 stays where the spec names it.
+ */
+export function notAuthorized(action: string): BerthError {
+  return notFound(`not found, or you are not authorized to ${action}`);
+}
 export const payloadTooLarge = make(413, 'payload too large');
 export const unsupportedMediaType = make(415, 'unsupported media type');
 

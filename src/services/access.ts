@@ -135,8 +135,9 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
 }
 
 /**
- * Throws 404 unless the actor may read the organization, then `onDenied` (403 by default is the
- * caller's choice) unless it may perform `action`. Returns the facts for further checks.
+ * Throws 404 unless the actor may read the organization, then `onDenied` (by default a plain
+ * 404; callers pass `notAuthorized(...)` to name the action) unless it may perform `action`.
+ * Returns the facts for further checks.
  */
 export async function authorize(
   db: Kysely<DB>,

@@ -1,4 +1,4 @@
-import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, conflict, notAuthorized, notFound } from '../domain/errors.js';
 import type { AgentPool, AgentPoolInput } from '../domain/agent-pool.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -152,7 +152,7 @@ export async function createAgentPool(
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
-      throw forbidden('not authorized to manage agent pools');
+      throw notAuthorized('manage the agent pools of this organization');
     if (await nameTaken(tx, org.id, input.name!)) throw nameTakenError();
     const id = newId('apool');
     await tx
@@ -178,7 +178,7 @@ export async function updateAgentPool(ctx: ServiceContext, id: string, input: Ag
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readablePool(ctx, id, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
-      throw forbidden('not authorized to manage agent pools');
+      throw notAuthorized('manage the agent pools of this organization');
     const changes: { name?: string; organization_scoped?: number } = {};
     if (input.name !== undefined && input.name !== row.name) {
       if (await nameTaken(tx, row.organization_id, input.name, row.id)) throw nameTakenError();
@@ -249,7 +249,7 @@ export async function deleteAgentPool(ctx: ServiceContext, id: string): Promise<
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readablePool(ctx, id, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
-      throw forbidden('not authorized to manage agent pools');
+      throw notAuthorized('manage the agent pools of this organization');
     const used = await tx
       .selectFrom(workspacesOnPool(tx, row.id).as('w'))
       .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Actor } from '../domain/actor.js';
 import type { AuditActor, AuditEvent, AuditFilter } from '../domain/audit.js';
-import { forbidden, notFound } from '../domain/errors.js';
+import { notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
@@ -109,7 +109,7 @@ function toEvent(r: Selectable<AuditEventsTable>): AuditEvent {
 
 /**
  * The audit trail of an organization, newest first. Owners and the organization's token only:
- * 404 for callers who cannot read the organization, 403 for other members.
+ * 404 for callers who cannot read the organization and for members who may not read it.
  */
 export async function listAuditEvents(
   ctx: ServiceContext,
@@ -123,7 +123,7 @@ export async function listAuditEvents(
       ? await auditTrailOrganization(ctx, organization)
       : await readableOrganization(ctx, organization);
   if (!can(ctx.actor, 'organization:read-audit-trail', facts))
-    throw forbidden('only owners of the organization may read its audit trail');
+    throw notAuthorized('read the audit trail of this organization (owners only)');
   let q = ctx.db.selectFrom('audit_events').where('organization_id', '=', org.id);
   if (filter.since) q = q.where('occurred_at', '>=', filter.since);
   if (filter.actor) {

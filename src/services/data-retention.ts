@@ -1,5 +1,5 @@
 import { isSiteAdmin } from '../domain/actor.js';
-import { forbidden, notFound } from '../domain/errors.js';
+import { notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { can } from '../domain/policy.js';
 import {
@@ -169,7 +169,7 @@ export async function setOrganizationPolicy(
       !can(ctx.actor, 'organization:update', facts) &&
       !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)
     ) {
-      throw forbidden('not authorized to set the data retention policy of this organization');
+      throw notAuthorized('set the data retention policy of this organization');
     }
     const id = await upsert(
       tx,
@@ -194,7 +194,7 @@ export async function deleteOrganizationPolicy(ctx: ServiceContext, organization
       !can(ctx.actor, 'organization:update', facts) &&
       !(ctx.actor.kind === 'organization' && ctx.actor.organizationId === org.id)
     ) {
-      throw forbidden('not authorized to delete the data retention policy of this organization');
+      throw notAuthorized('delete the data retention policy of this organization');
     }
     await tx
       .deleteFrom('data_retention_policies')
@@ -225,7 +225,7 @@ export async function setWorkspacePolicy(
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts))
-      throw forbidden('not authorized to set the data retention policy of this workspace');
+      throw notAuthorized('set the data retention policy of this workspace');
     const now = ctx.clock.now().toISOString();
     const id = await upsert(
       tx,
@@ -248,7 +248,7 @@ export async function deleteWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceR
   await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts))
-      throw forbidden('not authorized to delete the data retention policy of this workspace');
+      throw notAuthorized('delete the data retention policy of this workspace');
     await tx.deleteFrom('data_retention_policies').where('workspace_id', '=', row.id).execute();
   });
 }
@@ -326,7 +326,7 @@ async function pruneBatch(tx: Tx, batch: PruneTarget[]): Promise<PruneResult> {
  */
 export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResult> {
   requireSelfHosted(ctx);
-  if (!isSiteAdmin(ctx.actor)) throw forbidden('only site administrators can prune data');
+  if (!isSiteAdmin(ctx.actor)) throw notAuthorized('prune data (site administrators only)');
   const targets = await pruneTargets(ctx.db, ctx.clock.now().getTime());
   const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
   let start = 0;

@@ -1,4 +1,4 @@
-import { BerthError, forbidden } from '../domain/errors.js';
+import { BerthError, notAuthorized } from '../domain/errors.js';
 import type { FlatTag, FlatTagRef } from '../domain/flat-tags.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -98,8 +98,7 @@ export async function listWorkspaceTags(
 }
 
 function requireManageTags(ctx: ServiceContext, facts: OrgFacts, workspaceId: string): void {
-  if (!can(ctx.actor, 'workspace:update', facts))
-    throw forbidden(`not authorized to manage the tags of workspace ${workspaceId}`);
+  if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`manage the tags of workspace ${workspaceId}`);
 }
 
 /** Checks that every id names a tag of the organization (422 listing each that does not). */

@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '../domain/errors.js';
+import { notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { OAuthToken, OAuthTokenInput } from '../domain/oauth-token.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -40,7 +40,8 @@ export async function createOAuthToken(
 ): Promise<OAuthToken> {
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
-    if (!can(ctx.actor, 'organization:manage-vcs', facts)) throw forbidden('not authorized to manage VCS connections');
+    if (!can(ctx.actor, 'organization:manage-vcs', facts))
+      throw notAuthorized('manage the VCS connections of this organization');
     const id = newId('ot');
     await tx
       .insertInto('oauth_tokens')

@@ -1,4 +1,4 @@
-import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { InviteInput, MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -21,11 +21,11 @@ import { usersByIds } from './users.js';
  * takes the user out of every team of the organization.
  */
 
-/** The organization by name, for those who manage its members (404 if unreadable, else 403). */
+/** The organization by name, for those who manage its members (404 for everyone else). */
 async function managedOrganization(ctx: ServiceContext, tx: Tx, orgName: string) {
   const { row, facts } = await readableOrganization(ctx, orgName, tx);
   if (!can(ctx.actor, 'team:manage', facts)) {
-    throw forbidden('only owners and organization tokens can manage organization memberships');
+    throw notAuthorized('manage the memberships of this organization (owners and the organization token only)');
   }
   return row;
 }
@@ -211,12 +211,12 @@ export async function deleteMembership(ctx: ServiceContext, id: string): Promise
 /**
  * The invited user accepts (berth extension: HCP Terraform accepts in its web UI): the
  * membership becomes active and the user joins the teams they were invited to. Only the invited
- * user may (403 for those who manage members); accepting an active membership changes nothing.
+ * user may (404 for those who manage members too); accepting an active membership changes nothing.
  */
 export async function acceptMembership(ctx: ServiceContext, id: string): Promise<OrganizationMembership> {
   return writeTransaction(ctx, async (tx) => {
     const { row, self } = await visibleMembership(ctx, tx, id);
-    if (!self) throw forbidden('only the invited user can accept an invitation');
+    if (!self) throw notAuthorized('accept this invitation (the invited user only)');
     if (row.status !== 'active') {
       const pending = await tx
         .selectFrom('invited_team_members')

@@ -1,4 +1,4 @@
-import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { can, scoped } from '../domain/policy.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
@@ -24,8 +24,7 @@ const notInOrganization = (what: string, ids: string[], all: string[], pointer: 
 export async function deleteOrganizationTags(ctx: ServiceContext, organization: string, ids: string[]): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
-    if (!can(ctx.actor, 'workspace:update', facts))
-      throw forbidden('not authorized to delete the tags of this organization');
+    if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized('delete the tags of this organization');
     const found = new Set(
       (
         await tx.selectFrom('tags').select('id').where('organization_id', '=', org.id).where('id', 'in', ids).execute()
@@ -45,7 +44,7 @@ async function tagRow(tx: Tx, id: string) {
 /**
  * `POST /tags/:id/relationships/workspaces`: puts the tag on each workspace (those that carry it
  * already are left alone). 404 for a tag the caller cannot see; each workspace must be of the
- * tag's organization (422) and one the caller may administer (403).
+ * tag's organization (422) and one the caller may administer (404 otherwise).
  */
 export async function addTagToWorkspaces(ctx: ServiceContext, tagId: string, workspaceIds: string[]): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
@@ -70,7 +69,7 @@ export async function addTagToWorkspaces(ctx: ServiceContext, tagId: string, wor
       (w) => !can(ctx.actor, 'workspace:update', scoped(facts, { projectId: w.project_id, workspaceId: w.id })),
     );
     if (refused.length > 0)
-      throw forbidden(`not authorized to manage the tags of workspace(s) ${refused.map((w) => w.id).join(', ')}`);
+      throw notAuthorized(`manage the tags of workspace(s) ${refused.map((w) => w.id).join(', ')}`);
     const carrying = new Set(
       (
         await tx

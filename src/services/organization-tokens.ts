@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '../domain/errors.js';
+import { notAuthorized, notFound } from '../domain/errors.js';
 import { can } from '../domain/policy.js';
 import type { TokenInfo, TokenOptions } from '../domain/token.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -25,7 +25,7 @@ async function orgForTokens(ctx: ServiceContext, tx: Tx, orgName: string) {
   const facts = await orgFacts(tx, ctx.actor, org.id);
   if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`organization ${orgName} not found`);
   if (ctx.actor.kind === 'organization' || !can(ctx.actor, 'organization:manage-tokens', facts)) {
-    throw forbidden('only owners can manage the organization token');
+    throw notAuthorized('manage the organization token (owners only)');
   }
   return org;
 }

@@ -1,6 +1,6 @@
 import { isSiteAdmin } from '../domain/actor.js';
 import { addCreatorMembership } from './membership-rows.js';
-import { BerthError, conflict, forbidden, invalid, notFound } from '../domain/errors.js';
+import { BerthError, conflict, forbidden, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
 import type { ExecutionMode, Organization, OrganizationInput } from '../domain/organization.js';
@@ -242,9 +242,7 @@ export async function updateOrganization(
 ): Promise<Organization> {
   const newName = await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
-    await authorize(tx, ctx.actor, row.id, 'organization:update', () =>
-      forbidden('not authorized to update this organization'),
-    );
+    await authorize(tx, ctx.actor, row.id, 'organization:update', () => notAuthorized('update this organization'));
     if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name)))
       throw nameTaken();
     const changes: Partial<Updateable<OrganizationsTable>> = {};
@@ -299,9 +297,7 @@ export async function deleteOrganization(ctx: ServiceContext, name: string): Pro
     const done = await writeTransaction(ctx, async (tx) => {
       if (id === null) {
         const { row } = await readableOrganization(ctx, name, tx);
-        await authorize(tx, ctx.actor, row.id, 'organization:delete', () =>
-          forbidden('not authorized to delete this organization'),
-        );
+        await authorize(tx, ctx.actor, row.id, 'organization:delete', () => notAuthorized('delete this organization'));
         id = row.id;
       }
       const orgId = id;

@@ -1,5 +1,5 @@
 import type { Updateable } from 'kysely';
-import { BerthError, conflict, forbidden, invalid, notFound } from '../domain/errors.js';
+import { BerthError, conflict, forbidden, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -78,8 +78,9 @@ async function readableProject(ctx: ServiceContext, id: string, db: Tx): Promise
   return { row, organizationName: org.name, facts };
 }
 
+/** 404 "not found, or you are not authorized to ..." unless the caller may do `action`. */
 function requirePermission(ctx: ServiceContext, p: ReadableProject, action: Action, what: string): void {
-  if (!can(ctx.actor, action, p.facts)) throw forbidden(`not authorized to ${what} project ${p.row.id}`);
+  if (!can(ctx.actor, action, p.facts)) throw notAuthorized(`${what} project ${p.row.id}`);
 }
 
 function nameTaken(): BerthError {
@@ -202,8 +203,7 @@ export async function createProject(
 ): Promise<Project> {
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organizationName, tx);
-    if (!can(ctx.actor, 'project:create', facts))
-      throw forbidden(`not authorized to create projects in organization ${org.name}`);
+    if (!can(ctx.actor, 'project:create', facts)) throw notAuthorized(`create projects in organization ${org.name}`);
     const name = input.name!;
     await ensureNameFree(tx, org.id, name);
     const execution = await projectExecution(tx, org.id, null, input);
@@ -268,7 +268,8 @@ export const DEFAULT_PROJECT_DELETE_DETAIL = 'The default project of an organiza
 export async function deleteProject(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const p = await readableProject(ctx, id, tx);
-    requirePermission(ctx, p, 'project:delete', 'delete');
+    // The spec's one 403 for projects: "not authorized to force delete" a project it can read.
+    if (!can(ctx.actor, 'project:delete', p.facts)) throw forbidden(`not authorized to delete project ${p.row.id}`);
     if (p.row.is_default === 1) throw conflict(DEFAULT_PROJECT_DELETE_DETAIL);
     const { workspaceCount } = await projectCounts(tx, id);
     if (workspaceCount > 0) {

@@ -1,4 +1,4 @@
-import { BerthError, forbidden, invalid } from '../domain/errors.js';
+import { BerthError, invalid, notAuthorized } from '../domain/errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, scoped } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
@@ -59,7 +59,7 @@ export type ConsumerChange = 'add' | 'remove' | 'replace';
  * POST (add), DELETE (remove), PATCH (replace exactly). Only while the subject's
  * `global-remote-state` is false (422). PATCH needs `workspace:replace-consumers` (managing
  * workspaces across the organization); add and remove `workspace:add-remove-consumers`, which
- * also admits admins of the subject (403 otherwise).
+ * also admits admins of the subject (404 otherwise, like an unknown workspace).
  * Every id must be another workspace of the same organization the caller can read (422 listing
  * every bad item, an unreadable one exactly like an unknown one); nothing changes unless all are
  * valid.
@@ -77,7 +77,7 @@ export async function changeRemoteStateConsumers(
       change === 'replace' ? 'workspace:replace-consumers' : 'workspace:add-remove-consumers',
       facts,
     );
-    if (!allowed) throw forbidden(`not authorized to ${change} remote state consumers of workspace ${row.id}`);
+    if (!allowed) throw notAuthorized(`${change} the remote state consumers of workspace ${row.id}`);
     if (row.global_remote_state === 1) throw invalid('/data', GLOBAL_REMOTE_STATE_DETAIL);
 
     const found =

@@ -1,4 +1,4 @@
-import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
@@ -75,7 +75,7 @@ export async function createReservedTagKey(
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-reserved-tags', facts))
-      throw forbidden('not authorized to manage the reserved tag keys of this organization');
+      throw notAuthorized('manage the reserved tag keys of this organization');
     if (await keyHolder(tx, org.id, input.key!)) throw keyTaken();
     const id = newId('rtk');
     const now = ctx.clock.now().toISOString();
@@ -94,14 +94,14 @@ export async function createReservedTagKey(
   });
 }
 
-/** The key the actor may manage, else 404 (unknown or unreadable) or 403 (readable). */
+/** The key the actor may manage, else 404 (unknown, unreadable, or not the caller's to manage). */
 async function manageableKey(ctx: ServiceContext, tx: Tx, id: string): Promise<KeyRow> {
   const row = await selectKeys(tx).where('reserved_tag_keys.id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`reserved tag key ${id} not found`);
   const facts = await orgFacts(tx, ctx.actor, row.organization_id);
   if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`reserved tag key ${id} not found`);
   if (!can(ctx.actor, 'organization:manage-reserved-tags', facts))
-    throw forbidden('not authorized to manage the reserved tag keys of this organization');
+    throw notAuthorized('manage the reserved tag keys of this organization');
   return row;
 }
 

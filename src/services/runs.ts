@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
-import { conflict, forbidden, notFound } from '../domain/errors.js';
+import { conflict, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { lockedByOther, type LockHolder } from '../domain/lock.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -71,11 +71,10 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
     const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
       throw notFound(`workspace ${input.workspaceId} not found`);
     });
-    if (!can(ctx.actor, 'workspace:queue-run', facts))
-      throw forbidden('not authorized to queue runs in this workspace');
+    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('queue runs in this workspace');
     // A destroy run applies by nature: it needs permission to apply.
     if (input.isDestroy && !can(ctx.actor, 'workspace:apply-run', facts))
-      throw forbidden('not authorized to queue destroy runs in this workspace');
+      throw notAuthorized('queue destroy runs in this workspace');
     const row: RunRow = {
       seq: 0,
       id: newId('run'),
@@ -133,13 +132,12 @@ function runHolds(ws: WorkspaceRow, runId: string): boolean {
 export async function transitionRun(ctx: ServiceContext, id: string, report: RunReport): Promise<Run> {
   const { row, facts } = await writeTransaction(ctx, async (tx) => {
     const { row, ws, facts } = await readableRun(ctx, tx, id);
-    if (!can(ctx.actor, 'workspace:queue-run', facts))
-      throw forbidden('not authorized to change runs in this workspace');
+    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('change runs in this workspace');
     const from = row.status as RunStatus;
     const to = report.status;
     // Confirming or applying needs permission to apply; the rest of a run's life, to plan.
     if (['confirmed', 'apply_queued', 'applying'].includes(to) && !can(ctx.actor, 'workspace:apply-run', facts)) {
-      throw forbidden('not authorized to apply runs in this workspace');
+      throw notAuthorized('apply runs in this workspace');
     }
     if (!canMove(from, to)) throw conflict(`Run ${id} cannot move from ${from} to ${to}`);
     const at = report.at ?? ctx.clock.now().toISOString();

@@ -1,4 +1,4 @@
-import { forbidden, notFound } from '../domain/errors.js';
+import { notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
@@ -54,7 +54,7 @@ async function readableKey(ctx: ServiceContext, id: string, db: Tx): Promise<{ r
 
 function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
   if (!can(ctx.actor, 'organization:manage-ssh-keys', facts))
-    throw forbidden('not authorized to manage SSH keys of this organization');
+    throw notAuthorized('manage the SSH keys of this organization');
 }
 
 export async function createSshKey(ctx: ServiceContext, organization: string, input: SshKeyInput): Promise<SshKey> {
@@ -117,13 +117,12 @@ export async function deleteSshKey(ctx: ServiceContext, id: string): Promise<voi
 
 /**
  * Assigns a key of the workspace's organization to it (null unassigns). Workspace admins only
- * (403 for readers). A key that is unknown or belongs to another organization is a 404.
+ * (404 for readers, like an unknown workspace). A key that is unknown or belongs to another organization is a 404.
  */
 export async function assignSshKey(ctx: ServiceContext, ref: WorkspaceRef, keyId: string | null): Promise<Workspace> {
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts))
-      throw forbidden('not authorized to change the SSH key of this workspace');
+    if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized('change the SSH key of this workspace');
     if (keyId !== null) {
       const key = await tx
         .selectFrom('ssh_keys')

@@ -1,4 +1,4 @@
-import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { can } from '../domain/policy.js';
 import type { StateVersionStatus } from '../domain/state-version.js';
 import { writeTransaction } from '../store/transaction.js';
@@ -29,7 +29,7 @@ export async function manageBackingData(ctx: ServiceContext, id: string, action:
   await writeTransaction(ctx, async (tx) => {
     const { row, ws, facts } = await readableVersion(ctx, id, 'workspace:read-state-versions', tx);
     if (!can(ctx.actor, 'workspace:update', facts))
-      throw forbidden("managing a state version's backing data needs admin access to the workspace");
+      throw notAuthorized("manage this state version's backing data (workspace admins only)");
     const { from, to } = TRANSITIONS[action];
     if (row.id === ws.current_state_version_id)
       throw refused("transition not allowed: the workspace's current state version keeps its backing data");

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import * as v from 'valibot';
 import { bool, checkAttributes, int, nullable, str } from '../domain/attributes.js';
-import { conflict, forbidden, invalid, notFound } from '../domain/errors.js';
+import { conflict, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId, randomTail } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type Action, type OrgFacts } from '../domain/policy.js';
@@ -112,7 +112,7 @@ export async function createStateVersion(
   return writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:create-state-versions', facts))
-      throw forbidden('not authorized to create state versions in this workspace');
+      throw notAuthorized('create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
 
     const body = input.state === null ? null : decodeBase64(input.state);
@@ -245,13 +245,13 @@ export async function promoteIntermediateState(
   return latest !== undefined;
 }
 
-/** Reading needs the state versions permission `action` (403 for who may only read the workspace). */
+/** Reading needs the state versions permission `action` (404 for who may only read the workspace). */
 export function requireState(ctx: ServiceContext, facts: OrgFacts, action: Action = 'workspace:read-state-versions') {
   if (!can(ctx.actor, action, facts))
-    throw forbidden(
+    throw notAuthorized(
       action === 'workspace:read-state-outputs'
-        ? 'not authorized to read the state outputs of this workspace'
-        : 'not authorized to read the state versions of this workspace',
+        ? 'read the state outputs of this workspace'
+        : 'read the state versions of this workspace',
     );
 }
 

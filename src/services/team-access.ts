@@ -8,7 +8,7 @@ import {
   type TeamWorkspace,
   type TeamWorkspaceInput,
 } from '../domain/access.js';
-import { badRequest, forbidden, invalid, notFound } from '../domain/errors.js';
+import { badRequest, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
@@ -23,7 +23,7 @@ import { readableWorkspace } from './workspaces-read.js';
  * Who may change them: owners, the organization token, project admins (or custom "manage
  * teams") for their projects, and workspace admins for their workspaces. Who may see them:
  * those, and members of the granted team (their own team's access). Anything the caller may
- * not see is a 404; what it may see but not change is a 403.
+ * not see is a 404; what it may see but not change is a 404 too ("not found, or you are not authorized to ...").
  */
 
 const ownTeam = (facts: OrgFacts, teamId: string) => facts.teams.some((t) => t.teamId === teamId);
@@ -113,7 +113,7 @@ export async function createTeamProject(
   return writeTransaction(ctx, async (tx) => {
     const { project, manage } = await readableProjectFor(ctx, tx, projectId);
     await teamOf(tx, teamId, project.organization_id);
-    if (!manage) throw forbidden(`not authorized to manage team access to project ${projectId}`);
+    if (!manage) throw notAuthorized(`manage team access to project ${projectId}`);
     const taken = await tx
       .selectFrom('team_projects')
       .select('id')
@@ -178,7 +178,7 @@ export async function updateTeamProject(
 ): Promise<TeamProject> {
   return writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
-    if (!manage) throw forbidden(`not authorized to manage team access to project ${row.project_id}`);
+    if (!manage) throw notAuthorized(`manage team access to project ${row.project_id}`);
     checkCustomOnly(input.access ?? row.access, input.customKeys);
     const changes: Updateable<TeamProjectsTable> = { ...projectColumns(input, row) };
     if (input.access) changes.access = input.access;
@@ -196,7 +196,7 @@ export async function updateTeamProject(
 export async function deleteTeamProject(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
-    if (!manage) throw forbidden(`not authorized to manage team access to project ${row.project_id}`);
+    if (!manage) throw notAuthorized(`manage team access to project ${row.project_id}`);
     await tx.deleteFrom('team_projects').where('id', '=', id).execute();
   });
 }
@@ -249,7 +249,7 @@ export async function createTeamWorkspace(
   return writeTransaction(ctx, async (tx) => {
     const { workspace, manage } = await readableWorkspaceFor(ctx, tx, workspaceId);
     await teamOf(tx, teamId, workspace.organization_id);
-    if (!manage) throw forbidden(`not authorized to manage team access to workspace ${workspaceId}`);
+    if (!manage) throw notAuthorized(`manage team access to workspace ${workspaceId}`);
     const taken = await tx
       .selectFrom('team_workspaces')
       .select('id')
@@ -317,7 +317,7 @@ export async function updateTeamWorkspace(
 ): Promise<TeamWorkspace> {
   return writeTransaction(ctx, async (tx) => {
     const { row, workspace, manage } = await visibleTeamWorkspace(ctx, tx, id);
-    if (!manage) throw forbidden(`not authorized to manage team access to workspace ${row.workspace_id}`);
+    if (!manage) throw notAuthorized(`manage team access to workspace ${row.workspace_id}`);
     checkCustomOnly(input.access ?? row.access, input.customKeys);
     const changes: Partial<TeamWorkspacesTable> = { ...workspaceColumns(input, row) };
     if (input.access) changes.access = input.access;
@@ -336,7 +336,7 @@ export async function updateTeamWorkspace(
 export async function deleteTeamWorkspace(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {
     const { row, manage } = await visibleTeamWorkspace(ctx, tx, id);
-    if (!manage) throw forbidden(`not authorized to manage team access to workspace ${row.workspace_id}`);
+    if (!manage) throw notAuthorized(`manage team access to workspace ${row.workspace_id}`);
     await tx.deleteFrom('team_workspaces').where('id', '=', id).execute();
   });
 }

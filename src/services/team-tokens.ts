@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, canManageTeamTokens, type OrgFacts } from '../domain/policy.js';
 import type { TokenCreator, TokenInfo, TokenOptions } from '../domain/token.js';
@@ -65,8 +65,8 @@ function toInfo(row: TeamTokenRow): TokenInfo {
 }
 
 /**
- * The team, when the caller may manage its tokens: 404 when the caller cannot see the team, 403
- * when it can but may not manage its tokens.
+ * The team, when the caller may manage its tokens: 404 when the caller cannot see the team, and
+ * 404 "not found, or you are not authorized to ..." when it can but may not manage its tokens.
  */
 async function teamForTokens(ctx: ServiceContext, db: Tx, teamId: string) {
   const row = await db.selectFrom('teams').selectAll().where('id', '=', teamId).executeTakeFirst();
@@ -74,7 +74,7 @@ async function teamForTokens(ctx: ServiceContext, db: Tx, teamId: string) {
   const facts = await orgFacts(db, ctx.actor, row.organization_id);
   if (!canSeeTeam(ctx, row, facts)) throw notFound(`team ${teamId} not found`);
   if (!canManageTeamTokens(ctx.actor, facts, tokenFacts(row)))
-    throw forbidden(`not authorized to manage the tokens of team ${teamId}`);
+    throw notAuthorized(`manage the tokens of team ${teamId}`);
   return row;
 }
 
@@ -226,7 +226,7 @@ export async function listTeamTokens(
   return { items: visible.slice(start, start + page.size).map(toInfo), total: visible.length, page };
 }
 
-/** One team's tokens (404 or 403 as for creating them). */
+/** One team's tokens (404 as for creating them). */
 export async function listTokensOfTeam(
   ctx: ServiceContext,
   teamId: string,

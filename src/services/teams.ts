@@ -1,5 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
-import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, forbidden, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, canManageTeamTokens, type OrgFacts } from '../domain/policy.js';
@@ -94,12 +94,12 @@ export async function visibleTeam(ctx: ServiceContext, db: Tx, id: string) {
 
 export function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
   if (!can(ctx.actor, 'team:manage', facts))
-    throw forbidden('only owners, the organization token and teams that manage teams can manage teams');
+    throw notAuthorized('manage teams (owners, the organization token and teams that manage teams only)');
 }
 
 function requireManageAccess(ctx: ServiceContext, facts: OrgFacts): void {
   if (!can(ctx.actor, 'team:manage-organization-access', facts))
-    throw forbidden("not authorized to change teams' organization access");
+    throw notAuthorized("change teams' organization access");
 }
 
 function nameTaken(): BerthError {
@@ -247,5 +247,5 @@ export async function deleteTeam(ctx: ServiceContext, id: string): Promise<void>
 /** Members of the owners team are for owners to change; of other teams, for "manage membership". */
 export function requireMembershipManage(ctx: ServiceContext, facts: OrgFacts, row: TeamRow): void {
   if (!can(ctx.actor, row.is_owners === 1 ? 'team:manage-owners' : 'team:manage-membership', facts))
-    throw forbidden(`not authorized to change the members of team ${row.id}`);
+    throw notAuthorized(`change the members of team ${row.id}`);
 }

@@ -1,4 +1,4 @@
-import { BerthError, conflict, forbidden } from '../domain/errors.js';
+import { BerthError, conflict, notAuthorized } from '../domain/errors.js';
 import {
   alreadyLocked,
   holderOf,
@@ -31,15 +31,11 @@ function holderOfRow(row: WorkspaceRow): LockHolder | null {
   return { kind: row.locked_by_kind as LockHolder['kind'], id: row.locked_by_id };
 }
 
-/** Loads the workspace for a lock operation: 404 unless readable, 403 unless `action` is allowed. */
+/** Loads the workspace for a lock operation: 404 unless readable and `action` is allowed. */
 async function lockable(ctx: ServiceContext, tx: Tx, ref: WorkspaceRef, action: 'workspace:lock' | 'workspace:update') {
   const found = await readableWorkspace(ctx, ref, tx);
   if (!can(ctx.actor, action, found.facts)) {
-    throw forbidden(
-      action === 'workspace:lock'
-        ? 'not authorized to lock or unlock this workspace'
-        : 'force-unlock needs admin access to the workspace',
-    );
+    throw notAuthorized(action === 'workspace:lock' ? 'lock or unlock this workspace' : 'force-unlock this workspace');
   }
   return found;
 }

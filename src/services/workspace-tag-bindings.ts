@@ -1,4 +1,4 @@
-import { forbidden } from '../domain/errors.js';
+import { notAuthorized } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { can } from '../domain/policy.js';
 import type { TagBinding } from '../domain/tag-binding.js';
@@ -76,8 +76,7 @@ async function changeBindings(
 ): Promise<TagBinding[]> {
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts))
-      throw forbidden(`not authorized to manage the tags of workspace ${row.id}`);
+    if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`manage the tags of workspace ${row.id}`);
     await checkTagOverrides(tx, row.organization_id, row.project_id, incoming, pointer);
     const next = target(await workspaceTagBindings(tx, row.id));
     checkBindingCount(next.length, pointer);

@@ -1,5 +1,5 @@
 import { assessmentsProblem } from '../domain/assessments.js';
-import { forbidden, invalid } from '../domain/errors.js';
+import { forbidden, invalid, notAuthorized } from '../domain/errors.js';
 import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
 import { newId } from '../domain/ids.js';
 import { can, scoped } from '../domain/policy.js';
@@ -154,7 +154,7 @@ export async function createWorkspace(
       (facts.projectGrants ?? []).some((g) =>
         can(ctx.actor, 'workspace:create', scoped(facts, { projectId: g.projectId })),
       );
-    if (!mayCreateSomewhere) throw forbidden('not authorized to create workspaces in this organization');
+    if (!mayCreateSomewhere) throw notAuthorized(`create workspaces in organization ${org.name}`);
     const project = await projectInOrganization(tx, org.id, input.projectId ?? org.default_project_id);
     const target = scoped(facts, { projectId: project.id });
     // A named project the caller may not read is reported like an unknown one.
@@ -162,7 +162,7 @@ export async function createWorkspace(
       throw invalid('/data/relationships/project/data/id', `Project ${input.projectId} not found in this organization`);
     }
     if (!can(ctx.actor, 'workspace:create', target)) {
-      throw forbidden(`not authorized to create workspaces in project ${project.id}`);
+      throw notAuthorized(`create workspaces in project ${project.id}`);
     }
     const name = input.name!;
     if (await nameTaken(tx, org.id, name)) throw nameTakenError();
@@ -226,7 +226,7 @@ export async function updateWorkspace(
 ): Promise<Workspace> {
   return writeTransaction(ctx, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts)) throw forbidden('not authorized to update this workspace');
+    if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`update workspace ${row.id}`);
     const changes: Updateable<WorkspacesTable> = {};
 
     if (input.name !== undefined && input.name !== row.name) {

@@ -157,11 +157,11 @@ describe('agent pools: organization scope and allowed workspaces', () => {
     await api.patch(`/api/v2/workspaces/${one}`, wsBody({ 'execution-mode': 'remote' }));
   });
 
-  it('only owners and organization tokens change pools (403 for members, 404 for outsiders)', async () => {
+  it('only owners and organization tokens change pools (404 for members, 404 for outsiders)', async () => {
     const id = await createAgentPool(api, 'acme', 'guarded-update');
     const member = await teamUser(api, 'acme', 'member', { manage_workspaces: 1 });
     const outsider = await teamUser(api, 'other', 'outsider', { is_owners: 1 });
-    expect((await api.patch(`/api/v2/agent-pools/${id}`, poolBody({ name: 'x' }), { token: member })).status).toBe(403);
+    expect((await api.patch(`/api/v2/agent-pools/${id}`, poolBody({ name: 'x' }), { token: member })).status).toBe(404);
     expect((await api.patch(`/api/v2/agent-pools/${id}`, poolBody({ name: 'x' }), { token: outsider })).status).toBe(
       404,
     );

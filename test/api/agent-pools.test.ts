@@ -72,9 +72,9 @@ describe('agent pools and OAuth tokens', () => {
     const pool = await createAgentPool(api, 'acme', 'guarded');
     expect(
       (await api.post('/api/v2/organizations/acme/agent-pools', poolBody({ name: 'mine' }), { token: member })).status,
-    ).toBe(403);
+    ).toBe(404);
     expect((await api.get(`/api/v2/agent-pools/${pool}`, { token: member })).status).toBe(200);
-    expect((await api.delete(`/api/v2/agent-pools/${pool}`, { token: member })).status).toBe(403);
+    expect((await api.delete(`/api/v2/agent-pools/${pool}`, { token: member })).status).toBe(404);
     expect((await api.get(`/api/v2/agent-pools/${pool}`, { token: outsider })).status).toBe(404);
     expect((await api.get('/api/v2/organizations/acme/agent-pools', { token: outsider })).status).toBe(404);
   });
@@ -113,6 +113,6 @@ describe('agent pools and OAuth tokens', () => {
           { token: member },
         )
       ).status,
-    ).toBe(403);
+    ).toBe(404);
   });
 });

@@ -165,13 +165,13 @@ describe('atomicity', () => {
 });
 
 describe('GET /organizations/:org/audit-trail', () => {
-  it('is for owners and the organization token: 403 for other members, 404 for strangers', async () => {
+  it('is for owners and the organization token: 404 for other members, 404 for strangers', async () => {
     const member = await teamMember(f, 'devs', { 'manage-workspaces': true });
     const stranger = await api.userToken('stranger');
     const orgTok = await api.post('/api/v2/organizations/acme/authentication-token', undefined, {
       token: f.owner.token,
     });
-    expect((await trail('', member.token)).status).toBe(403);
+    expect((await trail('', member.token)).status).toBe(404);
     expect((await trail('', stranger.token)).status).toBe(404);
     expect((await trail('', null)).status).toBe(401);
     expect((await trail('', orgTok.body.data.attributes.token)).status).toBe(200);

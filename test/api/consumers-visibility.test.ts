@@ -59,13 +59,13 @@ describe('remote state consumers and per-workspace read access', () => {
     expect(asReader.text).not.toContain(ids.hidden);
   });
 
-  it('a reader may not change the list (403)', async () => {
+  it('a reader may not change the list (404)', async () => {
     const res = await api.post(
       `/api/v2/workspaces/${ids.visible}/relationships/remote-state-consumers`,
       { data: [{ type: 'workspaces', id: ids.subject }] },
       { token: reader.token },
     );
-    expect(res.status).toBe(403);
+    expect(res.status).toBe(404);
   });
 });
 

@@ -152,18 +152,18 @@ describe('data retention policies (self-hosted edition)', () => {
     expect((await api.delete(wsPath())).status).toBe(204);
   });
 
-  it('who may: workspace admins set workspace policies, owners the default; readers read (403 on writes); outsiders 404', async () => {
+  it('who may: workspace admins set workspace policies, owners the default; readers read (404 on writes); outsiders 404', async () => {
     const reader = await teamUser(api, 'acme', 'reader', { read_workspaces: 1 });
     const admin = await teamUser(api, 'acme', 'wsadmin', { manage_workspaces: 1 });
     const outsider = (await api.userToken('outsider')).token;
     await api.post(orgPath, goTfeDeleteOlder(30));
     expect((await api.get(wsPath(), { token: reader })).status).toBe(200);
     expect((await api.get(orgPath, { token: reader })).status).toBe(200);
-    expect((await api.post(wsPath(), goTfeDeleteOlder(3), { token: reader })).status).toBe(403);
-    expect((await api.delete(wsPath(), { token: reader })).status).toBe(403);
+    expect((await api.post(wsPath(), goTfeDeleteOlder(3), { token: reader })).status).toBe(404);
+    expect((await api.delete(wsPath(), { token: reader })).status).toBe(404);
     expect((await api.post(wsPath(), goTfeDeleteOlder(3), { token: admin })).status).toBe(200);
-    expect((await api.post(orgPath, goTfeDeleteOlder(3), { token: admin })).status).toBe(403);
-    expect((await api.delete(orgPath, { token: admin })).status).toBe(403);
+    expect((await api.post(orgPath, goTfeDeleteOlder(3), { token: admin })).status).toBe(404);
+    expect((await api.delete(orgPath, { token: admin })).status).toBe(404);
     expect((await api.get(wsPath(), { token: outsider })).status).toBe(404);
     expect((await api.get(orgPath, { token: outsider })).status).toBe(404);
   });

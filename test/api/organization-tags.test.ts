@@ -79,7 +79,7 @@ describe('reserved tag keys', () => {
     await api.delete(`/api/v2/reserved-tag-keys/${second.id}`);
   });
 
-  it('members read them; only owners manage them (403); outsiders and unknown organizations get 404', async () => {
+  it('members read them; only owners manage them (404); outsiders and unknown organizations get 404', async () => {
     const key = (await api.post('/api/v2/organizations/acme/reserved-tag-keys', keyBody({ key: 'cost-center' }))).body
       .data;
     const member = await teamUser(api, 'acme', 'member', { manage_workspaces: 1 });
@@ -89,11 +89,11 @@ describe('reserved tag keys', () => {
     );
     expect(
       (await api.post('/api/v2/organizations/acme/reserved-tag-keys', keyBody({ key: 'x' }), { token: member })).status,
-    ).toBe(403);
+    ).toBe(404);
     expect(
       (await api.patch(`/api/v2/reserved-tag-keys/${key.id}`, keyBody({ key: 'y' }), { token: member })).status,
-    ).toBe(403);
-    expect((await api.delete(`/api/v2/reserved-tag-keys/${key.id}`, { token: member })).status).toBe(403);
+    ).toBe(404);
+    expect((await api.delete(`/api/v2/reserved-tag-keys/${key.id}`, { token: member })).status).toBe(404);
     expect((await api.get('/api/v2/organizations/acme/reserved-tag-keys', { token: outsider })).status).toBe(404);
     expect((await api.delete(`/api/v2/reserved-tag-keys/${key.id}`, { token: outsider })).status).toBe(404);
     expect((await api.get('/api/v2/organizations/nowhere/reserved-tag-keys')).status).toBe(404);
@@ -180,7 +180,7 @@ describe('organization tags: delete, and add a tag to workspaces', () => {
     expect((await tags()).find((t: any) => t.id === one.id).attributes['instance-count']).toBe(2);
   });
 
-  it('refuses unknown tags (404), workspaces of another organization (422) and callers who may not (403)', async () => {
+  it('refuses unknown tags (404), workspaces of another organization (422) and callers who may not (404)', async () => {
     const one = (await tags())[0];
     const theirs = (await createWorkspace(api, 'other', { name: 'theirs' })).body.data.id;
     expect(
@@ -204,7 +204,7 @@ describe('organization tags: delete, and add a tag to workspaces', () => {
           { token: reader },
         )
       ).status,
-    ).toBe(403);
+    ).toBe(404);
     const outsider = await teamUser(api, 'other', 'outsider', { is_owners: 1 });
     expect(
       (
@@ -224,7 +224,7 @@ describe('organization tags: delete, and add a tag to workspaces', () => {
     const [one, two] = ['one', 'two'].map((n) => all.find((t: any) => t.attributes.name === n));
     const reader = await teamUser(api, 'acme', 'reader2', { read_workspaces: 1 });
     const body = { data: [{ type: 'tags', id: one.id }] };
-    expect((await api.delete('/api/v2/organizations/acme/tags', { body, token: reader })).status).toBe(403);
+    expect((await api.delete('/api/v2/organizations/acme/tags', { body, token: reader })).status).toBe(404);
     const unknown = await api.delete('/api/v2/organizations/acme/tags', {
       body: {
         data: [

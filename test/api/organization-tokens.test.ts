@@ -42,7 +42,7 @@ describe('organization and audit trail tokens', () => {
     // The organization token acts in its organization; it cannot read or replace itself.
     const secret = made.body.data.attributes.token;
     expect((await api.get(`${P}/organizations/acme/projects`, { token: secret })).status).toBe(200);
-    expect((await api.get(`${P}/organizations/acme/authentication-token`, { token: secret })).status).toBe(403);
+    expect((await api.get(`${P}/organizations/acme/authentication-token`, { token: secret })).status).toBe(404);
     expect((await api.delete(`${P}/organizations/acme/authentication-token`, { token: owner })).status).toBe(204);
     expect((await api.get(`${P}/organizations/acme/authentication-token`, { token: owner })).status).toBe(404);
     expect((await api.delete(`${P}/organizations/acme/authentication-token`, { token: owner })).status).toBe(404);
@@ -103,12 +103,12 @@ describe('organization and audit trail tokens', () => {
     expect((await api.get(`${P}/organizations/acme/authentication-token`, { token: owner })).status).toBe(200);
   });
 
-  it('only owners manage them: 403 for members, 404 for outsiders', async () => {
+  it('only owners manage them: 404 for members, 404 for outsiders', async () => {
     const member = await teamMember(f, 'members');
     expect(
       (await api.post(`${P}/organizations/acme/authentication-token`, undefined, { token: member.token })).status,
-    ).toBe(403);
-    expect((await api.get(`${P}/organizations/acme/authentication-token`, { token: member.token })).status).toBe(403);
+    ).toBe(404);
+    expect((await api.get(`${P}/organizations/acme/authentication-token`, { token: member.token })).status).toBe(404);
     const outsider = await api.userToken('outsider');
     expect((await api.get(`${P}/organizations/acme/authentication-token`, { token: outsider.token })).status).toBe(404);
   });

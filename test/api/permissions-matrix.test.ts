@@ -3,11 +3,12 @@ import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { accessFixture, grantProject, grantWorkspace, teamMember, type AccessFixture } from '../helpers/access.js';
 
 /**
- * The spec's Authentication table, actor by actor. Organization `acme` has projects Alpha and
- * Beta; workspace `web` lives in Alpha. Every cell runs against a fresh database, so each
- * operation sees the same starting state. 401: no or revoked token; 404: may not read it;
- * 403: may read it but not do it (force delete and moves as the spec names; elsewhere berth's
- * choice, see docs/api.md "Permissions").
+ * The spec's Authentication table, actor by actor, and every route of issue 20 item 2. Organization
+ * `acme` has projects Alpha and Beta; workspace `web` lives in Alpha. Every cell runs against a
+ * fresh database, so each operation sees the same starting state. 401: no or revoked token; 404:
+ * may not read it, or may read it but not do it ("existence is not distinguished from lack of
+ * permission"); 403 only where the spec names it: force delete (of a workspace or a project) and
+ * moving workspaces (see docs/api.md "Permissions").
  */
 
 type Actor =
@@ -17,6 +18,7 @@ type Actor =
   | 'manage-workspaces team'
   | 'read-workspaces team'
   | 'project admin'
+  | 'project maintain'
   | 'project read'
   | 'workspace admin'
   | 'workspace write'
@@ -77,21 +79,69 @@ const MATRIX: Record<Actor, number[]> = {
   // and an unreadable consumer is refused as an unknown one, 422.)
   'site administrator':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204, 204,  204],
   'owner':                    [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204, 204,  204],
-  'manage-projects team':     [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    204, 403,  204],
-  'manage-workspaces team':   [403,   403,  403,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    404, 204,  204],
-  'read-workspaces team':     [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
-  'project admin':            [403,   200,  404,  200,  200,     200, 200,  200,   201,  201,   422,   204,  403,  204,    404, 403,  422],
-  'project read':             [403,   403,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
-  'workspace admin':          [403,   404,  404,  200,  200,     200, 200,  200,   201,  403,   403,   204,  403,  204,    404, 403,  422],
-  'workspace write':          [403,   404,  404,  200,  403,     200, 200,  403,   201,  403,   403,   404,  403,  403,    404, 403,  403],
-  'workspace plan':           [403,   404,  404,  200,  403,     403, 403,  403,   201,  403,   403,   404,  403,  403,    404, 403,  403],
-  'workspace read':           [403,   404,  404,  200,  403,     403, 403,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
-  'custom lock-only':         [403,   404,  404,  200,  403,     200, 200,  403,   403,  403,   403,   404,  403,  403,    404, 403,  403],
-  'team token (workspace admin team)': [403, 404, 404, 200, 200, 200, 200,  200,   201,  403,   403,   204,  403,  204,    404, 403,  422],
+  'manage-projects team':     [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    204, 404,  204],
+  'manage-workspaces team':   [404,   404,  403,  200,  200,     200, 200,  200,   201,  201,   201,   204,  403,  204,    404, 204,  204],
+  'read-workspaces team':     [404,   404,  404,  200,  404,     404, 404,  404,   404,  404,   404,   404,  403,  403,    404, 404,  404],
+  'project admin':            [404,   200,  404,  200,  200,     200, 200,  200,   201,  201,   422,   204,  403,  204,    404, 404,  422],
+  'project maintain':         [404,   404,  404,  200,  200,     200, 200,  200,   201,  201,   422,   204,  403,  204,    404, 404,  422],
+  'project read':             [404,   404,  404,  200,  404,     404, 404,  404,   404,  404,   404,   404,  403,  403,    404, 404,  404],
+  'workspace admin':          [404,   404,  404,  200,  200,     200, 200,  200,   201,  404,   404,   204,  403,  204,    404, 404,  422],
+  'workspace write':          [404,   404,  404,  200,  404,     200, 200,  404,   201,  404,   404,   404,  403,  403,    404, 404,  404],
+  'workspace plan':           [404,   404,  404,  200,  404,     404, 404,  404,   201,  404,   404,   404,  403,  403,    404, 404,  404],
+  'workspace read':           [404,   404,  404,  200,  404,     404, 404,  404,   404,  404,   404,   404,  403,  403,    404, 404,  404],
+  'custom lock-only':         [404,   404,  404,  200,  404,     200, 200,  404,   404,  404,   404,   404,  403,  403,    404, 404,  404],
+  'team token (workspace admin team)': [404, 404, 404, 200, 200, 200, 200,  200,   201,  404,   404,   204,  403,  204,    404, 404,  422],
   'organization token':       [201,   200,  204,  200,  200,     200, 200,  200,   201,  201,   201,   204,  204,  204,    204, 204,  204],
   'other organization token': [404,   404,  404,  404,  404,     404, 404,  404,   404,  404,   404,   404,  404,  404,    404, 404,  404],
   'revoked token':            [401,   401,  401,  401,  401,     401, 401,  401,   401,  401,   401,   401,  401,  401,    401, 401,  401],
   'no token':                 [401,   401,  401,  401,  401,     401, 401,  401,   401,  401,   401,   401,  401,  401,    401, 401,  401],
+};
+
+/** The other writes of issue 20 item 2: refused with 404 to every caller who may read but not act. */
+type RelationOp =
+  | 'remove remote state consumers'
+  | 'add flat tag'
+  | 'remove flat tag'
+  | 'assign SSH key'
+  | 'change workspace tag bindings'
+  | 'set data retention policy'
+  | 'delete data retention policy'
+  | 'change project Alpha tag bindings';
+
+const RELATION_OPS: RelationOp[] = [
+  'remove remote state consumers',
+  'add flat tag',
+  'remove flat tag',
+  'assign SSH key',
+  'change workspace tag bindings',
+  'set data retention policy',
+  'delete data retention policy',
+  'change project Alpha tag bindings',
+];
+
+// prettier-ignore
+const RELATIONS: Record<Actor, number[]> = {
+  //                          consumers flat tag    SSH   ws tag  retention    project
+  //                          remove    add  remove key   binds   set  delete  tag binds
+  // (The consumer removed is in project Beta, as above: 422 for who may act on `web` but not read it.)
+  'site administrator':       [204,     204, 204,   200,  200,    200, 204,    200],
+  'owner':                    [204,     204, 204,   200,  200,    200, 204,    200],
+  'manage-projects team':     [204,     204, 204,   200,  200,    200, 204,    200],
+  'manage-workspaces team':   [204,     204, 204,   200,  200,    200, 204,    404],
+  'read-workspaces team':     [404,     404, 404,   404,  404,    404, 404,    404],
+  'project admin':            [422,     204, 204,   200,  200,    200, 204,    200],
+  'project maintain':         [422,     204, 204,   200,  200,    200, 204,    404],
+  'project read':             [404,     404, 404,   404,  404,    404, 404,    404],
+  'workspace admin':          [422,     204, 204,   200,  200,    200, 204,    404],
+  'workspace write':          [404,     404, 404,   404,  404,    404, 404,    404],
+  'workspace plan':           [404,     404, 404,   404,  404,    404, 404,    404],
+  'workspace read':           [404,     404, 404,   404,  404,    404, 404,    404],
+  'custom lock-only':         [404,     404, 404,   404,  404,    404, 404,    404],
+  'team token (workspace admin team)': [422, 204, 204, 200, 200,  200, 204,    404],
+  'organization token':       [204,     204, 204,   200,  200,    200, 204,    200],
+  'other organization token': [404,     404, 404,   404,  404,    404, 404,    404],
+  'revoked token':            [401,     401, 401,   401,  401,    401, 401,    401],
+  'no token':                 [401,     401, 401,   401,  401,    401, 401,    401],
 };
 
 /** Sets up the actor in the fixture and returns its token (null: no Authorization header). */
@@ -118,6 +168,11 @@ async function actorToken(f: AccessFixture, actor: Actor): Promise<string | null
     case 'project admin': {
       const m = await teamMember(f, 'pa');
       await grantProject(f, m.teamId, f.alpha, 'admin');
+      return m.token;
+    }
+    case 'project maintain': {
+      const m = await teamMember(f, 'pm');
+      await grantProject(f, m.teamId, f.alpha, 'maintain');
       return m.token;
     }
     case 'project read': {
@@ -262,9 +317,85 @@ async function perform(f: AccessFixture, op: Op, token: string | null): Promise<
   }
 }
 
+/** As the owner: creates a workspace in Beta and returns its id. */
+async function betaWorkspace(f: AccessFixture): Promise<string> {
+  const res = await f.api.post('/api/v2/organizations/acme/workspaces', wsCreate('reader', f.beta), {
+    token: f.owner.token,
+  });
+  expect(res.status, res.text).toBe(201);
+  return res.body.data.id as string;
+}
+
+async function performRelation(f: AccessFixture, op: RelationOp, token: string | null): Promise<ApiResponse> {
+  const { api, web } = f;
+  const as = { token };
+  const asOwner = { token: f.owner.token };
+  const tags = `/api/v2/workspaces/${web}/relationships/tags`;
+  const retention = `/api/v2/workspaces/${web}/relationships/data-retention-policy`;
+  const bindings = (key: string) => ({ data: [{ type: 'tag-bindings', attributes: { key, value: 'v' } }] });
+  switch (op) {
+    case 'remove remote state consumers': {
+      const body = { data: [{ type: 'workspaces', id: await betaWorkspace(f) }] };
+      const path = `/api/v2/workspaces/${web}/relationships/remote-state-consumers`;
+      expect((await api.post(path, body, asOwner)).status).toBe(204);
+      return api.delete(path, { ...as, body });
+    }
+    case 'add flat tag':
+      return api.post(tags, { data: [{ type: 'tags', attributes: { name: 'matrix' } }] }, as);
+    case 'remove flat tag': {
+      const body = { data: [{ type: 'tags', attributes: { name: 'prod' } }] };
+      expect((await api.post(tags, body, asOwner)).status).toBe(204);
+      return api.delete(tags, { ...as, body });
+    }
+    case 'assign SSH key': {
+      const key = await api.post(
+        '/api/v2/organizations/acme/ssh-keys',
+        { data: { type: 'ssh-keys', attributes: { name: 'deploy', value: 'PRIVATE KEY' } } },
+        asOwner,
+      );
+      expect(key.status, key.text).toBe(201);
+      return api.patch(
+        `/api/v2/workspaces/${web}/relationships/ssh-key`,
+        { data: { type: 'workspaces', attributes: { id: key.body.data.id } } },
+        as,
+      );
+    }
+    case 'change workspace tag bindings':
+      return api.patch(`/api/v2/workspaces/${web}/tag-bindings`, bindings('env'), as);
+    case 'set data retention policy':
+      return api.post(
+        retention,
+        { data: { type: 'data-retention-policy-delete-olders', attributes: { 'delete-older-than-n-days': 3 } } },
+        as,
+      );
+    case 'delete data retention policy':
+      expect(
+        (await api.post(retention, { data: { type: 'data-retention-policy-dont-deletes' } }, asOwner)).status,
+      ).toBe(200);
+      return api.delete(retention, as);
+    case 'change project Alpha tag bindings':
+      return api.patch(`/api/v2/projects/${f.alpha}/tag-bindings`, bindings('team'), as);
+  }
+}
+
 const CASES = (Object.keys(MATRIX) as Actor[]).flatMap((actor) =>
   OPS.map((op, i) => ({ actor, op, status: MATRIX[actor][i] })),
 );
+const RELATION_CASES = (Object.keys(RELATIONS) as Actor[]).flatMap((actor) =>
+  RELATION_OPS.map((op, i) => ({ actor, op, status: RELATIONS[actor][i] })),
+);
+
+/** The one error document of a refusal: 404 "not found, or you are not authorized to ...", 403 where the spec says. */
+function expectRefusal(res: ApiResponse, status: number): void {
+  if (status === 404) {
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({ status: '404', title: 'not found' });
+  }
+  if (status === 403) {
+    expect(res.body.errors).toHaveLength(1);
+    expect(res.body.errors[0]).toMatchObject({ status: '403', title: 'forbidden' });
+  }
+}
 
 describe('permission matrix (spec: Authentication)', () => {
   let api: TestApi | undefined;
@@ -275,6 +406,7 @@ describe('permission matrix (spec: Authentication)', () => {
 
   it('has one expected status for every actor and operation', () => {
     for (const row of Object.values(MATRIX)) expect(row).toHaveLength(OPS.length);
+    for (const row of Object.values(RELATIONS)) expect(row).toHaveLength(RELATION_OPS.length);
   });
 
   it.each(CASES)('$actor: $op -> $status', async ({ actor, op, status }) => {
@@ -283,5 +415,15 @@ describe('permission matrix (spec: Authentication)', () => {
     const token = await actorToken(f, actor);
     const res = await perform(f, op, token);
     expect(res.status, `${actor} / ${op}: ${res.text}`).toBe(status);
+    expectRefusal(res, status);
+  });
+
+  it.each(RELATION_CASES)('$actor: $op -> $status', async ({ actor, op, status }) => {
+    api = await TestApi.create();
+    const f = await accessFixture(api);
+    const token = await actorToken(f, actor);
+    const res = await performRelation(f, op, token);
+    expect(res.status, `${actor} / ${op}: ${res.text}`).toBe(status);
+    expectRefusal(res, status);
   });
 });

@@ -15,6 +15,12 @@ describe('who may do what with projects', () => {
 
   const notFound = (id: string) => ({ status: 404, title: 'not found', detail: `project ${id} not found` });
   const forbidden = (detail: string) => ({ status: 403, title: 'forbidden', detail });
+  /** The refusal of a caller who can read but may not act: a 404 naming the action. */
+  const notAuthorized = (action: string) => ({
+    status: 404,
+    title: 'not found',
+    detail: `not found, or you are not authorized to ${action}`,
+  });
 
   beforeAll(async () => {
     api = await TestApi.create();
@@ -105,39 +111,39 @@ describe('who may do what with projects', () => {
       expect(list.body.data.map((p: any) => p.id)).toContain(project.id);
     });
 
-    it('may not create (403)', async () => {
+    it('may not create (404: not found, or not authorized)', async () => {
       await expectRejected(
         api,
         () => api.post('/api/v2/organizations/acme/projects', projectBody({ name: 'Nope' }), { token: reader.token }),
-        forbidden('not authorized to create projects in organization acme'),
+        notAuthorized('create projects in organization acme'),
       );
     });
 
-    it('may not update (403) and nothing changes', async () => {
+    it('may not update (404) and nothing changes', async () => {
       await expectRejected(
         api,
         () => api.patch(`/api/v2/projects/${project.id}`, projectBody({ name: 'Hijacked' }), { token: reader.token }),
-        forbidden(`not authorized to update project ${project.id}`),
+        notAuthorized(`update project ${project.id}`),
       );
     });
 
-    it('may not change tag bindings on any path (403) and nothing changes', async () => {
-      const detail = `not authorized to manage the tags of project ${project.id}`;
+    it('may not change tag bindings on any path (404) and nothing changes', async () => {
+      const refusal = notAuthorized(`manage the tags of project ${project.id}`);
       const body = { data: tagData([{ key: 'x', value: 'y' }]) };
       await expectRejected(
         api,
         () => api.patch(`/api/v2/projects/${project.id}/tag-bindings`, body, { token: reader.token }),
-        forbidden(detail),
+        refusal,
       );
       await expectRejected(
         api,
         () => api.post(`/api/v2/projects/${project.id}/relationships/tag-bindings`, body, { token: reader.token }),
-        forbidden(detail),
+        refusal,
       );
       await expectRejected(
         api,
         () => api.patch(`/api/v2/projects/${project.id}/relationships/tag-bindings`, body, { token: reader.token }),
-        forbidden(detail),
+        refusal,
       );
     });
 
@@ -160,11 +166,17 @@ describe('who may do what with projects', () => {
       }
     });
 
-    it('ignores filter[permissions][update]=false', async () => {
-      const res = await api.get('/api/v2/organizations/acme/projects?filter[permissions][update]=false', {
-        token: reader.token,
-      });
-      expect(res.body.data).toHaveLength(2);
+    it('filters under filter[permissions][update] whatever its value: the spec says "when present"', async () => {
+      for (const value of ['false', '', '0']) {
+        const res = await api.get(`/api/v2/organizations/acme/projects?filter[permissions][update]=${value}`, {
+          token: reader.token,
+        });
+        expect(res.status).toBe(200);
+        expect(res.body.data).toEqual([]);
+        expect(res.body.meta['status-counts']).toEqual({ total: 2, matching: 0 });
+      }
+      const absent = await api.get('/api/v2/organizations/acme/projects', { token: reader.token });
+      expect(absent.body.data).toHaveLength(2);
     });
   });
 

@@ -133,13 +133,13 @@ describe('SSH keys and their assignment to workspaces', () => {
     ).toBe(404);
   });
 
-  it('admin permission on the workspace is required: readers 403, outsiders 404', async () => {
+  it('admin permission on the workspace is required: readers 404, outsiders 404', async () => {
     const reader = await teamUser(api, 'acme', 'reader', { read_workspaces: 1 });
     const admin = await teamUser(api, 'acme', 'wsadmin', { manage_workspaces: 1 });
     expect(
       (await api.patch(`/api/v2/workspaces/${wsId}/relationships/ssh-key`, goTfeAssignSshKey(keyId), { token: reader }))
         .status,
-    ).toBe(403);
+    ).toBe(404);
     const outsider = (await api.userToken('outsider')).token;
     expect(
       (
@@ -157,8 +157,8 @@ describe('SSH keys and their assignment to workspaces', () => {
     expect(
       (await api.post('/api/v2/organizations/acme/ssh-keys', keyBody({ name: 'x', value: 'y' }), { token: admin }))
         .status,
-    ).toBe(403);
-    expect((await api.delete(`/api/v2/ssh-keys/${keyId}`, { token: admin })).status).toBe(403);
+    ).toBe(404);
+    expect((await api.delete(`/api/v2/ssh-keys/${keyId}`, { token: admin })).status).toBe(404);
     expect((await api.get(`/api/v2/ssh-keys/${keyId}`, { token: outsider })).status).toBe(404);
   });
 

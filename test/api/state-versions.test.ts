@@ -391,7 +391,7 @@ describe('state versions, outputs and resources', () => {
   });
 
   describe('who may read', () => {
-    it('read-outputs access reads current outputs but not the state versions, nor resources (403)', async () => {
+    it('read-outputs access reads current outputs but not the state versions, nor resources (404)', async () => {
       const { id } = await workspace();
       const sv = await push(id);
       const member = await teamMember(f, 'outputs-only');
@@ -410,9 +410,9 @@ describe('state versions, outputs and resources', () => {
       expect((await api.get(`${P}/workspaces/${id}/current-state-version-outputs`, t)).status).toBe(200);
       expect((await api.get(`${P}/state-versions/${sv.id}/outputs`, t)).status).toBe(200);
       expect((await api.get(`${P}/state-version-outputs/${sv.relationships.outputs.data[0].id}`, t)).status).toBe(200);
-      expect((await api.get(`${P}/state-versions/${sv.id}`, t)).status).toBe(403);
-      expect((await api.get(`${P}/workspaces/${id}/current-state-version`, t)).status).toBe(403);
-      expect((await api.get(`${P}/workspaces/${id}/resources`, t)).status).toBe(403);
+      expect((await api.get(`${P}/state-versions/${sv.id}`, t)).status).toBe(404);
+      expect((await api.get(`${P}/workspaces/${id}/current-state-version`, t)).status).toBe(404);
+      expect((await api.get(`${P}/workspaces/${id}/resources`, t)).status).toBe(404);
       const stranger = await api.userToken('stranger');
       const s = { token: stranger.token };
       expect((await api.get(`${P}/workspaces/${id}/current-state-version-outputs`, s)).status).toBe(404);
@@ -456,7 +456,7 @@ describe('state versions, outputs and resources', () => {
       expect((await act(current.id, 'soft_delete_backing_data')).status).toBe(422);
     });
 
-    it('needs workspace admin access (403), and is not there in the hosted edition (404)', async () => {
+    it('needs workspace admin access (404), and is not there in the hosted edition (404)', async () => {
       const { id } = await workspace();
       const old = await push(id, 0);
       await push(id, 0);
@@ -468,7 +468,7 @@ describe('state versions, outputs and resources', () => {
       const res = await api.post(`${P}/state-versions/${old.id}/actions/soft_delete_backing_data`, undefined, {
         token: reader.token,
       });
-      expect(res.status).toBe(403);
+      expect(res.status).toBe(404);
 
       const hosted = await TestApi.create({ settings: { edition: 'hosted' } });
       try {

@@ -211,7 +211,7 @@ describe('team-projects and team-workspaces', () => {
           })
         ).status,
       ).toBe(404);
-      // ops (write on Alpha) reads its own grant, not the admins' grant, and may not change it (403).
+      // ops (write on Alpha) reads its own grant, not the admins' grant, and may not change it (404).
       const seen = await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: ops.token });
       expect(seen.body.data.map((g: any) => g.relationships.team.data.id)).toEqual([ops.teamId]);
       const mine = created.body.data.id;
@@ -223,7 +223,7 @@ describe('team-projects and team-workspaces', () => {
             { token: ops.token },
           )
         ).status,
-      ).toBe(403);
+      ).toBe(404);
       const adminsGrant = (
         await api.get(`/api/v2/team-projects?filter%5Bproject%5D%5Bid%5D=${f.alpha}`, { token: f.owner.token })
       ).body.data.find((g: any) => g.relationships.team.data.id === admin.teamId).id;
@@ -241,7 +241,7 @@ describe('team-projects and team-workspaces', () => {
         token: auditors.token,
       });
       expect(audited.body.data.length).toBeGreaterThanOrEqual(3);
-      expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: auditors.token })).status).toBe(403);
+      expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: auditors.token })).status).toBe(404);
       expect((await api.delete(`/api/v2/team-projects/${mine}`, { token: admin.token })).status).toBe(204);
     });
   });
@@ -357,7 +357,7 @@ describe('team-projects and team-workspaces', () => {
       expect((await post(teamWorkspaceBody(theirs, f.web, { access: 'read' }))).status).toBe(404);
     });
 
-    it('lets workspace admins grant access; write members get 403; outsiders 404', async () => {
+    it('lets workspace admins grant access; write members get 404; outsiders 404', async () => {
       const admin = await teamMember(f, 'web-admins');
       await grantWorkspace(f, admin.teamId, f.web, 'admin');
       const writer = await teamMember(f, 'web-writers');
@@ -374,7 +374,7 @@ describe('team-projects and team-workspaces', () => {
             token: writer.token,
           })
         ).status,
-      ).toBe(403);
+      ).toBe(404);
       const outsider = await teamMember(f, 'outsiders');
       expect((await api.get(`/api/v2/team-workspaces/${granted.body.data.id}`, { token: outsider.token })).status).toBe(
         404,
@@ -470,12 +470,12 @@ describe('permissions objects and list filtering', () => {
     });
   });
 
-  it('state versions: read needs state-versions read (403 for a runs-only custom grant), include=outputs is left out', async () => {
+  it('state versions: read needs state-versions read (404 for a runs-only custom grant), include=outputs is left out', async () => {
     const m = await teamMember(f, 'runners');
     await grantWorkspace(f, m.teamId, f.web, 'custom', { runs: 'plan' });
     expect((await api.get(`/api/v2/workspaces/${f.web}`, { token: m.token })).status).toBe(200);
-    expect((await api.get(`/api/v2/workspaces/${f.web}/state-versions`, { token: m.token })).status).toBe(403);
-    expect((await api.get(`/api/v2/workspaces/${f.web}/current-state-version`, { token: m.token })).status).toBe(403);
+    expect((await api.get(`/api/v2/workspaces/${f.web}/state-versions`, { token: m.token })).status).toBe(404);
+    expect((await api.get(`/api/v2/workspaces/${f.web}/current-state-version`, { token: m.token })).status).toBe(404);
     const withOutputs = await api.get(`/api/v2/workspaces/${f.web}?include=outputs,project`, { token: m.token });
     expect(withOutputs.status).toBe(200);
     expect(withOutputs.body.included ?? []).toEqual([]);

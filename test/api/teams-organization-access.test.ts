@@ -123,14 +123,14 @@ describe("teams: every organization-access flag, HCP's attributes, filters, and 
     const withAccess = await api.post(`${P}/organizations/acme/teams`, teamBody('x', { 'read-projects': true }), {
       token: lead.token,
     });
-    expect(withAccess.status).toBe(403);
+    expect(withAccess.status).toBe(404);
     expect(
       (
         await api.patch(`${P}/teams/${id}`, patchBody({ 'organization-access': { 'read-projects': true } }), {
           token: lead.token,
         })
       ).status,
-    ).toBe(403);
+    ).toBe(404);
     expect((await api.patch(`${P}/teams/${id}`, patchBody({ name: 'renamed' }), { token: lead.token })).status).toBe(
       200,
     );
@@ -144,7 +144,7 @@ describe("teams: every organization-access flag, HCP's attributes, filters, and 
     expect(
       (await api.post(`${P}/teams/${owners.id}/relationships/users`, users('leads-user'), { token: lead.token }))
         .status,
-    ).toBe(403);
+    ).toBe(404);
     expect((await api.delete(`${P}/teams/${id}`, { token: lead.token })).status).toBe(204);
   });
 
@@ -164,8 +164,8 @@ describe("teams: every organization-access flag, HCP's attributes, filters, and 
     expect(
       (await api.post(`${P}/teams/${secret}/relationships/users`, users('owner'), { token: hr.token })).status,
     ).toBe(404);
-    expect((await api.post(`${P}/organizations/acme/teams`, teamBody('nope'), { token: hr.token })).status).toBe(403);
-    expect((await api.patch(`${P}/teams/${open}`, patchBody({ name: 'shut' }), { token: hr.token })).status).toBe(403);
+    expect((await api.post(`${P}/organizations/acme/teams`, teamBody('nope'), { token: hr.token })).status).toBe(404);
+    expect((await api.patch(`${P}/teams/${open}`, patchBody({ name: 'shut' }), { token: hr.token })).status).toBe(404);
 
     const admins = await teamMember(f, 'access-admins', { 'manage-organization-access': true });
     const flags = await api.patch(
@@ -176,7 +176,7 @@ describe("teams: every organization-access flag, HCP's attributes, filters, and 
     expect(flags.status, flags.text).toBe(200);
     expect(flags.body.data.attributes['organization-access']['read-workspaces']).toBe(true);
     expect((await api.patch(`${P}/teams/${open}`, patchBody({ name: 'shut' }), { token: admins.token })).status).toBe(
-      403,
+      404,
     );
     // With access-secret-teams they reach secret teams too.
     expect((await api.get(`${P}/teams/${secret}`, { token: admins.token })).status).toBe(404);
@@ -203,8 +203,8 @@ describe("teams: every organization-access flag, HCP's attributes, filters, and 
         { token },
       );
     expect((await pool(pools.token)).status).toBe(201);
-    expect((await pool(vcs.token)).status).toBe(403);
+    expect((await pool(vcs.token)).status).toBe(404);
     expect((await key(vcs.token)).status).toBe(201);
-    expect((await key(pools.token)).status).toBe(403);
+    expect((await key(pools.token)).status).toBe(404);
   });
 });

@@ -114,10 +114,10 @@ describe('teams, memberships and tokens', () => {
     expect(plat).toEqual(['devs']);
   });
 
-  it('lets only owners manage teams (403 for members, 404 for outsiders)', async () => {
+  it('lets only owners manage teams (404 for members, 404 for outsiders)', async () => {
     expect(
       (await api.post('/api/v2/organizations/acme/teams', teamBody('sneaky'), { token: member.token })).status,
-    ).toBe(403);
+    ).toBe(404);
     expect(
       (await api.post('/api/v2/organizations/acme/teams', teamBody('sneaky'), { token: outsider.token })).status,
     ).toBe(404);
@@ -169,7 +169,7 @@ describe('teams, memberships and tokens', () => {
   it('organization tokens: owners mint them, they see only their organization, and cannot mint themselves', async () => {
     expect(
       (await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: member.token })).status,
-    ).toBe(403);
+    ).toBe(404);
     const res = await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: owner.token });
     expect(res.status).toBe(201);
     const orgToken = res.body.data.attributes.token;
@@ -177,7 +177,7 @@ describe('teams, memberships and tokens', () => {
     expect(list.body.data.map((o: any) => o.id)).toEqual(['acme']);
     expect(
       (await api.post('/api/v2/organizations/acme/authentication-token', undefined, { token: orgToken })).status,
-    ).toBe(403);
+    ).toBe(404);
     expect(
       (
         await api.post(

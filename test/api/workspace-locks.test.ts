@@ -200,9 +200,9 @@ describe('workspace locking, state versions and safe delete', () => {
     expect(again.status).toBe(409);
   });
 
-  it('a reader may not lock (403); strangers and unknown workspaces get 404', async () => {
+  it('a reader may not lock (404); strangers and unknown workspaces get 404', async () => {
     const id = await workspace();
-    expect((await lock(id, reader.token)).status).toBe(403);
+    expect((await lock(id, reader.token)).status).toBe(404);
     const stranger = await api.userToken('stranger');
     expect((await lock(id, stranger.token)).status).toBe(404);
     expect((await lock('ws-AAAAAAAAAAAAAAAA', alice.token)).status).toBe(404);

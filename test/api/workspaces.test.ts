@@ -181,12 +181,12 @@ describe('workspaces: create, read, update', () => {
         'can-read-run': true,
       });
       const patch = await api.patch(byId(created.data.id), wsBody({ description: 'x' }), { token: reader });
-      expect(patch.status).toBe(403);
-      expect(patch.body.errors[0]).toMatchObject({ status: '403', title: 'forbidden' });
+      expect(patch.status).toBe(404);
+      expect(patch.body.errors[0]).toMatchObject({ status: '404', title: 'not found' });
       const create = await api.post('/api/v2/organizations/acme/workspaces', wsBody({ name: 'by-reader' }), {
         token: reader,
       });
-      expect(create.status).toBe(403);
+      expect(create.status).toBe(404);
     });
 
     it('accepts every include value of the spec and sideloads organization and project', async () => {

@@ -43,6 +43,22 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     expect(none.stderr).toContain('not locked');
   });
 
+  it('a member who may read but not lock gets exit 3 and a message that names both causes', async () => {
+    expect((await cli('team', 'create', 'readers', '--read-workspaces')).code).toBe(0);
+    await cli('user', 'create', 'rita', '--email', 'rita@acme.test');
+    const ritaToken = (await cli('token', 'create', '--user', 'rita')).stdout.trim();
+    await cliJoin(env, 'acme', 'rita@acme.test', ritaToken, ['readers']);
+    const refused = await runCli(['workspace', 'lock', 'app'], { ...env, BERTH_TOKEN: ritaToken });
+    expect(refused.code).toBe(3);
+    expect(refused.stderr).toBe('Error: not found, or you are not authorized to lock or unlock this workspace\n');
+    const unknown = await runCli(['workspace', 'lock', 'nope'], { ...env, BERTH_TOKEN: ritaToken });
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toMatch(
+      /^Error: not found, or you are not allowed to access it: workspace "nope" not found/,
+    );
+    expect(JSON.parse((await cli('workspace', 'show', 'app', '--json')).stdout).attributes.locked).toBe(false);
+  });
+
   it('pushes a state (lock, upload, unlock), lists it, and pulls it back byte for byte', async () => {
     const pushed = await cli('state', 'push', 'data', FIXTURE, '--json');
     expect(pushed.code).toBe(0);

@@ -100,7 +100,7 @@ describe('berth project tags (local mode)', () => {
     ]) {
       const res = await berth('project', 'tags', ...args);
       expect(res.code).toBe(3);
-      expect(res.stderr).toBe('Error: not found: project "Nope" not found in organization acme\n');
+      expect(res.stderr).toBe('Error: not found, or you are not allowed to access it: project "Nope" not found in organization acme\n');
     }
   });
 });

@@ -154,10 +154,10 @@ describe('berth project (local mode)', () => {
     it('exits 3 for an unknown name or id', async () => {
       const byName = await berth('project', 'show', 'Nope', '--org', 'acme');
       expect(byName.code).toBe(3);
-      expect(byName.stderr).toBe('Error: not found: project "Nope" not found in organization acme\n');
+      expect(byName.stderr).toBe('Error: not found, or you are not allowed to access it: project "Nope" not found in organization acme\n');
       const byId = await berth('project', 'show', 'prj-0000000000000000');
       expect(byId.code).toBe(3);
-      expect(byId.stderr).toBe('Error: not found: project prj-0000000000000000 not found\n');
+      expect(byId.stderr).toBe('Error: not found, or you are not allowed to access it: project prj-0000000000000000 not found\n');
     });
 
     it('exits 2 for a name without --org', async () => {
@@ -295,7 +295,7 @@ describe('berth project (local mode)', () => {
     it('exits 3 for an unknown organization', async () => {
       const res = await berth('project', 'list', '--org', 'nope');
       expect(res.code).toBe(3);
-      expect(res.stderr).toBe('Error: not found: organization nope not found\n');
+      expect(res.stderr).toBe('Error: not found, or you are not allowed to access it: organization nope not found\n');
     });
   });
 

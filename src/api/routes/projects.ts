@@ -31,13 +31,14 @@ function sortOf(c: Context): 'name' | '-name' | undefined {
 /** The `filter[...]` parameters of the project list. */
 const LIST_FILTERS = [/^filter\[names\]$/, /^filter\[permissions\]\[(create-workspace|update)\]$/, TAGGED_FILTER];
 
-/** `filter[permissions][x]` is on when present with any value but `false`. */
+/**
+ * `filter[permissions][x]` is on when present, whatever its value (`false` included): the spec
+ * and HCP Terraform's docs say "when present", and neither gives the value a meaning.
+ */
 function permissionFilters(c: Context): projects.ProjectPermissionFilter[] {
-  const on = (name: string) => {
-    const v = c.req.query(`filter[permissions][${name}]`);
-    return v !== undefined && v.toLowerCase() !== 'false';
-  };
-  return (['create-workspace', 'update'] as const).filter(on);
+  return (['create-workspace', 'update'] as const).filter(
+    (name) => c.req.query(`filter[permissions][${name}]`) !== undefined,
+  );
 }
 
 /** Projects, their tag bindings and effective tag bindings. */
