@@ -1,31 +1,17 @@
-import { timingSafeEqual } from 'node:crypto';
-import { conflict, invalid, notFound } from '../domain/errors.js';
-import { md5Hex, parseState, type ParsedState } from '../domain/state.js';
+import { conflict, notFound } from '../domain/errors.js';
+import type { ParsedState } from '../domain/state.js';
+import type { StateFileKind } from '../domain/state-url.js';
 import { writeExtractedState } from '../store/state-rows.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
+import { checkUploadedJsonState, parseUploadedState } from './state-parser.js';
+import { requireSignedStateUrl, type StateUrlQuery } from './state-urls.js';
 import type { StateVersionRow } from './state-versions.js';
 
-/** The two files a state version can hold: the raw state and its `terraform show -json` form. */
-export type StateFileKind = 'state' | 'json-state';
-
-/** Checks a raw state against the version's md5 and parses it (422 at `pointer` otherwise). */
-export function checkState(bytes: Buffer, md5: string, pointer: string): ParsedState {
-  if (md5Hex(bytes) !== md5) throw invalid(pointer, 'State does not match its md5 checksum');
-  return parseState(bytes, pointer);
-}
-
-/** The JSON form of a state must at least be JSON (422 at `pointer` otherwise). */
-export function checkJsonState(bytes: Buffer, pointer: string): void {
-  try {
-    JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw invalid(pointer, 'The JSON state must be JSON (the output of `terraform show -json`)');
-  }
-}
+export type { StateFileKind } from '../domain/state-url.js';
 
 /**
- * Stores a version's raw state as the bytes given, with what berth extracts from it (outputs,
+ * Stores a version's raw state as the bytes given, with what berth extracted from it (outputs,
  * resources, counts), and finalizes the version. A version created without a lineage takes the
  * state's own. Returns the row as it now is.
  */
@@ -57,12 +43,6 @@ export async function storeJsonState(tx: Tx, row: StateVersionRow, bytes: Buffer
   return { ...row, has_json_state: 1 };
 }
 
-function secretMatches(stored: string, given: string): boolean {
-  const a = Buffer.from(stored);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
-}
-
 /** Whether a version still takes its JSON state: not yet given, and the version pending or intermediate. */
 export function takesJsonState(row: Pick<StateVersionRow, 'has_json_state' | 'status' | 'intermediate'>): boolean {
   return (
@@ -70,52 +50,70 @@ export function takesJsonState(row: Pick<StateVersionRow, 'has_json_state' | 'st
   );
 }
 
+const versionRow = (db: Tx, id: string) =>
+  db.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
+
+/** 409 unless the version still takes this file. */
+function requireTakes(row: StateVersionRow, kind: StateFileKind): void {
+  if (kind === 'json-state') {
+    if (!takesJsonState(row)) throw conflict('This state version takes no JSON state (any more)');
+  } else if (row.status !== 'pending') {
+    throw conflict('This state version has already been uploaded');
+  }
+}
+
 /**
  * Receives a version's raw state (`state`, once, while pending) or JSON state (`json-state`,
- * once, while the version is pending or intermediate) through its upload URL: the secret in the
- * URL authorizes, like a signed URL. 404 for an unknown version or a wrong secret.
+ * once, while the version is pending or intermediate) through its signed upload URL (404 when
+ * the signature is wrong or expired, or the version is gone). The body is read and parsed only
+ * then, outside any transaction (state-parser.ts: big files on a worker thread, within bounds);
+ * the write transaction only records the result, after checking again that the version still
+ * takes the file (a concurrent upload may have won: 409).
  */
 export async function uploadStateFile(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'commitHook'>,
   id: string,
   kind: StateFileKind,
-  secret: string,
-  bytes: Buffer,
+  query: StateUrlQuery,
+  readBody: () => Promise<Buffer>,
 ): Promise<void> {
+  await requireSignedStateUrl(ctx, id, kind, 'upload', query);
+  const before = await versionRow(ctx.db, id);
+  if (!before) throw notFound('state version not found');
+  requireTakes(before, kind);
+  const bytes = await readBody();
+  const parsed = kind === 'state' ? await parseUploadedState(bytes, before.md5, '/') : null;
+  if (kind === 'json-state') await checkUploadedJsonState(bytes, '/');
   await writeTransaction(ctx, async (tx) => {
-    const row = await tx.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
-    if (kind === 'json-state') {
-      if (!takesJsonState(row)) throw conflict('This state version takes no JSON state (any more)');
-      checkJsonState(bytes, '/');
-      await storeJsonState(tx, row, bytes);
-      return;
-    }
-    if (row.status !== 'pending') throw conflict('This state version has already been uploaded');
-    const parsed = checkState(bytes, row.md5, '/');
-    await storeState(tx, row, bytes, parsed, ctx.clock.now().toISOString());
+    const row = await versionRow(tx, id);
+    if (!row) throw notFound('state version not found');
+    requireTakes(row, kind);
+    if (parsed) await storeState(tx, row, bytes, parsed, ctx.clock.now().toISOString());
+    else await storeJsonState(tx, row, bytes);
   });
 }
 
 /**
- * A version's stored file, exactly as uploaded, through its download URL (the secret
- * authorizes). 404 while there is none: pending, soft-deleted or permanently deleted.
+ * A version's stored file, exactly as uploaded, through its signed download URL (404 when the
+ * signature is wrong or expired). 404 while there is no file: pending, soft-deleted or
+ * permanently deleted, or the version (or its workspace) deleted.
  */
 export async function downloadStateFile(
-  ctx: Pick<ServiceContext, 'db'>,
+  ctx: Pick<ServiceContext, 'db' | 'clock'>,
   id: string,
   kind: StateFileKind,
-  secret: string,
+  query: StateUrlQuery,
 ): Promise<Buffer> {
+  await requireSignedStateUrl(ctx, id, kind, 'download', query);
   const row = await ctx.db
     .selectFrom('state_versions')
     .leftJoin('state_files', (j) =>
       j.onRef('state_files.state_version_id', '=', 'state_versions.id').on('state_files.kind', '=', kind),
     )
-    .select(['state_versions.url_secret', 'state_versions.status', 'state_files.body'])
+    .select(['state_versions.status', 'state_files.body'])
     .where('state_versions.id', '=', id)
     .executeTakeFirst();
-  if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
+  if (!row) throw notFound('state version not found');
   if (row.status !== 'finalized' || !row.body) throw notFound('this state version has no stored state');
   return Buffer.from(row.body);
 }
