@@ -4,31 +4,39 @@ import type { StateFileKind } from '../domain/state-url.js';
 import { writeExtractedState } from '../store/state-rows.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
-import { checkUploadedJsonState, parseUploadedState } from './state-parser.js';
+import { canStageStateFile, stageStateFile, unstageStateFile } from '../store/state-file-stage.js';
+import { checkUploadedJsonState, IN_THREAD_BYTES, parseUploadedState } from './state-parser.js';
 import { requireSignedStateUrl, type StateUrlQuery } from './state-urls.js';
 import type { StateVersionRow } from './state-versions.js';
 
 export type { StateFileKind } from '../domain/state-url.js';
 
+/** A state file to record: its bytes, or only its size when they were written already (staged). */
+export interface StateFileBody {
+  bytes: Buffer | null;
+  size: number;
+}
+
 /**
- * Stores a version's raw state as the bytes given, with what berth extracted from it (outputs,
- * resources, counts), and finalizes the version. A version created without a lineage takes the
- * state's own. Returns the row as it now is.
+ * Stores a version's raw state as the bytes given (unless staged), with what berth extracted from
+ * it (outputs, resources, counts), and finalizes the version. A version created without a lineage
+ * takes the state's own. Returns the row as it now is.
  */
 export async function storeState(
   tx: Tx,
   row: StateVersionRow,
-  bytes: Buffer,
+  body: StateFileBody,
   parsed: ParsedState,
   now: string,
 ): Promise<StateVersionRow> {
-  await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'state', body: bytes }).execute();
+  if (body.bytes)
+    await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'state', body: body.bytes }).execute();
   await writeExtractedState(tx, row.id, parsed);
   const changes = {
     status: 'finalized' as const,
     finalized_at: now,
     resource_count: parsed.resourceCount,
-    size: bytes.length,
+    size: body.size,
     terraform_version: parsed.terraformVersion,
     lineage: row.lineage ?? parsed.lineage,
   };
@@ -36,9 +44,10 @@ export async function storeState(
   return { ...row, ...changes, format_version: parsed.formatVersion };
 }
 
-/** Stores a version's JSON state (once). */
-export async function storeJsonState(tx: Tx, row: StateVersionRow, bytes: Buffer): Promise<StateVersionRow> {
-  await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'json-state', body: bytes }).execute();
+/** Stores a version's JSON state (once; its bytes null when staged). */
+export async function storeJsonState(tx: Tx, row: StateVersionRow, bytes: Buffer | null): Promise<StateVersionRow> {
+  if (bytes)
+    await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'json-state', body: bytes }).execute();
   await tx.updateTable('state_versions').set({ has_json_state: 1 }).where('id', '=', row.id).execute();
   return { ...row, has_json_state: 1 };
 }
@@ -53,13 +62,14 @@ export function takesJsonState(row: Pick<StateVersionRow, 'has_json_state' | 'st
 const versionRow = (db: Tx, id: string) =>
   db.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
 
+const TAKEN: Record<StateFileKind, string> = {
+  state: 'This state version has already been uploaded',
+  'json-state': 'This state version takes no JSON state (any more)',
+};
+
 /** 409 unless the version still takes this file. */
 function requireTakes(row: StateVersionRow, kind: StateFileKind): void {
-  if (kind === 'json-state') {
-    if (!takesJsonState(row)) throw conflict('This state version takes no JSON state (any more)');
-  } else if (row.status !== 'pending') {
-    throw conflict('This state version has already been uploaded');
-  }
+  if (kind === 'json-state' ? !takesJsonState(row) : row.status !== 'pending') throw conflict(TAKEN[kind]);
 }
 
 /**
@@ -82,15 +92,30 @@ export async function uploadStateFile(
   if (!before) throw notFound('state version not found');
   requireTakes(before, kind);
   const bytes = await readBody();
+  const size = bytes.length;
   const parsed = kind === 'state' ? await parseUploadedState(bytes, before.md5, '/') : null;
   if (kind === 'json-state') await checkUploadedJsonState(bytes, '/');
-  await writeTransaction(ctx, async (tx) => {
-    const row = await versionRow(tx, id);
-    if (!row) throw notFound('state version not found');
-    requireTakes(row, kind);
-    if (parsed) await storeState(tx, row, bytes, parsed, ctx.clock.now().toISOString());
-    else await storeJsonState(tx, row, bytes);
-  });
+  // A big file is written first, on its own (state-file-stage.ts); the transaction records the rest.
+  const staged = size > IN_THREAD_BYTES && canStageStateFile(ctx.db);
+  if (staged) {
+    const outcome = await stageStateFile(ctx.db, id, kind, bytes);
+    if (outcome === 'gone') throw notFound('state version not found');
+    // Another upload of the same file got there first.
+    if (outcome === 'exists') throw conflict(TAKEN[kind]);
+  }
+  try {
+    await writeTransaction(ctx, async (tx) => {
+      const row = await versionRow(tx, id);
+      if (!row) throw notFound('state version not found');
+      requireTakes(row, kind);
+      const body = staged ? null : bytes;
+      if (parsed) await storeState(tx, row, { bytes: body, size }, parsed, ctx.clock.now().toISOString());
+      else await storeJsonState(tx, row, body);
+    });
+  } catch (err) {
+    if (staged) await unstageStateFile(ctx.db, id, kind);
+    throw err;
+  }
 }
 
 /**

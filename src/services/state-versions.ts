@@ -169,7 +169,7 @@ export async function createStateVersion(
     const { seq: _seq, ...values } = row;
     await tx.insertInto('state_versions').values(values).execute();
     let stored = row;
-    if (body && parsed) stored = await storeState(tx, stored, body, parsed, now);
+    if (body && parsed) stored = await storeState(tx, stored, { bytes: body, size: body.length }, parsed, now);
     if (json) stored = await storeJsonState(tx, stored, json);
     return stateVersionOf(tx, stored, ws.current_state_version_id, sign);
   });
