@@ -91,10 +91,13 @@ export async function uploadStateFile(
   const before = await versionRow(ctx.db, id);
   if (!before) throw notFound('state version not found');
   requireTakes(before, kind);
-  const bytes = await readBody();
-  const size = bytes.length;
-  const parsed = kind === 'state' ? await parseUploadedState(bytes, before.md5, '/') : null;
-  if (kind === 'json-state') await checkUploadedJsonState(bytes, '/');
+  const body = await readBody();
+  const size = body.length;
+  const checked =
+    kind === 'state'
+      ? await parseUploadedState(body, before.md5, '/')
+      : { state: null, bytes: await checkUploadedJsonState(body, '/') };
+  const { state: parsed, bytes } = checked;
   // A big file is written first, on its own (state-file-stage.ts); the transaction records the rest.
   const staged = size > IN_THREAD_BYTES && canStageStateFile(ctx.db);
   if (staged) {
@@ -108,9 +111,9 @@ export async function uploadStateFile(
       const row = await versionRow(tx, id);
       if (!row) throw notFound('state version not found');
       requireTakes(row, kind);
-      const body = staged ? null : bytes;
-      if (parsed) await storeState(tx, row, { bytes: body, size }, parsed, ctx.clock.now().toISOString());
-      else await storeJsonState(tx, row, body);
+      const file = staged ? null : bytes;
+      if (parsed) await storeState(tx, row, { bytes: file, size }, parsed, ctx.clock.now().toISOString());
+      else await storeJsonState(tx, row, file);
     });
   } catch (err) {
     if (staged) await unstageStateFile(ctx.db, id, kind);

@@ -26,19 +26,22 @@ type Outcome = { md5Mismatch: true } | { result: StateParseResult } | { problem:
  * and the tests' ES modules alike), then one job from `workerData`, answered with one message.
  */
 const workerSource = () => `
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
 ${STATE_PARSE_FUNCTIONS.map((f) => f.toString()).join('\n')}
-const { bytes, md5, kind, limits } = workerData;
-const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-if (md5 !== null && createHash('md5').update(buf).digest('hex') !== md5) {
-  parentPort.postMessage({ md5Mismatch: true });
-} else {
-  const text = buf.toString('utf8');
-  parentPort.postMessage(kind === 'state'
-    ? { result: ${parseStateText.name}(text, limits) }
-    : { problem: ${jsonStateProblem.name}(text, limits) });
-}
+parentPort.once('message', ({ bytes, md5, kind, limits }) => {
+  const buf = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  let outcome;
+  if (md5 !== null && createHash('md5').update(buf).digest('hex') !== md5) {
+    outcome = { md5Mismatch: true };
+  } else {
+    const text = buf.toString('utf8');
+    outcome = kind === 'state'
+      ? { result: ${parseStateText.name}(text, limits) }
+      : { problem: ${jsonStateProblem.name}(text, limits) };
+  }
+  parentPort.postMessage({ outcome, bytes }, [bytes.buffer]);
+});
 `;
 
 let source: string | undefined;
@@ -56,20 +59,29 @@ async function inTurn<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-function onWorker(bytes: Buffer, md5: string | null, kind: Kind, limits: StateParseLimits): Promise<Outcome> {
+/** The bytes, moved (not copied) to the worker and back, when the buffer is the whole of its memory. */
+function movable(bytes: Buffer): Uint8Array {
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return own ? new Uint8Array(bytes.buffer) : new Uint8Array(bytes);
+}
+
+interface Checked {
+  outcome: Outcome;
+  /** The bytes checked: after a worker, the same memory handed back (the caller's buffer is emptied). */
+  bytes: Buffer;
+}
+
+function onWorker(bytes: Buffer, md5: string | null, kind: Kind, limits: StateParseLimits): Promise<Checked> {
   return inTurn(
     () =>
-      new Promise<Outcome>((resolve, reject) => {
+      new Promise<Checked>((resolve, reject) => {
         source ??= workerSource();
-        const worker = new Worker(source, {
-          eval: true,
-          workerData: { bytes, md5, kind, limits },
-          resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
-        });
+        const worker = new Worker(source, { eval: true, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
         let answered = false;
-        worker.once('message', (outcome: Outcome) => {
+        worker.once('message', (answer: { outcome: Outcome; bytes: Uint8Array }) => {
           answered = true;
-          resolve(outcome);
+          const back = answer.bytes;
+          resolve({ outcome: answer.outcome, bytes: Buffer.from(back.buffer, back.byteOffset, back.byteLength) });
           void worker.terminate();
         });
         worker.once('error', (err: NodeJS.ErrnoException) => {
@@ -82,6 +94,8 @@ function onWorker(bytes: Buffer, md5: string | null, kind: Kind, limits: StatePa
         worker.once('exit', (code) => {
           if (!answered) reject(new Error(`the state parsing worker stopped with code ${code}`));
         });
+        const view = movable(bytes);
+        worker.postMessage({ bytes: view, md5, kind, limits }, [view.buffer as ArrayBuffer]);
       }),
   );
 }
@@ -92,9 +106,9 @@ function onThisThread(bytes: Buffer, md5: string | null, kind: Kind, limits: Sta
   return kind === 'state' ? { result: parseStateText(text, limits) } : { problem: jsonStateProblem(text, limits) };
 }
 
-function check(bytes: Buffer, md5: string | null, kind: Kind): Promise<Outcome> {
+function check(bytes: Buffer, md5: string | null, kind: Kind): Promise<Checked> {
   return bytes.length <= IN_THREAD_BYTES
-    ? Promise.resolve(onThisThread(bytes, md5, kind, STATE_PARSE_LIMITS))
+    ? Promise.resolve({ outcome: onThisThread(bytes, md5, kind, STATE_PARSE_LIMITS), bytes })
     : onWorker(bytes, md5, kind, STATE_PARSE_LIMITS);
 }
 
@@ -103,18 +117,24 @@ function check(bytes: Buffer, md5: string | null, kind: Kind): Promise<Outcome> 
  * on a worker thread when it is big: called before any transaction is opened, so that neither the
  * event loop nor the database's write lock waits for a parse. 422 at `pointer` when the md5 does
  * not match, the state is not a JSON object or it is beyond a bound; 413 when the worker runs out
- * of memory.
+ * of memory. The bytes move to the worker and back without a copy: use the ones returned (`given`
+ * may be emptied).
  */
-export async function parseUploadedState(bytes: Buffer, md5: string, pointer: string): Promise<ParsedState> {
-  const outcome = await check(bytes, md5, 'state');
+export async function parseUploadedState(
+  given: Buffer,
+  md5: string,
+  pointer: string,
+): Promise<{ state: ParsedState; bytes: Buffer }> {
+  const { outcome, bytes } = await check(given, md5, 'state');
   if ('md5Mismatch' in outcome) throw invalid(pointer, 'State does not match its md5 checksum');
   if (!('result' in outcome)) throw new Error('unexpected answer of the state parser');
   if (!outcome.result.ok) throw invalid(pointer, outcome.result.detail);
-  return outcome.result.state;
+  return { state: outcome.result.state, bytes };
 }
 
 /** Checks an uploaded JSON state (`terraform show -json`) the same way: JSON, within the bounds (422 at `pointer`). */
-export async function checkUploadedJsonState(bytes: Buffer, pointer: string): Promise<void> {
-  const outcome = await check(bytes, null, 'json-state');
+export async function checkUploadedJsonState(given: Buffer, pointer: string): Promise<Buffer> {
+  const { outcome, bytes } = await check(given, null, 'json-state');
   if ('problem' in outcome && outcome.problem !== null) throw invalid(pointer, outcome.problem);
+  return bytes;
 }

@@ -128,13 +128,15 @@ export async function createStateVersion(
 ): Promise<StateVersion> {
   const now = ctx.clock.now().toISOString();
   // Decoded, checked and parsed before the transaction: it only records the result.
-  const body = input.state === null ? null : decodeBase64(input.state);
-  if (input.state !== null && !body) throw invalid('/data/attributes/state', 'State must be base64-encoded');
-  const json = input.jsonState === null ? null : decodeBase64(input.jsonState);
-  if (input.jsonState !== null && !json)
+  const decoded = input.state === null ? null : decodeBase64(input.state);
+  if (input.state !== null && !decoded) throw invalid('/data/attributes/state', 'State must be base64-encoded');
+  const jsonDecoded = input.jsonState === null ? null : decodeBase64(input.jsonState);
+  if (input.jsonState !== null && !jsonDecoded)
     throw invalid('/data/attributes/json-state', 'Json-state must be base64-encoded');
-  const parsed = body ? await parseUploadedState(body, input.md5, '/data/attributes/state') : null;
-  if (json) await checkUploadedJsonState(json, '/data/attributes/json-state');
+  const checked = decoded ? await parseUploadedState(decoded, input.md5, '/data/attributes/state') : null;
+  const body = checked?.bytes ?? null;
+  const parsed = checked?.state ?? null;
+  const json = jsonDecoded ? await checkUploadedJsonState(jsonDecoded, '/data/attributes/json-state') : null;
   const sign = await stateUrlSigner(ctx);
   return writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);

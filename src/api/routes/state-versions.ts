@@ -9,6 +9,7 @@ import { outputsOfVersion } from '../../services/state-outputs.js';
 import type { StateUrlQuery } from '../../services/state-urls.js';
 import * as states from '../../services/state-versions.js';
 import { readResource } from '../body.js';
+import { readStateBody } from '../state-body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';
@@ -108,7 +109,7 @@ export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>
         c.req.param('id'),
         kind,
         signedQuery(c),
-        async () => Buffer.from(await c.req.arrayBuffer()),
+        () => readStateBody(c),
       );
       return c.body(null, 200);
     });
