@@ -13,6 +13,7 @@ import { createApp } from './app.js';
 import { JSONAPI } from './documents.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
+import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
 import { pruneRetainedData } from '../services/data-retention.js';
 import { BerthError } from '../domain/errors.js';
 import { errorResponse, internalError } from './errors.js';
@@ -64,6 +65,8 @@ export interface ServeOptions {
    * Entries of the read cache of GET answers (read-cache.ts); 0 turns it off. Default 1000.
    */
   readCacheEntries?: number;
+  /** Seconds the signed hosted-state URLs work (default 300, at most a day). */
+  stateUrlTtlSeconds?: number;
   /** Header size, URL length and timeouts; each missing one takes its default (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
 }
@@ -101,11 +104,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const clock = options.clock;
   const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
 
+  const stateUrlTtlSeconds = options.stateUrlTtlSeconds ?? DEFAULT_STATE_URL_TTL_SECONDS;
+  if (!Number.isInteger(stateUrlTtlSeconds) || stateUrlTtlSeconds < 1 || stateUrlTtlSeconds > MAX_STATE_URL_TTL_SECONDS)
+    throw new ServeSetupError(
+      `the state URL lifetime must be a whole number of seconds from 1 to ${MAX_STATE_URL_TTL_SECONDS}, not ${stateUrlTtlSeconds}`,
+    );
+
   const store = await openStore(options.database);
   await store.optimize();
   store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
-  const settings = await loadSettings(store.db);
+  const settings = { ...(await loadSettings(store.db)), stateUrlTtlSeconds };
   // Tokens that authenticated: only they get a rate limit bucket of their own (rate-limit.ts).
   const knownTokens = new KnownTokens();
   const reportError = (err: unknown) => options.log(errorLine(err));

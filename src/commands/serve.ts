@@ -2,11 +2,12 @@ import { readFileSync } from 'node:fs';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
+import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
 
 export default class Serve extends BerthCommand<typeof Serve> {
   static override summary = 'Run the HTTP API server (HCP Terraform API v2 dialect).';
   static override description =
-    'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
+    'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), signs hosted-state URLs for --state-url-ttl seconds (300), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 9000 --db /var/lib/berth/berth.db',
@@ -14,6 +15,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --edition hosted',
     '<%= config.bin %> serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem',
     '<%= config.bin %> serve --rate-limit 0',
+    '<%= config.bin %> serve --state-url-ttl 60',
     '<%= config.bin %> serve --host 0.0.0.0 --database postgres://berth@db.internal:5432/berth',
   ];
   static override flags = {
@@ -45,6 +47,13 @@ export default class Serve extends BerthCommand<typeof Serve> {
       default: 1000,
       min: 0,
       env: 'BERTH_READ_CACHE',
+    }),
+    'state-url-ttl': Flags.integer({
+      description: 'seconds the signed hosted-state upload and download URLs of state versions work',
+      default: DEFAULT_STATE_URL_TTL_SECONDS,
+      min: 1,
+      max: MAX_STATE_URL_TTL_SECONDS,
+      env: 'BERTH_STATE_URL_TTL',
     }),
     'max-header-size': Flags.integer({
       description: 'largest request line plus headers, in bytes (431 beyond)',
@@ -113,6 +122,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       tls,
       rateLimit: this.flags['rate-limit'],
       readCacheEntries: this.flags['read-cache'],
+      stateUrlTtlSeconds: this.flags['state-url-ttl'],
       limits: {
         maxHeaderSize: this.flags['max-header-size'],
         headersTimeoutMs: this.flags['headers-timeout'] * 1000,

@@ -24,8 +24,8 @@ export interface StateVersion {
   hasJsonState: boolean;
   createdAt: string;
   finalizedAt: string | null;
-  /** Capability secret of the upload/download URLs; the serializer builds the URLs from it. */
-  urlSecret: string;
+  /** The signed query strings of its hosted-state URLs, each null where the version offers none. */
+  urls: StateVersionUrls;
   /** Ids of its outputs, in the state's order (empty while pending). */
   outputIds: string[];
   /** What its state holds, once extracted (null while pending). */
@@ -34,6 +34,14 @@ export interface StateVersion {
     modules: Record<string, Record<string, number>>;
     providers: Record<string, Record<string, number>>;
   } | null;
+}
+
+/** The query strings (`expires=...&signature=...`) of a version's hosted-state URLs; the serializer builds the URLs. */
+export interface StateVersionUrls {
+  stateUpload: string | null;
+  stateDownload: string | null;
+  jsonUpload: string | null;
+  jsonDownload: string | null;
 }
 
 export interface StateVersionInput {

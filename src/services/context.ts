@@ -4,9 +4,11 @@ import type { Clock } from '../domain/clock.js';
 import type { DB } from '../store/schema.js';
 import type { CommitHook } from '../store/transaction.js';
 
-/** Instance-wide settings (stored in the `settings` table). */
+/** Instance-wide settings (stored in the `settings` table, except where said). */
 export interface InstanceSettings {
   edition: 'self-hosted' | 'hosted';
+  /** How long hosted-state URLs work, in seconds (not stored: `berth serve --state-url-ttl`; default 300). */
+  stateUrlTtlSeconds?: number;
 }
 
 /** What every service operation receives. */

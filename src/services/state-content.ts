@@ -1,48 +1,42 @@
-import { timingSafeEqual } from 'node:crypto';
-import { conflict, invalid, notFound } from '../domain/errors.js';
-import { md5Hex, parseState, type ParsedState } from '../domain/state.js';
+import { conflict, notFound } from '../domain/errors.js';
+import type { ParsedState } from '../domain/state.js';
+import type { StateFileKind } from '../domain/state-url.js';
 import { writeExtractedState } from '../store/state-rows.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
+import { canStageStateFile, stageStateFile, unstageStateFile } from '../store/state-file-stage.js';
+import { checkUploadedJsonState, IN_THREAD_BYTES, parseUploadedState } from './state-parser.js';
+import { requireSignedStateUrl, type StateUrlQuery } from './state-urls.js';
 import type { StateVersionRow } from './state-versions.js';
 
-/** The two files a state version can hold: the raw state and its `terraform show -json` form. */
-export type StateFileKind = 'state' | 'json-state';
+export type { StateFileKind } from '../domain/state-url.js';
 
-/** Checks a raw state against the version's md5 and parses it (422 at `pointer` otherwise). */
-export function checkState(bytes: Buffer, md5: string, pointer: string): ParsedState {
-  if (md5Hex(bytes) !== md5) throw invalid(pointer, 'State does not match its md5 checksum');
-  return parseState(bytes, pointer);
-}
-
-/** The JSON form of a state must at least be JSON (422 at `pointer` otherwise). */
-export function checkJsonState(bytes: Buffer, pointer: string): void {
-  try {
-    JSON.parse(bytes.toString('utf8'));
-  } catch {
-    throw invalid(pointer, 'The JSON state must be JSON (the output of `terraform show -json`)');
-  }
+/** A state file to record: its bytes, or only its size when they were written already (staged). */
+export interface StateFileBody {
+  bytes: Buffer | null;
+  size: number;
 }
 
 /**
- * Stores a version's raw state as the bytes given, with what berth extracts from it (outputs,
- * resources, counts), and finalizes the version. A version created without a lineage takes the
- * state's own. Returns the row as it now is.
+ * Stores a version's raw state as the bytes given (unless staged), with what berth extracted from
+ * it (outputs, resources, counts), and finalizes the version. A version created without a lineage
+ * takes the state's own. Returns the row as it now is.
  */
 export async function storeState(
   tx: Tx,
   row: StateVersionRow,
-  bytes: Buffer,
+  body: StateFileBody,
   parsed: ParsedState,
   now: string,
 ): Promise<StateVersionRow> {
-  await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'state', body: bytes }).execute();
+  if (body.bytes)
+    await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'state', body: body.bytes }).execute();
   await writeExtractedState(tx, row.id, parsed);
   const changes = {
     status: 'finalized' as const,
     finalized_at: now,
     resource_count: parsed.resourceCount,
-    size: bytes.length,
+    size: body.size,
     terraform_version: parsed.terraformVersion,
     lineage: row.lineage ?? parsed.lineage,
   };
@@ -50,17 +44,12 @@ export async function storeState(
   return { ...row, ...changes, format_version: parsed.formatVersion };
 }
 
-/** Stores a version's JSON state (once). */
-export async function storeJsonState(tx: Tx, row: StateVersionRow, bytes: Buffer): Promise<StateVersionRow> {
-  await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'json-state', body: bytes }).execute();
+/** Stores a version's JSON state (once; its bytes null when staged). */
+export async function storeJsonState(tx: Tx, row: StateVersionRow, bytes: Buffer | null): Promise<StateVersionRow> {
+  if (bytes)
+    await tx.insertInto('state_files').values({ state_version_id: row.id, kind: 'json-state', body: bytes }).execute();
   await tx.updateTable('state_versions').set({ has_json_state: 1 }).where('id', '=', row.id).execute();
   return { ...row, has_json_state: 1 };
-}
-
-function secretMatches(stored: string, given: string): boolean {
-  const a = Buffer.from(stored);
-  const b = Buffer.from(given);
-  return a.length === b.length && timingSafeEqual(a, b);
 }
 
 /** Whether a version still takes its JSON state: not yet given, and the version pending or intermediate. */
@@ -70,52 +59,89 @@ export function takesJsonState(row: Pick<StateVersionRow, 'has_json_state' | 'st
   );
 }
 
+const versionRow = (db: Tx, id: string) =>
+  db.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
+
+const TAKEN: Record<StateFileKind, string> = {
+  state: 'This state version has already been uploaded',
+  'json-state': 'This state version takes no JSON state (any more)',
+};
+
+/** 409 unless the version still takes this file. */
+function requireTakes(row: StateVersionRow, kind: StateFileKind): void {
+  if (kind === 'json-state' ? !takesJsonState(row) : row.status !== 'pending') throw conflict(TAKEN[kind]);
+}
+
 /**
  * Receives a version's raw state (`state`, once, while pending) or JSON state (`json-state`,
- * once, while the version is pending or intermediate) through its upload URL: the secret in the
- * URL authorizes, like a signed URL. 404 for an unknown version or a wrong secret.
+ * once, while the version is pending or intermediate) through its signed upload URL (404 when
+ * the signature is wrong or expired, or the version is gone). The body is read and parsed only
+ * then, outside any transaction (state-parser.ts: big files on a worker thread, within bounds);
+ * the write transaction only records the result, after checking again that the version still
+ * takes the file (a concurrent upload may have won: 409).
  */
 export async function uploadStateFile(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'commitHook'>,
   id: string,
   kind: StateFileKind,
-  secret: string,
-  bytes: Buffer,
+  query: StateUrlQuery,
+  readBody: () => Promise<Buffer>,
 ): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
-    const row = await tx.selectFrom('state_versions').selectAll().where('id', '=', id).executeTakeFirst();
-    if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
-    if (kind === 'json-state') {
-      if (!takesJsonState(row)) throw conflict('This state version takes no JSON state (any more)');
-      checkJsonState(bytes, '/');
-      await storeJsonState(tx, row, bytes);
-      return;
-    }
-    if (row.status !== 'pending') throw conflict('This state version has already been uploaded');
-    const parsed = checkState(bytes, row.md5, '/');
-    await storeState(tx, row, bytes, parsed, ctx.clock.now().toISOString());
-  });
+  await requireSignedStateUrl(ctx, id, kind, 'upload', query);
+  const before = await versionRow(ctx.db, id);
+  if (!before) throw notFound('state version not found');
+  requireTakes(before, kind);
+  const body = await readBody();
+  const size = body.length;
+  const checked =
+    kind === 'state'
+      ? await parseUploadedState(body, before.md5, '/')
+      : { state: null, bytes: await checkUploadedJsonState(body, '/') };
+  const { state: parsed, bytes } = checked;
+  // A big file is written first, on its own (state-file-stage.ts); the transaction records the rest.
+  const staged = size > IN_THREAD_BYTES && canStageStateFile(ctx.db);
+  if (staged) {
+    const outcome = await stageStateFile(ctx.db, id, kind, bytes);
+    if (outcome === 'gone') throw notFound('state version not found');
+    // Another upload of the same file got there first.
+    if (outcome === 'exists') throw conflict(TAKEN[kind]);
+  }
+  try {
+    await writeTransaction(ctx, async (tx) => {
+      const row = await versionRow(tx, id);
+      if (!row) throw notFound('state version not found');
+      requireTakes(row, kind);
+      const file = staged ? null : bytes;
+      if (parsed) await storeState(tx, row, { bytes: file, size }, parsed, ctx.clock.now().toISOString());
+      else await storeJsonState(tx, row, file);
+    });
+  } catch (err) {
+    if (staged) await unstageStateFile(ctx.db, id, kind);
+    throw err;
+  }
 }
 
 /**
- * A version's stored file, exactly as uploaded, through its download URL (the secret
- * authorizes). 404 while there is none: pending, soft-deleted or permanently deleted.
+ * A version's stored file, exactly as uploaded, through its signed download URL (404 when the
+ * signature is wrong or expired). 404 while there is no file: pending, soft-deleted or
+ * permanently deleted, or the version (or its workspace) deleted.
  */
 export async function downloadStateFile(
-  ctx: Pick<ServiceContext, 'db'>,
+  ctx: Pick<ServiceContext, 'db' | 'clock'>,
   id: string,
   kind: StateFileKind,
-  secret: string,
+  query: StateUrlQuery,
 ): Promise<Buffer> {
+  await requireSignedStateUrl(ctx, id, kind, 'download', query);
   const row = await ctx.db
     .selectFrom('state_versions')
     .leftJoin('state_files', (j) =>
       j.onRef('state_files.state_version_id', '=', 'state_versions.id').on('state_files.kind', '=', kind),
     )
-    .select(['state_versions.url_secret', 'state_versions.status', 'state_files.body'])
+    .select(['state_versions.status', 'state_files.body'])
     .where('state_versions.id', '=', id)
     .executeTakeFirst();
-  if (!row || !secretMatches(row.url_secret, secret)) throw notFound('state version not found');
+  if (!row) throw notFound('state version not found');
   if (row.status !== 'finalized' || !row.body) throw notFound('this state version has no stored state');
   return Buffer.from(row.body);
 }

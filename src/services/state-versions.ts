@@ -7,11 +7,13 @@ import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type Action, type OrgFacts } from '../domain/policy.js';
 import { decodeBase64 } from '../domain/state.js';
 import { summarize } from '../domain/state-resources.js';
-import type { StateVersion, StateVersionInput } from '../domain/state-version.js';
+import type { StateVersion, StateVersionInput, StateVersionUrls } from '../domain/state-version.js';
 import type { StateVersionsTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
-import { checkJsonState, checkState, storeJsonState, storeState } from './state-content.js';
+import { storeJsonState, storeState, takesJsonState } from './state-content.js';
+import { checkUploadedJsonState, parseUploadedState } from './state-parser.js';
+import { stateUrlSigner, type StateUrlSigner } from './state-urls.js';
 import { holdsLock } from './workspace-locks.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 
@@ -43,8 +45,19 @@ export function parseStateVersionAttributes(attributes: unknown): StateVersionIn
   };
 }
 
+/** The hosted-state URLs a version offers now (query strings signed by `sign`): each only while it works. */
+function urlsOf(row: StateVersionRow, sign: StateUrlSigner): StateVersionUrls {
+  const finalized = row.status === 'finalized';
+  return {
+    stateUpload: row.status === 'pending' ? sign(row.id, 'state', 'upload') : null,
+    stateDownload: finalized ? sign(row.id, 'state', 'download') : null,
+    jsonUpload: takesJsonState(row) ? sign(row.id, 'json-state', 'upload') : null,
+    jsonDownload: finalized && row.has_json_state === 1 ? sign(row.id, 'json-state', 'download') : null,
+  };
+}
+
 /** Outputs ids and resource summaries of versions, for their documents (two queries for a page). */
-export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId: string | null) {
+export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId: string | null, sign: StateUrlSigner) {
   const ids = rows.map((r) => r.id);
   const outputs =
     ids.length === 0
@@ -82,7 +95,7 @@ export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId
     hasJsonState: row.has_json_state === 1,
     createdAt: row.created_at,
     finalizedAt: row.finalized_at,
-    urlSecret: row.url_secret,
+    urls: urlsOf(row, sign),
     outputIds: outputs.filter((o) => o.state_version_id === row.id).map((o) => o.id),
     summary:
       row.status === 'pending'
@@ -91,8 +104,13 @@ export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId
   }));
 }
 
-async function stateVersionOf(db: Tx, row: StateVersionRow, currentId: string | null): Promise<StateVersion> {
-  return (await stateVersionsOf(db, [row], currentId))[0];
+async function stateVersionOf(
+  db: Tx,
+  row: StateVersionRow,
+  currentId: string | null,
+  sign: StateUrlSigner,
+): Promise<StateVersion> {
+  return (await stateVersionsOf(db, [row], currentId, sign))[0];
 }
 
 /**
@@ -109,19 +127,23 @@ export async function createStateVersion(
   input: StateVersionInput,
 ): Promise<StateVersion> {
   const now = ctx.clock.now().toISOString();
+  // Decoded, checked and parsed before the transaction: it only records the result.
+  const decoded = input.state === null ? null : decodeBase64(input.state);
+  if (input.state !== null && !decoded) throw invalid('/data/attributes/state', 'State must be base64-encoded');
+  const jsonDecoded = input.jsonState === null ? null : decodeBase64(input.jsonState);
+  if (input.jsonState !== null && !jsonDecoded)
+    throw invalid('/data/attributes/json-state', 'Json-state must be base64-encoded');
+  const checked = decoded ? await parseUploadedState(decoded, input.md5, '/data/attributes/state') : null;
+  const body = checked?.bytes ?? null;
+  const parsed = checked?.state ?? null;
+  const json = jsonDecoded ? await checkUploadedJsonState(jsonDecoded, '/data/attributes/json-state') : null;
+  const sign = await stateUrlSigner(ctx);
   return writeTransaction(ctx, async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:create-state-versions', facts))
       throw notAuthorized('create state versions in this workspace');
     if (!holdsLock(ctx, ws)) throw conflict('The workspace must be locked by you before you create a state version');
 
-    const body = input.state === null ? null : decodeBase64(input.state);
-    if (input.state !== null && !body) throw invalid('/data/attributes/state', 'State must be base64-encoded');
-    const parsed = body ? checkState(body, input.md5, '/data/attributes/state') : null;
-    const json = input.jsonState === null ? null : decodeBase64(input.jsonState);
-    if (input.jsonState !== null && !json)
-      throw invalid('/data/attributes/json-state', 'Json-state must be base64-encoded');
-    if (json) checkJsonState(json, '/data/attributes/json-state');
     const lineage = input.lineage ?? parsed?.lineage ?? null;
     if (!input.force) await checkSuccession(tx, ws.id, ws.current_state_version_id, input.serial, lineage);
 
@@ -137,6 +159,7 @@ export async function createStateVersion(
       resource_count: 0,
       size: 0,
       terraform_version: null,
+      // No longer what authorizes the hosted-state URLs (they are signed: state-urls.ts); kept filled.
       url_secret: randomTail(32),
       created_by_kind: ctx.actor.kind,
       created_by_id: ctx.actor.tokenId,
@@ -148,9 +171,9 @@ export async function createStateVersion(
     const { seq: _seq, ...values } = row;
     await tx.insertInto('state_versions').values(values).execute();
     let stored = row;
-    if (body && parsed) stored = await storeState(tx, stored, body, parsed, now);
+    if (body && parsed) stored = await storeState(tx, stored, { bytes: body, size: body.length }, parsed, now);
     if (json) stored = await storeJsonState(tx, stored, json);
-    return stateVersionOf(tx, stored, ws.current_state_version_id);
+    return stateVersionOf(tx, stored, ws.current_state_version_id, sign);
   });
 }
 
@@ -273,7 +296,7 @@ export async function readableVersion(
 
 export async function getStateVersion(ctx: ServiceContext, id: string): Promise<StateVersion> {
   const { row, ws } = await readableVersion(ctx, id);
-  return stateVersionOf(ctx.db, row, ws.current_state_version_id);
+  return stateVersionOf(ctx.db, row, ws.current_state_version_id, await stateUrlSigner(ctx));
 }
 
 export async function currentStateVersion(ctx: ServiceContext, ref: WorkspaceRef): Promise<StateVersion> {
@@ -285,7 +308,7 @@ export async function currentStateVersion(ctx: ServiceContext, ref: WorkspaceRef
     .selectAll()
     .where('id', '=', ws.current_state_version_id)
     .executeTakeFirstOrThrow();
-  return stateVersionOf(ctx.db, row, ws.current_state_version_id);
+  return stateVersionOf(ctx.db, row, ws.current_state_version_id, await stateUrlSigner(ctx));
 }
 
 /** State versions of a workspace (by id, or by organization and name), newest first. */
@@ -299,5 +322,6 @@ export async function listStateVersions(
   const base = ctx.db.selectFrom('state_versions').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').limit(page.size).offset(offsetOf(page)).execute();
-  return { items: await stateVersionsOf(ctx.db, rows, ws.current_state_version_id), total: Number(n), page };
+  const sign = await stateUrlSigner(ctx);
+  return { items: await stateVersionsOf(ctx.db, rows, ws.current_state_version_id, sign), total: Number(n), page };
 }

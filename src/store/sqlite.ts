@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { Kysely } from 'kysely';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { registerSqliteFile } from './state-file-stage.js';
 import { migrate } from './migrate.js';
 import { cachingDatabase } from './statement-cache.js';
 import { BusyWaitingSqliteDialect, isSqliteBusy } from './sqlite-busy.js';
@@ -35,6 +36,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // the dialect and writeTransaction wait between tries instead (sqlite-busy.ts). Opening and
   // migrating, before anything is served, may still wait there.
   sqlite.pragma('busy_timeout = 0');
+  if (path !== ':memory:') registerSqliteFile(db, path);
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;

@@ -35,8 +35,8 @@ export async function writeExtractedState(db: Kysely<any>, stateVersionId: strin
       name: o.name,
       sensitive: o.sensitive ? 1 : 0,
       type: o.type,
-      detailed_type: o.detailedType === null ? null : JSON.stringify(o.detailedType),
-      value: JSON.stringify(o.value),
+      detailed_type: o.detailedTypeJson,
+      value: o.valueJson,
     })),
   );
   await insertChunked(

@@ -215,8 +215,10 @@ describe('state versions, outputs and resources', () => {
       expect(a).toMatchObject({ status: 'pending', 'resources-processed': false, 'hosted-state-download-url': null });
       expect(a.resources).toBeNull();
       expect(a['billable-rum-count']).toBeNull();
-      expect(a['hosted-state-upload-url']).toMatch(/^http:\/\/berth\.test\/api\/v2\/state-versions\/sv-.+secret=/);
-      expect(a['hosted-json-state-upload-url']).toMatch(/\/json-content\?secret=[A-Za-z0-9]{32}$/);
+      expect(a['hosted-state-upload-url']).toMatch(
+        /^http:\/\/berth\.test\/api\/v2\/state-versions\/sv-[A-Za-z0-9]{16}\/content\?expires=\d+&signature=[\w-]{43}$/,
+      );
+      expect(a['hosted-json-state-upload-url']).toMatch(/\/json-content\?expires=\d+&signature=[\w-]{43}$/);
       const put = (url: string, raw: string) =>
         api.request('PUT', path(url), { raw, token: null, headers: { 'Content-Type': 'application/octet-stream' } });
       const json = '{"format_version":"1.0","values":{}}';
@@ -257,7 +259,7 @@ describe('state versions, outputs and resources', () => {
     it('a JSON state is taken only while the version is pending or not yet released by an unlock', async () => {
       const { id } = await workspace();
       const sv = await push(id);
-      expect(sv.attributes['hosted-json-state-upload-url']).toEqual(expect.stringContaining('/json-content?secret='));
+      expect(sv.attributes['hosted-json-state-upload-url']).toEqual(expect.stringContaining('/json-content?expires='));
       const read = (await api.get(`${P}/state-versions/${sv.id}`, owner())).body.data;
       expect(read.attributes['hosted-json-state-upload-url']).toBeNull();
       const late = await api.request('PUT', path(sv.attributes['hosted-json-state-upload-url']), {
@@ -266,7 +268,7 @@ describe('state versions, outputs and resources', () => {
         headers: { 'Content-Type': 'application/octet-stream' },
       });
       expect(late.status).toBe(409);
-      const wrong = path(sv.attributes['hosted-json-state-upload-url']).replace(/secret=.*/, 'secret=guess');
+      const wrong = path(sv.attributes['hosted-json-state-upload-url']).replace(/signature=.*/, 'signature=guess');
       expect((await api.request('PUT', wrong, { raw: '{}', token: null })).status).toBe(404);
     });
   });

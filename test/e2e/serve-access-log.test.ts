@@ -32,7 +32,7 @@ describe('the access log of berth serve', () => {
     secrets.push(token);
     const olga = { Authorization: `Bearer ${token}` };
 
-    // Successful requests, failed ones, and a state upload whose URL carries its secret.
+    // Successful requests, failed ones, and a state upload whose URL carries its signature.
     expect(
       (
         await call('POST', '/api/v2/organizations', olga, {
@@ -52,7 +52,7 @@ describe('the access log of berth serve', () => {
     });
     expect(sv.status).toBe(201);
     const upload = new URL(((await sv.json()) as any).data.attributes['hosted-state-upload-url']);
-    secrets.push(upload.searchParams.get('secret')!);
+    secrets.push(upload.searchParams.get('signature')!);
     expect((await call('PUT', `${upload.pathname}${upload.search}`, {}, state.toString())).status).toBe(200);
     const wrongToken = 'berth.WrongTokenValue1.ThisIsNotARealTokenButMustNotBeLoggedEither00';
     secrets.push(wrongToken);
@@ -88,7 +88,7 @@ describe('the access log of berth serve', () => {
   it('never writes a token, a header value or a URL secret', () => {
     const log = accessLog();
     for (const s of secrets) expect(log).not.toContain(s);
-    expect(log).not.toMatch(/authorization|bearer|basic |secret=/i);
+    expect(log).not.toMatch(/authorization|bearer|basic |signature=/i);
     // The token's prefix is not there either: no partial token could be pieced together.
     expect(log).not.toMatch(/berth\.[A-Za-z0-9]{6,}/);
   });

@@ -346,7 +346,7 @@ describe('the Terraform CLI cloud block (local execution mode) against berth ser
     expect((await download(url)).equals(bytes)).toBe(true);
   });
 
-  it('the access log shows the state writes, and never the secret of an upload URL', () => {
+  it('the access log shows the state writes, and never the signature of an upload URL', () => {
     const lines = server
       .stderr()
       .split('\n')
@@ -354,7 +354,7 @@ describe('the Terraform CLI cloud block (local execution mode) against berth ser
     expect(lines.some((l) => l.includes(`POST /api/v2/workspaces/${workspaceId}/state-versions 201`))).toBe(true);
     expect(lines.some((l) => /PUT \/api\/v2\/state-versions\/sv-\w+\/content 200/.test(l))).toBe(true);
     expect(lines.some((l) => /PUT \/api\/v2\/state-versions\/sv-\w+\/json-content 200/.test(l))).toBe(true);
-    // The access log never holds the upload URLs' secret.
-    expect(server.stderr()).not.toMatch(/secret=/);
+    // The access log never holds the upload URLs' signature.
+    expect(server.stderr()).not.toMatch(/signature=/);
   });
 });

@@ -63,6 +63,8 @@ const QUERY_KEYS = [
   'sort',
   'name',
   'secret',
+  'expires',
+  'signature',
   'search[name]',
   'search[tags]',
   'search[exclude-tags]',

@@ -6,8 +6,10 @@ import type { ServiceContext } from '../../services/context.js';
 import { manageBackingData, type BackingDataAction } from '../../services/state-backing-data.js';
 import { downloadStateFile, uploadStateFile, type StateFileKind } from '../../services/state-content.js';
 import { outputsOfVersion } from '../../services/state-outputs.js';
+import type { StateUrlQuery } from '../../services/state-urls.js';
 import * as states from '../../services/state-versions.js';
 import { readResource } from '../body.js';
+import { readStateBody } from '../state-body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';
@@ -20,6 +22,12 @@ export const STATE_BODY_LIMIT = 64 * 1024 * 1024;
 export const STATE_VERSION_INCLUDES = ['created_by', 'run', 'run.created_by', 'run.configuration_version', 'outputs'];
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+
+/** The signature and expiry a hosted-state URL carries. */
+const signedQuery = (c: Context<AppEnv>): StateUrlQuery => ({
+  expires: c.req.query('expires'),
+  signature: c.req.query('signature'),
+});
 
 /** A state version document, with its outputs in `included` when asked. */
 async function sendVersion(c: Context<AppEnv>, sv: StateVersion, status: 200 | 201 = 200): Promise<Response> {
@@ -78,9 +86,9 @@ export function stateVersionRoutes(): Hono<AppEnv> {
 }
 
 /**
- * The hosted-state URLs: authorized by the secret they carry (like signed URLs), so they are
- * mounted before token authentication, with the larger body limit. `content` is the raw state,
- * `json-content` its `terraform show -json` form; both are served exactly as uploaded.
+ * The hosted-state URLs: authorized by their signature and expiry (`expires`, `signature`), so
+ * they are mounted before token authentication, with the larger body limit. `content` is the raw
+ * state, `json-content` its `terraform show -json` form; both are served exactly as uploaded.
  */
 export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
@@ -96,18 +104,17 @@ export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>
   ];
   for (const [path, kind] of files) {
     r.put(`/state-versions/:id/${path}`, limit, async (c) => {
-      const bytes = Buffer.from(await c.req.arrayBuffer());
       await uploadStateFile(
         { ...context, commitHook: c.get('commitHook') },
         c.req.param('id'),
         kind,
-        c.req.query('secret') ?? '',
-        bytes,
+        signedQuery(c),
+        () => readStateBody(c),
       );
       return c.body(null, 200);
     });
     r.get(`/state-versions/:id/${path}`, async (c) => {
-      const body = await downloadStateFile(context, c.req.param('id'), kind, c.req.query('secret') ?? '');
+      const body = await downloadStateFile(context, c.req.param('id'), kind, signedQuery(c));
       return c.body(new Uint8Array(body), 200, { 'Content-Type': 'application/json' });
     });
   }

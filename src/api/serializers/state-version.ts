@@ -3,14 +3,12 @@ import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /**
  * A state version. The hosted-state URLs are absolute (clients PUT and GET them directly, without
- * a token: the secret in the URL authorizes, like a signed URL), built on the request's origin.
+ * a token: the URL is signed and expires), built on the request's origin.
  */
 export function serializeStateVersion(sv: StateVersion, origin: string): ResourceObject {
   const base = `${origin}${API_PREFIX}/state-versions/${sv.id}`;
-  const secret = `?secret=${sv.urlSecret}`;
-  const finalized = sv.status === 'finalized';
+  const url = (path: string, query: string | null) => (query === null ? null : `${base}/${path}?${query}`);
   const processed = sv.status !== 'pending';
-  const takesJson = !sv.hasJsonState && (sv.status === 'pending' || (sv.status === 'finalized' && sv.intermediate));
   return {
     id: sv.id,
     type: 'state-versions',
@@ -31,10 +29,10 @@ export function serializeStateVersion(sv: StateVersion, origin: string): Resourc
       modules: sv.summary?.modules ?? null,
       providers: sv.summary?.providers ?? null,
       resources: sv.summary?.resources ?? null,
-      'hosted-state-download-url': finalized ? `${base}/content${secret}` : null,
-      'hosted-state-upload-url': sv.status === 'pending' ? `${base}/content${secret}` : null,
-      'hosted-json-state-download-url': finalized && sv.hasJsonState ? `${base}/json-content${secret}` : null,
-      'hosted-json-state-upload-url': takesJson ? `${base}/json-content${secret}` : null,
+      'hosted-state-download-url': url('content', sv.urls.stateDownload),
+      'hosted-state-upload-url': url('content', sv.urls.stateUpload),
+      'hosted-json-state-download-url': url('json-content', sv.urls.jsonDownload),
+      'hosted-json-state-upload-url': url('json-content', sv.urls.jsonUpload),
       'vcs-commit-sha': null,
       'vcs-commit-url': null,
     },
