@@ -1,4 +1,4 @@
-import { Problems } from './errors.js';
+import { BerthError, Problems } from './errors.js';
 import { charLength } from './text.js';
 
 /**
@@ -41,6 +41,20 @@ export const TEXT_LIMITS = {
 export const MAX_TRIGGER_ENTRIES = 10;
 /** Flat (legacy) tags one workspace carries. */
 export const MAX_FLAT_TAGS_PER_WORKSPACE = 50;
+/**
+ * Lists that documents carry whole, capped where they are written: a team's members (active and
+ * invited), the teams of an organization (a membership lists its teams), the workspaces an agent
+ * pool allows, and a user's tokens (listed without pages, as go-tfe reads them).
+ */
+export const MAX_TEAM_MEMBERS = 1000;
+export const MAX_TEAMS_PER_ORGANIZATION = 1000;
+export const MAX_ALLOWED_WORKSPACES_PER_POOL = 1000;
+export const MAX_TOKENS_PER_USER = 1000;
+
+/** A 422 at `pointer` for a list that would grow past its cap. */
+export function tooMany(pointer: string, what: string, max: number): BerthError {
+  return new BerthError([{ status: 422, title: 'invalid attribute', detail: `${what} (at most ${max})`, pointer }]);
+}
 
 export const tooLongDetail = (label: string, max: number) => `${label} is too long (maximum is ${max} characters)`;
 export const NOT_TEXT = 'must not contain control characters (other than tab and line breaks) or unpaired surrogates';
