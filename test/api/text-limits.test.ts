@@ -159,6 +159,18 @@ describe('length limits of free-text attributes', () => {
     const org = await api.get('/api/v2/organizations/acme/tags?q=tag-100');
     expect(org.body.data.map((t: { attributes: { name: string } }) => t.attributes.name)).not.toContain('tag-1000');
     expect((await api.post(path, tags(1000, 1))).status).toBe(204);
+    // Adding a workspace to a tag's workspaces counts too.
+    const other = await api.post('/api/v2/organizations/acme/workspaces', ws({ name: 'other' }));
+    expect((await api.post(`/api/v2/workspaces/${other.body.data.id}/relationships/tags`, tags(2000, 1))).status).toBe(
+      204,
+    );
+    const extra = (await api.get('/api/v2/organizations/acme/tags?q=tag-2000')).body.data[0].id as string;
+    const res2 = await api.post(`/api/v2/tags/${extra}/relationships/workspaces`, {
+      data: [{ type: 'workspaces', id: wsId }],
+    });
+    expect(res2.status, res2.text).toBe(422);
+    expect(res2.body.errors[0]).toMatchObject({ source: { pointer: '/data/0/id' } });
+    expect((await api.get(`${path}?page%5Bsize%5D=100`)).body.data).toHaveLength(MAX_FLAT_TAGS_PER_WORKSPACE);
   });
 
   it('organization email, OAuth token name and token descriptions are limited', async () => {
