@@ -66,11 +66,13 @@ export async function startBerth(seedFile, extraArgs = []) {
       new Date().toISOString(),
     );
   sqlite.close();
+  // No rate limit, unless the caller sets one.
+  const rate = extraArgs.includes('--rate-limit') ? [] : ['--rate-limit', '0'];
   // BENCH_CPU_PROF=DIR: the serve process writes a V8 CPU profile there when it stops.
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   const child = spawn(
     process.execPath,
-    [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', ...extraArgs],
+    [...profile, BIN, 'serve', '--port', '0', '--prune-interval', '0', ...rate, ...extraArgs],
     {
       cwd: ROOT,
       env: { ...process.env, BERTH_DB: db, BERTH_DATABASE_URL: '', NO_COLOR: '1' },

@@ -27,14 +27,25 @@ export interface ReadCacheOptions {
   maxAgeMs: number;
   /** Larger answers (big lists, state downloads) are not kept. */
   maxBodyBytes: number;
+  /**
+   * The bodies kept, all together, in characters (a JavaScript string holds one or two bytes a
+   * character): older answers make room. Without it, 1000 answers of 256 KiB would be 256 MiB.
+   */
+  maxTotalChars: number;
   now?: () => number;
 }
 
-export const DEFAULT_READ_CACHE: ReadCacheOptions = { maxEntries: 1000, maxAgeMs: 1000, maxBodyBytes: 256 * 1024 };
+export const DEFAULT_READ_CACHE: ReadCacheOptions = {
+  maxEntries: 1000,
+  maxAgeMs: 1000,
+  maxBodyBytes: 256 * 1024,
+  maxTotalChars: 16 * 1024 * 1024,
+};
 
 export class ReadCache {
   readonly #entries = new Map<string, CachedAnswer>();
   readonly #now: () => number;
+  #totalChars = 0;
 
   constructor(
     private readonly stamp: () => string | Promise<string>,
@@ -58,7 +69,7 @@ export class ReadCache {
     const hit = this.#entries.get(key);
     if (!hit) return null;
     if (hit.stamp !== stamp || this.#now() - hit.storedAt > this.options.maxAgeMs) {
-      this.#entries.delete(key);
+      this.#drop(key);
       return null;
     }
     return hit;
@@ -67,10 +78,27 @@ export class ReadCache {
   /** Keeps an answer computed while the database was at `stamp` (taken before computing it). */
   set(key: string, stamp: string, headers: Record<string, string>, body: string): void {
     if (body.length > this.options.maxBodyBytes) return;
-    this.#entries.delete(key);
-    if (this.#entries.size >= this.options.maxEntries) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#drop(key);
+    while (
+      this.#entries.size > 0 &&
+      (this.#entries.size >= this.options.maxEntries || this.#totalChars + body.length > this.options.maxTotalChars)
+    )
+      this.#drop(this.#entries.keys().next().value!);
     const headerList = [...Object.entries(headers).flat(), 'content-length', String(Buffer.byteLength(body))];
     this.#entries.set(key, { stamp, storedAt: this.#now(), headers, body, headerList });
+    this.#totalChars += body.length;
+  }
+
+  #drop(key: string): void {
+    const entry = this.#entries.get(key);
+    if (!entry) return;
+    this.#entries.delete(key);
+    this.#totalChars -= entry.body.length;
+  }
+
+  /** The characters of the bodies kept. */
+  get totalChars(): number {
+    return this.#totalChars;
   }
 
   get size(): number {

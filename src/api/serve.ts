@@ -22,6 +22,7 @@ import { expectationFailed, refuse, refuseConnect, requestProblem } from './refu
 import { databaseErrorAnswer, isDatabaseUnavailable } from '../store/database-errors.js';
 import { AccessLog } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
+import { ConcurrencyGate, MAX_CONCURRENT_READS } from './read-gate.js';
 import {
   answerClientError,
   DEFAULT_LIMITS,
@@ -163,7 +164,18 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     /** The rate limit bucket the request was counted against. */
     counted?: string;
   }
-  const answer = async (
+  // GETs are computed a few at a time (read-gate.ts): what reads may hold in memory is bounded.
+  const reads = new ConcurrencyGate(MAX_CONCURRENT_READS);
+  const answer = (
+    request: Request,
+    target: string,
+    env: HttpBindings | Http2Bindings,
+    extra: Record<string, string>,
+  ): Promise<Answer> =>
+    request.method === 'GET'
+      ? reads.run(() => compute(request, target, env, extra))
+      : compute(request, target, env, extra);
+  const compute = async (
     request: Request,
     target: string,
     env: HttpBindings | Http2Bindings,

@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { bool, checkAttributes, opt, str } from './attributes.js';
 import { Problems } from './errors.js';
+import { MAX_ALLOWED_WORKSPACES_PER_POOL } from './limits.js';
 import { toManyIds } from './relationships.js';
 
 export interface AgentPool {
@@ -42,6 +43,11 @@ export function parseAgentPoolInput(
     );
   }
   const allowedWorkspaceIds = toManyIds(resource.relationships, 'allowed-workspaces', 'workspaces', problems);
+  if (allowedWorkspaceIds && allowedWorkspaceIds.length > MAX_ALLOWED_WORKSPACES_PER_POOL)
+    problems.add(
+      '/data/relationships/allowed-workspaces/data',
+      `An agent pool allows at most ${MAX_ALLOWED_WORKSPACES_PER_POOL} workspaces`,
+    );
   problems.throwIfAny();
   return {
     name,

@@ -1,5 +1,7 @@
 import * as v from 'valibot';
 import { Problems } from './errors.js';
+import { charLength } from './text.js';
+import { isPlainText, NOT_TEXT } from './limits.js';
 
 /**
  * Type-checks a JSON:API `attributes` object against a valibot schema and turns every issue into
@@ -29,6 +31,16 @@ function capitalise(s: string): string {
 
 // Small schema helpers with messages phrased to follow the attribute name ("Name must be a string").
 export const str = () => v.string('must be a string');
+/**
+ * A free text of at most `max` characters (code points; domain/limits.ts lists every limit),
+ * without control characters other than tab and line breaks, nor unpaired surrogates.
+ */
+export const text = (max: number) =>
+  v.pipe(
+    v.string('must be a string'),
+    v.check((s) => charLength(s) <= max, `is too long (maximum is ${max} characters)`),
+    v.check(isPlainText, NOT_TEXT),
+  );
 export const bool = () => v.boolean('must be a boolean');
 /** The largest integer an attribute may hold: what a 32-bit column holds, on either engine. */
 export const MAX_INT = 2_147_483_647;

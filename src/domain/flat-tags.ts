@@ -1,4 +1,5 @@
 import { Problems } from './errors.js';
+import { MAX_FLAT_TAGS_PER_WORKSPACE } from './limits.js';
 
 /** A flat (legacy) string tag of an organization. */
 export interface FlatTag {
@@ -14,6 +15,7 @@ export interface FlatTag {
 export type FlatTagRef = { id: string } | { name: string };
 
 export const MAX_FLAT_TAG_LENGTH = 255;
+export const TOO_MANY_FLAT_TAGS_DETAIL = `A workspace carries at most ${MAX_FLAT_TAGS_PER_WORKSPACE} tags`;
 const FLAT_TAG = /^[a-z0-9_:-]+$/;
 
 /** Lower-cases and checks a tag name; reports at `pointer`. */

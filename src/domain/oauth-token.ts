@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { checkAttributes, nullable, oneOf, opt, str } from './attributes.js';
+import { checkAttributes, nullable, oneOf, opt, text } from './attributes.js';
+import { TEXT_LIMITS as L } from './limits.js';
 
 /** The VCS providers an OAuth client can connect (HCP Terraform's `service-provider` values). */
 export const SERVICE_PROVIDERS = [
@@ -27,7 +28,10 @@ export interface OAuthTokenInput {
   name: string | null;
 }
 
-const schema = v.looseObject({ 'service-provider': opt(oneOf(SERVICE_PROVIDERS)), name: nullable(str()) });
+const schema = v.looseObject({
+  'service-provider': opt(oneOf(SERVICE_PROVIDERS)),
+  name: nullable(text(L.oauthTokenName)),
+});
 
 export function parseOAuthTokenAttributes(attributes: unknown): OAuthTokenInput {
   const a = checkAttributes(schema, attributes);

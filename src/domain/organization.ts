@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { bool, checkAttributes, int, nullable, oneOf, opt, str } from './attributes.js';
+import { bool, checkAttributes, int, nullable, oneOf, opt, str, text } from './attributes.js';
+import { TEXT_LIMITS as L } from './limits.js';
 import { Problems } from './errors.js';
 import { toOneId } from './relationships.js';
 
@@ -68,7 +69,7 @@ export interface OrganizationInput {
 
 const schema = v.looseObject({
   name: opt(str()),
-  email: opt(str()),
+  email: opt(text(L.email)),
   'allow-force-delete-workspaces': opt(bool()),
   'assessments-enforced': opt(bool()),
   'default-execution-mode': opt(oneOf(EXECUTION_MODES)),

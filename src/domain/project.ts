@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { bool, checkAttributes, nullable, oneOf, opt, str } from './attributes.js';
+import { bool, checkAttributes, nullable, oneOf, opt, str, text } from './attributes.js';
+import { isPlainText, NOT_TEXT, TEXT_LIMITS as L } from './limits.js';
 import { DURATION_FORMAT_DETAIL, isValidDuration } from './duration.js';
 import { BerthError, Problems } from './errors.js';
 import { checkBindingCount, parseTagBindings, type TagBindingInput } from './tags.js';
@@ -78,8 +79,8 @@ const schema = v.looseObject({
   description: nullable(str()),
   'auto-destroy-activity-duration': nullable(str()),
   'default-execution-mode': opt(oneOf(EXECUTION_MODES)),
-  'default-agent-pool-id': nullable(str()),
-  'default-agent-pool': nullable(str()),
+  'default-agent-pool-id': nullable(text(L.reference)),
+  'default-agent-pool': nullable(text(L.reference)),
   'setting-overwrites': nullable(
     v.looseObject(
       {
@@ -157,6 +158,8 @@ export function parseProjectInput(
   }
   if (typeof a.description === 'string' && charLength(a.description) > PROJECT_DESCRIPTION_MAX) {
     problems.add('/data/attributes/description', DESCRIPTION_LONG_DETAIL);
+  } else if (typeof a.description === 'string' && !isPlainText(a.description)) {
+    problems.add('/data/attributes/description', `Description ${NOT_TEXT}`);
   }
   const duration = a['auto-destroy-activity-duration'];
   if (typeof duration === 'string' && !isValidDuration(duration)) {

@@ -1,4 +1,5 @@
 import { Problems } from './errors.js';
+import { isPlainText, NOT_TEXT, tooLongDetail } from './limits.js';
 import { charLength } from './text.js';
 
 /** An SSH key of an organization. The key text is write-only and never part of this object. */
@@ -34,7 +35,8 @@ export function parseSshKeyInput(attributes: Record<string, unknown>, mode: 'cre
     }
     if (typeof v !== 'string') problems.add(pointer, `${label} must be a string`);
     else if (v.trim() === '') problems.add(pointer, `${label} can't be blank`);
-    else if (charLength(v) > max) problems.add(pointer, `${label} is too long (maximum is ${max} characters)`);
+    else if (charLength(v) > max) problems.add(pointer, tooLongDetail(label, max));
+    else if (!isPlainText(v)) problems.add(pointer, `${label} ${NOT_TEXT}`);
     else out[member] = v;
   }
   problems.throwIfAny();

@@ -1,6 +1,8 @@
 import * as v from 'valibot';
 import { bool, checkAttributes, nullable, oneOf, opt, str } from './attributes.js';
 import { Problems } from './errors.js';
+import { tooLongDetail } from './limits.js';
+import { charLength } from './text.js';
 
 export const OWNERS_TEAM = 'owners';
 export const TEAM_VISIBILITIES = ['secret', 'organization'] as const;
@@ -101,8 +103,8 @@ export function parseTeamAttributes(attributes: unknown, mode: 'create' | 'updat
     problems.add('/data/attributes/name', TEAM_NAME_DETAIL);
   }
   const sso = a['sso-team-id'];
-  if (typeof sso === 'string' && sso.length > SSO_TEAM_ID_MAX)
-    problems.add('/data/attributes/sso-team-id', `Sso team id is too long (at most ${SSO_TEAM_ID_MAX} characters)`);
+  if (typeof sso === 'string' && charLength(sso) > SSO_TEAM_ID_MAX)
+    problems.add('/data/attributes/sso-team-id', tooLongDetail('Sso team id', SSO_TEAM_ID_MAX));
   problems.throwIfAny();
   const oa = (a['organization-access'] ?? {}) as Partial<Record<OrganizationAccessFlag, boolean | undefined>>;
   const organizationAccess: Partial<OrganizationAccess> = {};

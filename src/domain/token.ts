@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { Problems } from './errors.js';
+import { checkLength, TEXT_LIMITS } from './limits.js';
 import { randomTail } from './ids.js';
 import { parseTimestamp } from './timestamp.js';
 
@@ -66,8 +67,18 @@ export function parseTokenOptions(body: Record<string, unknown> | null, now: Dat
   const problems = new Problems();
   let description: string | null | undefined;
   if ('description' in a && a.description !== undefined) {
-    if (a.description === null || typeof a.description === 'string') description = a.description;
-    else problems.add('/data/attributes/description', 'Description must be a string');
+    if (a.description === null || typeof a.description === 'string') {
+      if (
+        checkLength(
+          problems,
+          '/data/attributes/description',
+          'Description',
+          a.description,
+          TEXT_LIMITS.tokenDescription,
+        )
+      )
+        description = a.description;
+    } else problems.add('/data/attributes/description', 'Description must be a string');
   }
   let expiredAt: string | null = null;
   const raw = a['expired-at'];

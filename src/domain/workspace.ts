@@ -1,5 +1,6 @@
 import * as v from 'valibot';
-import { bool, checkAttributes, nullable, oneOf, opt, str } from './attributes.js';
+import { bool, checkAttributes, nullable, oneOf, opt, str, text } from './attributes.js';
+import { MAX_TRIGGER_ENTRIES, TEXT_LIMITS as L } from './limits.js';
 import { DURATION_FORMAT_DETAIL, isValidDuration } from './duration.js';
 import { isValidEngineVersion } from './engine-version.js';
 import { BerthError, Problems } from './errors.js';
@@ -153,11 +154,15 @@ export function validWorkspaceName(name: string): boolean {
 const IDENTIFIER = /^[^/\s]+\/[^/\s]+$|^[^/\s]+\/[^/\s]+\/_git\/[^/\s]+$/;
 
 const A = '/data/attributes';
-const strings = () => v.array(v.string('must be a string'), 'must be an array of strings');
+const triggerList = () =>
+  v.pipe(
+    v.array(text(L.triggerEntry), 'must be an array of strings'),
+    v.maxLength(MAX_TRIGGER_ENTRIES, `must have at most ${MAX_TRIGGER_ENTRIES} entries`),
+  );
 
 const schema = v.looseObject({
   name: opt(str()),
-  'agent-pool-id': nullable(str()),
+  'agent-pool-id': nullable(text(L.reference)),
   'allow-destroy-plan': opt(bool()),
   'assessments-enabled': opt(bool()),
   'auto-apply': opt(bool()),
@@ -165,31 +170,31 @@ const schema = v.looseObject({
   'auto-destroy-at': nullable(str()),
   'auto-destroy-activity-duration': nullable(str()),
   'inherits-project-auto-destroy': opt(bool()),
-  description: nullable(str()),
+  description: nullable(text(L.workspaceDescription)),
   'execution-mode': opt(oneOf(EXECUTION_MODES)),
   'file-triggers-enabled': opt(bool()),
   'global-remote-state': opt(bool()),
   operations: opt(bool()),
   'queue-all-runs': opt(bool()),
-  'source-name': nullable(str()),
-  'source-url': nullable(str()),
+  'source-name': nullable(text(L.sourceName)),
+  'source-url': nullable(text(L.sourceUrl)),
   'speculative-enabled': opt(bool()),
-  'terraform-version': opt(str()),
-  'trigger-patterns': nullable(strings()),
-  'trigger-prefixes': nullable(strings()),
-  'working-directory': nullable(str()),
+  'terraform-version': opt(text(L.terraformVersion)),
+  'trigger-patterns': nullable(triggerList()),
+  'trigger-prefixes': nullable(triggerList()),
+  'working-directory': nullable(text(L.workingDirectory)),
   'setting-overwrites': nullable(
     v.looseObject({ 'execution-mode': nullable(bool()), 'agent-pool': nullable(bool()) }, 'must be an object'),
   ),
   'vcs-repo': nullable(
     v.looseObject(
       {
-        identifier: opt(str()),
-        branch: nullable(str()),
+        identifier: opt(text(L.vcsIdentifier)),
+        branch: nullable(text(L.vcsBranch)),
         'ingress-submodules': opt(bool()),
-        'oauth-token-id': nullable(str()),
-        'github-app-installation-id': nullable(str()),
-        'tags-regex': nullable(str()),
+        'oauth-token-id': nullable(text(L.reference)),
+        'github-app-installation-id': nullable(text(L.vcsInstallationId)),
+        'tags-regex': nullable(text(L.vcsTagsRegex)),
       },
       'must be an object',
     ),

@@ -1,5 +1,6 @@
-import { BerthError, notAuthorized } from '../domain/errors.js';
-import type { FlatTag, FlatTagRef } from '../domain/flat-tags.js';
+import { BerthError, invalid, notAuthorized } from '../domain/errors.js';
+import { TOO_MANY_FLAT_TAGS_DETAIL, type FlatTag, type FlatTagRef } from '../domain/flat-tags.js';
+import { MAX_FLAT_TAGS_PER_WORKSPACE } from '../domain/limits.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
@@ -189,6 +190,8 @@ export async function addTagRefs(
     }
     if (have.has(tagId)) continue;
     have.add(tagId);
+    // A refused request changes nothing: the transaction rolls back what it inserted so far.
+    if (have.size > MAX_FLAT_TAGS_PER_WORKSPACE) throw invalid(pointer, TOO_MANY_FLAT_TAGS_DETAIL);
     await tx
       .insertInto('workspace_tags')
       .values({ workspace_id: workspaceId, workspace_seq: workspaceSeq(tx, workspaceId), tag_id: tagId })

@@ -1,5 +1,6 @@
 import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
+import { MAX_TEAM_MEMBERS, tooMany } from '../domain/limits.js';
 import type { InviteInput, MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
@@ -11,7 +12,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
 import { readableOrganization } from './organizations.js';
-import { ensureOwnersKeepAMember } from './team-members.js';
+import { ensureOwnersKeepAMember, teamMemberCount } from './team-members.js';
 import { getTeam } from './teams.js';
 import { usersByIds } from './users.js';
 
@@ -123,6 +124,9 @@ export async function inviteMember(
         .insertInto('invited_team_members')
         .values(input.teamIds.map((teamId) => ({ membership_id: id, team_id: teamId })))
         .execute();
+      for (const teamId of input.teamIds)
+        if ((await teamMemberCount(tx, teamId)) > MAX_TEAM_MEMBERS)
+          throw tooMany('/data/relationships/teams', 'A team has too many members', MAX_TEAM_MEMBERS);
     }
     return one(tx, (await membershipRows(tx).where('m.id', '=', id).executeTakeFirst())!);
   });

@@ -1,4 +1,6 @@
-import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
+import { BerthError, invalid, notAuthorized, notFound } from '../domain/errors.js';
+import { TOO_MANY_FLAT_TAGS_DETAIL } from '../domain/flat-tags.js';
+import { MAX_FLAT_TAGS_PER_WORKSPACE } from '../domain/limits.js';
 import { can, scoped } from '../domain/policy.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
@@ -88,6 +90,22 @@ export async function addTagToWorkspaces(ctx: ServiceContext, tagId: string, wor
         .values({ workspace_id: id, workspace_seq: workspaceSeq(tx, id), tag_id: tag.id })
         .execute();
       await tx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', id).execute();
+    }
+    // A workspace carries a limited number of flat tags: past it, nothing of the request stays.
+    const added = workspaceIds.filter((id) => !carrying.has(id));
+    const full =
+      added.length === 0
+        ? []
+        : await tx
+            .selectFrom('workspace_tags')
+            .select('workspace_id')
+            .where('workspace_id', 'in', added)
+            .groupBy('workspace_id')
+            .having((eb) => eb.fn.countAll(), '>', MAX_FLAT_TAGS_PER_WORKSPACE)
+            .execute();
+    if (full.length > 0) {
+      const i = workspaceIds.indexOf(full[0].workspace_id);
+      throw invalid(`/data/${i}/id`, TOO_MANY_FLAT_TAGS_DETAIL);
     }
   });
 }

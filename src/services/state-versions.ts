@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import * as v from 'valibot';
-import { bool, checkAttributes, int, nullable, str } from '../domain/attributes.js';
+import { bool, checkAttributes, int, nullable, str, text } from '../domain/attributes.js';
+import { TEXT_LIMITS } from '../domain/limits.js';
 import { conflict, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId, randomTail } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
@@ -22,7 +23,7 @@ export type StateVersionRow = Selectable<StateVersionsTable>;
 const schema = v.looseObject({
   serial: v.pipe(int(), v.minValue(0, 'must be 0 or greater')),
   md5: v.pipe(str(), v.regex(/^[0-9a-fA-F]{32}$/, 'must be 32 hexadecimal digits')),
-  lineage: nullable(str()),
+  lineage: nullable(text(TEXT_LIMITS.lineage)),
   state: nullable(str()),
   'json-state': nullable(str()),
   'json-state-outputs': nullable(str()),

@@ -1,4 +1,5 @@
 import { BerthError, notFound } from '../domain/errors.js';
+import { MAX_TEAM_MEMBERS, tooMany } from '../domain/limits.js';
 import type { OrganizationMembership } from '../domain/organization-membership.js';
 import type { User } from '../domain/user.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -104,7 +105,24 @@ export async function changeTeamMembers(
       }
     }
     if (removed > 0 && team.is_owners === 1) await ensureOwnersKeepAMember(tx, team.organization_id);
+    if (mode === 'add' && (await teamMemberCount(tx, teamId)) > MAX_TEAM_MEMBERS)
+      throw tooMany('/data', 'A team has too many members', MAX_TEAM_MEMBERS);
   });
+}
+
+/** Members of a team, active and invited. */
+export async function teamMemberCount(tx: Tx, teamId: string): Promise<number> {
+  const count = async (table: 'team_members' | 'invited_team_members') =>
+    Number(
+      (
+        await tx
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('team_id', '=', teamId)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  return (await count('team_members')) + (await count('invited_team_members'));
 }
 
 /** The ids of the memberships of a team's members: active members, then those invited to it. */

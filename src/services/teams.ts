@@ -1,5 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import { BerthError, forbidden, notAuthorized, notFound } from '../domain/errors.js';
+import { MAX_TEAMS_PER_ORGANIZATION, tooMany } from '../domain/limits.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, canManageTeamTokens, type OrgFacts } from '../domain/policy.js';
@@ -145,6 +146,13 @@ export async function createTeam(ctx: ServiceContext, orgName: string, input: Te
       .where('name', '=', input.name!)
       .executeTakeFirst();
     if (taken) throw nameTaken();
+    const { n } = await tx
+      .selectFrom('teams')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('organization_id', '=', org.id)
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= MAX_TEAMS_PER_ORGANIZATION)
+      throw tooMany('/data', 'An organization has too many teams', MAX_TEAMS_PER_ORGANIZATION);
     await tx
       .insertInto('teams')
       .values({

@@ -1,6 +1,7 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Actor } from '../domain/actor.js';
 import { notFound } from '../domain/errors.js';
+import { MAX_TOKENS_PER_USER, tooMany } from '../domain/limits.js';
 import { newId } from '../domain/ids.js';
 import { can, canOnInstance } from '../domain/policy.js';
 import { generateToken, hashToken, isExpired, sameHash, type TokenInfo } from '../domain/token.js';
@@ -159,6 +160,13 @@ export async function createUserToken(
   return writeTransaction(ctx, async (tx) => {
     const user = await tx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
     if (!user) throw notFound(`user ${userId} not found`);
+    const { n } = await tx
+      .selectFrom('tokens')
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .where('user_id', '=', userId)
+      .where('kind', '=', 'user')
+      .executeTakeFirstOrThrow();
+    if (Number(n) >= MAX_TOKENS_PER_USER) throw tooMany('/data', 'A user has too many tokens', MAX_TOKENS_PER_USER);
     return insertToken(tx, ctx.clock.now().toISOString(), {
       kind: 'user',
       user_id: userId,

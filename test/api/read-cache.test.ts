@@ -7,7 +7,13 @@ describe('ReadCache', () => {
   it('answers only while the stamp is the one taken before computing, and within the age limit', () => {
     let stamp = 'a';
     let now = 0;
-    const cache = new ReadCache(() => stamp, { maxEntries: 10, maxAgeMs: 1000, maxBodyBytes: 100, now: () => now });
+    const cache = new ReadCache(() => stamp, {
+      maxEntries: 10,
+      maxAgeMs: 1000,
+      maxBodyBytes: 100,
+      maxTotalChars: 1000,
+      now: () => now,
+    });
     const key = ReadCache.key('Bearer t', '/api/v2/workspaces/ws-1');
     cache.set(key, 'a', { 'content-type': 'application/vnd.api+json' }, '{"data":1}');
     expect(cache.get(key, stamp)?.body).toBe('{"data":1}');
@@ -23,7 +29,13 @@ describe('ReadCache', () => {
   });
 
   it('keys by token and target, keeps at most maxEntries, and skips large bodies', () => {
-    const cache = new ReadCache(() => 's', { maxEntries: 2, maxAgeMs: 1000, maxBodyBytes: 5, now: () => 0 });
+    const cache = new ReadCache(() => 's', {
+      maxEntries: 2,
+      maxAgeMs: 1000,
+      maxBodyBytes: 5,
+      maxTotalChars: 1000,
+      now: () => 0,
+    });
     const k = (token: string, path: string) => ReadCache.key(token, path);
     expect(k('Bearer a', '/x')).not.toBe(k('Bearer b', '/x'));
     expect(k('Bearer a', '/x')).not.toBe(k('Bearer a', '/x?page[number]=2'));
@@ -35,6 +47,27 @@ describe('ReadCache', () => {
     expect(cache.get(k('a', '3'), 's')?.body).toBe('3');
     cache.set(k('a', 'big'), 's', {}, '123456');
     expect(cache.get(k('a', 'big'), 's')).toBeNull();
+  });
+
+  it('keeps at most maxTotalChars of bodies, dropping the oldest answers to make room', () => {
+    const cache = new ReadCache(() => 's', {
+      maxEntries: 100,
+      maxAgeMs: 1000,
+      maxBodyBytes: 10,
+      maxTotalChars: 25,
+      now: () => 0,
+    });
+    const k = (path: string) => ReadCache.key('a', path);
+    for (const p of ['1', '2', '3']) cache.set(k(p), 's', {}, p.repeat(10));
+    expect(cache.size).toBe(2);
+    expect(cache.totalChars).toBe(20);
+    expect(cache.get(k('1'), 's')).toBeNull();
+    expect(cache.get(k('3'), 's')?.body).toBe('3333333333');
+    // Replacing an answer counts its new body only; a dropped stale answer gives its room back.
+    cache.set(k('3'), 's', {}, 'x');
+    expect(cache.totalChars).toBe(11);
+    expect(cache.get(k('2'), 't')).toBeNull();
+    expect(cache.totalChars).toBe(1);
   });
 });
 

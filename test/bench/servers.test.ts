@@ -40,5 +40,8 @@ describe('HTTP benchmarks (smoke mode)', () => {
     expect(out).toMatch(/berth serve\s+\d+ req\/s/);
     expect(out).toMatch(/creates\s+\d+ \/s/);
     expect(out).toMatch(/after serve-read and write-rate\s+[\d.]+ MB \(target <= 200\)/);
-  }, 180_000);
+    expect(out).toMatch(
+      /hostile tenant, peak\s+[\d.]+ MB \(target < 400; from [\d.]+ MB, \d+ answers, largest [\d.]+ M characters\)/,
+    );
+  }, 300_000);
 });

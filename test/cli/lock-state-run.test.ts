@@ -59,6 +59,14 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     expect(JSON.parse((await cli('workspace', 'show', 'app', '--json')).stdout).attributes.locked).toBe(false);
   });
 
+  it("a reason over the limit gets the API's 422 as a clear message, and the workspace stays unlocked", async () => {
+    const tooLong = await cli('workspace', 'lock', 'app', '--reason', 'r'.repeat(1001));
+    expect(tooLong.code).toBe(5);
+    expect(tooLong.stderr).toContain('Reason is too long (maximum is 1000 characters)');
+    const shown = await cli('workspace', 'show', 'app', '--json');
+    expect(JSON.parse(shown.stdout).attributes.locked).toBe(false);
+  });
+
   it('pushes a state (lock, upload, unlock), lists it, and pulls it back byte for byte', async () => {
     const pushed = await cli('state', 'push', 'data', FIXTURE, '--json');
     expect(pushed.code).toBe(0);

@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import { bool, checkAttributes, nullable, str } from '../../domain/attributes.js';
+import { bool, checkAttributes, nullable, str, text } from '../../domain/attributes.js';
+import { TEXT_LIMITS } from '../../domain/limits.js';
 import { BerthError } from '../../domain/errors.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
 import { RUN_STATUSES, type RunStatus } from '../../domain/run.js';
@@ -11,7 +12,10 @@ import type { AppEnv } from '../env.js';
 import { pageOf } from '../query.js';
 import { serializeRun } from '../serializers/run.js';
 
-const runAttributes = v.looseObject({ message: nullable(str()), 'is-destroy': v.optional(bool()) });
+const runAttributes = v.looseObject({
+  message: nullable(text(TEXT_LIMITS.runMessage)),
+  'is-destroy': v.optional(bool()),
+});
 const reportAttributes = v.looseObject({
   status: v.picklist(RUN_STATUSES, `must be one of: ${RUN_STATUSES.join(', ')}`),
   at: v.optional(
@@ -20,7 +24,7 @@ const reportAttributes = v.looseObject({
       v.check((s) => parseTimestamp(s) !== null, 'must be an ISO-8601 timestamp'),
     ),
   ),
-  'error-message': nullable(str()),
+  'error-message': nullable(text(TEXT_LIMITS.runErrorMessage)),
   'policy-check-failed': v.optional(bool()),
 });
 

@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { BerthError } from '../../domain/errors.js';
+import { requireLength, TEXT_LIMITS } from '../../domain/limits.js';
 import { forceUnlockWorkspace, lockWorkspace, unlockWorkspace } from '../../services/workspace-locks.js';
 import { readJson } from '../body.js';
 import { sendResource } from '../documents.js';
@@ -26,6 +27,8 @@ async function reasonOf(c: Context<AppEnv>): Promise<string> {
       },
     ]);
   }
+  const pointer = body?.reason !== undefined ? '/reason' : '/data/attributes/reason';
+  requireLength(pointer, 'Reason', reason, TEXT_LIMITS.lockReason);
   return reason;
 }
 

@@ -1,0 +1,96 @@
+import { BerthError, Problems } from './errors.js';
+import { charLength } from './text.js';
+
+/**
+ * The length limits of every free-text attribute berth stores, in characters (Unicode code
+ * points, `charLength`), and the limits on the number of entries of list attributes. Together
+ * with the page size (at most 100) they bound what one answer may cost: docs/api.md, "Limits",
+ * lists each one, its source (HCP Terraform's documentation, or berth's own choice) and the worst
+ * case of a page. Rules that name their own limit next to their format (names, tag keys and
+ * values, SSH keys) keep it there and are listed in the same section.
+ */
+export const TEXT_LIMITS = {
+  // Workspaces.
+  workspaceDescription: 1000,
+  sourceName: 255,
+  sourceUrl: 1024,
+  workingDirectory: 512,
+  terraformVersion: 128,
+  triggerEntry: 255,
+  vcsIdentifier: 255,
+  vcsBranch: 255,
+  vcsTagsRegex: 255,
+  vcsInstallationId: 255,
+  /** An id given where a record is looked up (agent pool, OAuth token): longer is never an id. */
+  reference: 255,
+  lockReason: 1000,
+  // Organizations and users.
+  email: 254,
+  // OAuth tokens.
+  oauthTokenName: 255,
+  // Tokens of users, teams, organizations and site administrators.
+  tokenDescription: 255,
+  // Runs.
+  runMessage: 1000,
+  runErrorMessage: 1000,
+  // State versions: a lineage is a UUID in practice.
+  lineage: 255,
+} as const;
+
+/** Entries of `trigger-prefixes` and of `trigger-patterns`, each. */
+export const MAX_TRIGGER_ENTRIES = 10;
+/** Flat (legacy) tags one workspace carries. */
+export const MAX_FLAT_TAGS_PER_WORKSPACE = 50;
+/**
+ * Lists that documents carry whole, capped where they are written: a team's members (active and
+ * invited), the teams of an organization (a membership lists its teams), the workspaces an agent
+ * pool allows, and a user's tokens (listed without pages, as go-tfe reads them).
+ */
+export const MAX_TEAM_MEMBERS = 1000;
+export const MAX_TEAMS_PER_ORGANIZATION = 1000;
+export const MAX_ALLOWED_WORKSPACES_PER_POOL = 1000;
+export const MAX_TOKENS_PER_USER = 1000;
+
+/** A 422 at `pointer` for a list that would grow past its cap. */
+export function tooMany(pointer: string, what: string, max: number): BerthError {
+  return new BerthError([{ status: 422, title: 'invalid attribute', detail: `${what} (at most ${max})`, pointer }]);
+}
+
+export const tooLongDetail = (label: string, max: number) => `${label} is too long (maximum is ${max} characters)`;
+export const NOT_TEXT = 'must not contain control characters (other than tab and line breaks) or unpaired surrogates';
+
+// C0 controls but tab, LF and CR; DEL and the C1 controls; a high surrogate not followed by a low
+// one, or a low one not preceded by a high one. JSON escapes each of them as six bytes (\u0001).
+const NOT_TEXT_CHARS =
+  // eslint-disable-next-line no-control-regex
+  /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Whether a text holds only characters a free-text attribute may hold. */
+export function isPlainText(value: string): boolean {
+  return !NOT_TEXT_CHARS.test(value);
+}
+
+/**
+ * Adds a problem at `pointer` when `value` is a string longer than `max` or holding characters no
+ * text may hold (`isPlainText`); true when it is fine.
+ */
+export function checkLength(
+  problems: Problems,
+  pointer: string,
+  label: string,
+  value: unknown,
+  max: number,
+): value is string | null | undefined {
+  if (typeof value !== 'string') return true;
+  if (charLength(value) > max) problems.add(pointer, tooLongDetail(label, max));
+  else if (!isPlainText(value)) problems.add(pointer, `${label} ${NOT_TEXT}`);
+  else return true;
+  return false;
+}
+
+/** Throws a 422 at `pointer` when `checkLength` finds a problem. */
+export function requireLength(pointer: string, label: string, value: unknown, max: number): void {
+  const problems = new Problems();
+  checkLength(problems, pointer, label, value, max);
+  problems.throwIfAny();
+}
