@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
+import { getPath } from 'hono/utils/url';
 import { ensureSiteAdminToken } from '../services/tokens.js';
 import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
@@ -256,7 +257,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const extra: Record<string, string> = {};
     let decision: RateDecision | null = null;
     let counted: string | undefined;
-    if (limiter && API_PATH.test(target)) {
+    // The path the app routes on, not the raw target: an absolute-form target (`GET http://h/api/v2/...`),
+    // a percent-encoded one (`/%61pi/v2/...`) or dot segments (`/./api/v2/...`) reach the same routes.
+    if (limiter && API_PATH.test(getPath(request))) {
       counted = rateLimitKey(env.incoming.headers.authorization, env.incoming.socket.remoteAddress, knownTokens);
       decision = limiter.take(counted);
       Object.assign(extra, rateLimitHeaders(decision));

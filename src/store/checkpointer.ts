@@ -29,17 +29,25 @@ export interface Checkpointer {
  * average commit costs several times its own work. Here a worker thread with its own connection
  * checkpoints every `intervalMs` (PASSIVE: it never blocks readers or writers), in parallel with
  * the requests. The caller keeps a high automatic checkpoint threshold on its own connection, as
- * a bound on the WAL should the worker fall behind.
+ * a bound on the WAL should the worker fall behind; `onFailure` runs if the worker dies.
  */
-export function startCheckpointer(path: string, intervalMs = 100): Checkpointer {
+export function startCheckpointer(path: string, intervalMs = 100, onFailure: () => void = () => {}): Checkpointer {
   // The worker loads the same addon: its path from here (the CommonJS bundle, or ES modules in tests).
   const here = typeof __filename === 'string' ? __filename : fileURLToPath(import.meta.url);
   const module = createRequire(here).resolve('better-sqlite3');
   const worker = new Worker(WORKER, { eval: true, workerData: { module, path, intervalMs } });
   worker.unref();
+  // The worker can fail (it cannot load its module when the process is out of file descriptors,
+  // as under a socket flood): an unhandled 'error' would end the whole process. The caller then
+  // checkpoints on its own connection again.
+  worker.on('error', onFailure);
+  let exited = false;
+  worker.once('exit', () => (exited = true));
   let stopped: Promise<void> | null = null;
   return {
     stop() {
+      // A worker that already ended (it failed) sends nothing more: there is nothing to wait for.
+      if (exited) return Promise.resolve();
       stopped ??= new Promise<void>((resolve) => {
         worker.once('message', () => resolve());
         worker.once('exit', () => resolve());

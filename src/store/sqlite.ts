@@ -62,7 +62,10 @@ export async function openSqliteStore(path: string): Promise<Store> {
       // A bound on the WAL should the worker fall behind (about 40 MB), and its size once reset.
       sqlite.pragma('wal_autocheckpoint = 10000');
       sqlite.pragma('journal_size_limit = 67108864');
-      checkpointer = startCheckpointer(path);
+      // Without the worker (it failed to start), SQLite's own automatic checkpoints take over again.
+      checkpointer = startCheckpointer(path, undefined, () => {
+        if (!closed) sqlite.pragma('wal_autocheckpoint = 1000');
+      });
     },
     async close() {
       if (closed) return;

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds } from '../../src/api/rate-limit.js';
@@ -234,6 +235,65 @@ describe('made-up tokens do not get past the rate limit', () => {
     const known = await fetch(`${server.url}/api/v2/organizations`, { headers: { Authorization: `Bearer ${admin}` } });
     expect(known.status).toBe(200);
     expect(known.headers.get('x-ratelimit-remaining')).toBe('28');
+  });
+});
+
+/** Sends one request as raw bytes (any request-target form) and gives the status of the answer. */
+function rawStatus(port: number, target: string, headers = ''): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.write(`GET ${target} HTTP/1.1\r\nHost: berth.test\r\n${headers}Connection: close\r\n\r\n`),
+    );
+    let data = '';
+    socket.setEncoding('utf8');
+    socket.on('data', (d) => (data += String(d)));
+    socket.on('error', reject);
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3}) /.exec(data)?.[1] ?? 0)));
+  });
+}
+
+describe('other spellings of an /api/v2 request target do not get past the rate limit', () => {
+  const tmp = tempDb();
+  const NOW = new Date('2026-06-30T12:00:00.000Z');
+  let server: RunningServer;
+  let port: number;
+
+  beforeAll(async () => {
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: () => {},
+      clock: { now: () => NOW },
+      rateLimit: 3,
+    });
+    port = Number(new URL(server.url).port);
+  });
+  afterAll(async () => {
+    await server?.close();
+    tmp.cleanup();
+  });
+
+  // Each reaches the ping route (or any other under /api/v2) as the plain path does: the limit
+  // counts the path the app routes on, not the bytes of the request line.
+  const SPELLINGS = [
+    'http://berth.test/api/v2/ping',
+    'https://berth.test/api/v2/ping',
+    '/%61pi/v2/ping',
+    '/api/%76%32/ping',
+    '/./api/v2/ping',
+    '/api/v2/./ping',
+    '/x/../api/v2/ping',
+  ];
+
+  it('counts an absolute-form, percent-encoded or dot-segment target against the same bucket', async () => {
+    // With a fresh window (a frozen clock: one window for the whole test) each spelling is served.
+    for (const target of SPELLINGS.slice(0, 3)) expect(await rawStatus(port, target), target).toBe(204);
+    // The address's 3 requests are spent: every spelling, and the plain path, is refused alike.
+    for (const target of [...SPELLINGS, '/api/v2/ping']) expect(await rawStatus(port, target), target).toBe(429);
+    // Made-up tokens change nothing; a path outside the API (health checks) is never limited.
+    expect(await rawStatus(port, SPELLINGS[0], 'Authorization: Bearer berth.made.up\r\n')).toBe(429);
+    expect(await rawStatus(port, '/healthz')).toBe(200);
   });
 });
 

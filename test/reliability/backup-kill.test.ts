@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync, renameSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -108,6 +108,8 @@ describe('backup --force when killed or failing', () => {
     }
     expect(outcomes.filter((o) => o === 'old').length, outcomes.join(' ')).toBeGreaterThan(0);
     expect(leftovers).toBeGreaterThan(0);
+    // The database the killed backups read from is untouched by them.
+    expect(markerOf(tmp.db)).toBe(`kill-${KILLS - 1}`);
 
     setMarker('final');
     const final = await runCli(['backup', backup, '--db', tmp.db, '--force', '--json']);
@@ -129,5 +131,63 @@ describe('backup --force when killed or failing', () => {
     expect(sha256(backup)).toBe(hash);
     expect(markerOf(backup)).toBe('before-error');
     expect(partials()).toEqual([]);
+  });
+
+  it('a killed first backup leaves no FILE at all, or a whole one: never a partial file under its name', async () => {
+    const fresh = join(tmp.dir, 'first.db');
+    const timed = spawn(process.execPath, [BIN, 'backup', fresh, '--db', tmp.db], { stdio: 'ignore' });
+    const started = performance.now();
+    await new Promise((r) => timed.once('exit', r));
+    const runMs = performance.now() - started;
+    setMarker('first');
+    const seen: string[] = [];
+    for (let k = 0; k < 3; k++) {
+      rmSync(fresh, { force: true });
+      const child = spawn(process.execPath, [BIN, 'backup', fresh, '--db', tmp.db], { stdio: 'ignore' });
+      const exited = new Promise((r) => child.once('exit', r));
+      await new Promise((r) => setTimeout(r, (runMs * (k + 0.5)) / 3));
+      child.kill('SIGKILL');
+      await exited;
+      if (!existsSync(fresh)) seen.push('none');
+      else {
+        expect(markerOf(fresh)).toBe('first');
+        seen.push('whole');
+      }
+    }
+    // Some kills came while the copy was still beside FILE.
+    expect(seen, seen.join(' ')).toContain('none');
+    const after = await runCli(['backup', fresh, '--db', tmp.db, '--force']);
+    expect(after.code, after.stderr).toBe(0);
+    expect(readdirSync(tmp.dir).filter((f) => f.startsWith('first.db'))).toEqual(['first.db']);
+  }, 120_000);
+
+  it("removes the leftovers (and their journals) of dead processes only: not a running backup's, not other files", async () => {
+    // A process that has ended (its pid is free) and one that runs (a backup in progress, here a sleeper).
+    const ended = spawn(process.execPath, ['-e', '0']);
+    await new Promise((r) => ended.once('exit', r));
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)']);
+    try {
+      const dead = [
+        `partial-${ended.pid}`,
+        `partial-${ended.pid}-journal`,
+        `partial-${ended.pid}-wal`,
+        `partial-${ended.pid}-shm`,
+      ];
+      const kept = [
+        `partial-${running.pid}`,
+        `partial-${running.pid}-journal`,
+        'partial-notes.txt',
+        `partial-${ended.pid}-old`,
+      ];
+      for (const suffix of [...dead, ...kept]) writeFileSync(join(tmp.dir, `nightly.db.${suffix}`), 'leftover');
+      writeFileSync(join(tmp.dir, `weekly.db.partial-${ended.pid}`), 'another backup file');
+      await backupDatabase(tmp.db, backup, { force: true });
+      const left = readdirSync(tmp.dir).filter((f) => f.startsWith('nightly.db.') || f.startsWith('weekly.db'));
+      expect(left.sort()).toEqual([...kept.map((x) => `nightly.db.${x}`), `weekly.db.partial-${ended.pid}`].sort());
+    } finally {
+      running.kill('SIGKILL');
+      for (const f of readdirSync(tmp.dir))
+        if (f.startsWith('nightly.db.partial-') || f.startsWith('weekly.db')) rmSync(join(tmp.dir, f), { force: true });
+    }
   });
 });
