@@ -156,7 +156,9 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       ]);
       const human = await berth('workspace', 'tag-bindings', 'effective', 'app-c');
       expect(human.stdout).toMatch(/env\s+prod\s+own/);
-      expect(human.stdout).toContain(`inherited from ${projectId}`);
+      // A person reads the project's name, not its id.
+      expect(human.stdout).toMatch(/dept\s+r\+d\s+inherited from Platform/);
+      expect(human.stdout).not.toContain(projectId);
     });
 
     it('the 11th binding is refused (exit 5) and nothing changes', async () => {

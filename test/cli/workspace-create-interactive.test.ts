@@ -32,7 +32,7 @@ describe('berth workspace create, interactive, in a pseudo-terminal', () => {
     expect(code, output).toBe(0);
     // The summary before the confirmation.
     expect(output).toMatch(/Name\s+pty-ws/);
-    expect(output).toMatch(/Project\s+Default Project \(prj-/);
+    expect(output).toMatch(/Project\s+Default Project\n/);
     expect(output).toContain(`Execution mode  agent (pool ${poolId})`);
     expect(output).toMatch(/Tags\s+env=pty, team=x/);
     expect(output).toMatch(/Created workspace pty-ws \(ws-/);
