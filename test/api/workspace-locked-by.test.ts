@@ -137,4 +137,22 @@ describe('include=locked_by and the names of lock holders', () => {
     expect(other.status).toBe(409);
     expect(other.body.errors[0].detail).toContain(`is locked by User ${locker.userId}`);
   });
+
+  it('the audit trail names the actor of a team or organization token, not only its id', async () => {
+    const id = await workspace();
+    await lock(id, teamToken);
+    const orgToken = await api.post('/api/v2/organizations/acme/authentication-token', undefined, {
+      token: f.owner.token,
+    });
+    expect(orgToken.status, orgToken.text).toBe(201);
+    const unlocked = await api.post(`/api/v2/workspaces/${id}/actions/force-unlock`, undefined, {
+      token: orgToken.body.data.attributes.token,
+    });
+    expect(unlocked.status, unlocked.text).toBe(200);
+    const trail = await api.get('/api/v2/organizations/acme/audit-trail', { token: f.owner.token });
+    const byAction = (action: string) =>
+      trail.body.data.find((e: any) => e.attributes.action === action && e.attributes['target-id'] === id).attributes;
+    expect(byAction('workspace.lock')).toMatchObject({ 'actor-kind': 'team', 'actor-name': 'lockers' });
+    expect(byAction('workspace.force-unlock')).toMatchObject({ 'actor-kind': 'organization', 'actor-name': 'acme' });
+  });
 });
