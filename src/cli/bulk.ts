@@ -13,6 +13,13 @@ export interface BulkResult {
   name: string;
   ok: boolean;
   error?: string;
+  /** A success that changed nothing, and why (`already held`: the caller held the lock already). */
+  note?: string;
+}
+
+/** What an action returns when it succeeded without changing anything, saying why (`already held`). */
+export class BulkNote {
+  constructor(readonly note: string) {}
 }
 
 export interface BulkOutcome {
@@ -67,8 +74,13 @@ export async function runBulk(
   for (const [i, item] of items.entries()) {
     if (progress) process.stderr.write(`\r${verb} ${i + 1}/${items.length}…`);
     try {
-      await act(item);
-      results.push({ id: item.id, name: String(item.attributes.name), ok: true });
+      const done = await act(item);
+      results.push({
+        id: item.id,
+        name: String(item.attributes.name),
+        ok: true,
+        ...(done instanceof BulkNote ? { note: done.note } : {}),
+      });
     } catch (err) {
       if (!(err instanceof BerthError)) throw err;
       results.push({
@@ -86,13 +98,15 @@ export async function runBulk(
 
 export function bulkTable(results: BulkResult[]): string {
   const failed = results.filter((r) => !r.ok).length;
+  const notes = results.flatMap((r) => (r.note ? [r.note] : []));
   const table = renderTable(results, [
     { header: 'WORKSPACE', value: (r) => r.name },
     { header: 'ID', value: (r) => r.id },
-    { header: 'RESULT', value: (r) => (r.ok ? 'ok' : 'failed') },
+    { header: 'RESULT', value: (r) => (r.ok ? (r.note ?? 'ok') : 'failed') },
     { header: 'DETAIL', value: (r) => r.error },
   ]);
-  return `${table}\n${results.length - failed} succeeded, ${failed} failed.`;
+  const held = [...new Set(notes)].map((n) => `${notes.filter((x) => x === n).length} ${n}`).join(', ');
+  return `${table}\n${results.length - failed} succeeded${held ? ` (${held})` : ''}, ${failed} failed.`;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { Args } from './oclif.js';
 import { BerthCommand } from './base-command.js';
+import { projectNamesOf } from './related-names.js';
 import { usageError } from './prompts.js';
 import { parseWorkspaceArg } from './resolve-workspace.js';
 import { workspaceTable } from './views/workspace.js';
@@ -28,6 +29,7 @@ export abstract class ConsumerChangeCommand extends BerthCommand<typeof Consumer
     const relations = new WorkspaceRelationsClient(client);
     await relations.changeConsumers(ref, this.change, await workspaceIds(client, consumers, org));
     const list = await relations.consumers(ref);
-    this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list)));
+    const projects = this.jsonMode ? new Map<string, string>() : await projectNamesOf(client, list);
+    this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list, projects)));
   }
 }

@@ -51,14 +51,14 @@ export async function interactiveCreateFlow(
     const projects = await data.projects();
     if (projects.length === 1) {
       out.project = projects[0].id;
-      projectLabel = `${projects[0].name} (${projects[0].id})`;
+      projectLabel = projects[0].name;
     } else {
       out.project = await p.select(
         'Project',
         projects.map((pr) => ({ name: `${pr.name}  ${pr.id}`, value: pr.id })),
       );
       const chosen = projects.find((pr) => pr.id === out.project);
-      projectLabel = chosen ? `${chosen.name} (${chosen.id})` : out.project;
+      projectLabel = chosen ? chosen.name : out.project;
     }
   }
 
@@ -72,6 +72,7 @@ export async function interactiveCreateFlow(
     ]);
     if (mode !== INHERIT) out['execution-mode'] = mode;
   }
+  let poolLabel = given['agent-pool'];
   if (mode === 'agent' && given['agent-pool'] === undefined) {
     const pools = await data.agentPools();
     if (pools.length === 0)
@@ -82,6 +83,7 @@ export async function interactiveCreateFlow(
       'Agent pool',
       pools.map((pool) => ({ name: `${pool.name}  ${pool.id}`, value: pool.id })),
     );
+    poolLabel = pools.find((pool) => pool.id === out['agent-pool'])?.name ?? out['agent-pool'];
   }
 
   if (given.description === undefined) {
@@ -100,7 +102,7 @@ export async function interactiveCreateFlow(
   p.note(`  Name            ${merged.name}`);
   p.note(`  Project         ${projectLabel}`);
   p.note(
-    `  Execution mode  ${merged['execution-mode'] ?? 'inherited from the project'}${merged['agent-pool'] ? ` (pool ${merged['agent-pool']})` : ''}`,
+    `  Execution mode  ${merged['execution-mode'] ?? 'inherited from the project'}${poolLabel ? ` (pool ${poolLabel})` : ''}`,
   );
   p.note(`  Description     ${merged.description ?? '-'}`);
   p.note(`  Auto apply      ${merged['auto-apply'] ? 'yes' : 'no'}`);

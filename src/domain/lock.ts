@@ -52,6 +52,9 @@ export function alreadyLocked(h: LockHolder): string {
   return `Unable to lock workspace. The workspace is locked by ${describeHolder(h)}.`;
 }
 
+/** Lock refused because the caller already holds it (the CLI reports it as done, not as a conflict). */
+export const ALREADY_LOCKED_BY_YOU = 'Unable to lock workspace. The workspace is already locked by you.';
+
 export function lockedByOther(h: LockHolder): string {
   return `Unable to unlock workspace. The workspace is locked by ${describeHolder(h)}.`;
 }

@@ -42,6 +42,13 @@ export const ALL_ORGANIZATION_ACCESS = Object.fromEntries(
   ORGANIZATION_ACCESS_FLAGS.map((f) => [f, true]),
 ) as OrganizationAccess;
 
+/** A team seen by a caller that may not see the team itself, where it holds something the caller reads: its name. */
+export interface TeamName {
+  id: string;
+  name: string;
+  organizationName: string;
+}
+
 export interface Team {
   id: string;
   organizationName: string;

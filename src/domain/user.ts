@@ -10,6 +10,16 @@ export interface User {
   createdAt: string;
 }
 
+/**
+ * A user as one caller may see them: `details` (email and account settings) only for the user
+ * themself and site administrators; everyone else who may see the user gets its public face
+ * (username and avatar), as HCP Terraform's user objects show.
+ */
+export interface UserView {
+  user: User;
+  details: boolean;
+}
+
 export interface UserInput {
   username: string;
   email: string;

@@ -57,6 +57,23 @@ function columnsOf(subject: Subject) {
   };
 }
 
+/**
+ * The name a person reads for an actor that has none on its token: a team token's team, an
+ * organization or audit trail token's organization (as they are named at the time of the change).
+ */
+async function actorNameOf(tx: Tx, actor: AuditActor): Promise<string | null> {
+  if (actor.name !== null || actor.id === null) return actor.name;
+  if (actor.kind === 'team') {
+    const team = await tx.selectFrom('teams').select('name').where('id', '=', actor.id).executeTakeFirst();
+    return team?.name ?? null;
+  }
+  if (actor.kind === 'organization' || actor.kind === 'audit-trail') {
+    const org = await tx.selectFrom('organizations').select('name').where('id', '=', actor.id).executeTakeFirst();
+    return org?.name ?? null;
+  }
+  return null;
+}
+
 const insertRecord = memoQuery((db, row: Insertable<AuditEventsTable>) => db.insertInto('audit_events').values(row));
 
 /**
@@ -72,7 +89,7 @@ export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise
     actor_kind: input.actor.kind,
     actor_id: input.actor.id,
     actor_token_id: input.actor.tokenId,
-    actor_name: input.actor.name,
+    actor_name: await actorNameOf(tx, input.actor),
     request_id: input.requestId,
     ...columnsOf(input.subject),
   });

@@ -2,7 +2,7 @@ import { BerthError, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { canOnInstance } from '../domain/policy.js';
-import type { User, UserInput } from '../domain/user.js';
+import type { User, UserInput, UserView } from '../domain/user.js';
 import { containsInsensitive } from '../store/like.js';
 import type { UsersTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -66,6 +66,52 @@ export async function getUser(ctx: ServiceContext, id: string): Promise<User> {
   const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`user ${id} not found`);
   return toUser(row);
+}
+
+/** Whether the caller may see the user's details (email, account settings): itself or a site administrator. */
+export function seesUserDetails(ctx: ServiceContext, id: string): boolean {
+  return (ctx.actor.kind === 'user' && ctx.actor.userId === id) || canOnInstance(ctx.actor, 'instance:manage-users');
+}
+
+/**
+ * Whether the user is an active member of an organization the caller belongs to (a user's active
+ * membership, or a team or organization token's organization).
+ */
+async function sharesOrganization(ctx: ServiceContext, id: string): Promise<boolean> {
+  const a = ctx.actor;
+  let query = ctx.db
+    .selectFrom('organization_memberships as target')
+    .select('target.id')
+    .where('target.user_id', '=', id)
+    .where('target.status', '=', 'active');
+  switch (a.kind) {
+    case 'user':
+      query = query
+        .innerJoin('organization_memberships as mine', 'mine.organization_id', 'target.organization_id')
+        .where('mine.user_id', '=', a.userId)
+        .where('mine.status', '=', 'active');
+      break;
+    case 'team':
+    case 'organization':
+      query = query.where('target.organization_id', '=', a.organizationId);
+      break;
+    default:
+      return false;
+  }
+  return (await query.limit(1).executeTakeFirst()) !== undefined;
+}
+
+/**
+ * `GET /users/:id`: the user itself and site administrators see it all; a caller that shares an
+ * organization with the user sees its public face (username, avatar), as HCP Terraform shows users
+ * to the people they work with; anyone else gets 404.
+ */
+export async function showUser(ctx: ServiceContext, id: string): Promise<UserView> {
+  const details = seesUserDetails(ctx, id);
+  if (!details && !(await sharesOrganization(ctx, id))) throw notFound(`user ${id} not found`);
+  const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`user ${id} not found`);
+  return { user: toUser(row), details };
 }
 
 /**

@@ -1,5 +1,6 @@
 import { BerthError, conflict, notAuthorized } from '../domain/errors.js';
 import {
+  ALREADY_LOCKED_BY_YOU,
   alreadyLocked,
   holderOf,
   lockedByOther,
@@ -123,7 +124,8 @@ export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reas
   const done = await writeTransaction(ctx, async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
-    if (current) throw conflict(alreadyLocked(current));
+    if (current)
+      throw conflict(sameHolder(current, holderOf(ctx.actor)) ? ALREADY_LOCKED_BY_YOU : alreadyLocked(current));
     return { row: await setLock(tx, row, holderOf(ctx.actor), reason, ctx.clock.now().toISOString()), facts };
   });
   return workspaceOf(ctx, ctx.db, done.row, done.facts);

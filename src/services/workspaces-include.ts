@@ -6,6 +6,7 @@ import type { Workspace } from '../domain/workspace.js';
 import { getRun } from './runs.js';
 import { currentOutputsOf } from './state-outputs.js';
 import { getStateVersion } from './state-versions.js';
+import { loadLockHolders, type LockHolders } from './workspace-lock-holders.js';
 
 /** An output of a workspace's current state (`include=outputs`), sensitive value hidden. */
 export type WorkspaceOutput = StateVersionOutput;
@@ -27,6 +28,8 @@ export interface WorkspaceIncludes {
   /** Outputs of each workspace's current state (`outputs`); sensitive values hidden. */
   outputs: Map<string, WorkspaceOutput[]>;
   effectiveTagBindings?: Map<string, EffectiveTagBinding[]>;
+  /** Who holds the locks (`locked_by`). */
+  lockHolders?: LockHolders;
 }
 
 export async function loadWorkspaceIncludes(
@@ -65,6 +68,7 @@ export async function loadWorkspaceIncludes(
     );
     for (const w of readable) out.outputs.set(w.id, byVersion.get(w.currentStateVersionId ?? '') ?? []);
   }
+  if (include.has('locked_by')) out.lockHolders = await loadLockHolders(ctx, workspaces);
   if (include.has('effective_tag_bindings')) {
     out.effectiveTagBindings = await effectiveTagBindingsOf(
       ctx.db,

@@ -49,7 +49,8 @@ describe('bulk lock and unlock (--all-matching)', () => {
       ['app-2', false],
       ['app-3', true],
     ]);
-    expect(results[1].error).toContain('is locked by User');
+    // The holder by name, since when and why, as for a single lock.
+    expect(results[1].error).toMatch(/Workspace app-2 is locked by bob \(user\) since .*: "bob was here"/);
     const ws = JSON.parse((await cli('workspace', 'list', '--json')).stdout);
     expect(Object.fromEntries(ws.map((w: any) => [w.attributes.name, w.attributes.locked]))).toEqual({
       'app-1': true,
@@ -59,11 +60,25 @@ describe('bulk lock and unlock (--all-matching)', () => {
     });
   });
 
+  it('reports workspaces the caller already holds as already held, not as failures', async () => {
+    const again = await cli('workspace', 'lock', '--all-matching', '--wildcard', 'app-*', '--yes', '--json');
+    expect(again.code).toBe(8);
+    expect(JSON.parse(again.stdout).map((x: any) => [x.name, x.ok, x.note ?? null])).toEqual([
+      ['app-1', true, 'already held'],
+      ['app-2', false, null],
+      ['app-3', true, 'already held'],
+    ]);
+    const table = await cli('workspace', 'lock', '--all-matching', '--search', 'app-1', '--yes');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/app-1\s+ws-\S+\s+already held/);
+    expect(table.stdout).toContain('1 succeeded (1 already held), 0 failed.');
+  });
+
   it('unlocks the locked matches, as a table', async () => {
     const r = await cli('workspace', 'unlock', '--all-matching', '--wildcard', 'app-*', '--yes');
     expect(r.code).toBe(8);
     expect(r.stdout).toMatch(/app-1\s+ws-\S+\s+ok/);
-    expect(r.stdout).toMatch(/app-2\s+ws-\S+\s+failed\s+conflict: .*is locked by User/);
+    expect(r.stdout).toMatch(/app-2\s+ws-\S+\s+failed\s+conflict: Workspace app-2 is locked by bob \(user\)/);
     expect(r.stdout).toContain('2 succeeded, 1 failed.');
     const forced = await cli(
       'workspace',

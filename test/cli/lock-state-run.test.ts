@@ -21,15 +21,30 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
   });
   afterAll(() => tmp.cleanup());
 
-  it('locks with a reason; a second lock exits 8 and says who, since when and why', async () => {
+  it('locks with a reason; a second lock exits 8 and says who by name, since when and why', async () => {
     const locked = await cli('workspace', 'lock', 'app', '--reason', 'db migration', '--json');
     expect(locked.code).toBe(0);
     expect(JSON.parse(locked.stdout).attributes).toMatchObject({ locked: true, 'locked-reason': 'db migration' });
     const again = await runCli(['workspace', 'lock', 'acme/app'], { ...env, BERTH_TOKEN: bobToken });
     expect(again.code).toBe(8);
     expect(again.stderr).toMatch(
-      /is locked by User user-[A-Za-z0-9]{16}\. Locked since \d{4}-\d\d-\d\dT[\d:.]+Z\. Reason: db migration\./,
+      /^Error: conflict: Workspace app is locked by admin \(user\) since \d\d:\d\d, just now: "db migration"\.\n$/,
     );
+  });
+
+  it('re-locking a workspace one already holds says so and exits 0; show names the holder and since when', async () => {
+    const relock = await cli('workspace', 'lock', 'app', '--reason', 'other');
+    expect(relock.code).toBe(0);
+    expect(relock.stdout).toMatch(
+      /^Workspace app is already locked by you since \d\d:\d\d, just now: "db migration"\.\n$/,
+    );
+    const relockJson = await cli('workspace', 'lock', 'app', '--json');
+    expect(relockJson.code).toBe(0);
+    expect(JSON.parse(relockJson.stdout).attributes).toMatchObject({ locked: true, 'locked-reason': 'db migration' });
+    // Bob, a member who reads the workspace, sees who holds it by name.
+    const shown = await runCli(['workspace', 'show', 'acme/app'], { ...env, BERTH_TOKEN: bobToken });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(/Locked\s+yes, locked by admin \(user\) since \d\d:\d\d, just now: "db migration"\n/);
   });
 
   it('unlock by someone else exits 8; --force releases it; unlocking an unlocked workspace exits 4', async () => {
@@ -175,10 +190,13 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
       locked: false,
     });
     const list = await cli('run', 'list', 'runs');
-    expect(list.stdout).toMatch(/errored\s+2000 ms/);
-    expect(list.stdout).toMatch(/applied\s+4000 ms\s+9000 ms\s+nightly/);
+    // Durations for a person: 2s, 1m30s (the milliseconds stay in --json's timestamps).
+    expect(list.stdout).toMatch(/errored\s+2s/);
+    expect(list.stdout).toMatch(/applied\s+4s\s+9s\s+nightly/);
     const show = await cli('run', 'show', run.id);
-    expect(show.stdout).toMatch(/Apply duration\s+9000 ms/);
+    expect(show.stdout).toMatch(/Apply duration\s+9s/);
+    // The workspace by name, not by id.
+    expect(show.stdout).toMatch(/Workspace\s+runs\n/);
     expect((await cli('run', 'show', 'run-AAAAAAAAAAAAAAAA')).code).toBe(3);
     expect((await cli('run', 'record', 'runs', '--status', 'canceled', '--apply-ms', '5')).code).toBe(2);
   });

@@ -48,7 +48,8 @@ describe('berth org (local mode)', () => {
     const r = await cli('org', 'show', 'acme');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/Name\s+acme/);
-    expect(r.stdout).toMatch(/Default project\s+prj-/);
+    // The default project by name, not by id.
+    expect(r.stdout).toMatch(/Default project\s+Default Project\n/);
   });
 
   it('updates settings', async () => {

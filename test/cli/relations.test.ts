@@ -63,6 +63,8 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       expect(ws.relationships['ssh-key'].data).toEqual({ id: keyId, type: 'ssh-keys' });
       const human = await berth('workspace', 'ssh-key', 'assign', 'acme/network', keyId);
       expect(human.stdout).toContain(`Workspace network now uses SSH key ${keyId}.`);
+      const byName = await berth('workspace', 'ssh-key', 'assign', 'acme/network', 'deploy');
+      expect(byName.stdout).toBe('Workspace network now uses SSH key deploy.\n');
       const un = await json('workspace', 'ssh-key', 'unassign', 'network');
       expect(un.relationships['ssh-key']).toEqual({ data: null });
       const missing = await berth('workspace', 'ssh-key', 'assign', 'network', 'no-such-key');
@@ -156,7 +158,9 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       ]);
       const human = await berth('workspace', 'tag-bindings', 'effective', 'app-c');
       expect(human.stdout).toMatch(/env\s+prod\s+own/);
-      expect(human.stdout).toContain(`inherited from ${projectId}`);
+      // A person reads the project's name, not its id.
+      expect(human.stdout).toMatch(/dept\s+r\+d\s+inherited from Platform/);
+      expect(human.stdout).not.toContain(projectId);
     });
 
     it('the 11th binding is refused (exit 5) and nothing changes', async () => {

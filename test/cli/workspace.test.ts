@@ -183,10 +183,13 @@ describe('berth workspace (local mode)', () => {
       expect(JSON.parse(byEnv.stdout)).toEqual(byName);
     });
 
-    it('renders fields for humans, with the project name when included', async () => {
+    it('renders fields for humans, with the project name, asked for or not', async () => {
       const res = await berth('workspace', 'show', 'acme/app-prod', '--include', 'project');
       expect(res.code).toBe(0);
-      expect(res.stdout).toMatch(/Project\s+Default Project \(prj-/);
+      expect(res.stdout).toMatch(/Project\s+Default Project\n/);
+      const plain = await berth('workspace', 'show', 'acme/app-prod');
+      expect(plain.stdout).toMatch(/Project\s+Default Project\n/);
+      expect(plain.stdout).not.toMatch(/prj-/);
       expect(res.stdout).toMatch(/Auto destroy after\s+14d/);
     });
 

@@ -7,7 +7,7 @@ import { readJson, readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf, queryParam } from '../query.js';
-import { serializeUser } from '../serializers/user.js';
+import { serializeUser, serializeUserView } from '../serializers/user.js';
 import { serializeAuthenticationToken } from '../serializers/token.js';
 import { descriptionOf } from './token-body.js';
 
@@ -34,7 +34,7 @@ export function userRoutes(): Hono<AppEnv> {
   });
 
   r.get('/users/:id', async (c) =>
-    sendResource(c, serializeUser(await users.getUser(c.get('ctx'), c.req.param('id')))),
+    sendResource(c, serializeUserView(await users.showUser(c.get('ctx'), c.req.param('id')))),
   );
 
   r.post('/users/:id/authentication-tokens', async (c) => {

@@ -21,6 +21,8 @@ import { serializeOrganization } from '../serializers/organization.js';
 import { serializeProject } from '../serializers/project.js';
 import { serializePlan, serializeRun } from '../serializers/run.js';
 import { serializeStateVersion } from '../serializers/state-version.js';
+import { serializeTeam, serializeTeamName } from '../serializers/team.js';
+import { serializeUserView } from '../serializers/user.js';
 import { serializeEffectiveTagBinding, serializeOutput, serializeWorkspace } from '../serializers/workspace.js';
 
 /** Every include value of the spec; those whose records do not exist yet add nothing. */
@@ -95,7 +97,7 @@ export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
 /** The `included` resources of a workspace document or list. */
 function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: Set<string>): ResourceObject[] {
   const origin = new URL(c.req.url).origin;
-  return [
+  return unique([
     ...inc.organizations.map(serializeOrganization),
     ...inc.projects.map((p) => serializeProject(p)),
     ...[...(inc.effectiveTagBindings?.values() ?? [])].flat().map(serializeEffectiveTagBinding),
@@ -104,7 +106,30 @@ function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: 
     ...(include.has('current_run.plan') ? inc.runs.map(serializePlan) : []),
     ...inc.stateVersions.map((sv) => serializeStateVersion(sv, origin)),
     ...[...inc.outputs.values()].flat().map(serializeOutput),
+    ...lockHolderResources(inc.lockHolders),
+  ]);
+}
+
+/** The users, teams and runs that hold the locks (`include=locked_by`). */
+function lockHolderResources(h: WorkspaceIncludes['lockHolders']): ResourceObject[] {
+  if (!h) return [];
+  return [
+    ...h.users.map(serializeUserView),
+    ...h.teams.map(serializeTeam),
+    ...h.teamNames.map(serializeTeamName),
+    ...h.runs.map(serializeRun),
   ];
+}
+
+/** Each resource once: a run can be both the current run and the lock holder. */
+function unique(resources: ResourceObject[]): ResourceObject[] {
+  const seen = new Set<string>();
+  return resources.filter((r) => {
+    const key = `${r.type}/${r.id}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 function serializeOptions(ctx: ServiceContext, inc: WorkspaceIncludes, ws: Workspace) {

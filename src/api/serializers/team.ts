@@ -1,4 +1,4 @@
-import { ORGANIZATION_ACCESS_FLAGS, type Team } from '../../domain/team.js';
+import { ORGANIZATION_ACCESS_FLAGS, type Team, type TeamName } from '../../domain/team.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 export function serializeTeam(t: Team): ResourceObject {
@@ -45,4 +45,21 @@ export function serializeTeamUsers(t: Team): ResourceObject[] {
     attributes: { username: t.usernames[i] },
     links: { self: `${API_PREFIX}/users/${id}` },
   }));
+}
+
+/** A team the caller may not see, named where it holds something the caller reads (a workspace lock). */
+export function serializeTeamName(t: TeamName): ResourceObject {
+  return {
+    id: t.id,
+    type: 'teams',
+    attributes: { name: t.name },
+    relationships: {
+      organization: toOne(
+        'organizations',
+        t.organizationName,
+        `${API_PREFIX}/organizations/${encodeURIComponent(t.organizationName)}`,
+      ),
+    },
+    links: { self: `${API_PREFIX}/teams/${t.id}` },
+  };
 }

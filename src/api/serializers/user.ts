@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { User } from '../../domain/user.js';
+import type { User, UserView } from '../../domain/user.js';
 import { API_PREFIX, type ResourceObject } from '../documents.js';
 
 /** A Gravatar address for the email, as HCP Terraform shows (a generic image when none is set). */
@@ -39,4 +39,27 @@ export function serializeUser(u: User): ResourceObject {
     },
     links: { self: `${API_PREFIX}/users/${u.id}` },
   };
+}
+
+/**
+ * A user's public face, for callers who may not see its details (HCP Terraform's user objects
+ * carry nothing that identifies a person but the username and avatar): no email, no account settings.
+ */
+export function serializePublicUser(u: User): ResourceObject {
+  return {
+    id: u.id,
+    type: 'users',
+    attributes: {
+      username: u.username,
+      'avatar-url': avatarUrl(u.email),
+      'is-service-account': false,
+      'v2-only': false,
+    },
+    links: { self: `${API_PREFIX}/users/${u.id}` },
+  };
+}
+
+/** A user as the caller may see it: everything, or its public face. */
+export function serializeUserView(v: UserView): ResourceObject {
+  return v.details ? serializeUser(v.user) : serializePublicUser(v.user);
 }

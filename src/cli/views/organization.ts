@@ -1,5 +1,6 @@
 import type { Resource } from '../../client/jsonapi.js';
 import { renderFields, renderTable } from '../output.js';
+import { nameOf } from './workspace.js';
 
 export function organizationTable(orgs: Resource[]): string {
   return renderTable(orgs, [
@@ -10,17 +11,16 @@ export function organizationTable(orgs: Resource[]): string {
   ]);
 }
 
-export function organizationFields(org: Resource): string {
+/** An organization; `included` may hold its default project and agent pool, to show their names. */
+export function organizationFields(org: Resource, included: Resource[] = []): string {
   const a = org.attributes;
-  const project = org.relationships?.['default-project']?.data;
-  const pool = org.relationships?.['default-agent-pool']?.data;
   return renderFields([
     ['Name', a.name],
     ['Email', a.email],
     ['External ID', a['external-id']],
-    ['Default project', project && !Array.isArray(project) ? project.id : null],
+    ['Default project', nameOf(org, 'default-project', included)],
     ['Default execution mode', a['default-execution-mode']],
-    ['Default agent pool', pool && !Array.isArray(pool) ? pool.id : null],
+    ['Default agent pool', nameOf(org, 'default-agent-pool', included)],
     ['Allow force delete workspaces', a['allow-force-delete-workspaces']],
     ['Assessments enforced', a['assessments-enforced']],
     ['Created', a['created-at']],

@@ -1,6 +1,8 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { ProjectAttributes, TagBindingAttributes } from '../../client/resources.js';
 import { renderFields, renderTable } from '../output.js';
+import { inheritedFromId } from '../related-names.js';
+import { nameOf } from './workspace.js';
 
 export function projectTable(projects: Resource[]): string {
   return renderTable(projects, [
@@ -15,10 +17,14 @@ export function projectTable(projects: Resource[]): string {
 const tagText = (tags: Resource<TagBindingAttributes>[]) =>
   tags.map((t) => (t.attributes.value === '' ? t.attributes.key : `${t.attributes.key}=${t.attributes.value}`));
 
-export function projectFields(p: Resource<ProjectAttributes>, tags?: Resource<TagBindingAttributes>[]): string {
+/** A project; `included` may hold its default agent pool, to show its name. */
+export function projectFields(
+  p: Resource<ProjectAttributes>,
+  tags?: Resource<TagBindingAttributes>[],
+  included: Resource[] = [],
+): string {
   const a = p.attributes;
   const org = p.relationships?.organization?.data;
-  const pool = p.relationships?.['default-agent-pool']?.data;
   const fields: [string, unknown][] = [
     ['ID', p.id],
     ['Name', a.name],
@@ -30,7 +36,7 @@ export function projectFields(p: Resource<ProjectAttributes>, tags?: Resource<Ta
       'Default execution mode',
       `${a['default-execution-mode']}${a['setting-overwrites']?.['default-execution-mode'] ? '' : ' (from the organization)'}`,
     ],
-    ['Default agent pool', pool && !Array.isArray(pool) ? pool.id : null],
+    ['Default agent pool', nameOf(p, 'default-agent-pool', included)],
     ['Workspaces', a['workspace-count']],
     ['Teams', a['team-count']],
     ['Created', a['created-at']],
@@ -47,10 +53,17 @@ export function tagBindingTable(tags: Resource[]): string {
   ]);
 }
 
-export function effectiveTagTable(tags: Resource[]): string {
+/** Effective bindings of a project; `projectNames` (id to name) names where each is inherited from. */
+export function effectiveTagTable(tags: Resource[], projectNames: Map<string, string> = new Map()): string {
   return renderTable(tags, [
     { header: 'KEY', value: (t) => t.attributes.key },
     { header: 'VALUE', value: (t) => t.attributes.value },
-    { header: 'INHERITED FROM', value: (t) => t.links?.['inherited-from']?.replace(/^.*\//, '') ?? null },
+    {
+      header: 'INHERITED FROM',
+      value: (t) => {
+        const from = inheritedFromId(t);
+        return from === null ? null : (projectNames.get(from) ?? from);
+      },
+    },
   ]);
 }

@@ -1,6 +1,7 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { RetentionPolicyAttributes } from '../../client/resources.js';
 import { renderFields, renderTable } from '../output.js';
+import { inheritedFromId } from '../related-names.js';
 
 export function sshKeyTable(keys: Resource[]): string {
   return renderTable(keys, [
@@ -18,20 +19,23 @@ export function flatTagTable(tags: Resource[], withCount: boolean): string {
   ]);
 }
 
-/** Effective bindings; inherited rows name their project. */
-export function effectiveBindingTable(tags: Resource[]): string {
+/** Effective bindings; inherited rows name their project (`projectNames`: id to name, else the id). */
+export function effectiveBindingTable(tags: Resource[], projectNames: Map<string, string> = new Map()): string {
   return renderTable(tags, [
     { header: 'KEY', value: (t) => t.attributes.key },
     { header: 'VALUE', value: (t) => t.attributes.value },
     {
       header: 'SOURCE',
-      value: (t) =>
-        t.links?.['inherited-from'] ? `inherited from ${t.links['inherited-from'].replace(/^.*\//, '')}` : 'own',
+      value: (t) => {
+        const from = inheritedFromId(t);
+        return from === null ? 'own' : `inherited from ${projectNames.get(from) ?? from}`;
+      },
     },
   ]);
 }
 
-export function retentionFields(p: Resource<RetentionPolicyAttributes>): string {
+/** A data retention policy; `workspaceName` names the workspace it is set on (else its id is shown). */
+export function retentionFields(p: Resource<RetentionPolicyAttributes>, workspaceName?: string | null): string {
   const target = p.relationships?.target?.data;
   const t = target && !Array.isArray(target) ? target : null;
   const rule =
@@ -41,6 +45,13 @@ export function retentionFields(p: Resource<RetentionPolicyAttributes>): string 
   return renderFields([
     ['ID', p.id],
     ['Policy', rule],
-    ['Set on', t ? `${t.type === 'organizations' ? 'organization' : 'workspace'} ${t.id}` : 'the site-wide default'],
+    [
+      'Set on',
+      t
+        ? t.type === 'organizations'
+          ? `organization ${t.id}`
+          : `workspace ${workspaceName ?? t.id}`
+        : 'the site-wide default',
+    ],
   ]);
 }

@@ -1,10 +1,11 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { RunAttributes } from '../../client/resources.js';
+import { formatDuration } from '../human-time.js';
 import { renderFields, renderTable } from '../output.js';
 
 const span = (r: Resource<RunAttributes>, from: string, to: string) => {
   const t = r.attributes['status-timestamps'] ?? {};
-  return t[from] && t[to] ? `${Date.parse(t[to]) - Date.parse(t[from])} ms` : null;
+  return t[from] && t[to] ? formatDuration(Date.parse(t[to]) - Date.parse(t[from])) : null;
 };
 
 export function runTable(runs: Resource<RunAttributes>[]): string {
@@ -18,12 +19,13 @@ export function runTable(runs: Resource<RunAttributes>[]): string {
   ]);
 }
 
-export function runFields(r: Resource<RunAttributes>): string {
+/** A run; `workspaceName` names its workspace (else its id is shown). */
+export function runFields(r: Resource<RunAttributes>, workspaceName?: string): string {
   const ws = r.relationships?.workspace?.data;
   return renderFields([
     ['ID', r.id],
     ['Status', r.attributes.status],
-    ['Workspace', ws && !Array.isArray(ws) ? ws.id : null],
+    ['Workspace', workspaceName ?? (ws && !Array.isArray(ws) ? ws.id : null)],
     ['Message', r.attributes.message],
     ['Destroy', r.attributes['is-destroy'] ? 'yes' : 'no'],
     ['Plan duration', span(r, 'planning-at', 'planned-at')],

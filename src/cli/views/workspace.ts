@@ -1,5 +1,6 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { ProjectAttributes, TagBindingAttributes, WorkspaceAttributes } from '../../client/resources.js';
+import { describeLock } from '../lock-holder.js';
 import { renderFields, renderTable } from '../output.js';
 
 const one = (r: Resource, name: string) => {
@@ -7,16 +8,43 @@ const one = (r: Resource, name: string) => {
   return d && !Array.isArray(d) ? d.id : null;
 };
 
-export function workspaceTable(list: Resource<WorkspaceAttributes>[]): string {
+/** The name of a related resource found in `included`, else its id. */
+export function nameOf(r: Resource, relationship: string, included: Resource[]): string | null {
+  const d = r.relationships?.[relationship]?.data;
+  if (!d || Array.isArray(d)) return null;
+  const found = included.find((i) => i.type === d.type && i.id === d.id);
+  return typeof found?.attributes.name === 'string' ? found.attributes.name : d.id;
+}
+
+/**
+ * Workspaces as a table. `projectNames` (project id to name) names the PROJECT column; a project
+ * the caller may not read shows its id.
+ */
+export function workspaceTable(
+  list: Resource<WorkspaceAttributes>[],
+  projectNames: Map<string, string> = new Map(),
+): string {
   return renderTable(list, [
     { header: 'NAME', value: (w) => w.attributes.name },
     { header: 'ID', value: (w) => w.id },
-    { header: 'PROJECT', value: (w) => one(w, 'project') },
+    {
+      header: 'PROJECT',
+      value: (w) => {
+        const id = one(w, 'project');
+        return id === null ? null : (projectNames.get(id) ?? id);
+      },
+    },
     { header: 'EXECUTION', value: (w) => w.attributes['execution-mode'] },
     { header: 'VERSION', value: (w) => w.attributes['terraform-version'] },
     { header: 'LOCKED', value: (w) => (w.attributes.locked ? 'yes' : 'no') },
     { header: 'RESOURCES', value: (w) => w.attributes['resource-count'] },
   ]);
+}
+
+/** The includes a person's view of a workspace needs (project and lock holder names), added to those asked for. */
+export function withNames(include?: string): string {
+  const all = [...(include ?? '').split(','), 'project', 'locked_by'].map((s) => s.trim()).filter((s) => s !== '');
+  return [...new Set(all)].join(',');
 }
 
 export function workspaceFields(w: Resource<WorkspaceAttributes>, included: Resource[] = []): string {
@@ -29,10 +57,10 @@ export function workspaceFields(w: Resource<WorkspaceAttributes>, included: Reso
     ['Name', a.name],
     ['ID', w.id],
     ['Organization', one(w, 'organization')],
-    ['Project', project ? `${project.attributes.name} (${projectId})` : projectId],
+    ['Project', project ? project.attributes.name : projectId],
     ['Description', a.description],
     ['Execution mode', `${a['execution-mode']}${inherited(!a['setting-overwrites']?.['execution-mode'])}`],
-    ['Agent pool', one(w, 'agent-pool')],
+    ['Agent pool', nameOf(w, 'agent-pool', included)],
     ['Engine version', a['terraform-version']],
     ['Auto apply', a['auto-apply']],
     ['Auto apply (run triggers)', a['auto-apply-run-trigger']],
@@ -56,7 +84,7 @@ export function workspaceFields(w: Resource<WorkspaceAttributes>, included: Reso
     ['Queue all runs', a['queue-all-runs']],
     ['Speculative plans', a['speculative-enabled']],
     ['Tags', a['tag-names']],
-    ['Locked', a.locked ? `yes${a['locked-reason'] ? ` (${a['locked-reason']})` : ''}` : 'no'],
+    ['Locked', a.locked ? `yes, ${describeLock(w, included)}` : 'no'],
     ['Resources', a['resource-count']],
     ['Created', a['created-at']],
     ['Updated', a['updated-at']],
@@ -66,7 +94,10 @@ export function workspaceFields(w: Resource<WorkspaceAttributes>, included: Reso
   if (tags.length > 0) {
     fields.push([
       'Tag bindings',
-      tags.map((t) => `${t.attributes.key}=${t.attributes.value}${t.links?.['inherited-from'] ? ' (project)' : ''}`),
+      tags.map(
+        (t) =>
+          `${t.attributes.key}=${t.attributes.value}${t.links?.['inherited-from'] ? ` (inherited from ${project ? project.attributes.name : 'the project'})` : ''}`,
+      ),
     ]);
   }
   return renderFields(fields);

@@ -1,5 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { agentPoolOf } from '../../cli/related-names.js';
 import { organizationFields } from '../../cli/views/organization.js';
 
 export default class OrgShow extends BerthCommand<typeof OrgShow> {
@@ -8,7 +9,13 @@ export default class OrgShow extends BerthCommand<typeof OrgShow> {
   static override args = { name: Args.string({ description: 'organization name', required: true }) };
 
   async run(): Promise<void> {
-    const { data } = await (await this.client()).organizations.get(this.args.name);
-    this.print(data, () => organizationFields(data));
+    const client = await this.client();
+    // A person reads the default project's and agent pool's names: the project comes included.
+    const { data, included } = await client.organizations.get(
+      this.args.name,
+      this.jsonMode ? undefined : 'default_project',
+    );
+    const pool = this.jsonMode ? null : await agentPoolOf(client, data, 'default-agent-pool');
+    this.print(data, () => organizationFields(data, [...(included ?? []), ...(pool ? [pool] : [])]));
   }
 }

@@ -3,7 +3,8 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { bulkFlags, confirmBulk, matchingWorkspaces } from '../../cli/bulk.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { ProjectWorkspacesClient, resolveProjectId, WorkspacesClient } from '../../client/workspaces.js';
+import { resolveProject } from '../../cli/resolve-project.js';
+import { ProjectWorkspacesClient, WorkspacesClient } from '../../client/workspaces.js';
 
 export default class ProjectMoveWorkspaces extends BerthCommand<typeof ProjectMoveWorkspaces> {
   static override summary = 'Move workspaces into a project (all or nothing).';
@@ -28,13 +29,14 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
     const [project, ...workspaces] = this.positionals;
     const client = await this.client();
     const org = this.flags.org;
-    let projectId = project;
-    if (!/^prj-[A-Za-z0-9]{16}$/.test(project)) {
-      if (!org) throw usageError('a project name needs --org (or pass the prj- id)');
-      projectId = await resolveProjectId(client, org, project);
-    }
+    if (!/^prj-[A-Za-z0-9]{16}$/.test(project) && !org)
+      throw usageError('a project name needs --org (or pass the prj- id)');
+    const target = await resolveProject(client, project, org);
+    const projectId = target.id;
+    const projectName = String(target.attributes.name);
     const ws = new WorkspacesClient(client);
     const ids: string[] = [];
+    const names: string[] = [];
     if (this.flags['all-matching']) {
       const matching = (await matchingWorkspaces(client, this.requireOrg(), workspaces, this.flags)).filter(
         (w) => (w.relationships?.project?.data as { id?: string } | undefined)?.id !== projectId,
@@ -43,20 +45,22 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
         this.print({ project: projectId, moved: [] }, () => 'No matching workspace outside the project.');
         return;
       }
-      await confirmBulk(matching, `Moving into ${project}`, this.flags);
+      await confirmBulk(matching, `Moving into ${projectName}`, this.flags);
       ids.push(...matching.map((w) => w.id));
+      names.push(...matching.map((w) => String(w.attributes.name)));
     } else {
       if (workspaces.length === 0)
         throw usageError('usage: project move-workspaces PROJECT WORKSPACE... (or --all-matching with filters)');
       for (const arg of workspaces) {
-        const ref = parseWorkspaceArg(arg, org);
-        ids.push('id' in ref ? ref.id : (await ws.get(ref)).data.id);
+        const { data } = await ws.get(parseWorkspaceArg(arg, org));
+        ids.push(data.id);
+        names.push(String(data.attributes.name));
       }
     }
     await new ProjectWorkspacesClient(client).move(projectId, ids);
     this.print(
       { project: projectId, moved: ids },
-      () => `Moved ${ids.length} workspace(s) into project ${projectId}: ${ids.join(', ')}`,
+      () => `Moved ${ids.length} workspace${ids.length === 1 ? '' : 's'} into ${projectName}: ${names.join(', ')}.`,
     );
   }
 }

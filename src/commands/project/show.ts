@@ -1,5 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { agentPoolOf } from '../../cli/related-names.js';
 import { resolveProject } from '../../cli/resolve-project.js';
 import { projectFields } from '../../cli/views/project.js';
 import { listTagBindings } from '../../client/projects.js';
@@ -19,6 +20,7 @@ export default class ProjectShow extends BerthCommand<typeof ProjectShow> {
     const project = await resolveProject(client, this.args.project, this.flags.org);
     if (this.jsonMode) return this.print(project, () => '');
     const tags = await listTagBindings(client, project.id);
-    this.print(project, () => projectFields(project, tags));
+    const pool = await agentPoolOf(client, project, 'default-agent-pool');
+    this.print(project, () => projectFields(project, tags, pool ? [pool] : []));
   }
 }

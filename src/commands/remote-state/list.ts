@@ -1,5 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { projectNamesOf } from '../../cli/related-names.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { WorkspaceRelationsClient } from '../../client/relations.js';
@@ -13,9 +14,11 @@ export default class RemoteStateList extends BerthCommand<typeof RemoteStateList
   };
 
   async run(): Promise<void> {
-    const list = await new WorkspaceRelationsClient(await this.client()).consumers(
+    const client = await this.client();
+    const list = await new WorkspaceRelationsClient(client).consumers(
       parseWorkspaceArg(this.args.workspace, this.flags.org),
     );
-    this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list)));
+    const projects = this.jsonMode ? new Map<string, string>() : await projectNamesOf(client, list);
+    this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list, projects)));
   }
 }

@@ -47,7 +47,8 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     const planStart = planEnd - f['plan-ms'];
 
     const state = new WorkspaceStateClient(await this.client());
-    const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, f.org));
+    const ref = parseWorkspaceArg(this.args.workspace, f.org);
+    const id = await state.workspaceId(ref);
     const run = (await state.createRun(id, { message: f.message, 'is-destroy': f.destroy })).data;
     const steps: { status: string; at: string }[] = [];
     if (f.status !== 'canceled') steps.push({ status: 'planning', at: iso(planStart) });
@@ -66,6 +67,7 @@ While it is reported, the run holds the workspace lock, so the workspace must no
         ...(final && f['policy-failed'] ? { 'policy-check-failed': true } : {}),
       });
     }
-    this.print(last, () => `Recorded run ${last.id} (${last.attributes.status}).\n${runFields(last)}`);
+    const name = 'name' in ref ? ref.name : undefined;
+    this.print(last, () => `Recorded run ${last.id} (${last.attributes.status}).\n${runFields(last, name)}`);
   }
 }

@@ -2,6 +2,7 @@ import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { runFields } from '../../cli/views/run.js';
 import { WorkspaceStateClient } from '../../client/state.js';
+import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class RunShow extends BerthCommand<typeof RunShow> {
   static override summary = 'Show a run record.';
@@ -12,7 +13,14 @@ export default class RunShow extends BerthCommand<typeof RunShow> {
   static override args = { run: Args.string({ description: 'run id (run-...)', required: true }) };
 
   async run(): Promise<void> {
-    const { data } = await new WorkspaceStateClient(await this.client()).getRun(this.args.run);
-    this.print(data, () => runFields(data));
+    const client = await this.client();
+    const { data } = await new WorkspaceStateClient(client).getRun(this.args.run);
+    const ws = data.relationships?.workspace?.data;
+    // A person reads the workspace's name: one more read (runs have no workspace include).
+    const name =
+      this.jsonMode || !ws || Array.isArray(ws)
+        ? undefined
+        : String((await new WorkspacesClient(client).get({ id: ws.id })).data.attributes.name);
+    this.print(data, () => runFields(data, name));
   }
 }

@@ -1,7 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { canPrompt, confirm, input, select, usageError } from '../../cli/prompts.js';
-import { workspaceFields } from '../../cli/views/workspace.js';
+import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
 import { AgentPoolsClient, WorkspacesClient } from '../../client/workspaces.js';
 import type { BerthClient } from '../../client/client.js';
@@ -49,8 +49,14 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
     attributes.name = name;
     attributes['source-name'] = flags['source-name'];
     attributes['source-url'] = flags['source-url'];
-    const { data } = await new WorkspacesClient(client).create(org, attributes, relationships);
-    this.print(data, () => `Created workspace ${data.attributes.name} (${data.id}).\n${workspaceFields(data)}`);
+    const workspaces = new WorkspacesClient(client);
+    const { data } = await workspaces.create(org, attributes, relationships);
+    // The human view names the project and the lock holder: one more read, with includes.
+    const shown = this.jsonMode ? { data, included: [] } : await workspaces.get({ id: data.id }, withNames());
+    this.print(
+      data,
+      () => `Created workspace ${data.attributes.name} (${data.id}).\n${workspaceFields(shown.data, shown.included)}`,
+    );
   }
 }
 

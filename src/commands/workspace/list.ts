@@ -1,6 +1,7 @@
 import { Flags } from '../../cli/oclif.js';
 import { pagingFlags } from '../../cli/flags/paging.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { projectNamesOf } from '../../cli/related-names.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
 import { WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';
@@ -40,6 +41,7 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
       f.page || f['page-size']
         ? (await ws.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data
         : await ws.listAll(org, filters);
-    this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list)));
+    const projects = this.jsonMode ? new Map<string, string>() : await projectNamesOf(client, list);
+    this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list, projects)));
   }
 }

@@ -1,15 +1,17 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
-import { explainLockConflict } from '../../cli/lock-conflict.js';
+import { BulkNote, bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
+import { explainLockConflict, isHeldByCaller } from '../../cli/lock-conflict.js';
+import { lockSince } from '../../cli/lock-holder.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import type { WorkspaceAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 
 export default class WorkspaceLock extends BerthCommand<typeof WorkspaceLock> {
   static override summary =
     'Lock a workspace (or every workspace matching filters) so that no run or state change happens until it is unlocked.';
-  static override description = `Exits 8 when someone else holds the lock, and says who, since when and why.
+  static override description = `Exits 8 when someone else holds the lock, and says who, since when and why. Locking a workspace you already hold says so and exits 0 (the lock and its reason stay as they were).
 
 With --all-matching and the filters of \`workspace list\`, locks every matching workspace: it previews them, asks to confirm on a terminal (or takes --yes), reports each result and exits non-zero if any failed.`;
   static override examples = [
@@ -28,8 +30,12 @@ With --all-matching and the filters of \`workspace list\`, locks every matching 
     const state = new WorkspaceStateClient(client);
     if (this.flags['all-matching']) {
       const items = await matchingWorkspaces(client, this.requireOrg(), this.args.workspace, this.flags);
+      // A workspace the caller already holds is reported as such, not as a failure.
       const { results, exitCode } = await runBulk(items, 'Locking', this.flags, (w) =>
-        state.lock(w.id, this.flags.reason),
+        state.lock(w.id, this.flags.reason).catch((err) => {
+          if (isHeldByCaller(err)) return new BulkNote('already held');
+          return explainLockConflict(err, client, w.id);
+        }),
       );
       this.print(results, () => bulkTable(results));
       if (exitCode !== 0) this.exit(exitCode);
@@ -37,7 +43,15 @@ With --all-matching and the filters of \`workspace list\`, locks every matching 
     }
     if (!this.args.workspace) throw usageError('say which workspace to lock, or use --all-matching with filters');
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
-    const ws = await state.lock(id, this.flags.reason).catch((err) => explainLockConflict(err, client, id));
+    const ws = await state
+      .lock(id, this.flags.reason)
+      .catch((err) => (isHeldByCaller(err) ? null : explainLockConflict(err, client, id)));
+    if (ws === null) {
+      const held = await client.get<WorkspaceAttributes>(`/workspaces/${encodeURIComponent(id)}`);
+      const a = held.data.attributes;
+      this.print(held.data, () => `Workspace ${a.name} is already locked by you${lockSince(held.data)}.`);
+      return;
+    }
     this.print(
       ws,
       () => `Locked workspace ${ws.attributes.name}${this.flags.reason ? ` (${this.flags.reason})` : ''}.`,

@@ -1,7 +1,8 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { agentPoolOf } from '../../cli/related-names.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { workspaceFields } from '../../cli/views/workspace.js';
+import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
@@ -24,8 +25,12 @@ export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
 
   async run(): Promise<void> {
     const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
-    const result = await new WorkspacesClient(await this.client()).get(ref, this.flags.include);
+    // A person reads names: the project's and the lock holder's come in the same request.
+    const include = this.jsonMode ? this.flags.include : withNames(this.flags.include);
+    const client = await this.client();
+    const result = await new WorkspacesClient(client).get(ref, include);
     const json = this.flags.include ? { data: result.data, included: result.included ?? [] } : result.data;
-    this.print(json, () => workspaceFields(result.data, result.included ?? []));
+    const pool = this.jsonMode ? null : await agentPoolOf(client, result.data, 'agent-pool');
+    this.print(json, () => workspaceFields(result.data, [...(result.included ?? []), ...(pool ? [pool] : [])]));
   }
 }

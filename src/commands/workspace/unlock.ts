@@ -29,7 +29,7 @@ With --all-matching and the filters of \`workspace list\`, unlocks every matchin
       const matching = await matchingWorkspaces(client, this.requireOrg(), this.args.workspace, this.flags);
       const locked = matching.filter((w) => w.attributes.locked);
       const { results, exitCode } = await runBulk(locked, 'Unlocking', this.flags, (w) =>
-        state.unlock(w.id, this.flags.force),
+        state.unlock(w.id, this.flags.force).catch((err) => explainLockConflict(err, client, w.id)),
       );
       this.print(results, () => (locked.length === 0 ? 'No matching workspace is locked.' : bulkTable(results)));
       if (exitCode !== 0) this.exit(exitCode);

@@ -2,7 +2,7 @@ import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { workspaceFields } from '../../cli/views/workspace.js';
+import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 
@@ -53,7 +53,13 @@ export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate
     if (Object.values(attributes).every((v) => v === undefined) && Object.keys(relationships).length === 0) {
       throw usageError('nothing to change: pass at least one setting flag');
     }
-    const { data } = await new WorkspacesClient(client).update(ref, attributes, relationships);
-    this.print(data, () => `Updated workspace ${data.attributes.name} (${data.id}).\n${workspaceFields(data)}`);
+    const workspaces = new WorkspacesClient(client);
+    const { data } = await workspaces.update(ref, attributes, relationships);
+    // The human view names the project and the lock holder: one more read, with includes.
+    const shown = this.jsonMode ? { data, included: [] } : await workspaces.get({ id: data.id }, withNames());
+    this.print(
+      data,
+      () => `Updated workspace ${data.attributes.name} (${data.id}).\n${workspaceFields(shown.data, shown.included)}`,
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { inheritedFromNames } from '../../../cli/related-names.js';
 import { resolveProject } from '../../../cli/resolve-project.js';
 import { effectiveTagTable } from '../../../cli/views/project.js';
 import { listEffectiveTagBindings } from '../../../client/projects.js';
@@ -16,6 +17,8 @@ export default class ProjectTagsEffective extends BerthCommand<typeof ProjectTag
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
     const tags = await listEffectiveTagBindings(client, project.id);
-    this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveTagTable(tags)));
+    const known = new Map([[project.id, String(project.attributes.name)]]);
+    const names = this.jsonMode ? known : await inheritedFromNames(client, tags, known);
+    this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveTagTable(tags, names)));
   }
 }

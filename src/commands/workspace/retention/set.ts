@@ -2,6 +2,7 @@ import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { retentionDays, retentionFlags } from '../../../cli/retention-flags.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
+import { retentionTargetName } from '../../../cli/retention-target.js';
 import { retentionFields } from '../../../cli/views/relations.js';
 import { RetentionClient } from '../../../client/relations.js';
 
@@ -17,10 +18,9 @@ export default class WorkspaceRetentionSet extends BerthCommand<typeof Workspace
 
   async run(): Promise<void> {
     const days = retentionDays(this.flags);
-    const policy = await new RetentionClient(await this.client()).set(
-      parseWorkspaceArg(this.args.workspace, this.flags.org),
-      days,
-    );
-    this.print(policy, () => retentionFields(policy));
+    const client = await this.client();
+    const policy = await new RetentionClient(client).set(parseWorkspaceArg(this.args.workspace, this.flags.org), days);
+    const name = this.jsonMode ? null : await retentionTargetName(client, policy);
+    this.print(policy, () => retentionFields(policy, name));
   }
 }

@@ -1,6 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
+import { retentionTargetName } from '../../../cli/retention-target.js';
 import { retentionFields } from '../../../cli/views/relations.js';
 import { RetentionClient } from '../../../client/relations.js';
 
@@ -12,9 +13,9 @@ export default class WorkspaceRetentionShow extends BerthCommand<typeof Workspac
   };
 
   async run(): Promise<void> {
-    const policy = await new RetentionClient(await this.client()).show(
-      parseWorkspaceArg(this.args.workspace, this.flags.org),
-    );
-    this.print(policy, () => retentionFields(policy));
+    const client = await this.client();
+    const policy = await new RetentionClient(client).show(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    const name = this.jsonMode ? null : await retentionTargetName(client, policy);
+    this.print(policy, () => retentionFields(policy, name));
   }
 }

@@ -16,6 +16,7 @@ export default class WorkspaceSshKeyAssign extends BerthCommand<typeof Workspace
     const keys = new SshKeysClient(await this.client());
     const keyId = await keys.resolve('organization' in ref ? ref.organization : this.flags.org, this.args.key);
     const ws = await keys.assign(ref, keyId);
-    this.print(ws, () => `Workspace ${ws.attributes.name} now uses SSH key ${keyId}.`);
+    // The key as the caller named it (its name, or the id they gave).
+    this.print(ws, () => `Workspace ${ws.attributes.name} now uses SSH key ${this.args.key}.`);
   }
 }

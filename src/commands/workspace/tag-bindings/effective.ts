@@ -1,5 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { inheritedFromNames } from '../../../cli/related-names.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { effectiveBindingTable } from '../../../cli/views/relations.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
@@ -15,9 +16,11 @@ export default class WorkspaceTagBindingsEffective extends BerthCommand<typeof W
   };
 
   async run(): Promise<void> {
-    const tags = await new WorkspaceRelationsClient(await this.client()).effectiveTagBindings(
+    const client = await this.client();
+    const tags = await new WorkspaceRelationsClient(client).effectiveTagBindings(
       parseWorkspaceArg(this.args.workspace, this.flags.org),
     );
-    this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveBindingTable(tags)));
+    const names = this.jsonMode ? new Map<string, string>() : await inheritedFromNames(client, tags);
+    this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveBindingTable(tags, names)));
   }
 }

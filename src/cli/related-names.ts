@@ -1,0 +1,70 @@
+/** Names of related resources (projects, agent pools) for human output, read in as few requests as the API allows. */
+import type { BerthClient } from '../client/client.js';
+import type { Resource } from '../client/jsonapi.js';
+import { getProject, listAllProjects } from '../client/projects.js';
+import { AgentPoolsClient } from '../client/workspaces.js';
+import { BerthError } from '../domain/errors.js';
+
+/**
+ * The names of the projects of these workspaces (project id to name), for human output: one
+ * project list per organization the workspaces belong to, not one request per workspace. Projects
+ * the caller may not read are missing (their ids are shown instead).
+ */
+export async function projectNamesOf(client: BerthClient, workspaces: Resource[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const orgs = new Set<string>();
+  for (const w of workspaces) {
+    const org = w.relationships?.organization?.data;
+    if (org && !Array.isArray(org)) orgs.add(org.id);
+  }
+  for (const org of orgs) {
+    try {
+      for (const p of await listAllProjects(client, org)) names.set(p.id, String(p.attributes.name));
+    } catch (err) {
+      if (!(err instanceof BerthError)) throw err;
+    }
+  }
+  return names;
+}
+
+/** The project id an inherited tag binding names (`links.inherited-from`), or null for an own binding. */
+export function inheritedFromId(t: Resource): string | null {
+  const link = t.links?.['inherited-from'];
+  return link ? link.replace(/^.*\//, '') : null;
+}
+
+/**
+ * The names of the projects tag bindings are inherited from: `known` names first, then one read
+ * per other project (bindings inherit from one project, so this is at most one request).
+ */
+export async function inheritedFromNames(
+  client: BerthClient,
+  tags: Resource[],
+  known: Map<string, string> = new Map(),
+): Promise<Map<string, string>> {
+  const names = new Map(known);
+  for (const id of new Set(tags.map(inheritedFromId))) {
+    if (id === null || names.has(id)) continue;
+    try {
+      names.set(id, String((await getProject(client, id)).data.attributes.name));
+    } catch (err) {
+      if (!(err instanceof BerthError)) throw err;
+    }
+  }
+  return names;
+}
+
+/**
+ * The agent pool a workspace or project names (`agent-pool`, `default-agent-pool`), read once for
+ * human output so that its name can be shown; null when there is none or it cannot be read.
+ */
+export async function agentPoolOf(client: BerthClient, r: Resource, relationship: string): Promise<Resource | null> {
+  const ref = r.relationships?.[relationship]?.data;
+  if (!ref || Array.isArray(ref)) return null;
+  try {
+    return (await new AgentPoolsClient(client).get(ref.id)).data;
+  } catch (err) {
+    if (err instanceof BerthError) return null;
+    throw err;
+  }
+}

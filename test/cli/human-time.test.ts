@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { clockTime, formatDuration, humanTime, timeAgo } from '../../src/cli/human-time.js';
+
+describe('human times and durations (src/cli/human-time.ts)', () => {
+  it('writes durations in their two largest units', () => {
+    expect(formatDuration(350)).toBe('350ms');
+    expect(formatDuration(40_000)).toBe('40s');
+    expect(formatDuration(90_000)).toBe('1m30s');
+    expect(formatDuration(60_000)).toBe('1m');
+    expect(formatDuration(2 * 3600_000 + 5 * 60_000 + 7_000)).toBe('2h5m');
+    expect(formatDuration(3 * 86400_000 + 4 * 3600_000)).toBe('3d4h');
+    expect(formatDuration(-1)).toBe('');
+  });
+
+  it('says how long ago, or how far ahead', () => {
+    const now = new Date('2026-11-23T14:05:00Z');
+    expect(timeAgo('2026-11-23T14:04:55Z', now)).toBe('just now');
+    expect(timeAgo('2026-11-23T14:04:30Z', now)).toBe('30 seconds ago');
+    expect(timeAgo('2026-11-23T14:02:00Z', now)).toBe('3 minutes ago');
+    expect(timeAgo('2026-11-23T13:05:00Z', now)).toBe('1 hour ago');
+    expect(timeAgo('2026-11-21T14:05:00Z', now)).toBe('2 days ago');
+    expect(timeAgo('2026-11-23T14:10:00Z', now)).toBe('in 5 minutes');
+    expect(timeAgo('not a time', now)).toBe('not a time');
+  });
+
+  it('gives the local clock time, with the date unless it is today', () => {
+    const now = new Date(2026, 10, 23, 14, 5);
+    expect(clockTime(new Date(2026, 10, 23, 14, 2).toISOString(), now)).toBe('14:02');
+    expect(clockTime(new Date(2026, 10, 20, 9, 7).toISOString(), now)).toBe('2026-11-20 09:07');
+    expect(humanTime(new Date(2026, 10, 23, 14, 2).toISOString(), now)).toBe('14:02, 3 minutes ago');
+  });
+});
