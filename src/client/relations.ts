@@ -1,5 +1,5 @@
 import { BerthError } from '../domain/errors.js';
-import type { BerthClient } from './client.js';
+import type { BerthClient, ListAllOptions } from './client.js';
 import type { Resource } from './jsonapi.js';
 import type {
   RetentionPolicyAttributes,
@@ -20,8 +20,8 @@ export class SshKeysClient {
       .data;
   }
 
-  list(organization: string): Promise<Resource<SshKeyAttributes>[]> {
-    return this.client.listAll<SshKeyAttributes>(`${org(organization)}/ssh-keys`);
+  list(organization: string, options: ListAllOptions = {}): Promise<Resource<SshKeyAttributes>[]> {
+    return this.client.listAll<SshKeyAttributes>(`${org(organization)}/ssh-keys`, {}, options);
   }
 
   async delete(id: string): Promise<void> {
@@ -69,8 +69,12 @@ const CONSUMER_METHOD: Record<ConsumerChange, string> = { add: 'POST', remove: '
 export class WorkspaceRelationsClient {
   constructor(private readonly client: BerthClient) {}
 
-  consumers(ref: WorkspaceRef): Promise<Resource<WorkspaceAttributes>[]> {
-    return this.client.listAll<WorkspaceAttributes>(`${workspacePath(ref)}/relationships/remote-state-consumers`);
+  consumers(ref: WorkspaceRef, options: ListAllOptions = {}): Promise<Resource<WorkspaceAttributes>[]> {
+    return this.client.listAll<WorkspaceAttributes>(
+      `${workspacePath(ref)}/relationships/remote-state-consumers`,
+      {},
+      options,
+    );
   }
 
   async changeConsumers(ref: WorkspaceRef, change: ConsumerChange, ids: string[]): Promise<void> {
@@ -79,8 +83,8 @@ export class WorkspaceRelationsClient {
     });
   }
 
-  tags(ref: WorkspaceRef): Promise<Resource[]> {
-    return this.client.listAll(`${workspacePath(ref)}/relationships/tags`);
+  tags(ref: WorkspaceRef, options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.client.listAll(`${workspacePath(ref)}/relationships/tags`, {}, options);
   }
 
   async changeTags(ref: WorkspaceRef, change: 'add' | 'remove', names: string[]): Promise<void> {
@@ -89,8 +93,8 @@ export class WorkspaceRelationsClient {
     });
   }
 
-  organizationTags(organization: string, q?: string): Promise<Resource[]> {
-    return this.client.listAll(`${org(organization)}/tags`, { q });
+  organizationTags(organization: string, q?: string, options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.client.listAll(`${org(organization)}/tags`, { q }, options);
   }
 
   async tagBindings(ref: WorkspaceRef): Promise<Resource<TagBindingAttributes>[]> {

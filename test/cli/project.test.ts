@@ -276,16 +276,17 @@ describe('berth project (local mode)', () => {
       expect(res.stdout).toContain('alpha');
       expect(res.stdout).toContain('Beta');
       expect(res.stdout).not.toContain('Lakehouse');
-      expect(res.stderr).toBe('Page 2 of 3 (5 projects); use --page N or --all.\n');
+      expect(res.stderr).toBe('Page 2 of 3 (5 items); use --page N, or leave out --page/--page-size for all.\n');
     });
 
-    it('shows the first 20 by default and every project with --all', async () => {
+    it('lists every project by default (and with --all), the first N with --limit', async () => {
       const store = await openStore(env.BERTH_DB);
       const ctx = { db: store.db, actor: LOCAL_SITE_ADMIN, clock: systemClock, settings: DEFAULT_SETTINGS };
       for (let i = 0; i < 20; i++) await createProject(ctx, 'acme', { name: `bulk ${String(i).padStart(2, '0')}` });
       await store.close();
-      expect(await json('project', 'list', '--org', 'acme')).toHaveLength(20);
+      expect(await json('project', 'list', '--org', 'acme')).toHaveLength(25);
       expect(await json('project', 'list', '--org', 'acme', '--all')).toHaveLength(25);
+      expect(await json('project', 'list', '--org', 'acme', '--limit', '3')).toHaveLength(3);
     });
 
     it('rejects --all together with --page (2)', async () => {

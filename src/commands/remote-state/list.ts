@@ -1,5 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { limitFlag } from '../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { WorkspaceRelationsClient } from '../../client/relations.js';
@@ -12,9 +13,12 @@ export default class RemoteStateList extends BerthCommand<typeof RemoteStateList
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const list = await new WorkspaceRelationsClient(await this.client()).consumers(
       parseWorkspaceArg(this.args.workspace, this.flags.org),
+      { limit: this.flags.limit },
     );
     this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list)));
   }

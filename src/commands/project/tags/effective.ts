@@ -1,5 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { limited, limitFlag } from '../../../cli/flags/paging.js';
 import { resolveProject } from '../../../cli/resolve-project.js';
 import { effectiveTagTable } from '../../../cli/views/project.js';
 import { listEffectiveTagBindings } from '../../../client/projects.js';
@@ -12,10 +13,12 @@ export default class ProjectTagsEffective extends BerthCommand<typeof ProjectTag
     project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
-    const tags = await listEffectiveTagBindings(client, project.id);
+    const tags = limited(await listEffectiveTagBindings(client, project.id), this.flags.limit);
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveTagTable(tags)));
   }
 }
