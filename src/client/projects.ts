@@ -119,6 +119,16 @@ export async function listEffectiveTagBindings(
   );
 }
 
+/**
+ * Sets the project's own bindings to exactly `tags` (`PATCH .../relationships/tag-bindings`, which
+ * replaces the set): how a binding is removed.
+ */
+export async function replaceTagBindings(client: BerthClient, id: string, tags: TagPair[]): Promise<void> {
+  await client.request('PATCH', `/projects/${enc(id)}/relationships/tag-bindings`, {
+    body: { data: tagBindingData(tags) },
+  });
+}
+
 /** Adds bindings or updates their values by key; returns every binding of the project. */
 export async function addTagBindings(
   client: BerthClient,

@@ -124,6 +124,16 @@ export class WorkspaceRelationsClient {
     );
   }
 
+  /**
+   * Sets the workspace's own bindings to exactly `tags` (`PATCH .../relationships/tag-bindings`,
+   * which replaces the set): how a binding is removed.
+   */
+  async replaceTagBindings(ref: WorkspaceRef, tags: { key: string; value: string }[]): Promise<void> {
+    await this.client.request('PATCH', `${workspacePath(ref)}/relationships/tag-bindings`, {
+      body: { data: tags.map((t) => ({ type: 'tag-bindings', attributes: { key: t.key, value: t.value } })) },
+    });
+  }
+
   async effectiveTagBindings(ref: WorkspaceRef): Promise<Resource<TagBindingAttributes>[]> {
     return (
       (
