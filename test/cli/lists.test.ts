@@ -73,4 +73,19 @@ describe('list commands print every item by default', () => {
     expect((await cli('workspace', 'list', '--page', '2', '--limit', '3')).code).toBe(2);
     expect((await cli('run', 'list', 'w0', '--limit', '0')).code).toBe(2);
   });
+
+  it('workspace show --json is the resource with or without --include; --json-document is the document', async () => {
+    const plain = await json('workspace', 'show', 'w1');
+    const included = await json('workspace', 'show', 'w1', '--include', 'project');
+    expect(included.type).toBe('workspaces');
+    expect(included.id).toBe(plain.id);
+    expect(included).not.toHaveProperty('data');
+    expect(included).not.toHaveProperty('included');
+    const res = await cli('workspace', 'show', 'w1', '--include', 'project', '--json-document');
+    expect(res.code, res.stderr).toBe(0);
+    const doc = JSON.parse(res.stdout);
+    expect(Object.keys(doc).sort()).toEqual(['data', 'included']);
+    expect(doc.data.id).toBe(plain.id);
+    expect(doc.included.map((r: { type: string }) => r.type)).toEqual(['projects']);
+  });
 });
