@@ -88,4 +88,21 @@ describe('list commands print every item by default', () => {
     expect(doc.data.id).toBe(plain.id);
     expect(doc.included.map((r: { type: string }) => r.type)).toEqual(['projects']);
   });
+
+  it('filter values that can match nothing are usage errors (2), not empty lists', async () => {
+    const bogus = await cli('workspace', 'list', '--run-status', 'applied,bogus');
+    expect(bogus.code).toBe(2);
+    expect(bogus.stderr).toContain('--run-status: unknown status bogus; the statuses are pending,');
+    expect(bogus.stdout).toBe('');
+    const middle = await cli('workspace', 'list', '--wildcard', 'w*1');
+    expect(middle.code).toBe(2);
+    expect(middle.stderr).toContain('* may only begin or end the pattern');
+    // The same filters guard the bulk operations.
+    const bulk = await cli('workspace', 'lock', '--all-matching', '--wildcard', 'a*b', '--yes');
+    expect(bulk.code).toBe(2);
+    // Valid ones still work.
+    expect(await json('workspace', 'list', '--run-status', 'pending')).toHaveLength(1);
+    expect(await json('workspace', 'list', '--wildcard', 'w2*')).toHaveLength(7);
+    expect(await json('workspace', 'list', '--wildcard', '*1*')).toHaveLength(12);
+  });
 });
