@@ -39,14 +39,21 @@ export class SshKeysClient {
           detail: `cannot find SSH key ${key} without an organization: pass --org or an sshkey- id`,
         },
       ]);
-    const found = (await this.list(organization)).filter((k) => k.attributes.name === key);
+    // Names are unique regardless of case on berth; an exact match wins on servers where they are not.
+    const all = await this.list(organization);
+    const exact = all.filter((k) => k.attributes.name === key);
+    const found = exact.length > 0 ? exact : all.filter((k) => k.attributes.name.toLowerCase() === key.toLowerCase());
     if (found.length === 0)
       throw new BerthError([
         { status: 404, title: 'not found', detail: `SSH key ${key} not found in organization ${organization}` },
       ]);
     if (found.length > 1)
       throw new BerthError([
-        { status: 409, title: 'conflict', detail: `several SSH keys are named ${key}; use its sshkey- id` },
+        {
+          status: 409,
+          title: 'conflict',
+          detail: `${found.length} SSH keys are named ${key} (${found.map((k) => k.id).join(', ')}); give the sshkey- id of the one you mean`,
+        },
       ]);
     return found[0].id;
   }
