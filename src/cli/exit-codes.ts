@@ -1,6 +1,7 @@
 import { BerthError } from '../domain/errors.js';
 import { ServerUnreachableError } from '../client/transport.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
+import { pointerLabel, withFlagNames } from './api-names.js';
 
 /** Stable exit codes, documented in the README. */
 export const EXIT = {
@@ -61,8 +62,10 @@ export function exitCodeFor(err: unknown): number {
 export function messageFor(err: unknown): string {
   if (err instanceof BerthError) {
     const lines = err.items.map((i) => {
-      const where = i.pointer ? ` (${i.pointer.replace(/^\/data\/attributes\//, '')})` : '';
-      return i.detail ? `${i.title}: ${i.detail}${where}` : i.title;
+      // The API's parameter names and pointers, in the CLI's words (api-names.ts).
+      const label = i.pointer ? pointerLabel(i.pointer) : '';
+      const where = label ? ` (${label})` : '';
+      return i.detail ? `${i.title}: ${withFlagNames(i.detail)}${where}` : i.title;
     });
     return `Error: ${lines.join('\nError: ')}`;
   }

@@ -111,7 +111,7 @@ describe('berth project (local mode)', () => {
       ],
       [
         ['Ok name', '--tag', 'hc:owner=me'],
-        'Error: invalid attribute: Key is invalid: the prefixes hc: and hcp: are reserved (/data/relationships/tag-bindings/data/0/attributes/key)',
+        'Error: invalid attribute: Key is invalid: the prefixes hc: and hcp: are reserved (tag #1 key)',
       ],
     ])('exits 5 on invalid input %j, and creates nothing', async (args, message) => {
       const before = await projectNames();
