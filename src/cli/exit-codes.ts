@@ -1,6 +1,7 @@
 import { BerthError, type ErrorItem } from '../domain/errors.js';
 import { ServerUnreachableError } from '../client/transport.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
+import { pointerLabel, withFlagNames } from './api-names.js';
 
 /** Stable exit codes, documented in the README. */
 export const EXIT = {
@@ -64,13 +65,16 @@ export function exitCodeFor(err: unknown): number {
 export const NOT_FOUND_OR_NOT_ALLOWED = 'not found, or you are not allowed to access it';
 
 function lineFor(i: ErrorItem): string {
-  const where = i.pointer ? ` (${i.pointer.replace(/^\/data\/attributes\//, '')})` : '';
+  // The API's parameter names and pointers, in the CLI's words (api-names.ts).
+  const label = i.pointer ? pointerLabel(i.pointer) : '';
+  const where = label ? ` (${label})` : '';
+  const detail = i.detail ? withFlagNames(i.detail) : undefined;
   if (i.status === 404) {
     // The server's own refusal already says both ("not found, or you are not authorized to ...").
-    if (i.detail?.startsWith('not found, or ')) return `${i.detail}${where}`;
-    return i.detail ? `${NOT_FOUND_OR_NOT_ALLOWED}: ${i.detail}${where}` : NOT_FOUND_OR_NOT_ALLOWED;
+    if (detail?.startsWith('not found, or ')) return `${detail}${where}`;
+    return detail ? `${NOT_FOUND_OR_NOT_ALLOWED}: ${detail}${where}` : NOT_FOUND_OR_NOT_ALLOWED;
   }
-  return i.detail ? `${i.title}: ${i.detail}${where}` : i.title;
+  return detail ? `${i.title}: ${detail}${where}` : i.title;
 }
 
 /** The one-line message printed on stderr for an error. */

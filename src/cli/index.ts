@@ -37,6 +37,7 @@ import ProjectShow from '../commands/project/show.js';
 import ProjectTagsAdd from '../commands/project/tags/add.js';
 import ProjectTagsEffective from '../commands/project/tags/effective.js';
 import ProjectTagsList from '../commands/project/tags/list.js';
+import ProjectTagsRemove from '../commands/project/tags/remove.js';
 import ProjectUpdate from '../commands/project/update.js';
 import ProjectMoveWorkspaces from '../commands/project/move-workspaces.js';
 import RunList from '../commands/run/list.js';
@@ -98,6 +99,7 @@ import WorkspaceSshKeyUnassign from '../commands/workspace/ssh-key/unassign.js';
 import WorkspaceTagBindingsAdd from '../commands/workspace/tag-bindings/add.js';
 import WorkspaceTagBindingsEffective from '../commands/workspace/tag-bindings/effective.js';
 import WorkspaceTagBindingsList from '../commands/workspace/tag-bindings/list.js';
+import WorkspaceTagBindingsRemove from '../commands/workspace/tag-bindings/remove.js';
 import WorkspaceTagsAdd from '../commands/workspace/tags/add.js';
 import WorkspaceTagsList from '../commands/workspace/tags/list.js';
 import WorkspaceTagsRemove from '../commands/workspace/tags/remove.js';
@@ -138,6 +140,7 @@ export const COMMANDS = {
   'project:tags:add': ProjectTagsAdd,
   'project:tags:effective': ProjectTagsEffective,
   'project:tags:list': ProjectTagsList,
+  'project:tags:remove': ProjectTagsRemove,
   'project:update': ProjectUpdate,
   'project:move-workspaces': ProjectMoveWorkspaces,
   'run:list': RunList,
@@ -199,6 +202,7 @@ export const COMMANDS = {
   'workspace:tag-bindings:add': WorkspaceTagBindingsAdd,
   'workspace:tag-bindings:effective': WorkspaceTagBindingsEffective,
   'workspace:tag-bindings:list': WorkspaceTagBindingsList,
+  'workspace:tag-bindings:remove': WorkspaceTagBindingsRemove,
   'workspace:tags:add': WorkspaceTagsAdd,
   'workspace:tags:list': WorkspaceTagsList,
   'workspace:tags:remove': WorkspaceTagsRemove,

@@ -1,6 +1,8 @@
 import { Flags } from './oclif.js';
 import type { BerthClient } from '../client/client.js';
 import { resolveProjectId, type WorkspaceListFilters } from '../client/workspaces.js';
+import { RUN_STATUSES, isRunStatus } from '../domain/run.js';
+import { validNameWildcard } from '../domain/workspace.js';
 import { usageError } from './prompts.js';
 import { parseTagFlag } from './workspace-flags.js';
 
@@ -19,7 +21,7 @@ export const workspaceFilterFlags = {
   tags: Flags.string({ description: 'flat tags the workspaces must all have (comma-separated)' }),
   'exclude-tags': Flags.string({ description: 'flat tags the workspaces must not have (comma-separated)' }),
   project: Flags.string({ description: 'only this project (prj- id or name)' }),
-  'run-status': Flags.string({ description: 'current run status(es), comma-separated' }),
+  'run-status': Flags.string({ description: 'current run status(es), comma-separated, e.g. applied,errored' }),
   tag: Flags.string({
     description: 'key-value tag key[=value]; repeat for AND; no value means any value',
     multiple: true,
@@ -42,12 +44,23 @@ export async function filtersFromFlags(
   f: FilterFlagValues,
 ): Promise<WorkspaceListFilters> {
   if (f.tag?.some((t) => t.trim() === '')) throw usageError('--tag needs a key');
+  // Values that can match nothing are mistakes, not empty results.
+  const statuses = split(f['run-status']);
+  const unknown = statuses?.filter((s) => !isRunStatus(s)) ?? [];
+  if (statuses?.length === 0 || unknown.length > 0)
+    throw usageError(
+      `--run-status: ${unknown.length > 0 ? `unknown status ${unknown.join(', ')}` : 'give at least one status'}; the statuses are ${RUN_STATUSES.join(', ')}`,
+    );
+  if (f.wildcard !== undefined && !validNameWildcard(f.wildcard))
+    throw usageError(
+      `--wildcard ${JSON.stringify(f.wildcard)}: * may only begin or end the pattern (a prefix, a suffix or both, e.g. "app-*", "*-prod", "*web*")`,
+    );
   const filters: WorkspaceListFilters = {
     search: f.search,
     wildcard: f.wildcard,
     tags: split(f.tags),
     excludeTags: split(f['exclude-tags']),
-    runStatus: split(f['run-status']),
+    runStatus: statuses,
     tagged: f.tag?.map(parseTagFlag),
   };
   if (f.project) filters.projectId = await resolveProjectId(client, org, f.project);

@@ -1,4 +1,4 @@
-import type { BerthClient, PageOptions, RequestOptions } from './client.js';
+import type { BerthClient, ListAllOptions, PageOptions, RequestOptions } from './client.js';
 import type { ListResult, Resource } from './jsonapi.js';
 
 /** Filters of the audit trail as the API names them (`filter[since]`, ...). */
@@ -24,7 +24,7 @@ export class AuditTrailClient {
     return this.client.list(this.path(organization), query(filters), page);
   }
 
-  listAll(organization: string, filters: AuditListFilters = {}): Promise<Resource[]> {
-    return this.client.listAll(this.path(organization), query(filters));
+  listAll(organization: string, filters: AuditListFilters = {}, options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.client.listAll(this.path(organization), query(filters), options);
   }
 }

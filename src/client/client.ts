@@ -15,6 +15,11 @@ export interface RequestOptions {
   body?: unknown;
 }
 
+/** `limit`: stop after this many items (every item when absent). */
+export interface ListAllOptions {
+  limit?: number;
+}
+
 export interface PageOptions {
   page?: number;
   pageSize?: number;
@@ -95,23 +100,40 @@ export class BerthClient {
     return { data: body?.data ?? [], included: body?.included, pagination: body?.meta?.pagination };
   }
 
-  /** Follows `next-page` until the last page; `onPage` reports progress. */
+  /**
+   * Every item of a list, following `next-page` until the last page or until `limit` items: the
+   * one paging loop of the CLI. A list the API does not paginate (no `meta.pagination`) is one
+   * page. Multi-page lists report their progress through `onListProgress`.
+   */
   async listAll<A extends Attributes = Attributes>(
     path: string,
     query: RequestOptions['query'] = {},
-    onPage?: (fetched: number, total: number) => void,
+    options: ListAllOptions = {},
   ): Promise<Resource<A>[]> {
-    const all: Resource<A>[] = [];
+    return (await this.listPages<A>(path, query, options)).data;
+  }
+
+  /** As listAll, with the `included` resources of every page. */
+  async listPages<A extends Attributes = Attributes>(
+    path: string,
+    query: RequestOptions['query'] = {},
+    { limit }: ListAllOptions = {},
+  ): Promise<{ data: Resource<A>[]; included: Resource[] }> {
+    const data: Resource<A>[] = [];
+    const included: Resource[] = [];
+    // One page size for every page, so that page numbers stay aligned.
+    const pageSize = limit === undefined ? 100 : Math.min(100, limit);
     let page: number | null = 1;
-    while (page !== null) {
-      const result: ListResult<A> = await this.list<A>(path, query, { page, pageSize: 100 });
-      all.push(...result.data);
-      const total = result.pagination?.['total-count'] ?? all.length;
-      onPage?.(all.length, total);
+    while (page !== null && (limit === undefined || data.length < limit)) {
+      const result: ListResult<A> = await this.list<A>(path, query, { page, pageSize });
+      data.push(...result.data);
+      included.push(...(result.included ?? []));
       page = result.pagination?.['next-page'] ?? null;
-      if (total > 100) this.onListProgress?.(all.length, total, page === null);
+      const total = Math.min(result.pagination?.['total-count'] ?? data.length, limit ?? Infinity);
+      if (total > 100)
+        this.onListProgress?.(Math.min(data.length, total), total, page === null || data.length >= total);
     }
-    return all;
+    return { data: limit === undefined ? data : data.slice(0, limit), included };
   }
 
   async create<A extends Attributes = Attributes>(
@@ -142,7 +164,8 @@ export class BerthClient {
   organizations = {
     list: (page: PageOptions & { q?: string } = {}) =>
       this.list<OrganizationAttributes>('/organizations', { q: page.q }, page),
-    listAll: (q?: string) => this.listAll<OrganizationAttributes>('/organizations', { q }),
+    listAll: (q?: string, options: ListAllOptions = {}) =>
+      this.listAll<OrganizationAttributes>('/organizations', { q }, options),
     get: (name: string, include?: string) =>
       this.get<OrganizationAttributes>(`/organizations/${encodeURIComponent(name)}`, { include }),
     create: (attributes: Record<string, unknown>) =>
@@ -160,7 +183,7 @@ export class BerthClient {
 
   // Users and tokens
   users = {
-    list: (q?: string) => this.listAll<UserAttributes>('/admin/users', { q }),
+    list: (q?: string, options: ListAllOptions = {}) => this.listAll<UserAttributes>('/admin/users', { q }, options),
     create: (attributes: Record<string, unknown>) => this.create<UserAttributes>('/admin/users', 'users', attributes),
     delete: (id: string) => this.delete(`/admin/users/${encodeURIComponent(id)}`),
     /** Finds a user by exact username (site administrators only). */

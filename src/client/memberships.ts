@@ -1,6 +1,6 @@
 import { BerthError } from '../domain/errors.js';
-import type { BerthClient } from './client.js';
-import type { ListResult, Resource, SingleResult } from './jsonapi.js';
+import type { BerthClient, ListAllOptions } from './client.js';
+import type { Resource, SingleResult } from './jsonapi.js';
 
 const enc = encodeURIComponent;
 
@@ -21,20 +21,16 @@ function related(m: Resource, name: string): string[] {
 export function membershipsApi(client: BerthClient) {
   const api = {
     /** Every membership of the organization (all pages), with usernames and team names. */
-    list: async (org: string, filter: { status?: string; q?: string; email?: string } = {}): Promise<Member[]> => {
-      const data: Resource[] = [];
-      const included: Resource[] = [];
-      let page: number | null = 1;
-      while (page !== null) {
-        const result: ListResult = await client.list(
-          `/organizations/${enc(org)}/organization-memberships`,
-          { include: 'user,teams', 'filter[status]': filter.status, q: filter.q, 'filter[email]': filter.email },
-          { page, pageSize: 100 },
-        );
-        data.push(...result.data);
-        included.push(...(result.included ?? []));
-        page = result.pagination?.['next-page'] ?? null;
-      }
+    list: async (
+      org: string,
+      filter: { status?: string; q?: string; email?: string } = {},
+      options: ListAllOptions = {},
+    ): Promise<Member[]> => {
+      const { data, included } = await client.listPages(
+        `/organizations/${enc(org)}/organization-memberships`,
+        { include: 'user,teams', 'filter[status]': filter.status, q: filter.q, 'filter[email]': filter.email },
+        options,
+      );
       const name = (type: string, id: string, attr: string) =>
         included.find((r) => r.type === type && r.id === id)?.attributes[attr] as string | undefined;
       return data.map((m) => ({

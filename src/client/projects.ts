@@ -1,4 +1,4 @@
-import type { BerthClient, PageOptions } from './client.js';
+import type { BerthClient, ListAllOptions, PageOptions } from './client.js';
 import { type ListResult, type Resource, type SingleResult } from './jsonapi.js';
 import type { ProjectAttributes, TagBindingAttributes } from './resources.js';
 
@@ -52,8 +52,9 @@ export function listAllProjects(
   client: BerthClient,
   org: string,
   options: ProjectListOptions = {},
+  paging: ListAllOptions = {},
 ): Promise<Resource<ProjectAttributes>[]> {
-  return client.listAll<ProjectAttributes>(`/organizations/${enc(org)}/projects`, listQuery(options));
+  return client.listAll<ProjectAttributes>(`/organizations/${enc(org)}/projects`, listQuery(options), paging);
 }
 
 /** The project of `org` with exactly this name (compared case-insensitively), or null. */
@@ -116,6 +117,16 @@ export async function listEffectiveTagBindings(
       )
     ).body?.data ?? []
   );
+}
+
+/**
+ * Sets the project's own bindings to exactly `tags` (`PATCH .../relationships/tag-bindings`, which
+ * replaces the set): how a binding is removed.
+ */
+export async function replaceTagBindings(client: BerthClient, id: string, tags: TagPair[]): Promise<void> {
+  await client.request('PATCH', `/projects/${enc(id)}/relationships/tag-bindings`, {
+    body: { data: tagBindingData(tags) },
+  });
 }
 
 /** Adds bindings or updates their values by key; returns every binding of the project. */

@@ -1,5 +1,5 @@
 import { BerthError } from '../domain/errors.js';
-import type { BerthClient } from './client.js';
+import type { BerthClient, ListAllOptions } from './client.js';
 import type { Resource } from './jsonapi.js';
 import type {
   RetentionPolicyAttributes,
@@ -20,8 +20,8 @@ export class SshKeysClient {
       .data;
   }
 
-  list(organization: string): Promise<Resource<SshKeyAttributes>[]> {
-    return this.client.listAll<SshKeyAttributes>(`${org(organization)}/ssh-keys`);
+  list(organization: string, options: ListAllOptions = {}): Promise<Resource<SshKeyAttributes>[]> {
+    return this.client.listAll<SshKeyAttributes>(`${org(organization)}/ssh-keys`, {}, options);
   }
 
   async delete(id: string): Promise<void> {
@@ -39,14 +39,21 @@ export class SshKeysClient {
           detail: `cannot find SSH key ${key} without an organization: pass --org or an sshkey- id`,
         },
       ]);
-    const found = (await this.list(organization)).filter((k) => k.attributes.name === key);
+    // Names are unique regardless of case on berth; an exact match wins on servers where they are not.
+    const all = await this.list(organization);
+    const exact = all.filter((k) => k.attributes.name === key);
+    const found = exact.length > 0 ? exact : all.filter((k) => k.attributes.name.toLowerCase() === key.toLowerCase());
     if (found.length === 0)
       throw new BerthError([
         { status: 404, title: 'not found', detail: `SSH key ${key} not found in organization ${organization}` },
       ]);
     if (found.length > 1)
       throw new BerthError([
-        { status: 409, title: 'conflict', detail: `several SSH keys are named ${key}; use its sshkey- id` },
+        {
+          status: 409,
+          title: 'conflict',
+          detail: `${found.length} SSH keys are named ${key} (${found.map((k) => k.id).join(', ')}); give the sshkey- id of the one you mean`,
+        },
       ]);
     return found[0].id;
   }
@@ -69,8 +76,12 @@ const CONSUMER_METHOD: Record<ConsumerChange, string> = { add: 'POST', remove: '
 export class WorkspaceRelationsClient {
   constructor(private readonly client: BerthClient) {}
 
-  consumers(ref: WorkspaceRef): Promise<Resource<WorkspaceAttributes>[]> {
-    return this.client.listAll<WorkspaceAttributes>(`${workspacePath(ref)}/relationships/remote-state-consumers`);
+  consumers(ref: WorkspaceRef, options: ListAllOptions = {}): Promise<Resource<WorkspaceAttributes>[]> {
+    return this.client.listAll<WorkspaceAttributes>(
+      `${workspacePath(ref)}/relationships/remote-state-consumers`,
+      {},
+      options,
+    );
   }
 
   async changeConsumers(ref: WorkspaceRef, change: ConsumerChange, ids: string[]): Promise<void> {
@@ -79,8 +90,8 @@ export class WorkspaceRelationsClient {
     });
   }
 
-  tags(ref: WorkspaceRef): Promise<Resource[]> {
-    return this.client.listAll(`${workspacePath(ref)}/relationships/tags`);
+  tags(ref: WorkspaceRef, options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.client.listAll(`${workspacePath(ref)}/relationships/tags`, {}, options);
   }
 
   async changeTags(ref: WorkspaceRef, change: 'add' | 'remove', names: string[]): Promise<void> {
@@ -89,8 +100,8 @@ export class WorkspaceRelationsClient {
     });
   }
 
-  organizationTags(organization: string, q?: string): Promise<Resource[]> {
-    return this.client.listAll(`${org(organization)}/tags`, { q });
+  organizationTags(organization: string, q?: string, options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.client.listAll(`${org(organization)}/tags`, { q }, options);
   }
 
   async tagBindings(ref: WorkspaceRef): Promise<Resource<TagBindingAttributes>[]> {
@@ -118,6 +129,16 @@ export class WorkspaceRelationsClient {
         )
       ).body?.data ?? []
     );
+  }
+
+  /**
+   * Sets the workspace's own bindings to exactly `tags` (`PATCH .../relationships/tag-bindings`,
+   * which replaces the set): how a binding is removed.
+   */
+  async replaceTagBindings(ref: WorkspaceRef, tags: { key: string; value: string }[]): Promise<void> {
+    await this.client.request('PATCH', `${workspacePath(ref)}/relationships/tag-bindings`, {
+      body: { data: tags.map((t) => ({ type: 'tag-bindings', attributes: { key: t.key, value: t.value } })) },
+    });
   }
 
   async effectiveTagBindings(ref: WorkspaceRef): Promise<Resource<TagBindingAttributes>[]> {

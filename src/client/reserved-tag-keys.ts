@@ -1,5 +1,5 @@
 import { notFound } from '../domain/errors.js';
-import type { BerthClient } from './client.js';
+import type { BerthClient, ListAllOptions } from './client.js';
 import type { Resource, SingleResult } from './jsonapi.js';
 import type { ReservedTagKeyAttributes } from './resources.js';
 
@@ -7,9 +7,11 @@ import type { ReservedTagKeyAttributes } from './resources.js';
 export class ReservedTagKeysClient {
   constructor(private readonly client: BerthClient) {}
 
-  list(organization: string): Promise<Resource<ReservedTagKeyAttributes>[]> {
+  list(organization: string, options: ListAllOptions = {}): Promise<Resource<ReservedTagKeyAttributes>[]> {
     return this.client.listAll<ReservedTagKeyAttributes>(
       `/organizations/${encodeURIComponent(organization)}/reserved-tag-keys`,
+      {},
+      options,
     );
   }
 

@@ -1,4 +1,4 @@
-import type { BerthClient } from './client.js';
+import type { BerthClient, ListAllOptions, PageOptions } from './client.js';
 import { resourceBody, type ListResult, type Resource, type SingleResult } from './jsonapi.js';
 import type { RunAttributes, StateVersionAttributes, WorkspaceAttributes } from './resources.js';
 import { WorkspacesClient, type WorkspaceRef } from './workspaces.js';
@@ -44,13 +44,13 @@ export class WorkspaceStateClient {
     return this.client.get<StateVersionAttributes>(`/workspaces/${enc(id)}/current-state-version`);
   }
 
-  listStateVersions(id: string): Promise<Resource<StateVersionAttributes>[]> {
-    return this.client.listAll<StateVersionAttributes>(`/workspaces/${enc(id)}/state-versions`);
+  listStateVersions(id: string, options: ListAllOptions = {}): Promise<Resource<StateVersionAttributes>[]> {
+    return this.client.listAll<StateVersionAttributes>(`/workspaces/${enc(id)}/state-versions`, {}, options);
   }
 
   /** The outputs of the workspace's current state (sensitive values null). */
-  currentOutputs(id: string): Promise<Resource[]> {
-    return this.client.listAll(`/workspaces/${enc(id)}/current-state-version-outputs`);
+  currentOutputs(id: string, options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.client.listAll(`/workspaces/${enc(id)}/current-state-version-outputs`, {}, options);
   }
 
   /** One state version output, its value included even when sensitive. */
@@ -77,8 +77,12 @@ export class WorkspaceStateClient {
     return this.client.get<RunAttributes>(`/runs/${enc(id)}`);
   }
 
-  listRuns(workspaceId: string, page: { page?: number; pageSize?: number } = {}): Promise<ListResult<RunAttributes>> {
+  listRuns(workspaceId: string, page: PageOptions = {}): Promise<ListResult<RunAttributes>> {
     return this.client.list<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, {}, page);
+  }
+
+  listAllRuns(workspaceId: string, options: ListAllOptions = {}): Promise<Resource<RunAttributes>[]> {
+    return this.client.listAll<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, {}, options);
   }
 
   /** berth's executor extension: reports a run's move to `status` at time `at`. */

@@ -1,5 +1,5 @@
 import { BerthError } from '../domain/errors.js';
-import type { BerthClient } from './client.js';
+import type { BerthClient, ListAllOptions } from './client.js';
 import { resourceBody, type Resource, type SingleResult } from './jsonapi.js';
 import type { IdentityAttributes, TeamAttributes, TokenAttributes } from './resources.js';
 
@@ -8,7 +8,8 @@ const enc = encodeURIComponent;
 /** Teams, their members and tokens, organization tokens, and whoami. */
 export function teamsApi(client: BerthClient) {
   const api = {
-    list: (org: string) => client.listAll<TeamAttributes>(`/organizations/${enc(org)}/teams`),
+    list: (org: string, options: ListAllOptions = {}) =>
+      client.listAll<TeamAttributes>(`/organizations/${enc(org)}/teams`, {}, options),
     get: (id: string) => client.get<TeamAttributes>(`/teams/${enc(id)}`),
     create: (org: string, attributes: Record<string, unknown>) =>
       client.create<TeamAttributes>(`/organizations/${enc(org)}/teams`, 'teams', attributes),
@@ -41,7 +42,8 @@ export function teamsApi(client: BerthClient) {
         )
       ).body!,
     /** The team's tokens (never their secrets). */
-    listTokens: (id: string) => client.listAll(`/teams/${enc(id)}/authentication-tokens`),
+    listTokens: (id: string, options: ListAllOptions = {}) =>
+      client.listAll(`/teams/${enc(id)}/authentication-tokens`, {}, options),
     /** A team by `team-` id, or by name within `org`. */
     resolve: async (ref: string, org: string | undefined): Promise<Resource<TeamAttributes>> => {
       if (/^team-[A-Za-z0-9]{16}$/.test(ref)) return (await api.get(ref)).data;
@@ -68,13 +70,8 @@ export function tokensApi(client: BerthClient) {
           body: resourceBody('authentication-tokens', { description, 'expired-at': expiredAt }),
         })
       ).body!,
-    listForUser: async (userId: string) =>
-      (
-        await client.request<{ data: Resource<TokenAttributes>[] }>(
-          'GET',
-          `/users/${enc(userId)}/authentication-tokens`,
-        )
-      ).body!.data,
+    listForUser: (userId: string, options: ListAllOptions = {}) =>
+      client.listAll<TokenAttributes>(`/users/${enc(userId)}/authentication-tokens`, {}, options),
     revoke: (id: string) => client.delete(`/authentication-tokens/${enc(id)}`),
     whoami: () => client.get<IdentityAttributes>('/whoami'),
   };

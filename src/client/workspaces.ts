@@ -1,4 +1,4 @@
-import type { BerthClient, PageOptions, RequestOptions } from './client.js';
+import type { BerthClient, ListAllOptions, PageOptions, RequestOptions } from './client.js';
 import { BerthError } from '../domain/errors.js';
 import type { ListResult, Resource, SingleResult } from './jsonapi.js';
 import type { AgentPoolAttributes, WorkspaceAttributes } from './resources.js';
@@ -103,10 +103,15 @@ export class WorkspacesClient {
     );
   }
 
-  listAll(organization: string, filters: WorkspaceListFilters = {}): Promise<Resource<WorkspaceAttributes>[]> {
+  listAll(
+    organization: string,
+    filters: WorkspaceListFilters = {},
+    options: ListAllOptions = {},
+  ): Promise<Resource<WorkspaceAttributes>[]> {
     return this.client.listAll<WorkspaceAttributes>(
       `/organizations/${encodeURIComponent(organization)}/workspaces`,
       listQuery(filters),
+      options,
     );
   }
 
@@ -154,10 +159,18 @@ export class AgentPoolsClient {
   }
 
   /** `allowedWorkspace`: only the pools that workspace (by name) may use. */
-  list(organization: string, filters: { allowedWorkspace?: string } = {}): Promise<Resource<AgentPoolAttributes>[]> {
-    return this.client.listAll<AgentPoolAttributes>(`/organizations/${encodeURIComponent(organization)}/agent-pools`, {
-      'filter[allowed_workspaces][name]': filters.allowedWorkspace,
-    });
+  list(
+    organization: string,
+    filters: { allowedWorkspace?: string } = {},
+    options: ListAllOptions = {},
+  ): Promise<Resource<AgentPoolAttributes>[]> {
+    return this.client.listAll<AgentPoolAttributes>(
+      `/organizations/${encodeURIComponent(organization)}/agent-pools`,
+      {
+        'filter[allowed_workspaces][name]': filters.allowedWorkspace,
+      },
+      options,
+    );
   }
 
   get(id: string): Promise<SingleResult<AgentPoolAttributes>> {
@@ -180,8 +193,8 @@ export class OAuthTokensClient {
     );
   }
 
-  list(organization: string): Promise<Resource[]> {
-    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/oauth-tokens`);
+  list(organization: string, options: ListAllOptions = {}): Promise<Resource[]> {
+    return this.client.listAll(`/organizations/${encodeURIComponent(organization)}/oauth-tokens`, {}, options);
   }
 }
 

@@ -85,3 +85,22 @@ export function parseSshKeyAssignment(body: Record<string, unknown>): string | n
   problems.throwIfAny();
   return id as string;
 }
+
+/**
+ * Why `text` is not an SSH private key, or null when it looks like one: a PEM or OpenSSH private
+ * key block (`-----BEGIN ... PRIVATE KEY-----` to its `END` line). A public key is the common
+ * slip (`id_ed25519.pub` for `id_ed25519`). The API stores any text, as HCP Terraform does; the
+ * CLI asks this before it sends a key.
+ */
+export function privateKeyProblem(text: string): string | null {
+  const t = text.trim();
+  if (
+    /^(ssh-(rsa|dss|ed25519)|ecdsa-sha2-|sk-(ssh|ecdsa)-)\S*\s+[A-Za-z0-9+/=]+/.test(t) ||
+    /^-----BEGIN (RSA |EC )?PUBLIC KEY-----/.test(t)
+  )
+    return 'this is a public key: give the private key (e.g. ~/.ssh/id_ed25519, not id_ed25519.pub)';
+  const begin = /^-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY)-----\r?\n/.exec(t);
+  if (!begin || !t.endsWith(`-----END ${begin[1]}-----`))
+    return 'this does not look like an SSH private key: expected a PEM or OpenSSH private key, from "-----BEGIN ... PRIVATE KEY-----" to its "-----END ... PRIVATE KEY-----" line';
+  return null;
+}

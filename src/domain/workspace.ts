@@ -147,6 +147,14 @@ const NAME = /^[A-Za-z0-9_-]+$/;
 export const NAME_DETAIL = `Name is invalid: only letters, numbers, "-" and "_" are allowed, at most ${MAX_WORKSPACE_NAME} characters`;
 export const NAME_TAKEN_DETAIL = 'Name has already been taken';
 
+/**
+ * A name pattern of `search[wildcard-name]`: `*` only as the first or the last character (prefix,
+ * suffix or both); a star anywhere else matches no workspace name.
+ */
+export function validNameWildcard(pattern: string): boolean {
+  return !pattern.slice(1, -1).includes('*');
+}
+
 export function validWorkspaceName(name: string): boolean {
   return NAME.test(name) && name.length <= MAX_WORKSPACE_NAME;
 }

@@ -8,7 +8,7 @@ import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
 import { containsInsensitive } from '../store/like.js';
-import type { Selectable, Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import type { OrganizationsTable } from '../store/schema.js';
 import { memoQuery } from '../store/memo-query.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -122,6 +122,19 @@ function nameTaken(): BerthError {
   ]);
 }
 
+/**
+ * Whether another organization has this name in any case: names are unique regardless of case,
+ * so `Acme` cannot sit beside `acme` (lookups by name stay exact, as the name is the id).
+ */
+async function nameInUse(tx: Tx, name: string, exceptId?: string): Promise<boolean> {
+  let query = tx
+    .selectFrom('organizations')
+    .select('id')
+    .where(sql<string>`lower(${sql.ref('organizations.name')})`, '=', name.toLowerCase());
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  return (await query.executeTakeFirst()) !== undefined;
+}
+
 export async function createOrganization(ctx: ServiceContext, input: OrganizationInput): Promise<Organization> {
   if (!can(ctx.actor, 'organization:create', null)) {
     throw forbidden('only users and site administrators can create organizations');
@@ -136,7 +149,7 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
     EXECUTION_POINTERS,
   );
   await writeTransaction(ctx, async (tx) => {
-    if (await findOrganizationRow(tx, name)) throw nameTaken();
+    if (await nameInUse(tx, name)) throw nameTaken();
     if (execution.agentPoolId) await poolOf(tx, orgId, execution.agentPoolId);
     await tx
       .insertInto('organizations')
@@ -243,7 +256,7 @@ export async function updateOrganization(
   const newName = await writeTransaction(ctx, async (tx) => {
     const { row } = await readableOrganization(ctx, name, tx);
     await authorize(tx, ctx.actor, row.id, 'organization:update', () => notAuthorized('update this organization'));
-    if (input.name !== undefined && input.name !== row.name && (await findOrganizationRow(tx, input.name)))
+    if (input.name !== undefined && input.name !== row.name && (await nameInUse(tx, input.name, row.id)))
       throw nameTaken();
     const changes: Partial<Updateable<OrganizationsTable>> = {};
     if (input.name !== undefined) changes.name = input.name;

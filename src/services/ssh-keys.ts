@@ -1,4 +1,5 @@
-import { notAuthorized, notFound } from '../domain/errors.js';
+import { sql } from 'kysely';
+import { invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
@@ -57,10 +58,25 @@ function requireManage(ctx: ServiceContext, facts: OrgFacts): void {
     throw notAuthorized('manage the SSH keys of this organization');
 }
 
+/**
+ * Names are unique in an organization regardless of case (the CLI finds keys by name): another
+ * key with this name is a 422 at the name.
+ */
+async function refuseTakenName(tx: Tx, organizationId: string, name: string, exceptId?: string): Promise<void> {
+  let query = tx
+    .selectFrom('ssh_keys')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where(sql<string>`lower(${sql.ref('ssh_keys.name')})`, '=', name.toLowerCase());
+  if (exceptId) query = query.where('id', '!=', exceptId);
+  if (await query.executeTakeFirst()) throw invalid('/data/attributes/name', 'Name has already been taken');
+}
+
 export async function createSshKey(ctx: ServiceContext, organization: string, input: SshKeyInput): Promise<SshKey> {
   return writeTransaction(ctx, async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     requireManage(ctx, facts);
+    await refuseTakenName(tx, org.id, input.name!);
     const now = ctx.clock.now().toISOString();
     const id = newId('sshkey');
     await tx
@@ -94,8 +110,9 @@ export async function getSshKey(ctx: ServiceContext, id: string): Promise<SshKey
 
 export async function updateSshKey(ctx: ServiceContext, id: string, input: SshKeyInput): Promise<SshKey> {
   return writeTransaction(ctx, async (tx) => {
-    const { facts } = await readableKey(ctx, id, tx);
+    const { row, facts } = await readableKey(ctx, id, tx);
     requireManage(ctx, facts);
+    if (input.name !== undefined) await refuseTakenName(tx, row.organization_id, input.name, id);
     const changes: { name?: string; value?: string; updated_at: string } = {
       updated_at: ctx.clock.now().toISOString(),
     };

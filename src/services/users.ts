@@ -1,4 +1,4 @@
-import { BerthError, forbidden, notFound } from '../domain/errors.js';
+import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { canOnInstance } from '../domain/policy.js';
@@ -135,6 +135,24 @@ export async function deleteUser(ctx: ServiceContext, id: string): Promise<void>
   // The 404 is thrown inside the transaction: a request that fails must commit nothing (its
   // audit record rides on the commit).
   await writeTransaction(ctx, async (tx) => {
+    // A user who holds workspace locks is not deleted: the locks would name someone who no longer
+    // exists and could only be force-unlocked. The site administrator releases them first.
+    const held = await tx
+      .selectFrom('workspaces')
+      .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
+      .select(['workspaces.name as workspace', 'organizations.name as organization'])
+      .where('workspaces.locked', '=', 1)
+      .where('workspaces.locked_by_kind', '=', 'users')
+      .where('workspaces.locked_by_id', '=', id)
+      .orderBy('organizations.name')
+      .orderBy('workspaces.name')
+      .execute();
+    if (held.length > 0) {
+      const names = held.map((w) => `${w.organization}/${w.workspace}`);
+      throw conflict(
+        `user ${id} holds the lock of ${held.length} workspace(s): ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}; unlock them (force-unlock) before deleting the user`,
+      );
+    }
     const result = await tx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound(`user ${id} not found`);
   });

@@ -74,7 +74,7 @@ describe('berth project tags (local mode)', () => {
     const extra = Array.from({ length: 7 }, (_, i) => `k${i}=v`);
     const res = await berth('project', 'tags', 'add', 'Web', ...extra);
     expect(res.code).toBe(5);
-    expect(res.stderr).toBe('Error: invalid attribute: Tag bindings cannot exceed 10 bindings per resource (/data)\n');
+    expect(res.stderr).toBe('Error: invalid attribute: Tag bindings cannot exceed 10 bindings per resource\n');
     expect(await json('project', 'tags', 'list', 'Web')).toHaveLength(4);
     expect(await json('project', 'tags', 'add', 'Web', ...extra.slice(0, 6))).toHaveLength(6);
     expect(await json('project', 'tags', 'list', 'Web')).toHaveLength(10);
@@ -100,7 +100,9 @@ describe('berth project tags (local mode)', () => {
     ]) {
       const res = await berth('project', 'tags', ...args);
       expect(res.code).toBe(3);
-      expect(res.stderr).toBe('Error: not found, or you are not allowed to access it: project "Nope" not found in organization acme\n');
+      expect(res.stderr).toBe(
+        'Error: not found, or you are not allowed to access it: project "Nope" not found in organization acme\n',
+      );
     }
   });
 });

@@ -111,7 +111,7 @@ describe('berth project (local mode)', () => {
       ],
       [
         ['Ok name', '--tag', 'hc:owner=me'],
-        'Error: invalid attribute: Key is invalid: the prefixes hc: and hcp: are reserved (/data/relationships/tag-bindings/data/0/attributes/key)',
+        'Error: invalid attribute: Key is invalid: the prefixes hc: and hcp: are reserved (tag #1 key)',
       ],
     ])('exits 5 on invalid input %j, and creates nothing', async (args, message) => {
       const before = await projectNames();
@@ -154,10 +154,14 @@ describe('berth project (local mode)', () => {
     it('exits 3 for an unknown name or id', async () => {
       const byName = await berth('project', 'show', 'Nope', '--org', 'acme');
       expect(byName.code).toBe(3);
-      expect(byName.stderr).toBe('Error: not found, or you are not allowed to access it: project "Nope" not found in organization acme\n');
+      expect(byName.stderr).toBe(
+        'Error: not found, or you are not allowed to access it: project "Nope" not found in organization acme\n',
+      );
       const byId = await berth('project', 'show', 'prj-0000000000000000');
       expect(byId.code).toBe(3);
-      expect(byId.stderr).toBe('Error: not found, or you are not allowed to access it: project prj-0000000000000000 not found\n');
+      expect(byId.stderr).toBe(
+        'Error: not found, or you are not allowed to access it: project prj-0000000000000000 not found\n',
+      );
     });
 
     it('exits 2 for a name without --org', async () => {
@@ -276,16 +280,17 @@ describe('berth project (local mode)', () => {
       expect(res.stdout).toContain('alpha');
       expect(res.stdout).toContain('Beta');
       expect(res.stdout).not.toContain('Lakehouse');
-      expect(res.stderr).toBe('Page 2 of 3 (5 projects); use --page N or --all.\n');
+      expect(res.stderr).toBe('Page 2 of 3 (5 items); use --page N, or leave out --page/--page-size for all.\n');
     });
 
-    it('shows the first 20 by default and every project with --all', async () => {
+    it('lists every project by default (and with --all), the first N with --limit', async () => {
       const store = await openStore(env.BERTH_DB);
       const ctx = { db: store.db, actor: LOCAL_SITE_ADMIN, clock: systemClock, settings: DEFAULT_SETTINGS };
       for (let i = 0; i < 20; i++) await createProject(ctx, 'acme', { name: `bulk ${String(i).padStart(2, '0')}` });
       await store.close();
-      expect(await json('project', 'list', '--org', 'acme')).toHaveLength(20);
+      expect(await json('project', 'list', '--org', 'acme')).toHaveLength(25);
       expect(await json('project', 'list', '--org', 'acme', '--all')).toHaveLength(25);
+      expect(await json('project', 'list', '--org', 'acme', '--limit', '3')).toHaveLength(3);
     });
 
     it('rejects --all together with --page (2)', async () => {

@@ -72,11 +72,33 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       expect(missing.stderr).toContain('SSH key no-such-key not found');
     });
 
-    it('delete by name unassigns the key from its workspaces', async () => {
+    it('create refuses a public key, garbage and a taken name (5), storing nothing', async () => {
+      const pub = await runCli(
+        ['ssh-key', 'create', 'pub', '--key-file', '-'],
+        env,
+        'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIJ1 ops@host\n',
+      );
+      expect(pub.code).toBe(5);
+      expect(pub.stderr).toContain('this is a public key: give the private key');
+      const junk = await runCli(['ssh-key', 'create', 'junk', '--key-file', '-'], env, 'hello\n');
+      expect(junk.code).toBe(5);
+      expect(junk.stderr).toContain('does not look like an SSH private key');
+      const taken = await runCli(['ssh-key', 'create', 'DEPLOY', '--key-file', '-'], env, KEY);
+      expect(taken.code).toBe(5);
+      expect(taken.stderr).toContain('Name has already been taken');
+      expect(query("select name from ssh_keys where name in ('pub', 'junk', 'DEPLOY')")).toEqual([]);
+    });
+
+    it('delete of a key in use names the workspaces and needs a confirmation (--yes) off a terminal', async () => {
       await json('workspace', 'ssh-key', 'assign', 'network', 'deploy');
-      const res = await berth('ssh-key', 'delete', 'deploy');
+      const refused = await berth('ssh-key', 'delete', 'deploy');
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('SSH key deploy is used by 1 workspace(s): network');
+      expect(refused.stderr).toContain('without --yes');
+      expect(query('select id from ssh_keys where id = ?', keyId)).toHaveLength(1);
+      const res = await berth('ssh-key', 'delete', 'deploy', '--yes');
       expect(res.code, res.stderr).toBe(0);
-      expect(res.stdout).toContain(`Deleted SSH key ${keyId}.`);
+      expect(res.stdout).toContain(`Deleted SSH key deploy (${keyId}). Unassigned from network.`);
       expect((await json('workspace', 'show', 'network')).relationships['ssh-key']).toEqual({ data: null });
       expect((await json('ssh-key', 'list')).map((k: any) => k.attributes.name)).toEqual(['from-stdin']);
     });

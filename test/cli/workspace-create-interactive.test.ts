@@ -39,7 +39,7 @@ describe('berth workspace create, interactive, in a pseudo-terminal', () => {
     expect(output).toMatch(/Created workspace pty-ws \(ws-/);
 
     const shown = await runCli(
-      ['workspace', 'show', 'acme/pty-ws', '--include', 'effective_tag_bindings', '--json'],
+      ['workspace', 'show', 'acme/pty-ws', '--include', 'effective_tag_bindings', '--json-document'],
       env,
     );
     const doc = JSON.parse(shown.stdout);

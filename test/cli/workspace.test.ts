@@ -68,7 +68,14 @@ describe('berth workspace (local mode)', () => {
           'source-name': 'cli-test',
         },
       });
-      const shown = await json('workspace', 'show', 'acme/app-prod', '--include', 'effective_tag_bindings');
+      const shown = await json(
+        'workspace',
+        'show',
+        'acme/app-prod',
+        '--include',
+        'effective_tag_bindings',
+        '--json-document',
+      );
       expect(shown.included.map((t: any) => `${t.attributes.key}=${t.attributes.value}`)).toEqual([
         'env=prod',
         'team=core',
@@ -333,7 +340,14 @@ describe('berth workspace (local mode)', () => {
         'inherits-project-auto-destroy': true,
         'vcs-repo': null,
       });
-      const shown = await json('workspace', 'show', 'acme/vcs-app', '--include', 'effective_tag_bindings');
+      const shown = await json(
+        'workspace',
+        'show',
+        'acme/vcs-app',
+        '--include',
+        'effective_tag_bindings',
+        '--json-document',
+      );
       expect(shown.included).toEqual([]);
     });
 

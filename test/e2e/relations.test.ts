@@ -20,7 +20,10 @@ describe('workspace relation commands against berth serve (--server)', () => {
   });
 
   it('ssh key, consumers, tags, bindings and retention over HTTP; the key never reaches the log', async () => {
-    writeFileSync(join(tmp.dir, 'key'), 'PRIVATE-KEY-MATERIAL\n');
+    writeFileSync(
+      join(tmp.dir, 'key'),
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nPRIVATE-KEY-MATERIAL\n-----END OPENSSH PRIVATE KEY-----\n',
+    );
     await json('ssh-key', 'create', 'deploy', '--key-file', join(tmp.dir, 'key'));
     expect((await json('workspace', 'ssh-key', 'assign', 'network', 'deploy')).relationships['ssh-key'].data.type).toBe(
       'ssh-keys',

@@ -1,5 +1,6 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { limitFlag } from '../../cli/flags/paging.js';
 import { agentPoolTable } from '../../cli/views/workspace.js';
 import { AgentPoolsClient } from '../../client/workspaces.js';
 
@@ -14,12 +15,17 @@ export default class AgentPoolList extends BerthCommand<typeof AgentPoolList> {
     'allowed-workspace': Flags.string({
       description: 'only the pools this workspace (by name) may use: organization-scoped ones and those allowing it',
     }),
+    ...limitFlag,
   };
 
   async run(): Promise<void> {
-    const pools = await new AgentPoolsClient(await this.client()).list(this.requireOrg(), {
-      allowedWorkspace: this.flags['allowed-workspace'],
-    });
+    const pools = await new AgentPoolsClient(await this.client()).list(
+      this.requireOrg(),
+      {
+        allowedWorkspace: this.flags['allowed-workspace'],
+      },
+      { limit: this.flags.limit },
+    );
     this.print(pools, () => (pools.length === 0 ? 'No agent pools.' : agentPoolTable(pools)));
   }
 }

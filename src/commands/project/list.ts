@@ -1,5 +1,6 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { listFromFlags, pagingFlags } from '../../cli/flags/paging.js';
 import { parseTagFilter } from '../../cli/tag-args.js';
 import { projectTable } from '../../cli/views/project.js';
 import {
@@ -11,11 +12,13 @@ import {
 
 export default class ProjectList extends BerthCommand<typeof ProjectList> {
   static override summary = 'List the projects of an organization.';
-  static override description = 'Shows one page (the first 20 by default); --all follows every page.';
+  static override description =
+    'Lists every project (all pages, with progress on a terminal) unless --limit, --page or --page-size is given; --json prints them all as an array.';
   static override examples = [
     '<%= config.bin %> project list --org acme',
     '<%= config.bin %> project list --org acme --search web --sort name',
-    '<%= config.bin %> project list --org acme --tag env=prod --tag team --can update --all --json',
+    '<%= config.bin %> project list --org acme --tag env=prod --tag team --can update --json',
+    '<%= config.bin %> project list --org acme --limit 5',
   ];
   static override flags = {
     search: Flags.string({ description: 'names containing this text (case-insensitive)' }),
@@ -27,14 +30,7 @@ export default class ProjectList extends BerthCommand<typeof ProjectList> {
     }),
     tag: Flags.string({ description: 'KEY (any value) or KEY=VALUE; repeat to require several', multiple: true }),
     sort: Flags.string({ description: 'order by name; default is creation order', options: ['name', '-name'] }),
-    page: Flags.integer({ description: 'page number', min: 1, exclusive: ['all'] }),
-    'page-size': Flags.integer({
-      description: 'projects per page, 1 to 100 (default 20)',
-      min: 1,
-      max: 100,
-      exclusive: ['all'],
-    }),
-    all: Flags.boolean({ description: 'list every page', default: false }),
+    ...pagingFlags,
   };
 
   async run(): Promise<void> {
@@ -51,16 +47,14 @@ export default class ProjectList extends BerthCommand<typeof ProjectList> {
       sort: f.sort as ProjectListOptions['sort'],
     };
     const client = await this.client();
-    if (f.all) {
-      const all = await listAllProjects(client, org, options);
-      return this.print(all, () => (all.length === 0 ? 'No projects.' : projectTable(all)));
-    }
-    const { data, pagination } = await listProjects(client, org, options, { page: f.page, pageSize: f['page-size'] });
-    this.print(data, () => (data.length === 0 ? 'No projects.' : projectTable(data)));
-    if (!this.jsonMode && pagination && pagination['total-pages'] > 1) {
-      this.note(
-        `Page ${pagination['current-page']} of ${pagination['total-pages']} (${pagination['total-count']} projects); use --page N or --all.`,
-      );
-    }
+    const list = await listFromFlags(
+      f,
+      {
+        all: (paging) => listAllProjects(client, org, options, paging),
+        page: (page) => listProjects(client, org, options, page),
+      },
+      this.jsonMode ? undefined : (m) => this.note(m),
+    );
+    this.print(list, () => (list.length === 0 ? 'No projects.' : projectTable(list)));
   }
 }

@@ -4,17 +4,19 @@ import { usageError } from '../../cli/prompts.js';
 import { resolveProject } from '../../cli/resolve-project.js';
 import { parseTagArg } from '../../cli/tag-args.js';
 import { projectFields } from '../../cli/views/project.js';
-import { updateProject } from '../../client/projects.js';
+import { listTagBindings, updateProject } from '../../client/projects.js';
+import { formatTagPairs, planTagBindings } from '../../client/tag-binding-changes.js';
 import { resolveAgentPoolId } from '../../client/workspaces.js';
 
 export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
   static override summary = 'Change the settings of a project.';
   static override description =
-    'Changes only what is given. --tag replaces all the tags of the project (use "project tags add" to add some); --clear-tags removes them. A new auto-destroy duration applies to every workspace of the project that does not set its own.';
+    'Changes only what is given. --tag KEY=VALUE adds a tag or changes its value and never removes one; --remove-tag KEY removes one; --clear-tags removes them all and says which. A new auto-destroy duration applies to every workspace of the project that does not set its own.';
   static override examples = [
     '<%= config.bin %> project update "Web Platform" --org acme --description "Public web"',
     '<%= config.bin %> project update prj-WsVcWRr7SfxRci1v --auto-destroy-duration 7d',
     '<%= config.bin %> project update web --org acme --no-auto-destroy --clear-tags',
+    '<%= config.bin %> project update web --org acme --tag env=prod --remove-tag owner',
     '<%= config.bin %> project update builds --org acme --default-execution-mode agent --default-agent-pool builders',
     '<%= config.bin %> project update builds --org acme --inherit-execution-mode',
   ];
@@ -33,11 +35,19 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
       exclusive: ['auto-destroy-duration'],
     }),
     tag: Flags.string({
-      description: 'KEY=VALUE; replaces all tags of the project (repeatable)',
+      description: 'KEY=VALUE: add this tag or change its value; the other tags stay (repeatable)',
       multiple: true,
       exclusive: ['clear-tags'],
     }),
-    'clear-tags': Flags.boolean({ description: 'remove every tag of the project', exclusive: ['tag'] }),
+    'remove-tag': Flags.string({
+      description: 'KEY: remove this tag of the project (repeatable)',
+      multiple: true,
+      exclusive: ['clear-tags'],
+    }),
+    'clear-tags': Flags.boolean({
+      description: 'remove every tag of the project (prints which)',
+      exclusive: ['tag', 'remove-tag'],
+    }),
     'default-execution-mode': Flags.string({
       description: "the project's own default for its workspaces",
       options: ['remote', 'local', 'agent'],
@@ -60,17 +70,18 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
       description: f.description,
       'auto-destroy-activity-duration': f['no-auto-destroy'] ? null : f['auto-destroy-duration'],
     };
-    const tags = f['clear-tags'] ? [] : f.tag?.map(parseTagArg);
+    const tagChange = { set: f.tag?.map(parseTagArg), remove: f['remove-tag'], clear: f['clear-tags'] };
+    const changesTags = Boolean(tagChange.set || tagChange.remove || tagChange.clear);
     if (f['default-execution-mode']) attributes['default-execution-mode'] = f['default-execution-mode'];
     if (f['inherit-execution-mode'])
       attributes['setting-overwrites'] = { 'default-execution-mode': false, 'default-agent-pool': false };
     if (
       Object.values(attributes).every((v) => v === undefined) &&
-      tags === undefined &&
+      !changesTags &&
       f['default-agent-pool'] === undefined
     ) {
       throw usageError(
-        'nothing to change: pass --name, --description, --auto-destroy-duration, --no-auto-destroy, --tag, --clear-tags, --default-execution-mode, --default-agent-pool or --inherit-execution-mode',
+        'nothing to change: pass --name, --description, --auto-destroy-duration, --no-auto-destroy, --tag, --remove-tag, --clear-tags, --default-execution-mode, --default-agent-pool or --inherit-execution-mode',
       );
     }
     const client = await this.client();
@@ -83,7 +94,22 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
           : (f.org ?? ''),
         f['default-agent-pool'],
       );
-    const { data } = await updateProject(client, project.id, attributes, tags);
-    this.print(data, () => `Updated project ${data.attributes.name} (${data.id}).\n${projectFields(data)}`);
+    // The whole new tag set, inline: one request changes the settings and the tags, or nothing.
+    const plan = changesTags
+      ? planTagBindings(await listTagBindings(client, project.id), tagChange, `project ${project.attributes.name}`)
+      : undefined;
+    const { data } = await updateProject(client, project.id, attributes, plan?.next);
+    const removed = plan?.removed ?? [];
+    const cleared =
+      removed.length > 0
+        ? `Removed tags: ${formatTagPairs(removed)}.`
+        : f['clear-tags']
+          ? 'It had no tags to clear.'
+          : '';
+    this.print(
+      data,
+      () =>
+        `Updated project ${data.attributes.name} (${data.id}).${cleared ? ` ${cleared}` : ''}\n${projectFields(data)}`,
+    );
   }
 }

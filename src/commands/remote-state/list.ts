@@ -1,6 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { projectNamesOf } from '../../cli/related-names.js';
+import { limitFlag } from '../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { WorkspaceRelationsClient } from '../../client/relations.js';
@@ -13,10 +14,13 @@ export default class RemoteStateList extends BerthCommand<typeof RemoteStateList
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const client = await this.client();
     const list = await new WorkspaceRelationsClient(client).consumers(
       parseWorkspaceArg(this.args.workspace, this.flags.org),
+      { limit: this.flags.limit },
     );
     const projects = this.jsonMode ? new Map<string, string>() : await projectNamesOf(client, list);
     this.print(list, () => (list.length === 0 ? 'No remote state consumers.' : workspaceTable(list, projects)));

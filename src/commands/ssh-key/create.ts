@@ -4,11 +4,13 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
 import { renderFields } from '../../cli/output.js';
 import { SshKeysClient } from '../../client/relations.js';
+import { BerthError } from '../../domain/errors.js';
+import { privateKeyProblem } from '../../domain/ssh-key.js';
 
 export default class SshKeyCreate extends BerthCommand<typeof SshKeyCreate> {
   static override summary = 'Store an SSH private key in an organization (for workspaces that fetch private modules).';
   static override description =
-    'The key text is read from --key-file (or stdin with "-"). It is write-only: berth never shows it again.';
+    'The key text is read from --key-file (or stdin with "-") and must be a PEM or OpenSSH private key (a public key or other text exits 5, nothing stored). Names are unique in the organization, in any case. The key is write-only: berth never shows it again.';
   static override examples = [
     '<%= config.bin %> ssh-key create deploy --key-file ~/.ssh/id_ed25519 --org acme',
     'cat key | <%= config.bin %> ssh-key create deploy --key-file - --org acme',
@@ -27,7 +29,13 @@ export default class SshKeyCreate extends BerthCommand<typeof SshKeyCreate> {
     } catch (err) {
       throw usageError(`cannot read the key from ${file}: ${(err as Error).message}`);
     }
-    if (value.trim() === '') throw usageError(`the key in ${file === '-' ? 'stdin' : file} is empty`);
+    const source = file === '-' ? 'stdin' : file;
+    if (value.trim() === '') throw usageError(`the key in ${source} is empty`);
+    const problem = privateKeyProblem(value);
+    if (problem)
+      throw new BerthError([
+        { status: 422, title: 'invalid key', detail: `${source}: ${problem}; nothing was stored` },
+      ]);
     const key = await new SshKeysClient(await this.client()).create(org, this.args.name, value);
     this.print(
       key,

@@ -1,5 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { limitFlag } from '../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { stateVersionTable } from '../../cli/views/state.js';
 import { WorkspaceStateClient } from '../../client/state.js';
@@ -14,10 +15,12 @@ export default class StateList extends BerthCommand<typeof StateList> {
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const state = new WorkspaceStateClient(await this.client());
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
-    const versions = await state.listStateVersions(id);
+    const versions = await state.listStateVersions(id, { limit: this.flags.limit });
     this.print(versions, () => (versions.length === 0 ? 'No state versions.' : stateVersionTable(versions)));
   }
 }

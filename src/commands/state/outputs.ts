@@ -1,5 +1,6 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { limitFlag } from '../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { stateOutputTable } from '../../cli/views/state.js';
 import { WorkspaceStateClient } from '../../client/state.js';
@@ -17,12 +18,13 @@ export default class StateOutputs extends BerthCommand<typeof StateOutputs> {
   };
   static override flags = {
     'show-sensitive': Flags.boolean({ description: 'read and show the values of sensitive outputs', default: false }),
+    ...limitFlag,
   };
 
   async run(): Promise<void> {
     const state = new WorkspaceStateClient(await this.client());
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
-    const outputs = await state.currentOutputs(id);
+    const outputs = await state.currentOutputs(id, { limit: this.flags.limit });
     if (this.flags['show-sensitive']) {
       for (const [i, o] of outputs.entries()) if (o.attributes.sensitive) outputs[i] = await state.output(o.id);
     }

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { Args } from '../../cli/oclif.js';
+import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { explainLockConflict } from '../../cli/lock-conflict.js';
 import { usageError } from '../../cli/prompts.js';
@@ -15,14 +15,21 @@ const INLINE_LIMIT = 512 * 1024;
 export default class StatePush extends BerthCommand<typeof StatePush> {
   static override summary = 'Upload a state file as the workspace’s new state version.';
   static override description =
-    'Locks the workspace, uploads the state, and unlocks it so that the new version becomes current. If you already hold the lock, it uploads and leaves the lock to you (the version becomes current when you unlock).';
+    'Locks the workspace, uploads the state, and unlocks it so that the new version becomes current. If you already hold the lock, it uploads and leaves the lock to you (the version becomes current when you unlock). As terraform state push does, it refuses (exit 5) a state of another lineage than the current one, or an older serial of the same lineage, unless --force.';
   static override examples = [
     '<%= config.bin %> state push app-prod terraform.tfstate --org acme',
     '<%= config.bin %> state push acme/app-prod ./state.json --json',
+    '<%= config.bin %> state push app-prod restored.tfstate --org acme --force',
   ];
   static override args = {
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
     file: Args.string({ description: 'state file (JSON)', required: true }),
+  };
+  static override flags = {
+    force: Flags.boolean({
+      description: 'replace the state even if its lineage differs or its serial is older (terraform state push -force)',
+      default: false,
+    }),
   };
 
   async run(): Promise<void> {
@@ -45,13 +52,16 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
       lineage: typeof parsed.lineage === 'string' ? parsed.lineage : undefined,
       md5: md5Hex(bytes),
       state: bytes.length <= INLINE_LIMIT ? bytes.toString('base64') : undefined,
+      force: this.flags.force || undefined,
     };
 
     const client = await this.client();
     const state = new WorkspaceStateClient(client);
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const upload = async () => {
-      const sv = await state.createStateVersion(id, attributes);
+      const sv = await state.createStateVersion(id, attributes).catch((err) => {
+        throw refusedSuccession(err, this.args.file, parsed);
+      });
       if (attributes.state !== undefined) return sv;
       // Created without its state inline, the version is pending: it has an upload URL.
       await state.content(sv.attributes['hosted-state-upload-url']!, bytes);
@@ -77,4 +87,28 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
       () => `Pushed state serial ${sv.attributes.serial} (${sv.attributes['resource-count']} resources) as ${sv.id}.`,
     );
   }
+}
+
+/** The API's refusal of another lineage or an older serial, in terraform's terms, naming --force. */
+function refusedSuccession(err: unknown, file: string, parsed: { serial?: unknown; lineage?: unknown }): unknown {
+  if (!(err instanceof BerthError) || err.status !== 422) return err;
+  const pointer = err.items[0]?.pointer;
+  const current = /lineage (\S+) \(/.exec(err.detail ?? '')?.[1];
+  if (pointer === '/data/attributes/lineage')
+    return new BerthError([
+      {
+        status: 422,
+        title: 'refused',
+        detail: `${file} is of lineage ${String(parsed.lineage)}, not the workspace's current lineage ${current ?? '(another)'}: it is another state. Nothing was pushed; pass --force to replace the state anyway`,
+      },
+    ]);
+  if (pointer === '/data/attributes/serial')
+    return new BerthError([
+      {
+        status: 422,
+        title: 'refused',
+        detail: `${file} has serial ${String(parsed.serial)}, older than serial ${/at serial (\d+)/.exec(err.detail ?? '')?.[1] ?? '(newer)'} of the same lineage on the workspace. Nothing was pushed; pass --force to replace the state anyway`,
+      },
+    ]);
+  return err;
 }

@@ -1,4 +1,5 @@
 import { BerthCommand } from '../../cli/base-command.js';
+import { limitFlag } from '../../cli/flags/paging.js';
 import { teamTable } from '../../cli/views/team.js';
 import { teamsApi } from '../../client/teams.js';
 
@@ -9,8 +10,10 @@ export default class TeamList extends BerthCommand<typeof TeamList> {
     '<%= config.bin %> team list --org acme --json',
   ];
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
-    const teams = await teamsApi(await this.client()).list(this.requireOrg());
+    const teams = await teamsApi(await this.client()).list(this.requireOrg(), { limit: this.flags.limit });
     this.print(teams, () => teamTable(teams));
   }
 }

@@ -1,5 +1,6 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { limitFlag } from '../../cli/flags/paging.js';
 import { renderTable } from '../../cli/output.js';
 import { usageError } from '../../cli/prompts.js';
 import { teamsApi, tokensApi } from '../../client/teams.js';
@@ -17,6 +18,7 @@ export default class TokenList extends BerthCommand<typeof TokenList> {
       description: 'team (team- id, or name within --org) whose tokens to list',
       exclusive: ['user'],
     }),
+    ...limitFlag,
   };
 
   async run(): Promise<void> {
@@ -25,7 +27,9 @@ export default class TokenList extends BerthCommand<typeof TokenList> {
     let list;
     if (this.flags.team) {
       const teams = teamsApi(client);
-      list = await teams.listTokens((await teams.resolve(this.flags.team, this.flags.org)).id);
+      list = await teams.listTokens((await teams.resolve(this.flags.team, this.flags.org)).id, {
+        limit: this.flags.limit,
+      });
     } else {
       let userId: string;
       if (this.flags.user) userId = (await client.users.byName(this.flags.user)).id;
@@ -34,7 +38,7 @@ export default class TokenList extends BerthCommand<typeof TokenList> {
         if (!me['user-id']) throw usageError('this token does not act as a user: pass --user NAME or --team TEAM');
         userId = me['user-id'];
       }
-      list = await tokens.listForUser(userId);
+      list = await tokens.listForUser(userId, { limit: this.flags.limit });
     }
     this.print(list, () =>
       renderTable(list, [

@@ -1,5 +1,5 @@
 import { Flags } from '../../cli/oclif.js';
-import { pagingFlags } from '../../cli/flags/paging.js';
+import { listFromFlags, pagingFlags } from '../../cli/flags/paging.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { projectNamesOf } from '../../cli/related-names.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
@@ -17,12 +17,14 @@ const SORTS = [
 
 export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
   static override summary = 'List the workspaces of an organization.';
-  static override description = 'Lists every page unless --page or --page-size is given. Filters combine with AND.';
+  static override description =
+    'Lists every workspace (all pages, with progress on a terminal) unless --limit, --page or --page-size is given; --json prints them all as an array. Filters combine with AND.';
   static override examples = [
     '<%= config.bin %> workspace list --org acme',
     '<%= config.bin %> workspace list --org acme --search prod --project Platform --sort -name',
     '<%= config.bin %> workspace list --org acme --wildcard "app-*" --tag env=prod --tag team',
     '<%= config.bin %> workspace list --org acme --tags linux,blue --exclude-tags legacy --run-status applied,errored',
+    '<%= config.bin %> workspace list --org acme --limit 10',
     '<%= config.bin %> workspace list --org acme --page 2 --page-size 50 --json',
   ];
   static override flags = {
@@ -37,10 +39,14 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
     const f = this.flags;
     const filters: WorkspaceListFilters = { ...(await filtersFromFlags(client, org, f)), sort: f.sort };
     const ws = new WorkspacesClient(client);
-    const list =
-      f.page || f['page-size']
-        ? (await ws.list(org, filters, { page: f.page, pageSize: f['page-size'] })).data
-        : await ws.listAll(org, filters);
+    const list = await listFromFlags(
+      f,
+      {
+        all: (options) => ws.listAll(org, filters, options),
+        page: (page) => ws.list(org, filters, page),
+      },
+      this.jsonMode ? undefined : (m) => this.note(m),
+    );
     const projects = this.jsonMode ? new Map<string, string>() : await projectNamesOf(client, list);
     this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list, projects)));
   }

@@ -8,11 +8,12 @@ import { WorkspacesClient } from '../../client/workspaces.js';
 export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
   static override summary = 'Show a workspace.';
   static override description =
-    'With --json, prints the workspace resource; with --include as well, prints {"data": ..., "included": [...]} as the API returns it.';
+    'With --json, prints the workspace resource, with or without --include (which adds the related resources to the human view and their ids to the relationships). --json-document prints the whole JSON:API document as the API answers it: {"data": <the workspace>, "included": [<the included resources>]}.';
   static override examples = [
     '<%= config.bin %> workspace show app-prod --org acme',
     '<%= config.bin %> workspace show acme/app-prod --include project,effective_tag_bindings',
     '<%= config.bin %> workspace show ws-6jrRyVDv1J8zQMB5 --json',
+    '<%= config.bin %> workspace show acme/app-prod --include project --json-document',
   ];
   static override args = {
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
@@ -21,16 +22,23 @@ export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
     include: Flags.string({
       description: 'related resources to include, comma-separated (e.g. project,organization,effective_tag_bindings)',
     }),
+    'json-document': Flags.boolean({
+      description: 'print the whole JSON:API document, {"data": ..., "included": [...]} (implies --json)',
+      default: false,
+    }),
   };
 
   async run(): Promise<void> {
     const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
+    const document = this.flags['json-document'];
+    if (document) this.flags.json = true;
     // A person reads names: the project's and the lock holder's come in the same request.
     const include = this.jsonMode ? this.flags.include : withNames(this.flags.include);
     const client = await this.client();
     const result = await new WorkspacesClient(client).get(ref, include);
-    const json = this.flags.include ? { data: result.data, included: result.included ?? [] } : result.data;
     const pool = this.jsonMode ? null : await agentPoolOf(client, result.data, 'agent-pool');
-    this.print(json, () => workspaceFields(result.data, [...(result.included ?? []), ...(pool ? [pool] : [])]));
+    this.print(document ? { data: result.data, included: result.included ?? [] } : result.data, () =>
+      workspaceFields(result.data, [...(result.included ?? []), ...(pool ? [pool] : [])]),
+    );
   }
 }

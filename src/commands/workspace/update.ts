@@ -3,19 +3,29 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { withNames, workspaceFields } from '../../cli/views/workspace.js';
-import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
+import {
+  parseTagFlag,
+  tagBindingsRelationship,
+  workspaceRequestFromFlags,
+  workspaceSettingFlags,
+} from '../../cli/workspace-flags.js';
+import type { TagPair } from '../../client/projects.js';
+import { WorkspaceRelationsClient } from '../../client/relations.js';
+import { formatTagPairs, planTagBindings } from '../../client/tag-binding-changes.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate> {
   static override summary = 'Change the settings of a workspace.';
   static override description =
-    "Only the settings given change. --name renames the workspace (its by-name address changes). --project moves it to another project (needs admin on both). --tag replaces the workspace's own tag bindings; --clear-tags removes them all.";
+    'Only the settings given change. --name renames the workspace (its by-name address changes). --project moves it to another project (needs admin on both). --tag KEY=VALUE adds a tag or changes its value and never removes one; --remove-tag KEY removes one; --clear-tags removes them all and says which. The tag changes go in the same request as the other settings.';
   static override examples = [
     '<%= config.bin %> workspace update app-prod --org acme --auto-apply --description "Production"',
     '<%= config.bin %> workspace update acme/app-prod --name app-production',
     '<%= config.bin %> workspace update ws-6jrRyVDv1J8zQMB5 --project Platform',
     '<%= config.bin %> workspace update acme/app --inherit-execution-mode --inherit-auto-destroy',
     '<%= config.bin %> workspace update acme/app --no-vcs',
+    '<%= config.bin %> workspace update acme/app --tag env=prod --tag team=web --remove-tag owner',
+    '<%= config.bin %> workspace update acme/app --clear-tags',
   ];
   static override args = {
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
@@ -36,30 +46,54 @@ export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate
       description: "use the project's auto-destroy duration again",
       exclusive: ['auto-destroy-duration'],
     }),
-    'clear-tags': Flags.boolean({ description: "remove the workspace's own tag bindings", exclusive: ['tag'] }),
+    tag: Flags.string({
+      description: 'KEY=VALUE: add this tag or change its value; the other tags stay (repeatable)',
+      multiple: true,
+    }),
+    'remove-tag': Flags.string({ description: 'KEY: remove this tag of the workspace (repeatable)', multiple: true }),
+    'clear-tags': Flags.boolean({
+      description: "remove every tag of the workspace's own (prints which)",
+      exclusive: ['tag', 'remove-tag'],
+    }),
   };
 
   async run(): Promise<void> {
     const client = await this.client();
     const ref = parseWorkspaceArg(this.args.workspace, this.flags.org);
     const org = 'organization' in ref ? ref.organization : this.flags.org;
-    const { attributes, relationships } = await workspaceRequestFromFlags(client, org, this.flags);
-    attributes.name = this.flags.name;
-    if (this.flags['no-vcs']) attributes['vcs-repo'] = null;
-    if (this.flags['inherit-execution-mode'])
+    const f = this.flags;
+    const { attributes, relationships } = await workspaceRequestFromFlags(client, org, { ...f, tag: undefined });
+    attributes.name = f.name;
+    if (f['no-vcs']) attributes['vcs-repo'] = null;
+    if (f['inherit-execution-mode'])
       attributes['setting-overwrites'] = { 'execution-mode': false, 'agent-pool': false };
-    if (this.flags['inherit-auto-destroy']) attributes['inherits-project-auto-destroy'] = true;
-    if (this.flags['clear-tags']) relationships['tag-bindings'] = { data: [] };
+    if (f['inherit-auto-destroy']) attributes['inherits-project-auto-destroy'] = true;
+    const tagChange = { set: f.tag?.map(parseTagFlag), remove: f['remove-tag'], clear: f['clear-tags'] };
+    let removed: TagPair[] = [];
+    if (tagChange.set || tagChange.remove || tagChange.clear) {
+      // The whole new set, inline: one request changes the settings and the tags, or nothing.
+      const current = await new WorkspaceRelationsClient(client).tagBindings(ref);
+      const plan = planTagBindings(current, tagChange, `workspace ${this.args.workspace}`);
+      relationships['tag-bindings'] = tagBindingsRelationship(plan.next);
+      removed = plan.removed;
+    }
     if (Object.values(attributes).every((v) => v === undefined) && Object.keys(relationships).length === 0) {
       throw usageError('nothing to change: pass at least one setting flag');
     }
     const workspaces = new WorkspacesClient(client);
     const { data } = await workspaces.update(ref, attributes, relationships);
+    const cleared =
+      removed.length > 0
+        ? `Removed tags: ${formatTagPairs(removed)}.`
+        : f['clear-tags']
+          ? 'It had no tags of its own to clear.'
+          : '';
     // The human view names the project and the lock holder: one more read, with includes.
     const shown = this.jsonMode ? { data, included: [] } : await workspaces.get({ id: data.id }, withNames());
     this.print(
       data,
-      () => `Updated workspace ${data.attributes.name} (${data.id}).\n${workspaceFields(shown.data, shown.included)}`,
+      () =>
+        `Updated workspace ${data.attributes.name} (${data.id}).${cleared ? ` ${cleared}` : ''}\n${workspaceFields(shown.data, shown.included)}`,
     );
   }
 }

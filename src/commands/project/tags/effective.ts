@@ -1,6 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { inheritedFromNames } from '../../../cli/related-names.js';
+import { limited, limitFlag } from '../../../cli/flags/paging.js';
 import { resolveProject } from '../../../cli/resolve-project.js';
 import { effectiveTagTable } from '../../../cli/views/project.js';
 import { listEffectiveTagBindings } from '../../../client/projects.js';
@@ -13,10 +14,12 @@ export default class ProjectTagsEffective extends BerthCommand<typeof ProjectTag
     project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
-    const tags = await listEffectiveTagBindings(client, project.id);
+    const tags = limited(await listEffectiveTagBindings(client, project.id), this.flags.limit);
     const known = new Map([[project.id, String(project.attributes.name)]]);
     const names = this.jsonMode ? known : await inheritedFromNames(client, tags, known);
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveTagTable(tags, names)));

@@ -1,5 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { limited, limitFlag } from '../../../cli/flags/paging.js';
 import { resolveProject } from '../../../cli/resolve-project.js';
 import { tagBindingTable } from '../../../cli/views/project.js';
 import { listTagBindings } from '../../../client/projects.js';
@@ -14,10 +15,12 @@ export default class ProjectTagsList extends BerthCommand<typeof ProjectTagsList
     project: Args.string({ description: 'project id (prj-...) or name in --org', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
-    const tags = await listTagBindings(client, project.id);
+    const tags = limited(await listTagBindings(client, project.id), this.flags.limit);
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : tagBindingTable(tags)));
   }
 }

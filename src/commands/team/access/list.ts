@@ -1,5 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { limitFlag } from '../../../cli/flags/paging.js';
 import { renderTable } from '../../../cli/output.js';
 import { listAllProjects } from '../../../client/projects.js';
 import { teamAccessApi } from '../../../client/team-access.js';
@@ -23,6 +24,8 @@ export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> 
   static override args = {
     team: Args.string({ description: 'team- id, or name within --org', required: true }),
   };
+
+  static override flags = { ...limitFlag };
 
   async run(): Promise<void> {
     const org = this.requireOrg();
@@ -48,6 +51,7 @@ export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> 
         });
       }
     }
+    if (this.flags.limit !== undefined) rows.splice(this.flags.limit);
     this.print(rows, () =>
       rows.length === 0
         ? `Team ${team.attributes.name} has no project or workspace access of its own.`

@@ -1,6 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { inheritedFromNames } from '../../../cli/related-names.js';
+import { limited, limitFlag } from '../../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { effectiveBindingTable } from '../../../cli/views/relations.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
@@ -15,10 +16,15 @@ export default class WorkspaceTagBindingsEffective extends BerthCommand<typeof W
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const client = await this.client();
-    const tags = await new WorkspaceRelationsClient(client).effectiveTagBindings(
-      parseWorkspaceArg(this.args.workspace, this.flags.org),
+    const tags = limited(
+      await new WorkspaceRelationsClient(client).effectiveTagBindings(
+        parseWorkspaceArg(this.args.workspace, this.flags.org),
+      ),
+      this.flags.limit,
     );
     const names = this.jsonMode ? new Map<string, string>() : await inheritedFromNames(client, tags);
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveBindingTable(tags, names)));

@@ -1,5 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { limited, limitFlag } from '../../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { tagBindingTable } from '../../../cli/views/project.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
@@ -12,9 +13,14 @@ export default class WorkspaceTagBindingsList extends BerthCommand<typeof Worksp
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
-    const tags = await new WorkspaceRelationsClient(await this.client()).tagBindings(
-      parseWorkspaceArg(this.args.workspace, this.flags.org),
+    const tags = limited(
+      await new WorkspaceRelationsClient(await this.client()).tagBindings(
+        parseWorkspaceArg(this.args.workspace, this.flags.org),
+      ),
+      this.flags.limit,
     );
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : tagBindingTable(tags)));
   }

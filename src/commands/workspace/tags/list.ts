@@ -1,5 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
+import { limitFlag } from '../../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
 import { flatTagTable } from '../../../cli/views/relations.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
@@ -11,9 +12,12 @@ export default class WorkspaceTagsList extends BerthCommand<typeof WorkspaceTags
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
   };
 
+  static override flags = { ...limitFlag };
+
   async run(): Promise<void> {
     const tags = await new WorkspaceRelationsClient(await this.client()).tags(
       parseWorkspaceArg(this.args.workspace, this.flags.org),
+      { limit: this.flags.limit },
     );
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : flatTagTable(tags, false)));
   }
