@@ -22,6 +22,33 @@ function cell(value: unknown): string {
 
 let selectedColumns: string[] | null = null;
 
+/** The output formats of `--output` (`json` is also `--json`). */
+export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+let tableFormat: 'table' | 'csv' = 'table';
+
+/** `--output csv`: tables and key-value views print as CSV (with a header row) instead. */
+export function setTableFormat(format: 'table' | 'csv'): void {
+  tableFormat = format;
+}
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : Array.isArray(value) ? value.join(';') : plain(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function plain(value: unknown): string {
+  if (typeof value === 'object') return JSON.stringify(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects went above: what is left is a scalar
+  return String(value);
+}
+
+function csv(rows: unknown[][]): string {
+  return rows.map((r) => r.map(csvField).join(',')).join('\n');
+}
+
 /** `--columns a,b`: the tables of this command show only these columns, in this order. */
 export function selectColumns(list: string | undefined): void {
   selectedColumns = list
@@ -49,6 +76,8 @@ function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
 /** A table for humans. When stdout is not a terminal, a plain tab-free layout without borders. */
 export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
   const columns = pickColumns(allColumns);
+  if (tableFormat === 'csv')
+    return csv([columns.map((c) => columnKey(c.header)), ...rows.map((r) => columns.map((c) => c.value(r)))]);
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header)),
     style: { head: [], border: [], compact: true },
@@ -80,6 +109,7 @@ export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
 
 /** A key-value view of one record. */
 export function renderFields(fields: [string, unknown][]): string {
+  if (tableFormat === 'csv') return csv([['field', 'value'], ...fields]);
   const width = Math.max(...fields.map(([k]) => k.length));
   return fields.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${cell(v)}`).join('\n');
 }
@@ -87,4 +117,46 @@ export function renderFields(fields: [string, unknown][]): string {
 /** The machine form: exactly the API's resources. */
 export function renderJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
+}
+
+const YAML_PLAIN = /^[A-Za-z_/][A-Za-z0-9_./@ -]*$/;
+const YAML_RESERVED = /^(true|false|yes|no|on|off|null|~|y|n)$/i;
+
+function yamlScalar(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const text = plain(value);
+  return YAML_PLAIN.test(text) && !YAML_RESERVED.test(text) && !text.endsWith(' ') ? text : JSON.stringify(text);
+}
+
+function yamlLines(value: unknown, indent: string): string[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return ['[]'];
+    return value.flatMap((item) => {
+      const [first, ...rest] = yamlLines(item, `${indent}  `);
+      const nested =
+        typeof item === 'object' && item !== null && (Array.isArray(item) ? item.length : Object.keys(item).length);
+      return nested ? [`${indent}- ${first.trimStart()}`, ...rest] : [`${indent}- ${first.trimStart()}`];
+    });
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value);
+    if (entries.length === 0) return ['{}'];
+    return entries.flatMap(([k, v]) => {
+      const key = `${indent}${yamlScalar(k)}:`;
+      const empty =
+        typeof v !== 'object' || v === null || (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0);
+      if (empty) return [`${key} ${typeof v === 'object' && v !== null ? yamlLines(v, '')[0] : yamlScalar(v)}`];
+      return [key, ...yamlLines(v, `${indent}  `)];
+    });
+  }
+  return [`${indent}${yamlScalar(value)}`];
+}
+
+/**
+ * `--output yaml`: the same data as --json, as YAML (block style; strings quoted as JSON strings,
+ * which YAML reads as they are, whenever a plain scalar could be misread).
+ */
+export function renderYaml(value: unknown): string {
+  return yamlLines(JSON.parse(JSON.stringify(value ?? null)), '').join('\n');
 }
