@@ -80,6 +80,9 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     }),
   };
 
+  /** Commands that may name a profile that does not exist yet (they create it): config set, login. */
+  static createsProfile = false;
+
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
   /** Every positional argument, in order (for commands that take a variable number). */
@@ -88,6 +91,14 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   /** The output format this invocation resolved to (flags, then the profile, then table). */
   protected outputFormat: OutputFormat = 'table';
   private jqFilter?: ReturnType<typeof compileJq>;
+  /** Where each resolved setting came from: a flag, a variable, a file, a profile, or the default. */
+  protected sources: Record<'profile' | 'server' | 'token' | 'org' | 'output', string> = {
+    profile: 'default',
+    server: 'default (local mode)',
+    token: 'none',
+    org: 'not set',
+    output: 'default',
+  };
 
   public override async init(): Promise<void> {
     await super.init();
@@ -114,7 +125,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       profile: string;
     };
     const config = readConfig(configPath());
-    if (f.profile !== 'default' && !config.profiles[f.profile])
+    if (f.profile !== 'default' && !config.profiles[f.profile] && !(this.ctor as typeof BerthCommand).createsProfile)
       this.error(
         `no profile "${f.profile}" in ${configPath()}${Object.keys(config.profiles).length > 0 ? ` (profiles: ${Object.keys(config.profiles).join(', ')})` : ''}; create it with \`berth config set KEY VALUE --profile ${f.profile}\``,
         { exit: 2 },
@@ -124,8 +135,38 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     f.token = connection.token;
     f.org = connection.org;
     this.outputFormat = this.resolveOutput(f, connection.output);
+    this.recordSources(connection.sources, connection.output);
     setTableFormat(this.outputFormat === 'csv' ? 'csv' : 'table');
     f.json = this.outputFormat === 'json' || this.outputFormat === 'yaml';
+  }
+
+  private recordSources(resolved: Partial<Record<'server' | 'token' | 'org', string>>, profileOutput?: string): void {
+    const given = (long: string, short?: string) =>
+      this.argv.some(
+        (a) =>
+          a === `--${long}` ||
+          a.startsWith(`--${long}=`) ||
+          (short !== undefined && (a === `-${short}` || (a.startsWith(`-${short}`) && !a.startsWith('--')))),
+      );
+    const named = (long: string, env: string, short?: string) =>
+      given(long, short) ? `flag --${long}` : `environment ${env}`;
+    if (given('profile')) this.sources.profile = 'flag --profile';
+    else if (process.env.BERTH_PROFILE) this.sources.profile = 'environment BERTH_PROFILE';
+    for (const [key, env, short] of [
+      ['server', 'BERTH_SERVER'],
+      ['token', 'BERTH_TOKEN'],
+      ['org', 'BERTH_ORG', 'o'],
+    ] as const) {
+      const from = resolved[key];
+      if (from === undefined) continue;
+      this.sources[key] = from.startsWith('flag or ')
+        ? named(key, env, short)
+        : from.replace(/^TF|^TFE/, (m) => `environment ${m}`);
+    }
+    if (given('jq')) this.sources.output = 'flag --jq';
+    else if (given('json', 'j')) this.sources.output = 'flag --json';
+    else if (given('output')) this.sources.output = 'flag --output';
+    else if (profileOutput) this.sources.output = `profile ${(this.flags as { profile: string }).profile}`;
   }
 
   /** `--jq` implies JSON; `--json` is `--output json`; without either, the profile's output, else table. */

@@ -132,7 +132,7 @@ function yamlScalar(value: unknown): string {
 function yamlLines(value: unknown, indent: string): string[] {
   if (Array.isArray(value)) {
     if (value.length === 0) return ['[]'];
-    return value.flatMap((item) => {
+    return (value as unknown[]).flatMap((item) => {
       const [first, ...rest] = yamlLines(item, `${indent}  `);
       const nested =
         typeof item === 'object' && item !== null && (Array.isArray(item) ? item.length : Object.keys(item).length);
@@ -140,7 +140,7 @@ function yamlLines(value: unknown, indent: string): string[] {
     });
   }
   if (typeof value === 'object' && value !== null) {
-    const entries = Object.entries(value);
+    const entries = Object.entries(value as Record<string, unknown>);
     if (entries.length === 0) return ['{}'];
     return entries.flatMap(([k, v]) => {
       const key = `${indent}${yamlScalar(k)}:`;

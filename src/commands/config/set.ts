@@ -8,6 +8,7 @@ import { OUTPUT_FORMATS } from '../../cli/output.js';
 export const SETTABLE = ['server', 'org', 'output'] as const;
 
 export default class ConfigSet extends BerthCommand<typeof ConfigSet> {
+  static override createsProfile = true;
   static override summary = 'Set a default in the berth config file (per profile).';
   static override description = `Keys: server (URL used when --server and the environment name none), org (default organization), output (table, json, yaml or csv; a command's --output or --json overrides it).
 Tokens are stored with \`berth login\`, never with this command.`;
