@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import Table from 'cli-table3';
 import { UsageError } from './exit-codes.js';
+import { relativeTime } from './human-time.js';
 
 /** No colour when stdout is not a terminal or NO_COLOR is set. */
 export function configureColour(stream: NodeJS.WriteStream = process.stdout): void {
@@ -10,10 +11,17 @@ export function configureColour(stream: NodeJS.WriteStream = process.stdout): vo
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  /** Shown only when --columns names it (extra detail a default table leaves out). */
+  optional?: boolean;
 }
 
-function cell(value: unknown): string {
+/** An API timestamp (UTC ISO-8601): shown relative in tables (`3 minutes ago`), as is in CSV and JSON. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/;
+
+function cell(value: unknown, field = false): string {
   if (value === null || value === undefined || value === '') return chalk.dim('-');
+  if (typeof value === 'string' && ISO_TIME.test(value))
+    return field ? `${value} (${relativeTime(value)})` : relativeTime(value);
   if (Array.isArray(value)) return value.length === 0 ? chalk.dim('-') : value.join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects went above: what is left is a scalar
@@ -62,7 +70,7 @@ export function selectColumns(list: string | undefined): void {
 const columnKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '-');
 
 function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
-  if (!selectedColumns) return columns;
+  if (!selectedColumns) return columns.filter((c) => !c.optional);
   return selectedColumns.map((wanted) => {
     const found = columns.find((c) => columnKey(c.header) === columnKey(wanted));
     if (!found)
@@ -111,7 +119,7 @@ export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
 export function renderFields(fields: [string, unknown][]): string {
   if (tableFormat === 'csv') return csv([['field', 'value'], ...fields]);
   const width = Math.max(...fields.map(([k]) => k.length));
-  return fields.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${cell(v)}`).join('\n');
+  return fields.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${cell(v, true)}`).join('\n');
 }
 
 /** The machine form: exactly the API's resources. */
