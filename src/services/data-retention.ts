@@ -9,7 +9,7 @@ import {
   type RetentionPolicyInput,
   type RetentionType,
 } from '../domain/retention.js';
-import { writeTransaction, type Tx } from '../store/transaction.js';
+import { readTransaction, writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
@@ -270,29 +270,52 @@ export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResul
   requireSelfHosted(ctx);
   if (!isSiteAdmin(ctx.actor)) throw forbidden('only site administrators can prune data');
   const now = ctx.clock.now().getTime();
-  return writeTransaction(ctx, async (tx) => {
-    const policies = await tx.selectFrom('data_retention_policies').selectAll().execute();
-    const site = await sitePolicy(tx);
-    const siteRow = { kind: site.type, delete_older_than_n_days: site.deleteOlderThanNDays };
-    const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
-    const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));
-    const workspaces = await tx
-      .selectFrom('workspaces')
-      .select(['id', 'organization_id', 'current_state_version_id', 'current_run_id'])
-      .execute();
-    const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
-    for (const ws of workspaces) {
-      const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id) ?? siteRow;
-      if (!policy || !deletesOlder(policy.kind as RetentionType) || !policy.delete_older_than_n_days) continue;
-      result.workspaces++;
-      const cutoff = new Date(now - policy.delete_older_than_n_days * 86_400_000).toISOString();
-      let sv = tx.deleteFrom('state_versions').where('workspace_id', '=', ws.id).where('created_at', '<', cutoff);
-      if (ws.current_state_version_id) sv = sv.where('id', '!=', ws.current_state_version_id);
-      result.stateVersions += Number((await sv.executeTakeFirst()).numDeletedRows);
-      let runs = tx.deleteFrom('runs').where('workspace_id', '=', ws.id).where('created_at', '<', cutoff);
-      if (ws.current_run_id) runs = runs.where('id', '!=', ws.current_run_id);
-      result.runs += Number((await runs.executeTakeFirst()).numDeletedRows);
+  return writeTransaction(ctx, (tx) => pruneIn(tx, now, true));
+}
+
+/** What pruneRetainedData would delete now, deleting nothing (`maintenance prune --dry-run`). */
+export async function previewPrune(ctx: ServiceContext): Promise<PruneResult> {
+  requireSelfHosted(ctx);
+  if (!isSiteAdmin(ctx.actor)) throw forbidden('only site administrators can prune data');
+  const now = ctx.clock.now().getTime();
+  return readTransaction(ctx.db, (tx) => pruneIn(tx, now, false));
+}
+
+/** Counts (and with `apply`, deletes) the data older than each workspace's policy in force allows. */
+async function pruneIn(tx: Tx, now: number, apply: boolean): Promise<PruneResult> {
+  const policies = await tx.selectFrom('data_retention_policies').selectAll().execute();
+  const site = await sitePolicy(tx);
+  const siteRow = { kind: site.type, delete_older_than_n_days: site.deleteOlderThanNDays };
+  const orgDefault = new Map(policies.filter((p) => p.workspace_id === null).map((p) => [p.organization_id, p]));
+  const own = new Map(policies.filter((p) => p.workspace_id !== null).map((p) => [p.workspace_id!, p]));
+  const workspaces = await tx
+    .selectFrom('workspaces')
+    .select(['id', 'organization_id', 'current_state_version_id', 'current_run_id'])
+    .execute();
+  const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
+  for (const ws of workspaces) {
+    const policy = own.get(ws.id) ?? orgDefault.get(ws.organization_id) ?? siteRow;
+    if (!policy || !deletesOlder(policy.kind as RetentionType) || !policy.delete_older_than_n_days) continue;
+    result.workspaces++;
+    const cutoff = new Date(now - policy.delete_older_than_n_days * 86_400_000).toISOString();
+    for (const [table, current, key] of [
+      ['state_versions', ws.current_state_version_id, 'stateVersions'],
+      ['runs', ws.current_run_id, 'runs'],
+    ] as const) {
+      if (apply) {
+        let q = tx.deleteFrom(table).where('workspace_id', '=', ws.id).where('created_at', '<', cutoff);
+        if (current) q = q.where('id', '!=', current);
+        result[key] += Number((await q.executeTakeFirst()).numDeletedRows);
+      } else {
+        let q = tx
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('workspace_id', '=', ws.id)
+          .where('created_at', '<', cutoff);
+        if (current) q = q.where('id', '!=', current);
+        result[key] += Number((await q.executeTakeFirstOrThrow()).n);
+      }
     }
-    return result;
-  });
+  }
+  return result;
 }
