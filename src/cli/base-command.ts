@@ -277,8 +277,9 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
-    if (err.name === 'UnexpectedArgsError')
-      return this.tooManyArguments((err as Error & { args?: string[] }).args ?? []);
+    // oclif's UnexpectedArgsError (its class name does not survive bundling; its message and `args` do).
+    if (/^Unexpected arguments?: /.test(err.message) && Array.isArray((err as { args?: unknown }).args))
+      return this.tooManyArguments((err as Error & { args: string[] }).args);
     // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
     if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
     // Ctrl-C at a prompt: a new line so the shell prompt starts clean, nothing else, exit 130.
