@@ -109,7 +109,9 @@ describe('output formats', () => {
     expect(db).toMatch(/^db\s+user-[A-Za-z0-9]{16}\s+(just now|\d+ seconds ago)\s+migration$/);
     const json = JSON.parse((await cli('workspace', 'show', 'db', '--json')).stdout);
     expect(json.attributes['locked-at']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    expect((await cli('workspace', 'show', 'db')).stdout).toMatch(/Created\s+\d{4}-\d\d-\d\dT\S+ \((just now|\d+ seconds ago)\)/);
+    expect((await cli('workspace', 'show', 'db')).stdout).toMatch(
+      /Created\s+\d{4}-\d\d-\d\dT\S+ \((just now|\d+ seconds ago)\)/,
+    );
   });
 });
 
