@@ -151,10 +151,10 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
       locked: false,
     });
     const list = await cli('run', 'list', 'runs');
-    expect(list.stdout).toMatch(/errored\s+2000 ms/);
-    expect(list.stdout).toMatch(/applied\s+4000 ms\s+9000 ms\s+nightly/);
+    expect(list.stdout).toMatch(/errored\s+2s/);
+    expect(list.stdout).toMatch(/applied\s+4s\s+9s\s+nightly/);
     const show = await cli('run', 'show', run.id);
-    expect(show.stdout).toMatch(/Apply duration\s+9000 ms/);
+    expect(show.stdout).toMatch(/Apply duration\s+9s/);
     expect((await cli('run', 'show', 'run-AAAAAAAAAAAAAAAA')).code).toBe(3);
     expect((await cli('run', 'record', 'runs', '--status', 'canceled', '--apply-ms', '5')).code).toBe(2);
   });
