@@ -5,7 +5,16 @@ import { DatabaseLocationError, resolveDatabaseLocation, type DatabaseLocation }
 import { configPath, readConfig } from './config.js';
 import { resolveConnection } from './connection.js';
 import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './exit-codes.js';
-import { configureColour, renderJson, selectColumns } from './output.js';
+import { compileJq, renderJqResults } from './jq.js';
+import {
+  configureColour,
+  OUTPUT_FORMATS,
+  renderJson,
+  renderYaml,
+  selectColumns,
+  setTableFormat,
+  type OutputFormat,
+} from './output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BerthCommand)['baseFlags'] & T['flags']
@@ -34,7 +43,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       helpGroup: 'GLOBAL',
     }),
     token: Flags.string({ description: 'API token to act as', env: 'BERTH_TOKEN', helpGroup: 'GLOBAL' }),
-    org: Flags.string({ description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
+    org: Flags.string({ char: 'o', description: 'organization name', env: 'BERTH_ORG', helpGroup: 'GLOBAL' }),
     db: Flags.string({ description: 'local database file (local mode); wins over $BERTH_DB', helpGroup: 'GLOBAL' }),
     database: Flags.string({
       description:
@@ -42,9 +51,25 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       env: 'BERTH_DATABASE_URL',
       helpGroup: 'GLOBAL',
     }),
-    json: Flags.boolean({ description: 'print machine-readable JSON on stdout', default: false, helpGroup: 'GLOBAL' }),
+    json: Flags.boolean({
+      char: 'j',
+      description: 'print machine-readable JSON on stdout (same as --output json)',
+      default: false,
+      helpGroup: 'GLOBAL',
+    }),
+    output: Flags.option({
+      options: OUTPUT_FORMATS,
+      description:
+        'output format: table (for people), json, yaml, or csv (tables and fields); default from `config set output`',
+      helpGroup: 'GLOBAL',
+    })(),
+    jq: Flags.string({
+      description:
+        'filter the JSON output with a jq expression (a built-in subset of jq; implies --json), e.g. ".[].attributes.name"',
+      helpGroup: 'GLOBAL',
+    }),
     columns: Flags.string({
-      description: 'table columns to show, comma-separated, e.g. name,locked (tables only)',
+      description: 'table columns to show, comma-separated, e.g. name,locked (table and csv output)',
       helpGroup: 'GLOBAL',
     }),
     profile: Flags.string({
@@ -55,11 +80,25 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     }),
   };
 
+  /** Commands that may name a profile that does not exist yet (they create it): config set, login. */
+  static createsProfile = false;
+
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
   /** Every positional argument, in order (for commands that take a variable number). */
   protected positionals: string[] = [];
   private clientInstance?: BerthClient;
+  /** The output format this invocation resolved to (flags, then the profile, then table). */
+  protected outputFormat: OutputFormat = 'table';
+  private jqFilter?: ReturnType<typeof compileJq>;
+  /** Where each resolved setting came from: a flag, a variable, a file, a profile, or the default. */
+  protected sources: Record<'profile' | 'server' | 'token' | 'org' | 'output', string> = {
+    profile: 'default',
+    server: 'default (local mode)',
+    token: 'none',
+    org: 'not set',
+    output: 'default',
+  };
 
   public override async init(): Promise<void> {
     await super.init();
@@ -76,12 +115,77 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     selectColumns((flags as { columns?: string }).columns);
     // Server, token and organization may also come from the ecosystem's variables, the Terraform
     // credentials file and berth's config: resolve them once, here, for every command.
-    const f = this.flags as { server?: string; token?: string; org?: string; json?: boolean; profile: string };
-    const connection = resolveConnection(f, process.env, readConfig(configPath()), f.profile);
+    const f = this.flags as {
+      server?: string;
+      token?: string;
+      org?: string;
+      json?: boolean;
+      output?: OutputFormat;
+      jq?: string;
+      profile: string;
+    };
+    const config = readConfig(configPath());
+    if (f.profile !== 'default' && !config.profiles[f.profile] && !(this.ctor as typeof BerthCommand).createsProfile)
+      this.error(
+        `no profile "${f.profile}" in ${configPath()}${Object.keys(config.profiles).length > 0 ? ` (profiles: ${Object.keys(config.profiles).join(', ')})` : ''}; create it with \`berth config set KEY VALUE --profile ${f.profile}\``,
+        { exit: 2 },
+      );
+    const connection = resolveConnection(f, process.env, config, f.profile);
     f.server = connection.server;
     f.token = connection.token;
     f.org = connection.org;
-    if (!f.json && connection.output === 'json') f.json = true;
+    this.outputFormat = this.resolveOutput(f, connection.output);
+    this.recordSources(connection.sources, connection.output);
+    setTableFormat(this.outputFormat === 'csv' ? 'csv' : 'table');
+    f.json = this.outputFormat === 'json' || this.outputFormat === 'yaml';
+  }
+
+  private recordSources(resolved: Partial<Record<'server' | 'token' | 'org', string>>, profileOutput?: string): void {
+    const given = (long: string, short?: string) =>
+      this.argv.some(
+        (a) =>
+          a === `--${long}` ||
+          a.startsWith(`--${long}=`) ||
+          (short !== undefined && (a === `-${short}` || (a.startsWith(`-${short}`) && !a.startsWith('--')))),
+      );
+    const named = (long: string, env: string, short?: string) =>
+      given(long, short) ? `flag --${long}` : `environment ${env}`;
+    if (given('profile')) this.sources.profile = 'flag --profile';
+    else if (process.env.BERTH_PROFILE) this.sources.profile = 'environment BERTH_PROFILE';
+    for (const [key, env, short] of [
+      ['server', 'BERTH_SERVER'],
+      ['token', 'BERTH_TOKEN'],
+      ['org', 'BERTH_ORG', 'o'],
+    ] as const) {
+      const from = resolved[key];
+      if (from === undefined) continue;
+      this.sources[key] = from.startsWith('flag or ')
+        ? named(key, env, short)
+        : from.replace(/^TF|^TFE/, (m) => `environment ${m}`);
+    }
+    if (given('jq')) this.sources.output = 'flag --jq';
+    else if (given('json', 'j')) this.sources.output = 'flag --json';
+    else if (given('output')) this.sources.output = 'flag --output';
+    else if (profileOutput) this.sources.output = `profile ${(this.flags as { profile: string }).profile}`;
+  }
+
+  /** `--jq` implies JSON; `--json` is `--output json`; without either, the profile's output, else table. */
+  private resolveOutput(f: { json?: boolean; output?: OutputFormat; jq?: string }, profile?: string): OutputFormat {
+    if (f.json && f.output && f.output !== 'json')
+      this.error(`--json and --output ${f.output} contradict each other`, { exit: 2 });
+    if (f.jq !== undefined) {
+      if (f.output && f.output !== 'json')
+        this.error(`--jq filters JSON; it cannot be combined with --output ${f.output}`, { exit: 2 });
+      try {
+        this.jqFilter = compileJq(f.jq);
+      } catch (err) {
+        this.error((err as Error).message, { exit: 2 });
+      }
+      return 'json';
+    }
+    if (f.json) return 'json';
+    if (f.output) return f.output;
+    return (OUTPUT_FORMATS as readonly string[]).includes(profile ?? '') ? (profile as OutputFormat) : 'table';
   }
 
   /** The API client: over HTTP with `--server`, else in-process over the local database. */
@@ -149,9 +253,22 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     return Boolean((this.flags as { json?: boolean }).json);
   }
 
-  /** Prints machine output with --json, else the human rendering. */
+  /** Prints machine output (JSON, through --jq if given, or YAML), else the human rendering (table or CSV). */
   protected print(json: unknown, human: () => string): void {
-    process.stdout.write(`${this.jsonMode ? renderJson(json) : human()}\n`);
+    const text = this.render(json, human);
+    // A jq filter that selects nothing prints nothing (not an empty line).
+    if (text !== '' || !this.jqFilter) process.stdout.write(`${text}\n`);
+  }
+
+  private render(json: unknown, human: () => string): string {
+    if (this.outputFormat === 'yaml') return renderYaml(json);
+    if (!this.jsonMode) return human();
+    if (!this.jqFilter) return renderJson(json);
+    try {
+      return renderJqResults(this.jqFilter(json));
+    } catch (err) {
+      return this.error((err as Error).message, { exit: 2 });
+    }
   }
 
   /** A diagnostic line on stderr (never on stdout, so --json output stays clean). */
@@ -160,6 +277,9 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   }
 
   protected override async catch(err: Error & { exitCode?: number; oclif?: { exit?: number } }): Promise<unknown> {
+    // oclif's UnexpectedArgsError (its class name does not survive bundling; its message and `args` do).
+    if (/^Unexpected arguments?: /.test(err.message) && Array.isArray((err as { args?: unknown }).args))
+      return this.tooManyArguments((err as Error & { args: string[] }).args);
     // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
     if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
     // Ctrl-C at a prompt: a new line so the shell prompt starts clean, nothing else, exit 130.
@@ -171,6 +291,19 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     process.stderr.write(`${messageFor(err)}\n`);
     process.exitCode = exitCodeFor(err);
     return this.exit(exitCodeFor(err));
+  }
+
+  /** Extra arguments: which ones, what the command takes, and the usual cause (an unquoted name with spaces). */
+  private tooManyArguments(extra: string[]): never {
+    const command = `${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''}`.trim();
+    const takes = Object.keys(this.ctor.args ?? {}).map((a) => a.toUpperCase());
+    process.stderr.write(
+      `Error: too many arguments: ${extra.map((a) => JSON.stringify(a)).join(' ')}. ${command} takes ${
+        takes.length === 0 ? 'no arguments' : takes.join(' ')
+      }; quote a value that has spaces ("my name"). See \`${command} --help\`.\n`,
+    );
+    process.exitCode = EXIT.usage;
+    return this.exit(EXIT.usage);
   }
 
   protected override async finally(err: Error | undefined): Promise<unknown> {

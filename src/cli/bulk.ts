@@ -15,6 +15,8 @@ export interface BulkResult {
   error?: string;
   /** A success that changed nothing, and why (`already held`: the caller held the lock already). */
   note?: string;
+  /** --dry-run: nothing was done; the workspace would have been acted on. */
+  dryRun?: boolean;
 }
 
 /** What an action returns when it succeeded without changing anything, saying why (`already held`). */
@@ -33,6 +35,10 @@ export function bulkFlags(what: string) {
   return {
     'all-matching': Flags.boolean({ description: `${what} every workspace that matches the filters`, default: false }),
     yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation (bulk)', default: false }),
+    'dry-run': Flags.boolean({
+      description: 'show the workspaces it would act on and change nothing (with --all-matching)',
+      default: false,
+    }),
     ...workspaceFilterFlags,
   };
 }
@@ -44,13 +50,14 @@ export function bulkFlags(what: string) {
 export async function confirmBulk(
   items: Resource[],
   verb: string,
-  flags: { yes?: boolean; json?: boolean },
+  flags: { yes?: boolean; json?: boolean; 'dry-run'?: boolean },
 ): Promise<void> {
+  if (flags['dry-run']) verb = `Dry run (nothing changes): ${verb}`;
   const names = items.map((w) => String(w.attributes.name));
   process.stderr.write(
     `${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`,
   );
-  if (flags.yes) return;
+  if (flags.yes || flags['dry-run']) return;
   if (!canPrompt(flags))
     throw usageError(`refusing to act on ${items.length} workspaces without --yes when not on a terminal`);
   if (!(await confirm(`Go ahead with these ${items.length} workspaces?`))) throw usageError('aborted');
@@ -63,11 +70,16 @@ export async function confirmBulk(
 export async function runBulk(
   items: Resource[],
   verb: string,
-  flags: { yes?: boolean; json?: boolean },
+  flags: { yes?: boolean; json?: boolean; 'dry-run'?: boolean },
   act: (item: Resource) => Promise<unknown>,
 ): Promise<BulkOutcome> {
   if (items.length === 0) return { results: [], exitCode: 0 };
   await confirmBulk(items, verb, flags);
+  if (flags['dry-run'])
+    return {
+      results: items.map((item) => ({ id: item.id, name: String(item.attributes.name), ok: true, dryRun: true })),
+      exitCode: 0,
+    };
   const results: BulkResult[] = [];
   let exitCode = 0;
   const progress = process.stderr.isTTY && !flags.json;
@@ -98,13 +110,15 @@ export async function runBulk(
 
 export function bulkTable(results: BulkResult[]): string {
   const failed = results.filter((r) => !r.ok).length;
+  const dryRun = results.some((r) => r.dryRun);
   const notes = results.flatMap((r) => (r.note ? [r.note] : []));
   const table = renderTable(results, [
     { header: 'WORKSPACE', value: (r) => r.name },
     { header: 'ID', value: (r) => r.id },
-    { header: 'RESULT', value: (r) => (r.ok ? (r.note ?? 'ok') : 'failed') },
+    { header: 'RESULT', value: (r) => (r.dryRun ? 'would change' : r.ok ? (r.note ?? 'ok') : 'failed') },
     { header: 'DETAIL', value: (r) => r.error },
   ]);
+  if (dryRun) return `${table}\nDry run: ${results.length} would change; nothing was changed.`;
   const held = [...new Set(notes)].map((n) => `${notes.filter((x) => x === n).length} ${n}`).join(', ');
   return `${table}\n${results.length - failed} succeeded${held ? ` (${held})` : ''}, ${failed} failed.`;
 }

@@ -59,9 +59,15 @@ export function complete(commands: CompletionCommand[], words: string[]): Comple
     return { candidates: [...next].filter(starts).sort() };
   }
   const previous = before[before.length - 1] ?? '';
-  if (previous.startsWith('--') && before.length > used) {
-    const flag = command.flags[previous.slice(2)];
-    if (flag && flag.type === 'option') return { candidates: [...(flag.options ?? [])].filter(starts) };
+  if (previous.startsWith('-') && before.length > used) {
+    const name = flagName(command, previous);
+    const flag = name === undefined ? undefined : command.flags[name];
+    if (flag && flag.type === 'option') {
+      if (flag.options) return { candidates: [...flag.options].filter(starts) };
+      // Values from the API: names of organizations, projects and workspaces.
+      if (name === 'org' || name === 'project' || name === 'workspace') return { candidates: [], argument: name };
+      return { candidates: [] };
+    }
   }
   if (current.startsWith('-')) {
     const names = Object.entries(command.flags).flatMap(([name, f]) =>
@@ -78,8 +84,9 @@ export function complete(commands: CompletionCommand[], words: string[]): Comple
   let position = 0;
   for (let i = used; i < before.length; i++) {
     const w = before[i];
-    if (w.startsWith('--')) {
-      if (command.flags[w.slice(2)]?.type === 'option' && !w.includes('=')) i++;
+    if (w.startsWith('-')) {
+      const name = flagName(command, w);
+      if (name !== undefined && command.flags[name]?.type === 'option' && !w.includes('=')) i++;
       continue;
     }
     position++;
@@ -88,14 +95,40 @@ export function complete(commands: CompletionCommand[], words: string[]): Comple
   return { candidates: [], argument: argName };
 }
 
+/** `--project` or `-p` to the flag's name. */
+function flagName(command: CompletionCommand, word: string): string | undefined {
+  if (word.startsWith('--')) return word.slice(2).split('=')[0];
+  return Object.entries(command.flags).find(([, f]) => f.char === word.slice(1))?.[0];
+}
+
+/** The word being completed as the shell hands it over: without an opening quote or backslash escapes. */
+export function unquote(word: string): string {
+  return word.replace(/^["']/, '').replace(/\\(.)/g, '$1');
+}
+
 export function bashScript(bin: string): string {
   return `# ${bin} completion for bash: add to ~/.bashrc
 #   source <(${bin} completion bash)
 _${bin}_complete() {
-  local IFS=$'\\n'
-  COMPREPLY=($(${bin} completion candidates -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null))
+  local c
+  COMPREPLY=()
+  while IFS= read -r c; do
+    # Quoted for the shell: a name with spaces is inserted as my\\ name.
+    COMPREPLY+=("$(printf '%q' "$c")")
+  done < <(${bin} completion candidates -- "\${COMP_WORDS[@]:1:COMP_CWORD}" 2>/dev/null)
 }
 complete -o default -F _${bin}_complete ${bin}
+`;
+}
+
+export function fishScript(bin: string): string {
+  return `# ${bin} completion for fish: save as ~/.config/fish/completions/${bin}.fish
+#   ${bin} completion fish > ~/.config/fish/completions/${bin}.fish
+function __${bin}_complete
+    set -l words (commandline -opc)[2..-1]
+    ${bin} completion candidates -- $words (commandline -ct) 2>/dev/null
+end
+complete -c ${bin} -f -a '(__${bin}_complete)'
 `;
 }
 

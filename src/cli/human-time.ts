@@ -1,51 +1,50 @@
 /**
- * Times and durations as a person reads them in human output (`--json` keeps the ISO times):
- * durations as `350ms`, `40s`, `1m30s`, `2h5m`, `3d4h`; moments as `14:02, 3 minutes ago`.
- * Clock times are in the local time zone (set `TZ` to choose another).
+ * Times and durations as people read them in tables and views (`3 minutes ago`, `1m30s`,
+ * `14:02, 3 minutes ago`); --json, --output yaml and csv keep the API's ISO times. Clock times
+ * are in the local time zone (set `TZ` to choose another).
  */
 
-const SECOND = 1000;
-const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-const DAY = 24 * HOUR;
+const UNITS: [string, number][] = [
+  ['year', 365 * 24 * 3600_000],
+  ['month', 30 * 24 * 3600_000],
+  ['week', 7 * 24 * 3600_000],
+  ['day', 24 * 3600_000],
+  ['hour', 3600_000],
+  ['minute', 60_000],
+  ['second', 1000],
+];
 
-/** A duration in its two largest units: `350ms`, `40s`, `1m30s`, `1m`, `2h5m`, `3d4h`. */
-export function formatDuration(ms: number): string {
-  if (!Number.isFinite(ms) || ms < 0) return '';
-  if (ms < SECOND) return `${Math.round(ms)}ms`;
-  const units: [number, string][] = [
-    [DAY, 'd'],
-    [HOUR, 'h'],
-    [MINUTE, 'm'],
-    [SECOND, 's'],
-  ];
-  const i = units.findIndex(([size]) => ms >= size);
-  const [big, bigName] = units[i];
-  const first = Math.floor(ms / big);
-  const next = units[i + 1];
-  if (!next) return `${first}${bigName}`;
-  const second = Math.floor((ms - first * big) / next[0]);
-  return second === 0 ? `${first}${bigName}` : `${first}${bigName}${second}${next[1]}`;
-}
-
-const plural = (n: number, unit: string) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-
-/** How long ago (or how far ahead) a moment is: `just now`, `3 minutes ago`, `2 days ago`, `in 5 minutes`. */
-export function timeAgo(iso: string, now: Date = new Date()): string {
+/** `iso` relative to `now`: `just now`, `3 minutes ago`, `in 2 days`; the input unchanged if it is not a time. */
+export function relativeTime(iso: string, now: Date = new Date()): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return iso;
   const diff = now.getTime() - at;
   const abs = Math.abs(diff);
-  if (abs < 10 * SECOND) return 'just now';
-  const amount =
-    abs < MINUTE
-      ? plural(Math.floor(abs / SECOND), 'second')
-      : abs < HOUR
-        ? plural(Math.floor(abs / MINUTE), 'minute')
-        : abs < DAY
-          ? plural(Math.floor(abs / HOUR), 'hour')
-          : plural(Math.floor(abs / DAY), 'day');
-  return diff >= 0 ? `${amount} ago` : `in ${amount}`;
+  if (abs < 10_000) return 'just now';
+  const [unit, size] = UNITS.find(([, ms]) => abs >= ms) ?? UNITS[UNITS.length - 1];
+  const n = Math.floor(abs / size);
+  const text = `${n} ${unit}${n === 1 ? '' : 's'}`;
+  return diff >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/** A duration in milliseconds as `850ms`, `40s`, `1m30s`, `2h5m`, `3d4h` (two units at most). */
+export function humanDuration(ms: number): string {
+  if (!Number.isFinite(ms)) return String(ms);
+  const sign = ms < 0 ? '-' : '';
+  const abs = Math.abs(Math.round(ms));
+  if (abs < 1000) return `${sign}${abs}ms`;
+  const parts: [number, string][] = [
+    [Math.floor(abs / 86_400_000), 'd'],
+    [Math.floor(abs / 3_600_000) % 24, 'h'],
+    [Math.floor(abs / 60_000) % 60, 'm'],
+    [Math.floor(abs / 1000) % 60, 's'],
+  ];
+  const first = parts.findIndex(([n]) => n > 0);
+  return `${sign}${parts
+    .slice(first, first + 2)
+    .filter(([n]) => n > 0)
+    .map(([n, u]) => `${n}${u}`)
+    .join('')}`;
 }
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -62,5 +61,5 @@ export function clockTime(iso: string, now: Date = new Date()): string {
 
 /** A moment for a person: `14:02, 3 minutes ago`. */
 export function humanTime(iso: string, now: Date = new Date()): string {
-  return `${clockTime(iso, now)}, ${timeAgo(iso, now)}`;
+  return `${clockTime(iso, now)}, ${relativeTime(iso, now)}`;
 }

@@ -103,6 +103,10 @@ import WorkspaceTagBindingsRemove from '../commands/workspace/tag-bindings/remov
 import WorkspaceTagsAdd from '../commands/workspace/tags/add.js';
 import WorkspaceTagsList from '../commands/workspace/tags/list.js';
 import WorkspaceTagsRemove from '../commands/workspace/tags/remove.js';
+import Version from '../commands/version.js';
+import Api from '../commands/api.js';
+import { dispatch } from './dispatch.js';
+import { execute as oclifExecute } from './oclif.js';
 
 export const COMMANDS = {
   completion: Completion,
@@ -206,6 +210,22 @@ export const COMMANDS = {
   'workspace:tags:add': WorkspaceTagsAdd,
   'workspace:tags:list': WorkspaceTagsList,
   'workspace:tags:remove': WorkspaceTagsRemove,
+  version: Version,
+  api: Api,
 };
 
-export { execute, flush, handle } from './oclif.js';
+export { flush, handle } from './oclif.js';
+
+/**
+ * Runs the CLI: `help`, aliases and mistyped commands are handled first (cli/dispatch.ts), then
+ * oclif parses and runs the command.
+ */
+export async function execute(options: { development?: boolean; dir: string }): Promise<unknown> {
+  const resolved = dispatch(process.argv.slice(2), Object.keys(COMMANDS));
+  if ('error' in resolved) {
+    process.stderr.write(`Error: ${resolved.error}\n`);
+    process.exitCode = 2;
+    return undefined;
+  }
+  return oclifExecute({ ...options, args: resolved.argv });
+}

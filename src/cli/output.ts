@@ -1,6 +1,7 @@
 import chalk from 'chalk';
 import Table from 'cli-table3';
 import { UsageError } from './exit-codes.js';
+import { relativeTime } from './human-time.js';
 
 /** No colour when stdout is not a terminal or NO_COLOR is set. */
 export function configureColour(stream: NodeJS.WriteStream = process.stdout): void {
@@ -10,10 +11,17 @@ export function configureColour(stream: NodeJS.WriteStream = process.stdout): vo
 export interface Column<T> {
   header: string;
   value: (row: T) => unknown;
+  /** Shown only when --columns names it (extra detail a default table leaves out). */
+  optional?: boolean;
 }
 
-function cell(value: unknown): string {
+/** An API timestamp (UTC ISO-8601): shown relative in tables (`3 minutes ago`), as is in CSV and JSON. */
+const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)$/;
+
+function cell(value: unknown, field = false): string {
   if (value === null || value === undefined || value === '') return chalk.dim('-');
+  if (typeof value === 'string' && ISO_TIME.test(value))
+    return field ? `${value} (${relativeTime(value)})` : relativeTime(value);
   if (Array.isArray(value)) return value.length === 0 ? chalk.dim('-') : value.join(', ');
   if (typeof value === 'object') return JSON.stringify(value);
   // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects went above: what is left is a scalar
@@ -21,6 +29,33 @@ function cell(value: unknown): string {
 }
 
 let selectedColumns: string[] | null = null;
+
+/** The output formats of `--output` (`json` is also `--json`). */
+export const OUTPUT_FORMATS = ['table', 'json', 'yaml', 'csv'] as const;
+export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
+
+let tableFormat: 'table' | 'csv' = 'table';
+
+/** `--output csv`: tables and key-value views print as CSV (with a header row) instead. */
+export function setTableFormat(format: 'table' | 'csv'): void {
+  tableFormat = format;
+}
+
+/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+function csvField(value: unknown): string {
+  const text = value === null || value === undefined ? '' : Array.isArray(value) ? value.join(';') : plain(value);
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+function plain(value: unknown): string {
+  if (typeof value === 'object') return JSON.stringify(value);
+  // eslint-disable-next-line @typescript-eslint/no-base-to-string -- objects went above: what is left is a scalar
+  return String(value);
+}
+
+function csv(rows: unknown[][]): string {
+  return rows.map((r) => r.map(csvField).join(',')).join('\n');
+}
 
 /** `--columns a,b`: the tables of this command show only these columns, in this order. */
 export function selectColumns(list: string | undefined): void {
@@ -35,7 +70,7 @@ export function selectColumns(list: string | undefined): void {
 const columnKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '-');
 
 function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
-  if (!selectedColumns) return columns;
+  if (!selectedColumns) return columns.filter((c) => !c.optional);
   return selectedColumns.map((wanted) => {
     const found = columns.find((c) => columnKey(c.header) === columnKey(wanted));
     if (!found)
@@ -49,6 +84,8 @@ function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
 /** A table for humans. When stdout is not a terminal, a plain tab-free layout without borders. */
 export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
   const columns = pickColumns(allColumns);
+  if (tableFormat === 'csv')
+    return csv([columns.map((c) => columnKey(c.header)), ...rows.map((r) => columns.map((c) => c.value(r)))]);
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header)),
     style: { head: [], border: [], compact: true },
@@ -80,11 +117,54 @@ export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
 
 /** A key-value view of one record. */
 export function renderFields(fields: [string, unknown][]): string {
+  if (tableFormat === 'csv') return csv([['field', 'value'], ...fields]);
   const width = Math.max(...fields.map(([k]) => k.length));
-  return fields.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${cell(v)}`).join('\n');
+  return fields.map(([k, v]) => `${chalk.bold(k.padEnd(width))}  ${cell(v, true)}`).join('\n');
 }
 
 /** The machine form: exactly the API's resources. */
 export function renderJson(value: unknown): string {
   return JSON.stringify(value, null, 2);
+}
+
+const YAML_PLAIN = /^[A-Za-z_/][A-Za-z0-9_./@ -]*$/;
+const YAML_RESERVED = /^(true|false|yes|no|on|off|null|~|y|n)$/i;
+
+function yamlScalar(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  const text = plain(value);
+  return YAML_PLAIN.test(text) && !YAML_RESERVED.test(text) && !text.endsWith(' ') ? text : JSON.stringify(text);
+}
+
+function yamlLines(value: unknown, indent: string): string[] {
+  if (Array.isArray(value)) {
+    if (value.length === 0) return ['[]'];
+    return (value as unknown[]).flatMap((item) => {
+      const [first, ...rest] = yamlLines(item, `${indent}  `);
+      const nested =
+        typeof item === 'object' && item !== null && (Array.isArray(item) ? item.length : Object.keys(item).length);
+      return nested ? [`${indent}- ${first.trimStart()}`, ...rest] : [`${indent}- ${first.trimStart()}`];
+    });
+  }
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>);
+    if (entries.length === 0) return ['{}'];
+    return entries.flatMap(([k, v]) => {
+      const key = `${indent}${yamlScalar(k)}:`;
+      const empty =
+        typeof v !== 'object' || v === null || (Array.isArray(v) ? v.length === 0 : Object.keys(v).length === 0);
+      if (empty) return [`${key} ${typeof v === 'object' && v !== null ? yamlLines(v, '')[0] : yamlScalar(v)}`];
+      return [key, ...yamlLines(v, `${indent}  `)];
+    });
+  }
+  return [`${indent}${yamlScalar(value)}`];
+}
+
+/**
+ * `--output yaml`: the same data as --json, as YAML (block style; strings quoted as JSON strings,
+ * which YAML reads as they are, whenever a plain scalar could be misread).
+ */
+export function renderYaml(value: unknown): string {
+  return yamlLines(JSON.parse(JSON.stringify(value ?? null)), '').join('\n');
 }

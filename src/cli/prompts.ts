@@ -23,7 +23,7 @@ export async function confirm(message: string, defaultValue = false): Promise<bo
 
 export async function input(
   message: string,
-  options: { default?: string; validate?: (v: string) => true | string } = {},
+  options: { default?: string; validate?: (v: string) => true | string | Promise<true | string> } = {},
 ): Promise<string> {
   const { input } = await import('@inquirer/prompts');
   return input({ message, default: options.default, validate: options.validate }, { output: process.stderr });

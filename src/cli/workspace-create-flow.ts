@@ -3,7 +3,10 @@ import { parseTagFlag, type WorkspaceSettingValues } from './workspace-flags.js'
 
 /** The prompt functions the flow uses (the real ones from prompts.ts, or fakes in tests). */
 export interface FlowPrompts {
-  input(message: string, options?: { default?: string; validate?: (v: string) => true | string }): Promise<string>;
+  input(
+    message: string,
+    options?: { default?: string; validate?: (v: string) => true | string | Promise<true | string> },
+  ): Promise<string>;
   select<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
   /** A line of the summary (stderr). */
@@ -13,6 +16,8 @@ export interface FlowPrompts {
 export interface FlowData {
   projects(): Promise<{ id: string; name: string }[]>;
   agentPools(): Promise<{ id: string; name: string }[]>;
+  /** Whether the organization already has a workspace of this name (checked as soon as it is typed). */
+  nameTaken?(name: string): Promise<boolean>;
 }
 
 /** What the flow asked: the name, and flag values to merge over the given flags. */
@@ -42,7 +47,12 @@ export async function interactiveCreateFlow(
   given: WorkspaceSettingValues,
 ): Promise<CreateAnswers | null> {
   const name = await p.input('Workspace name', {
-    validate: (v) => (validWorkspaceName(v.trim()) ? true : NAME_DETAIL),
+    validate: async (v) => {
+      if (!validWorkspaceName(v.trim())) return NAME_DETAIL;
+      if (data.nameTaken && (await data.nameTaken(v.trim())))
+        return `a workspace named ${v.trim()} already exists in this organization; choose another name`;
+      return true;
+    },
   });
   const out: CreateAnswers = { name: name.trim() };
 
@@ -65,10 +75,15 @@ export async function interactiveCreateFlow(
   let mode: string = given['execution-mode'] ?? INHERIT;
   if (given['execution-mode'] === undefined) {
     mode = await p.select('Execution mode', [
-      { name: "inherit the project's default", value: INHERIT },
-      { name: 'remote: runs execute on berth workers', value: 'remote' },
-      { name: 'local: state storage only, runs execute elsewhere', value: 'local' },
-      { name: 'agent: runs execute on an agent pool', value: 'agent' },
+      { name: "inherit the project's (or organization's) default", value: INHERIT },
+      // berth executes no runs in any mode: it stores the mode for HCP-compatible clients, keeps
+      // the state, and records the runs reported to it (`berth run record`).
+      {
+        name: 'remote: for clients that run remotely (berth itself executes nothing; it keeps state and run records)',
+        value: 'remote',
+      },
+      { name: 'local: runs execute on your machine or CI; berth keeps the state', value: 'local' },
+      { name: "agent: runs execute on an agent pool's agents; berth keeps the state and the pool", value: 'agent' },
     ]);
     if (mode !== INHERIT) out['execution-mode'] = mode;
   }

@@ -20,7 +20,7 @@ export const workspaceFilterFlags = {
   wildcard: Flags.string({ description: 'name pattern with * as prefix, suffix or both, e.g. "app-*"' }),
   tags: Flags.string({ description: 'flat tags the workspaces must all have (comma-separated)' }),
   'exclude-tags': Flags.string({ description: 'flat tags the workspaces must not have (comma-separated)' }),
-  project: Flags.string({ description: 'only this project (prj- id or name)' }),
+  project: Flags.string({ char: 'p', description: 'only this project (prj- id or name)' }),
   'run-status': Flags.string({ description: 'current run status(es), comma-separated, e.g. applied,errored' }),
   tag: Flags.string({
     description: 'key-value tag key[=value]; repeat for AND; no value means any value',

@@ -6,7 +6,7 @@ import { usageError } from './prompts.js';
 /** The settings flags shared by `workspace create` and `workspace update`. */
 export const workspaceSettingFlags = {
   description: Flags.string({ description: 'description' }),
-  project: Flags.string({ description: 'project: a prj- id or a project name' }),
+  project: Flags.string({ char: 'p', description: 'project: a prj- id or a project name' }),
   'execution-mode': Flags.string({ description: 'where runs execute', options: ['remote', 'local', 'agent'] }),
   'agent-pool': Flags.string({ description: 'agent pool (apool- id or name), with --execution-mode agent' }),
   'auto-apply': Flags.boolean({ description: 'apply automatically after a successful plan', allowNo: true }),

@@ -66,6 +66,24 @@ export class BerthClient {
   }
 
   /**
+   * Any request under `/api/v2`, with the client's credentials, answered as it comes: status,
+   * content type and body text, error statuses included (`berth api`).
+   */
+  async send(
+    method: string,
+    pathAndQuery: string,
+    body?: string,
+  ): Promise<{ status: number; contentType: string | null; text: string }> {
+    const headers: Record<string, string> = { Accept: 'application/vnd.api+json' };
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (body !== undefined) headers['Content-Type'] = 'application/vnd.api+json';
+    const res = await this.transport.send(
+      new Request(`${this.transport.baseUrl}/api/v2${pathAndQuery}`, { method, headers, body }),
+    );
+    return { status: res.status, contentType: res.headers.get('content-type'), text: await res.text() };
+  }
+
+  /**
    * A request to an absolute URL the API handed out (e.g. a hosted-state URL), through the same
    * transport; errors become BerthError like any other.
    */

@@ -194,6 +194,11 @@ export class RetentionClient {
     await this.client.request('DELETE', this.path(owner));
   }
 
+  /** What `prune` would delete now (nothing is deleted). */
+  async previewPrune(): Promise<Resource> {
+    return (await this.client.request<{ data: Resource }>('GET', '/admin/maintenance/prune')).body!.data;
+  }
+
   async prune(): Promise<Resource> {
     return (await this.client.request<{ data: Resource }>('POST', '/admin/maintenance/prune')).body!.data;
   }

@@ -14,6 +14,7 @@ async function readStdin(): Promise<string> {
 }
 
 export default class Login extends BerthCommand<typeof Login> {
+  static override createsProfile = true;
   static override summary = 'Store a token for a server in the berth config file (mode 0600).';
   static override description = `Asks for the token without echoing it on a terminal; otherwise reads it from --token or stdin. The token is checked against the server before it is stored, and the server becomes the profile's default.`;
   static override examples = [

@@ -9,7 +9,7 @@ import {
   type RetentionPolicyInput,
   type RetentionType,
 } from '../domain/retention.js';
-import { writeTransaction, type Tx } from '../store/transaction.js';
+import { readTransaction, writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
@@ -286,8 +286,11 @@ async function pruneTargets(db: Tx, now: number): Promise<PruneTarget[]> {
   return targets;
 }
 
-/** Deletes one batch's old state versions and runs, keeping each workspace's current ones as of now. */
-async function pruneBatch(tx: Tx, batch: PruneTarget[]): Promise<PruneResult> {
+/**
+ * One batch's old state versions and runs, keeping each workspace's current ones as of now:
+ * deleted with `apply`, else only counted (the preview).
+ */
+async function pruneBatch(tx: Tx, batch: PruneTarget[], apply: boolean): Promise<PruneResult> {
   const result: PruneResult = { workspaces: 0, stateVersions: 0, runs: 0 };
   if (batch.length === 0) return result;
   const rows = await tx
@@ -304,12 +307,24 @@ async function pruneBatch(tx: Tx, batch: PruneTarget[]): Promise<PruneResult> {
     const ws = current.get(id);
     if (!ws) continue; // deleted since the targets were read
     result.workspaces++;
-    let sv = tx.deleteFrom('state_versions').where('workspace_id', '=', id).where('created_at', '<', cutoff);
-    if (ws.current_state_version_id) sv = sv.where('id', '!=', ws.current_state_version_id);
-    result.stateVersions += Number((await sv.executeTakeFirst()).numDeletedRows);
-    let runs = tx.deleteFrom('runs').where('workspace_id', '=', id).where('created_at', '<', cutoff);
-    if (ws.current_run_id) runs = runs.where('id', '!=', ws.current_run_id);
-    result.runs += Number((await runs.executeTakeFirst()).numDeletedRows);
+    for (const [table, keep, key] of [
+      ['state_versions', ws.current_state_version_id, 'stateVersions'],
+      ['runs', ws.current_run_id, 'runs'],
+    ] as const) {
+      if (apply) {
+        let q = tx.deleteFrom(table).where('workspace_id', '=', id).where('created_at', '<', cutoff);
+        if (keep) q = q.where('id', '!=', keep);
+        result[key] += Number((await q.executeTakeFirst()).numDeletedRows);
+      } else {
+        let q = tx
+          .selectFrom(table)
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('workspace_id', '=', id)
+          .where('created_at', '<', cutoff);
+        if (keep) q = q.where('id', '!=', keep);
+        result[key] += Number((await q.executeTakeFirstOrThrow()).n);
+      }
+    }
   }
   return result;
 }
@@ -332,7 +347,7 @@ export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResul
   let start = 0;
   do {
     const batch = targets.slice(start, start + PRUNE_BATCH);
-    const done = await writeTransaction(ctx, (tx) => pruneBatch(tx, batch));
+    const done = await writeTransaction(ctx, (tx) => pruneBatch(tx, batch, true));
     result.workspaces += done.workspaces;
     result.stateVersions += done.stateVersions;
     result.runs += done.runs;
@@ -341,4 +356,12 @@ export async function pruneRetainedData(ctx: ServiceContext): Promise<PruneResul
     if (start < targets.length) await new Promise((resolve) => setImmediate(resolve));
   } while (start < targets.length);
   return result;
+}
+
+/** What pruneRetainedData would delete now, deleting nothing (`maintenance prune --dry-run`). */
+export async function previewPrune(ctx: ServiceContext): Promise<PruneResult> {
+  requireSelfHosted(ctx);
+  if (!isSiteAdmin(ctx.actor)) throw notAuthorized('prune data (site administrators only)');
+  const now = ctx.clock.now().getTime();
+  return readTransaction(ctx.db, async (tx) => pruneBatch(tx, await pruneTargets(tx, now), false));
 }

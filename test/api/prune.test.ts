@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { newId } from '../../src/domain/ids.js';
-import { PRUNE_BATCH, pruneRetainedData } from '../../src/services/data-retention.js';
+import { PRUNE_BATCH, previewPrune, pruneRetainedData } from '../../src/services/data-retention.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { TestApi } from '../helpers/api.js';
 import { createWorkspace, teamUser } from '../helpers/workspaces.js';
@@ -91,6 +91,10 @@ describe('pruning by the effective data retention policy', () => {
       (await api.post(`/api/v2/workspaces/${ws}/relationships/data-retention-policy`, goTfeDeleteOlder(30))).status,
     ).toBe(200);
 
+    // The preview counts exactly what the prune then deletes, and deletes nothing itself.
+    expect(await previewPrune(ctx)).toEqual({ workspaces: 1, stateVersions: 1, runs: 1 });
+    expect(await ids('state_versions', ws)).toHaveLength(4);
+    expect(await ids('runs', ws)).toHaveLength(3);
     const result = await pruneRetainedData(ctx);
     expect(result).toEqual({ workspaces: 1, stateVersions: 1, runs: 1 });
     expect(await ids('state_versions', ws)).toEqual([oldCurrent, edge, fresh]);
@@ -164,7 +168,24 @@ describe('pruning by the effective data retention policy', () => {
     for (const ws of [wsIds[0], wsIds[PRUNE_BATCH], wsIds[count - 1]]) expect(await ids('runs', ws)).toEqual([]);
   });
 
+  it('GET answers what a POST would delete, deleting nothing and leaving no audit record', async () => {
+    const owner = await teamUser(api, 'acme', 'owner2', { is_owners: 1 });
+    expect((await api.get('/api/v2/admin/maintenance/prune', { token: owner })).status).toBe(404);
+    const before = await api.store.db.selectFrom('state_versions').select('id').execute();
+    const audit = await api.store.db.selectFrom('audit_events').select('id').execute();
+    const res = await api.get('/api/v2/admin/maintenance/prune');
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({
+      id: 'prune',
+      type: 'prune-results',
+      attributes: { workspaces: 2, 'state-versions': expect.any(Number), runs: expect.any(Number), 'dry-run': true },
+    });
+    expect(await api.store.db.selectFrom('state_versions').select('id').execute()).toEqual(before);
+    expect(await api.store.db.selectFrom('audit_events').select('id').execute()).toEqual(audit);
+  });
+
   it('refuses in the hosted edition', async () => {
+    await expect(previewPrune({ ...ctx, settings: { edition: 'hosted' } })).rejects.toMatchObject({ status: 404 });
     await expect(pruneRetainedData({ ...ctx, settings: { edition: 'hosted' } })).rejects.toMatchObject({ status: 404 });
   });
 });

@@ -61,3 +61,52 @@ describe('completion', () => {
     });
   });
 });
+
+describe('completion of flag values and quoted names', () => {
+  const withFlags: CompletionCommand[] = [
+    {
+      id: 'workspace:list',
+      flags: { project: { type: 'option', char: 'p' }, org: { type: 'option', char: 'o' }, json: { type: 'boolean' } },
+      args: [],
+    },
+    { id: 'audit:list', flags: { workspace: { type: 'option', char: 'w' } }, args: [] },
+  ];
+
+  it('asks for names after --project/-p, --workspace/-w and --org/-o', () => {
+    expect(complete(withFlags, ['workspace', 'list', '--project', '']).argument).toBe('project');
+    expect(complete(withFlags, ['workspace', 'list', '-p', 'Def']).argument).toBe('project');
+    expect(complete(withFlags, ['workspace', 'list', '-o', '']).argument).toBe('org');
+    expect(complete(withFlags, ['audit', 'list', '-w', '']).argument).toBe('workspace');
+  });
+
+  describe('through the CLI', () => {
+    const tmp = tempDb();
+    const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+    beforeAll(async () => {
+      await runCli(['org', 'create', 'acme', '--email', 'a@acme.test'], env);
+      await runCli(['org', 'create', 'other', '--email', 'a@acme.test'], env);
+      await runCli(['project', 'create', 'Platform Team'], env);
+    });
+    afterAll(() => tmp.cleanup());
+
+    it('offers project names with spaces as one candidate each, also after an opening quote', async () => {
+      for (const typed of ['Plat', '"Plat', 'Platform\\ T']) {
+        const r = await runCli(['completion', 'candidates', '--', 'workspace', 'list', '--project', typed], env);
+        expect(r.stdout.trim().split('\n')).toEqual(['Platform Team']);
+      }
+    });
+
+    it('offers organization names for --org', async () => {
+      const r = await runCli(['completion', 'candidates', '--', 'workspace', 'list', '--org', 'o'], env);
+      expect(r.stdout.trim().split('\n')).toEqual(['other']);
+    });
+
+    it('prints a fish script, and a bash script that quotes what it inserts', async () => {
+      const fish = await runCli(['completion', 'fish'], env);
+      expect(fish.code).toBe(0);
+      expect(fish.stdout).toContain("complete -c berth -f -a '(__berth_complete)'");
+      expect(fish.stdout).toContain('berth completion candidates --');
+      expect((await runCli(['completion', 'bash'], env)).stdout).toContain("printf '%q'");
+    });
+  });
+});

@@ -88,7 +88,7 @@ describe('configuration and credentials', () => {
     expect(statSync(config).mode & 0o777).toBe(0o600);
     expect((await cli(['config', 'get', 'org'])).stdout.trim()).toBe('acme');
     expect((await cli(['config', 'get', 'server'])).code).toBe(3);
-    expect((await cli(['config', 'set', 'output', 'yaml'])).code).toBe(2);
+    expect((await cli(['config', 'set', 'output', 'xml'])).code).toBe(2);
     const list = JSON.parse((await cli(['config', 'list', '--json', '--profile', 'remote'])).stdout);
     expect(list.profiles).toEqual({ default: { org: 'acme' }, remote: { server: server.url } });
     expect(list.effective).toMatchObject({ profile: 'remote', server: server.url, mode: 'remote' });

@@ -1,26 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { clockTime, formatDuration, humanTime, timeAgo } from '../../src/cli/human-time.js';
+import { clockTime, humanDuration, humanTime, relativeTime } from '../../src/cli/human-time.js';
 
 describe('human times and durations (src/cli/human-time.ts)', () => {
   it('writes durations in their two largest units', () => {
-    expect(formatDuration(350)).toBe('350ms');
-    expect(formatDuration(40_000)).toBe('40s');
-    expect(formatDuration(90_000)).toBe('1m30s');
-    expect(formatDuration(60_000)).toBe('1m');
-    expect(formatDuration(2 * 3600_000 + 5 * 60_000 + 7_000)).toBe('2h5m');
-    expect(formatDuration(3 * 86400_000 + 4 * 3600_000)).toBe('3d4h');
-    expect(formatDuration(-1)).toBe('');
+    expect(humanDuration(350)).toBe('350ms');
+    expect(humanDuration(40_000)).toBe('40s');
+    expect(humanDuration(90_000)).toBe('1m30s');
+    expect(humanDuration(60_000)).toBe('1m');
+    expect(humanDuration(2 * 3600_000 + 5 * 60_000 + 7_000)).toBe('2h5m');
+    expect(humanDuration(3 * 86400_000 + 4 * 3600_000)).toBe('3d4h');
+    expect(humanDuration(-1000)).toBe('-1s');
   });
 
   it('says how long ago, or how far ahead', () => {
     const now = new Date('2026-11-23T14:05:00Z');
-    expect(timeAgo('2026-11-23T14:04:55Z', now)).toBe('just now');
-    expect(timeAgo('2026-11-23T14:04:30Z', now)).toBe('30 seconds ago');
-    expect(timeAgo('2026-11-23T14:02:00Z', now)).toBe('3 minutes ago');
-    expect(timeAgo('2026-11-23T13:05:00Z', now)).toBe('1 hour ago');
-    expect(timeAgo('2026-11-21T14:05:00Z', now)).toBe('2 days ago');
-    expect(timeAgo('2026-11-23T14:10:00Z', now)).toBe('in 5 minutes');
-    expect(timeAgo('not a time', now)).toBe('not a time');
+    expect(relativeTime('2026-11-23T14:04:55Z', now)).toBe('just now');
+    expect(relativeTime('2026-11-23T14:04:30Z', now)).toBe('30 seconds ago');
+    expect(relativeTime('2026-11-23T14:02:00Z', now)).toBe('3 minutes ago');
+    expect(relativeTime('2026-11-23T13:05:00Z', now)).toBe('1 hour ago');
+    expect(relativeTime('2026-11-21T14:05:00Z', now)).toBe('2 days ago');
+    expect(relativeTime('2026-11-23T14:10:00Z', now)).toBe('in 5 minutes');
+    expect(relativeTime('not a time', now)).toBe('not a time');
   });
 
   it('gives the local clock time, with the date unless it is today', () => {

@@ -104,11 +104,27 @@ describe('berth workspace retention, org retention, maintenance prune (local mod
       );
     }
     exec("update workspaces set current_state_version_id = 'sv-AAAAAAAAAAAAAAA1' where id = ?", wsId);
-    const res = await json('maintenance', 'prune');
+    // --dry-run counts and deletes nothing; without --yes off a terminal, prune refuses (2).
+    expect(await json('maintenance', 'prune', '--dry-run')).toEqual({
+      workspaces: 1,
+      'state-versions': 1,
+      runs: 0,
+      'dry-run': true,
+    });
+    expect((await berth('maintenance', 'prune', '--dry-run')).stdout).toMatch(
+      /nothing was deleted[\s\S]*State versions deleted\s+1/,
+    );
+    expect(count(wsId)).toBe(3);
+    const refused = await berth('maintenance', 'prune');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Pruning deletes 1 state versions and 0 runs in 1 workspaces');
+    expect(count(wsId)).toBe(3);
+    const res = await json('maintenance', 'prune', '--yes');
     expect(res).toEqual({ workspaces: 1, 'state-versions': 1, runs: 0 });
     expect(count(wsId)).toBe(2);
     const human = await berth('maintenance', 'prune');
-    expect(human.stdout).toMatch(/State versions deleted\s+0/);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/Nothing to prune[\s\S]*State versions deleted\s+0/);
   });
 
   it('delete removes the workspace policy and then the organization default', async () => {

@@ -114,6 +114,47 @@ describe('interactiveCreateFlow with injected prompts', () => {
     expect(notes.join('\n')).toMatch(/Project\s+Beta$/m);
   });
 
+  it('checks that the name is free as soon as it is typed', async () => {
+    const validations: (true | string)[] = [];
+    const prompts: FlowPrompts = {
+      input: async (message, options) => {
+        if (message === 'Workspace name' && options?.validate) {
+          validations.push(
+            await options.validate('taken'),
+            await options.validate('bad name!'),
+            await options.validate('free'),
+          );
+          return 'free';
+        }
+        return '';
+      },
+      select: (_message, choices) => Promise.resolve(choices[0].value),
+      confirm: () => Promise.resolve(true),
+      note: () => undefined,
+    };
+    const out = await interactiveCreateFlow(prompts, { ...data, nameTaken: (n) => Promise.resolve(n === 'taken') }, {});
+    expect(validations[0]).toBe('a workspace named taken already exists in this organization; choose another name');
+    expect(validations[1]).toMatch(/only letters, numbers/);
+    expect(validations[2]).toBe(true);
+    expect(out?.name).toBe('free');
+  });
+
+  it('describes the execution modes truthfully: berth executes no runs itself', async () => {
+    let modes: string[] = [];
+    const prompts: FlowPrompts = {
+      input: () => Promise.resolve('x'),
+      select: (message, choices) => {
+        if (message === 'Execution mode') modes = choices.map((c) => c.name);
+        return Promise.resolve(choices[0].value);
+      },
+      confirm: () => Promise.resolve(true),
+      note: () => undefined,
+    };
+    await interactiveCreateFlow(prompts, data, {});
+    expect(modes.join('\n')).not.toMatch(/berth workers/);
+    expect(modes.find((m) => m.startsWith('remote'))).toContain('berth itself executes nothing');
+  });
+
   it('refuses agent mode when the organization has no agent pool', async () => {
     const { prompts } = fakePrompts(['x', 'prj-A', 'agent']);
     await expect(interactiveCreateFlow(prompts, data, {})).rejects.toThrow(/berth agent-pool create/);

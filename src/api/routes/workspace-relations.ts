@@ -238,7 +238,21 @@ export function workspaceRelationRoutes(): Hono<AppEnv> {
     });
   }
 
-  // Pruning by the retention policies (berth extension, site administrators, self-hosted).
+  // Pruning by the retention policies (berth extension, site administrators, self-hosted). A GET
+  // answers what a POST would delete now, deleting nothing.
+  r.get('/admin/maintenance/prune', async (c) => {
+    const result = await retention.previewPrune(c.get('ctx'));
+    return sendResource(c, {
+      id: 'prune',
+      type: 'prune-results',
+      attributes: {
+        workspaces: result.workspaces,
+        'state-versions': result.stateVersions,
+        runs: result.runs,
+        'dry-run': true,
+      },
+    });
+  });
   r.post('/admin/maintenance/prune', async (c) => {
     const result = await retention.pruneRetainedData(c.get('ctx'));
     return sendResource(c, {

@@ -1,11 +1,11 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { RunAttributes } from '../../client/resources.js';
-import { formatDuration } from '../human-time.js';
+import { humanDuration } from '../human-time.js';
 import { renderFields, renderTable } from '../output.js';
 
 const span = (r: Resource<RunAttributes>, from: string, to: string) => {
   const t = r.attributes['status-timestamps'] ?? {};
-  return t[from] && t[to] ? formatDuration(Date.parse(t[to]) - Date.parse(t[from])) : null;
+  return t[from] && t[to] ? humanDuration(Date.parse(t[to]) - Date.parse(t[from])) : null;
 };
 
 export function runTable(runs: Resource<RunAttributes>[]): string {

@@ -38,6 +38,16 @@ export function workspaceTable(
     { header: 'VERSION', value: (w) => w.attributes['terraform-version'] },
     { header: 'LOCKED', value: (w) => (w.attributes.locked ? 'yes' : 'no') },
     { header: 'RESOURCES', value: (w) => w.attributes['resource-count'] },
+    // Extra columns, with --columns (e.g. --columns name,locked-by,locked-at,tags).
+    { header: 'LOCKED-BY', value: (w) => one(w, 'locked-by'), optional: true },
+    { header: 'LOCKED-AT', value: (w) => w.attributes['locked-at'], optional: true },
+    { header: 'LOCK-REASON', value: (w) => w.attributes['locked-reason'], optional: true },
+    { header: 'TAGS', value: (w) => w.attributes['tag-names'], optional: true },
+    { header: 'LATEST-RUN', value: (w) => one(w, 'latest-run'), optional: true },
+    { header: 'DESCRIPTION', value: (w) => w.attributes.description, optional: true },
+    { header: 'LATEST-CHANGE', value: (w) => w.attributes['latest-change-at'], optional: true },
+    { header: 'CREATED', value: (w) => w.attributes['created-at'], optional: true },
+    { header: 'UPDATED', value: (w) => w.attributes['updated-at'], optional: true },
   ]);
 }
 

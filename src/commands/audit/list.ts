@@ -26,6 +26,7 @@ export default class AuditList extends BerthCommand<typeof AuditList> {
       description: 'only changes by this user, team or organization id (user-…, team-…, org-…) or token id (at-…)',
     }),
     workspace: Flags.string({
+      char: 'w',
       description: 'only changes about this workspace: ws- id, NAME (in --org) or ORG/NAME; a deleted one by id',
     }),
     ...pagingFlags,

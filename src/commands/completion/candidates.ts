@@ -1,5 +1,5 @@
 import { BerthCommand } from '../../cli/base-command.js';
-import { commandsFromConfig, complete } from '../../cli/completion.js';
+import { commandsFromConfig, complete, unquote } from '../../cli/completion.js';
 
 export default class CompletionCandidates extends BerthCommand<typeof CompletionCandidates> {
   static override hidden = true;
@@ -7,19 +7,27 @@ export default class CompletionCandidates extends BerthCommand<typeof Completion
   static override strict = false;
 
   async run(): Promise<void> {
-    const words = this.argv.slice(this.argv.indexOf('--') + 1);
+    const words = this.argv.slice(this.argv.indexOf('--') + 1).map(unquote);
     const { candidates, argument } = complete(
       commandsFromConfig(this.config.commands),
       words.length > 0 ? words : [''],
     );
     const out = [...candidates];
     const current = words[words.length - 1] ?? '';
-    if ((argument === 'workspace' || argument === 'project') && this.flags.org) {
+    // The organization typed on the line being completed wins over BERTH_ORG and the profile.
+    const orgAt = words.findIndex((w) => w === '--org' || w === '-o');
+    const org = orgAt >= 0 && orgAt + 1 < words.length - 1 ? words[orgAt + 1] : this.flags.org;
+    if (argument === 'org' || ((argument === 'workspace' || argument === 'project') && org)) {
       // Names where it is cheap: the first page (100) of names starting with what is typed.
       try {
         const client = await this.client();
-        const path = `/organizations/${encodeURIComponent(this.flags.org)}/${argument}s`;
-        const query = argument === 'workspace' ? { 'search[wildcard-name]': `${current}*` } : { q: current };
+        const path = argument === 'org' ? '/organizations' : `/organizations/${encodeURIComponent(org!)}/${argument}s`;
+        const query =
+          argument === 'workspace'
+            ? { 'search[wildcard-name]': `${current}*` }
+            : argument === 'project'
+              ? { q: current }
+              : {};
         const { data } = await client.list(path, query, { pageSize: 100 });
         out.push(...data.map((r) => String(r.attributes.name)).filter((n) => n.startsWith(current)));
       } catch {

@@ -5,7 +5,7 @@ import { renderFields } from '../../cli/output.js';
 export default class ConfigList extends BerthCommand<typeof ConfigList> {
   static override summary = 'Show the stored profiles and what this command line resolves to.';
   static override description =
-    'The "effective" part shows the server, organization and token (masked) that commands would use now, and where each came from (flag, environment, Terraform credentials file, profile, berth login).';
+    'The "effective" part shows the profile, server, organization, token (masked) and output format that commands would use now, and where each came from, in parentheses: a flag, an environment variable (BERTH_*, TFE_*, TF_TOKEN_*), the Terraform credentials file, a profile of the config file, berth login, or the default. With --json, the same under "sources".';
   static override examples = ['<%= config.bin %> config list', '<%= config.bin %> config list --profile prod --json'];
 
   async run(): Promise<void> {
@@ -17,19 +17,24 @@ export default class ConfigList extends BerthCommand<typeof ConfigList> {
       server: server ?? null,
       organization: org ?? null,
       token: token ? `${token.slice(0, 6)}…` : null,
+      output: this.outputFormat,
       mode: server ? 'remote' : 'local',
     };
+    const sources = { ...this.sources, organization: this.sources.org };
+    const from = (key: keyof typeof sources, value: string | null) => `${value ?? '-'}  (${sources[key]})`;
     const logins = Object.keys(config.credentials);
-    this.print({ path, profiles: config.profiles, logins, effective }, () =>
+    const { org: _org, ...jsonSources } = sources;
+    this.print({ path, profiles: config.profiles, logins, effective, sources: jsonSources }, () =>
       [
         `Config file: ${path}`,
         '',
         renderFields([
-          ['Profile', effective.profile],
+          ['Profile', from('profile', effective.profile)],
           ['Mode', effective.mode],
-          ['Server', effective.server],
-          ['Organization', effective.organization],
-          ['Token', effective.token],
+          ['Server', from('server', effective.server)],
+          ['Organization', from('organization', effective.organization)],
+          ['Token', from('token', effective.token)],
+          ['Output', from('output', effective.output)],
           ['Logged in to', logins],
         ]),
         '',

@@ -10,7 +10,7 @@ export default class ProjectMoveWorkspaces extends BerthCommand<typeof ProjectMo
   static override summary = 'Move workspaces into a project (all or nothing).';
   static override description = `PROJECT is a prj- id or a project name in --org. Each WORKSPACE is a ws- id, a NAME in --org, or ORG/NAME. Either every workspace moves or none does.
 
-With --all-matching and the filters of \`workspace list\`, moves every matching workspace (not already in the project): it previews them and asks to confirm on a terminal (or takes --yes).`;
+With --all-matching and the filters of \`workspace list\`, moves every matching workspace (not already in the project): it previews them and asks to confirm on a terminal (or takes --yes). --dry-run shows what would move and moves nothing.`;
   static override examples = [
     '<%= config.bin %> project move-workspaces prj-WsVcWRr7SfxRci1v app-prod app-staging --org acme',
     '<%= config.bin %> project move-workspaces Platform ws-6jrRyVDv1J8zQMB5 --org acme',
@@ -56,6 +56,13 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
         ids.push(data.id);
         names.push(String(data.attributes.name));
       }
+    }
+    if (this.flags['dry-run']) {
+      this.print(
+        { project: projectId, moved: [], 'would-move': ids, 'dry-run': true },
+        () => `Dry run: would move ${ids.length} workspace(s) into project ${project}; nothing was changed.`,
+      );
+      return;
     }
     await new ProjectWorkspacesClient(client).move(projectId, ids);
     this.print(

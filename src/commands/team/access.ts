@@ -24,10 +24,11 @@ export default class TeamAccess extends BerthCommand<typeof TeamAccess> {
   };
   static override flags = {
     workspace: Flags.string({
+      char: 'w',
       description: 'workspace: ws- id, ORG/NAME, or NAME in --org',
       exactlyOne: ['workspace', 'project'],
     }),
-    project: Flags.string({ description: 'project: prj- id, or name in --org' }),
+    project: Flags.string({ char: 'p', description: 'project: prj- id, or name in --org' }),
     level: Flags.string({
       description: 'access level (workspace: read|plan|write|admin; project: read|write|maintain|admin)',
     }),

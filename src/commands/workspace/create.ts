@@ -38,7 +38,11 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
       const { interactiveCreateFlow } = await import('../../cli/workspace-create-flow.js');
       const answers = await interactiveCreateFlow(
         { input, select, confirm, note: (line) => this.note(line) },
-        { projects: () => projectChoices(client, org), agentPools: () => poolChoices(client, org) },
+        {
+          projects: () => projectChoices(client, org),
+          agentPools: () => poolChoices(client, org),
+          nameTaken: (candidate) => workspaceExists(client, org, candidate),
+        },
         flags,
       );
       if (!answers) throw usageError('aborted');
@@ -77,4 +81,14 @@ async function projectChoices(client: BerthClient, org: string): Promise<{ id: s
 
 async function poolChoices(client: BerthClient, org: string): Promise<{ id: string; name: string }[]> {
   return (await new AgentPoolsClient(client).list(org)).map((p) => ({ id: p.id, name: String(p.attributes.name) }));
+}
+
+/** Whether ORG has a workspace named NAME; when the check fails (404 or otherwise), the create itself decides. */
+async function workspaceExists(client: BerthClient, org: string, name: string): Promise<boolean> {
+  try {
+    await client.get(`/organizations/${encodeURIComponent(org)}/workspaces/${encodeURIComponent(name)}`);
+    return true;
+  } catch {
+    return false;
+  }
 }

@@ -13,10 +13,11 @@ export default class WorkspaceLock extends BerthCommand<typeof WorkspaceLock> {
     'Lock a workspace (or every workspace matching filters) so that no run or state change happens until it is unlocked.';
   static override description = `Exits 8 when someone else holds the lock, and says who, since when and why. Locking a workspace you already hold says so and exits 0 (the lock and its reason stay as they were).
 
-With --all-matching and the filters of \`workspace list\`, locks every matching workspace: it previews them, asks to confirm on a terminal (or takes --yes), reports each result and exits non-zero if any failed.`;
+With --all-matching and the filters of \`workspace list\`, locks every matching workspace: it previews them, asks to confirm on a terminal (or takes --yes), reports each result and exits non-zero if any failed. --dry-run previews and changes nothing.`;
   static override examples = [
     '<%= config.bin %> workspace lock app-prod --org acme --reason "database migration"',
     '<%= config.bin %> workspace lock acme/app-prod --json',
+    '<%= config.bin %> workspace lock --all-matching --org acme --tag env=prod --dry-run',
     '<%= config.bin %> workspace lock --all-matching --org acme --tag env=prod --reason "freeze" --yes',
   ];
   static override args = { workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME' }) };

@@ -10,7 +10,7 @@ export default class WorkspaceUnlock extends BerthCommand<typeof WorkspaceUnlock
   static override summary = 'Unlock a workspace you locked (or, with --force, any lock; admins only).';
   static override description = `Exits 8 when someone else holds the lock, 4 when it is not locked, and 9 while the latest state upload is still pending (retry shortly).
 
-With --all-matching and the filters of \`workspace list\`, unlocks every matching workspace that is locked, with a preview, a confirmation (or --yes) and a result per workspace.`;
+With --all-matching and the filters of \`workspace list\`, unlocks every matching workspace that is locked, with a preview, a confirmation (or --yes) and a result per workspace. --dry-run previews and changes nothing.`;
   static override examples = [
     '<%= config.bin %> workspace unlock app-prod --org acme',
     '<%= config.bin %> workspace unlock acme/app-prod --force',

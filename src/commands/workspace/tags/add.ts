@@ -11,7 +11,7 @@ export default class WorkspaceTagsAdd extends BerthCommand<typeof WorkspaceTagsA
     'Add flat (string) tags to a workspace (or every workspace matching filters); new names become organization tags.';
   static override description = `Names are lower-cased; letters, digits, -, _ and : only. Prints the workspace's tags afterwards.
 
-With --all-matching and the filters of \`workspace list\`, every argument is a tag and every matching workspace gets them: a preview, a confirmation on a terminal (or --yes), a result per workspace, and a non-zero exit if any failed.`;
+With --all-matching and the filters of \`workspace list\`, every argument is a tag and every matching workspace gets them: a preview, a confirmation on a terminal (or --yes), a result per workspace, and a non-zero exit if any failed. --dry-run previews and changes nothing.`;
   static override examples = [
     '<%= config.bin %> workspace tags add app-prod prod team:web --org acme',
     '<%= config.bin %> workspace tags add --all-matching --wildcard "app-*" --org acme frozen --yes',
