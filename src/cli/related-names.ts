@@ -2,7 +2,7 @@
 import type { BerthClient } from '../client/client.js';
 import type { Resource } from '../client/jsonapi.js';
 import { getProject, listAllProjects } from '../client/projects.js';
-import { AgentPoolsClient } from '../client/workspaces.js';
+import { AgentPoolsClient, WorkspacesClient } from '../client/workspaces.js';
 import { BerthError } from '../domain/errors.js';
 
 /**
@@ -67,4 +67,28 @@ export async function agentPoolOf(client: BerthClient, r: Resource, relationship
     if (err instanceof BerthError) return null;
     throw err;
   }
+}
+
+/**
+ * The names of the workspaces a resource relates to (`relationships` of workspaces, e.g. an agent
+ * pool's), for human output: one workspace list of the organization, read only when there are some.
+ */
+export async function workspaceNamesOf(
+  client: BerthClient,
+  r: Resource,
+  relationships: string[],
+): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  const org = r.relationships?.organization?.data;
+  const any = relationships.some((name) => {
+    const d = r.relationships?.[name]?.data;
+    return Array.isArray(d) && d.length > 0;
+  });
+  if (!any || !org || Array.isArray(org)) return names;
+  try {
+    for (const w of await new WorkspacesClient(client).listAll(org.id)) names.set(w.id, String(w.attributes.name));
+  } catch (err) {
+    if (!(err instanceof BerthError)) throw err;
+  }
+  return names;
 }

@@ -41,6 +41,7 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     const relockJson = await cli('workspace', 'lock', 'app', '--json');
     expect(relockJson.code).toBe(0);
     expect(JSON.parse(relockJson.stdout).attributes).toMatchObject({ locked: true, 'locked-reason': 'db migration' });
+    expect(relockJson.stderr).toContain('Workspace app is already locked by you');
     // Bob, a member who reads the workspace, sees who holds it by name.
     const shown = await runCli(['workspace', 'show', 'acme/app'], { ...env, BERTH_TOKEN: bobToken });
     expect(shown.code).toBe(0);

@@ -6,10 +6,11 @@ const ids = (r: Resource, name: string): string[] => {
   return Array.isArray(data) ? data.map((d) => d.id) : [];
 };
 
-/** One agent pool as key-value fields. */
-export function agentPoolFields(pool: Resource): string {
+/** One agent pool as key-value fields; `workspaceNames` (id to name) names its workspaces. */
+export function agentPoolFields(pool: Resource, workspaceNames: Map<string, string> = new Map()): string {
   const a = pool.attributes;
-  const allowed = ids(pool, 'allowed-workspaces');
+  const named = (name: string) => ids(pool, name).map((id) => workspaceNames.get(id) ?? id);
+  const allowed = named('allowed-workspaces');
   return renderFields([
     ['Name', a.name],
     ['ID', pool.id],
@@ -18,7 +19,7 @@ export function agentPoolFields(pool: Resource): string {
       a['organization-scoped'] ? 'yes (every workspace may use it)' : 'no (allowed workspaces only)',
     ],
     ['Allowed workspaces', allowed.length > 0 ? allowed.join(', ') : 'none'],
-    ['Workspaces using it', ids(pool, 'workspaces').join(', ') || 'none'],
+    ['Workspaces using it', named('workspaces').join(', ') || 'none'],
     ['Created', a['created-at']],
   ]);
 }

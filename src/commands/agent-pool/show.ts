@@ -1,6 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
+import { workspaceNamesOf } from '../../cli/related-names.js';
 import { agentPoolFields } from '../../cli/views/agent-pool.js';
 import { AgentPoolsClient, resolveAgentPoolId } from '../../client/workspaces.js';
 
@@ -18,6 +19,9 @@ export default class AgentPoolShow extends BerthCommand<typeof AgentPoolShow> {
       throw usageError('a pool name needs --org (or pass the apool- id)');
     const id = await resolveAgentPoolId(client, this.flags.org ?? '', this.args.pool);
     const { data } = await new AgentPoolsClient(client).get(id);
-    this.print(data, () => agentPoolFields(data));
+    const names = this.jsonMode
+      ? new Map<string, string>()
+      : await workspaceNamesOf(client, data, ['allowed-workspaces', 'workspaces']);
+    this.print(data, () => agentPoolFields(data, names));
   }
 }

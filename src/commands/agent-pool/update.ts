@@ -1,6 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
+import { workspaceNamesOf } from '../../cli/related-names.js';
 import { agentPoolFields } from '../../cli/views/agent-pool.js';
 import { workspaceIds } from '../../cli/workspace-ids.js';
 import { AgentPoolsClient, resolveAgentPoolId } from '../../client/workspaces.js';
@@ -54,6 +55,9 @@ export default class AgentPoolUpdate extends BerthCommand<typeof AgentPoolUpdate
       organizationScoped: f['organization-scoped'],
       allowedWorkspaceIds: allowed || undefined,
     });
-    this.print(data, () => `Updated agent pool ${data.attributes.name} (${data.id}).\n${agentPoolFields(data)}`);
+    const names = this.jsonMode
+      ? new Map<string, string>()
+      : await workspaceNamesOf(client, data, ['allowed-workspaces', 'workspaces']);
+    this.print(data, () => `Updated agent pool ${data.attributes.name} (${data.id}).\n${agentPoolFields(data, names)}`);
   }
 }

@@ -50,7 +50,10 @@ With --all-matching and the filters of \`workspace list\`, locks every matching 
     if (ws === null) {
       const held = await client.get<WorkspaceAttributes>(`/workspaces/${encodeURIComponent(id)}`);
       const a = held.data.attributes;
-      this.print(held.data, () => `Workspace ${a.name} is already locked by you${lockSince(held.data)}.`);
+      const message = `Workspace ${a.name} is already locked by you${lockSince(held.data)}.`;
+      // With --json the resource goes to stdout as for a new lock; stderr says it was held already.
+      if (this.jsonMode) this.note(message);
+      this.print(held.data, () => message);
       return;
     }
     this.print(
