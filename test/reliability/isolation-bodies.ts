@@ -111,6 +111,8 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'DELETE /api/v2/admin/users/:id': { expect: 404 },
   'POST /api/v2/admin/authentication-tokens': { expect: 'own', body: none },
   'POST /api/v2/admin/maintenance/prune': { expect: 'own' },
+  // The preview of a prune: the same answer (B is no site administrator), nothing of A.
+  'GET /api/v2/admin/maintenance/prune': { expect: 'own' },
   // The site-wide retention default is no organization's: B, no site administrator, gets 404.
   'GET /api/v2/admin/data-retention-policy-settings': { expect: 404 },
   'POST /api/v2/admin/data-retention-policy-settings': { expect: 404, body: policy },
