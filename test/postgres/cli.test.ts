@@ -24,8 +24,10 @@ describe('berth CLI with --database postgres://', () => {
       BERTH_DATABASE_URL: schema.url,
     });
     expect(lock.code, lock.stderr).toBe(0);
+    // The same caller (local mode's admin) locking again: already held by it, a success.
     const again = await runCli(['workspace', 'lock', id, ...db]);
-    expect(again.code).toBe(EXIT.lockedByOther);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout + again.stderr).toContain('already locked by you');
     // Names are unique without regard to case, as on SQLite.
     const dup = await runCli(['workspace', 'create', 'web-prod', '--org', 'pgcli', ...db]);
     expect(dup.code).toBe(EXIT.invalid);
