@@ -82,7 +82,7 @@ describe('serve while another process holds the write lock', () => {
     const at = (q: number) => ms[Math.floor(ms.length * q)].toFixed(1);
     console.log(
       `write lock held 3 s by another process: ${ms.length} reads, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, ` +
-        `max ${ms.at(-1)!.toFixed(1)} ms; the waiting write done ${written.at - released} ms after the release`,
+        `max ${ms.at(-1)!.toFixed(1)} ms; the waiting write done ${Math.round(written.at - released)} ms after the release`,
     );
     expect(ms[Math.floor(ms.length * 0.9)], ms.join(' ')).toBeLessThan(50);
     expect(ms.at(-1), ms.join(' ')).toBeLessThan(250);
