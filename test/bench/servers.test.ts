@@ -41,7 +41,7 @@ describe('HTTP benchmarks (smoke mode)', () => {
     expect(out).toMatch(/creates\s+\d+ \/s/);
     expect(out).toMatch(/after serve-read and write-rate\s+[\d.]+ MB \(target <= 200\)/);
     expect(out).toMatch(
-      /hostile tenant, peak\s+[\d.]+ MB \(target < 400; from [\d.]+ MB, \d+ answers, largest [\d.]+ M characters\)/,
+      /hostile tenant, peak\s+[\d.]+ MB \(target < 640; from [\d.]+ MB, \d+ answers, largest [\d.]+ M characters\)/,
     );
   }, 300_000);
 });
