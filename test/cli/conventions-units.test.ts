@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiBody, apiPath, apiQuery, parseFields } from '../../src/cli/api-request.js';
 import { dispatch } from '../../src/cli/dispatch.js';
-import { humanDuration, relativeTime } from '../../src/cli/human-time.js';
 import { compileJq, renderJqResults } from '../../src/cli/jq.js';
 import { renderYaml } from '../../src/cli/output.js';
 
@@ -80,26 +79,6 @@ describe('command dispatch: help, aliases, did you mean', () => {
     expect(dispatch(['workspace'], ids)).toEqual({ argv: ['workspace'] });
     expect(dispatch(['--version'], ids)).toEqual({ argv: ['--version'] });
     expect(dispatch([], ids)).toEqual({ argv: [] });
-  });
-});
-
-describe('human times', () => {
-  const now = new Date('2026-01-01T12:00:00.000Z');
-  it('relativeTime', () => {
-    expect(relativeTime('2026-01-01T11:59:55.000Z', now)).toBe('just now');
-    expect(relativeTime('2026-01-01T11:57:00.000Z', now)).toBe('3 minutes ago');
-    expect(relativeTime('2026-01-01T11:00:00.000Z', now)).toBe('1 hour ago');
-    expect(relativeTime('2025-12-30T12:00:00.000Z', now)).toBe('2 days ago');
-    expect(relativeTime('2026-01-03T12:00:00.000Z', now)).toBe('in 2 days');
-    expect(relativeTime('not a time', now)).toBe('not a time');
-  });
-  it('humanDuration', () => {
-    expect(humanDuration(850)).toBe('850ms');
-    expect(humanDuration(40_000)).toBe('40s');
-    expect(humanDuration(90_000)).toBe('1m30s');
-    expect(humanDuration(120_000)).toBe('2m');
-    expect(humanDuration(2 * 3600_000 + 5 * 60_000 + 7000)).toBe('2h5m');
-    expect(humanDuration(3 * 86_400_000 + 4 * 3600_000)).toBe('3d4h');
   });
 });
 

@@ -9,6 +9,7 @@ describe('human times and durations (src/cli/human-time.ts)', () => {
     expect(humanDuration(60_000)).toBe('1m');
     expect(humanDuration(2 * 3600_000 + 5 * 60_000 + 7_000)).toBe('2h5m');
     expect(humanDuration(3 * 86400_000 + 4 * 3600_000)).toBe('3d4h');
+    expect(humanDuration(120_000)).toBe('2m');
     expect(humanDuration(-1000)).toBe('-1s');
   });
 
@@ -20,6 +21,8 @@ describe('human times and durations (src/cli/human-time.ts)', () => {
     expect(relativeTime('2026-11-23T13:05:00Z', now)).toBe('1 hour ago');
     expect(relativeTime('2026-11-21T14:05:00Z', now)).toBe('2 days ago');
     expect(relativeTime('2026-11-23T14:10:00Z', now)).toBe('in 5 minutes');
+    expect(relativeTime('2026-11-25T14:05:00Z', now)).toBe('in 2 days');
+    expect(relativeTime('2026-11-09T14:05:00Z', now)).toBe('2 weeks ago');
     expect(relativeTime('not a time', now)).toBe('not a time');
   });
 
