@@ -5,7 +5,7 @@
  */
 
 /** Short names accepted for a command word, at any level; the first that names a command wins. */
-export const ALIASES: Record<string, string[]> = {
+const ALIASES: Record<string, string[]> = {
   ws: ['workspace'],
   proj: ['project'],
   ls: ['list'],

@@ -62,7 +62,7 @@ export function exitCodeFor(err: unknown): number {
  * What a 404 means: the server answers it both for what does not exist and for what the caller
  * may not see or may not change, and never says which.
  */
-export const NOT_FOUND_OR_NOT_ALLOWED = 'not found, or you are not allowed to access it';
+const NOT_FOUND_OR_NOT_ALLOWED = 'not found, or you are not allowed to access it';
 
 function lineFor(i: ErrorItem): string {
   // The API's parameter names and pointers, in the CLI's words (api-names.ts).

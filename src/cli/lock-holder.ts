@@ -7,7 +7,7 @@ import { humanTime } from './human-time.js';
  * `include=locked_by` brought: `alice (user)`, `platform (team)`, `run-… (run)`. A lock taken
  * with an organization or site-administrator token has no `locked-by`.
  */
-export function lockHolderName(ws: Resource<WorkspaceAttributes>, included: Resource[] = []): string {
+function lockHolderName(ws: Resource<WorkspaceAttributes>, included: Resource[] = []): string {
   const ref = ws.relationships?.['locked-by']?.data;
   if (!ref || Array.isArray(ref)) return 'an organization or site-administrator token';
   const found = included.find((r) => r.type === ref.type && r.id === ref.id);
