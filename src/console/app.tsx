@@ -61,7 +61,12 @@ export function App() {
     setSignedIn(false);
   };
 
-  if (exchanging) return <p class="centered" data-testid="signing-in">Signing in…</p>;
+  if (exchanging)
+    return (
+      <p class="centered" data-testid="signing-in">
+        Signing in…
+      </p>
+    );
   if (!signedIn)
     return (
       <SignInPage
