@@ -59,12 +59,10 @@ export function WorkspacePage({ org, name }: { org: string; name: string }) {
             <AttributesCard ws={ws} project={project} />
             <TagsCard ws={ws} included={doc.data?.included} />
             <RemoteStateCard ws={ws} />
+            <SshKeyCard ws={ws} />
           </div>
           <RunsCard ws={ws} />
           <StateVersionsCard ws={ws} />
-          <div class="grid">
-            <SshKeyCard ws={ws} />
-          </div>
           <WorkspaceAuditCard org={org} ws={ws} />
         </>
       )}
@@ -85,6 +83,7 @@ function LockCard({
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const [confirming, setConfirming] = useState(false);
   const act = async (action: 'lock' | 'unlock' | 'force-unlock') => {
     setBusy(true);
     setError(null);
@@ -157,20 +156,38 @@ function LockCard({
             Unlock
           </button>
         )}
-        {a.locked && p['can-force-unlock'] && (
+        {a.locked && p['can-force-unlock'] && !confirming && (
           <button
             type="button"
             class="danger"
             disabled={busy}
-            onClick={() => {
-              if (confirm(`Force-unlock ${a.name}? Its holder may still be writing state.`)) void act('force-unlock');
-            }}
+            onClick={() => setConfirming(true)}
             data-testid="force-unlock-button"
           >
             Force unlock
           </button>
         )}
       </div>
+      {a.locked && confirming && (
+        <div class="confirm" role="group" aria-label="confirm force unlock">
+          <p>Force-unlock {a.name}? Its holder may still be writing state.</p>
+          <div class="actions">
+            <button
+              type="button"
+              class="danger"
+              disabled={busy}
+              onClick={() => void act('force-unlock').then(() => setConfirming(false))}
+              data-testid="force-unlock-confirm"
+              autoFocus
+            >
+              Force unlock now
+            </button>
+            <button type="button" onClick={() => setConfirming(false)} data-testid="force-unlock-cancel">
+              Cancel
+            </button>
+          </div>
+        </div>
+      )}
       <ErrorMessage message={error} />
     </Section>
   );

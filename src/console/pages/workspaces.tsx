@@ -83,7 +83,7 @@ export function WorkspacesPage({ org, query: q }: { org: string; query: URLSearc
       <h1>Workspaces</h1>
       <form class="filters" role="search" onSubmit={(e) => e.preventDefault()}>
         <div class="wide">
-          <label for="ws-search">Name (substring, or * as a wildcard: app-*)</label>
+          <label for="ws-search">Name (part of it, or app-* )</label>
           <input
             id="ws-search"
             type="search"
@@ -114,7 +114,7 @@ export function WorkspacesPage({ org, query: q }: { org: string; query: URLSearc
           </select>
         </div>
         <div>
-          <label for="ws-tags">Tags (all of, comma-separated)</label>
+          <label for="ws-tags">Flat tags (all of: a, b)</label>
           <input
             id="ws-tags"
             value={tags.value}
@@ -125,7 +125,7 @@ export function WorkspacesPage({ org, query: q }: { org: string; query: URLSearc
           />
         </div>
         <div>
-          <label for="ws-tagged">Key-value tags (env:prod, team)</label>
+          <label for="ws-tagged">Key-value tags (env:prod)</label>
           <input
             id="ws-tagged"
             value={tagged.value}
