@@ -29,19 +29,25 @@ const SORTS: [string, string][] = [
   ['locked-at', 'Oldest lock first'],
 ];
 
+/** The run statuses of the API (src/domain/run.ts, RUN_STATUSES). */
 const STATUSES = [
   'pending',
+  'plan_queued',
   'planning',
   'planned',
   'cost_estimated',
   'policy_checked',
+  'policy_soft_failed',
+  'policy_override',
   'confirmed',
+  'planned_and_finished',
+  'apply_queued',
   'applying',
   'applied',
-  'planned_and_finished',
-  'errored',
   'discarded',
+  'errored',
   'canceled',
+  'force_canceled',
 ];
 
 /** The API path of the list a page's query asks for. */
