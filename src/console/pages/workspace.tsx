@@ -136,7 +136,7 @@ function LockCard({
                 id="lock-reason"
                 value={reason}
                 onInput={(e) => setReason(e.currentTarget.value)}
-                data-testid="lock-reason-input"
+                data-testid="lock-reason"
                 autoComplete="off"
               />
             </div>
@@ -177,12 +177,12 @@ function LockCard({
               class="danger"
               disabled={busy}
               onClick={() => void act('force-unlock').then(() => setConfirming(false))}
-              data-testid="force-unlock-confirm"
+              data-testid="confirm"
               autoFocus
             >
               Force unlock now
             </button>
-            <button type="button" onClick={() => setConfirming(false)} data-testid="force-unlock-cancel">
+            <button type="button" onClick={() => setConfirming(false)} data-testid="cancel">
               Cancel
             </button>
           </div>
