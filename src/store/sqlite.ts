@@ -5,6 +5,7 @@ import { Kysely } from 'kysely';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { registerSqliteFile } from './state-file-stage.js';
 import { migrate } from './migrate.js';
+import { registerDirectReads } from './direct-reads.js';
 import { cachingDatabase } from './statement-cache.js';
 import { BusyWaitingSqliteDialect, isSqliteBusy } from './sqlite-busy.js';
 import type { DB } from './schema.js';
@@ -37,6 +38,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // migrating, before anything is served, may still wait there.
   sqlite.pragma('busy_timeout = 0');
   if (path !== ':memory:') registerSqliteFile(db, path);
+  registerDirectReads(db, sqlite);
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;
