@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -67,6 +68,11 @@ export interface ServeOptions {
    * Entries of the read cache of GET answers (read-cache.ts); 0 turns it off. Default 1000.
    */
   readCacheEntries?: number;
+  /**
+   * When set, the read cache's counters (GET lookups, hits, answers stored) are written to this
+   * file as JSON when the server stops (`BERTH_READ_CACHE_STATS`; the benchmarks read it).
+   */
+  readCacheStatsFile?: string;
   /** Seconds the signed hosted-state URLs work (default 300, at most a day). */
   stateUrlTtlSeconds?: number;
   /** Header size, URL length and timeouts; each missing one takes its default (DEFAULT_LIMITS). */
@@ -362,6 +368,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       })
         .then(() => pruning)
         .then(() => accessLog.flush())
+        .then(() => {
+          if (options.readCacheStatsFile)
+            writeFileSync(
+              options.readCacheStatsFile,
+              JSON.stringify({
+                enabled: readCache !== null,
+                ...(readCache?.counters ?? { lookups: 0, hits: 0, stored: 0 }),
+              }),
+            );
+        })
         .then(() => store.close());
       return closing;
     },
