@@ -15,6 +15,7 @@ export const READ_WORKSPACES = SMOKE ? 100 : 10_000;
 const CONNECTIONS = 32;
 const DURATION = SMOKE ? 1 : 10;
 
+const met = (ok) => (ok ? 'met' : 'NOT met');
 const line = (label, r) =>
   `  ${label.padEnd(22)} ${r.perSecond.toFixed(0).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  (${r.requests} requests, ${r.errors} errors, ${r.non2xx} non-2xx)`;
 
@@ -56,10 +57,11 @@ export async function serveRead(berth) {
   );
   console.log(line('node:http reference', ref));
   console.log(line('berth serve', own));
+  const ratio = own.perSecond / ref.perSecond;
   console.log(
-    `  ratio                  ${(own.perSecond / ref.perSecond).toFixed(2)} of the reference's requests/s (target >= 0.50)`,
+    `  ratio                  ${ratio.toFixed(2)} of the reference's requests/s (target >= 0.50: ${met(ratio >= 0.5)})`,
   );
-  console.log(`  berth p99              ${own.p99} ms (target < 20)`);
+  console.log(`  berth p99              ${own.p99} ms (target < 20: ${met(own.p99 < 20)})`);
   return { own, ref };
 }
 
@@ -78,10 +80,11 @@ export async function serveReadUncached(berth, ref) {
     duration: DURATION,
   });
   console.log(line('berth, no read cache', own));
+  const ratio = own.perSecond / ref.perSecond;
   console.log(
-    `  ratio, no read cache   ${(own.perSecond / ref.perSecond).toFixed(2)} of the reference's requests/s (target >= 0.25)`,
+    `  ratio, no read cache   ${ratio.toFixed(2)} of the reference's requests/s (target >= 0.25: ${met(ratio >= 0.25)})`,
   );
-  console.log(`  p99, no read cache     ${own.p99} ms (target < 20)`);
+  console.log(`  p99, no read cache     ${own.p99} ms (target < 20: ${met(own.p99 < 20)})`);
   return own;
 }
 
