@@ -6,7 +6,15 @@ import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { ROOT } from './lib.mjs';
 
-const SCRIPTS = ['cli-startup.mjs', 'list-scale.mjs', 'serve-read.mjs', 'write-rate.mjs', 'memory.mjs', 'postgres.mjs'];
+const SCRIPTS = [
+  'cli-startup.mjs',
+  'list-scale.mjs',
+  'serve-read.mjs',
+  'mixed.mjs',
+  'write-rate.mjs',
+  'memory.mjs',
+  'postgres.mjs',
+];
 let failed = 0;
 for (const script of SCRIPTS) {
   const r = spawnSync(process.execPath, [join(ROOT, 'bench', script), ...process.argv.slice(2)], { stdio: 'inherit' });

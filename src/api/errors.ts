@@ -13,8 +13,7 @@ function toErrorObject(item: ErrorItem): Record<string, unknown> {
 
 /** The one place errors become JSON:API error documents (`status` always a string). */
 export function sendError(c: Context, err: BerthError): Response {
-  for (const [name, value] of Object.entries(err.headers)) c.header(name, value);
-  return sendDocument(c, { errors: err.items.map(toErrorObject) }, err.status as ContentfulStatusCode);
+  return sendDocument(c, { errors: err.items.map(toErrorObject) }, err.status as ContentfulStatusCode, err.headers);
 }
 
 /** Anything that is not a BerthError: logged by the caller, answered with a generic 500. */

@@ -42,10 +42,21 @@ export const DEFAULT_READ_CACHE: ReadCacheOptions = {
   maxTotalChars: 16 * 1024 * 1024,
 };
 
+/** What the cache did since the server started (`berth serve` writes them at shutdown on request). */
+export interface ReadCacheCounters {
+  /** GET requests looked up. */
+  lookups: number;
+  /** Lookups answered from the cache. */
+  hits: number;
+  /** Answers kept after a miss. */
+  stored: number;
+}
+
 export class ReadCache {
   readonly #entries = new Map<string, CachedAnswer>();
   readonly #now: () => number;
   #totalChars = 0;
+  readonly counters: ReadCacheCounters = { lookups: 0, hits: 0, stored: 0 };
 
   constructor(
     private readonly stamp: () => string | Promise<string>,
@@ -66,12 +77,14 @@ export class ReadCache {
 
   /** The answer kept for `key` if it was computed at `stamp` (the current one) and is young enough. */
   get(key: string, stamp: string): CachedAnswer | null {
+    this.counters.lookups++;
     const hit = this.#entries.get(key);
     if (!hit) return null;
     if (hit.stamp !== stamp || this.#now() - hit.storedAt > this.options.maxAgeMs) {
       this.#drop(key);
       return null;
     }
+    this.counters.hits++;
     return hit;
   }
 
@@ -87,6 +100,7 @@ export class ReadCache {
     const headerList = [...Object.entries(headers).flat(), 'content-length', String(Buffer.byteLength(body))];
     this.#entries.set(key, { stamp, storedAt: this.#now(), headers, body, headerList });
     this.#totalChars += body.length;
+    this.counters.stored++;
   }
 
   #drop(key: string): void {

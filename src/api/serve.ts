@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -12,7 +13,8 @@ import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
-import { JSONAPI } from './documents.js';
+import { JSONAPI, renderedDocument } from './documents.js';
+import { requestIdOf } from './request-id.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
@@ -69,6 +71,11 @@ export interface ServeOptions {
    * Entries of the read cache of GET answers (read-cache.ts); 0 turns it off. Default 1000.
    */
   readCacheEntries?: number;
+  /**
+   * When set, the read cache's counters (GET lookups, hits, answers stored) are written to this
+   * file as JSON when the server stops (`BERTH_READ_CACHE_STATS`; the benchmarks read it).
+   */
+  readCacheStatsFile?: string;
   /** Seconds the signed hosted-state URLs work (default 300, at most a day). */
   stateUrlTtlSeconds?: number;
   /** Header size, URL length and timeouts; each missing one takes its default (DEFAULT_LIMITS). */
@@ -206,17 +213,27 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return { response: await app.fetch(request, env), requestId: null, cached: false };
     }
     const response = await app.fetch(request, env);
-    // Only JSON:API documents are kept: a state download is bytes, served as they are.
-    if (response.status !== 200 || !response.headers.get('content-type')?.startsWith(JSONAPI))
-      return { response, requestId: null, cached: false };
+    // Only JSON:API documents are kept: a state download is bytes, served as they are. A document
+    // made by the app's sendDocument is read back without touching `response.headers`.
+    const doc = renderedDocument(response);
+    const type = doc ? doc.headers['content-type'] : response.headers.get('content-type');
+    if (response.status !== 200 || !type?.startsWith(JSONAPI)) return { response, requestId: null, cached: false };
     const headers: Record<string, string> = {};
-    response.headers.forEach((value, name) => {
-      if (name !== 'x-request-id') headers[name] = value;
-    });
-    // As text: the HTTP adapter writes a string body directly, without a stream.
-    const body = await response.text();
+    let requestId: string;
+    let body: string;
+    if (doc) {
+      for (const name in doc.headers) if (name !== 'x-request-id') headers[name] = doc.headers[name];
+      requestId = doc.headers['x-request-id'] ?? randomUUID();
+      body = doc.body;
+    } else {
+      response.headers.forEach((value, name) => {
+        if (name !== 'x-request-id') headers[name] = value;
+      });
+      requestId = response.headers.get('x-request-id') ?? randomUUID();
+      // As text: the HTTP adapter writes a string body directly, without a stream.
+      body = await response.text();
+    }
     readCache.set(key, stamp, headers, body);
-    const requestId = response.headers.get('x-request-id') ?? randomUUID();
     return {
       response: new Response(body, { status: 200, headers: { ...headers, ...extra, 'x-request-id': requestId } }),
       requestId,
@@ -253,7 +270,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       }
     }
     // The path only: query strings may carry secrets (state content URLs); headers are never logged.
-    const requestId = result.requestId ?? response.headers.get('x-request-id') ?? '-';
+    const requestId = result.requestId ?? requestIdOf(env) ?? response.headers.get('x-request-id') ?? '-';
     logAccess(request.method, target, response.status, started, requestId);
     return response;
   };
@@ -274,7 +291,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       decision && !decision.allowed
         ? { response: tooManyRequests(decision), requestId: null, cached: false }
         : await answer(request, target, env, extra);
-    if (!result.cached) for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
+    if (!result.cached && decision) {
+      // A document of the app: made again with the headers as one plain object (documents.ts).
+      const doc = renderedDocument(result.response);
+      if (doc)
+        result.response = new Response(doc.body, {
+          status: result.response.status,
+          headers: { ...doc.headers, ...extra },
+        });
+      else for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
+    }
     return decision?.allowed ? { ...result, counted } : result;
   };
 
@@ -368,6 +394,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       })
         .then(() => pruning)
         .then(() => accessLog.flush())
+        .then(() => {
+          if (options.readCacheStatsFile)
+            writeFileSync(
+              options.readCacheStatsFile,
+              JSON.stringify({
+                enabled: readCache !== null,
+                ...(readCache?.counters ?? { lookups: 0, hits: 0, stored: 0 }),
+              }),
+            );
+        })
         .then(() => store.close());
       return closing;
     },

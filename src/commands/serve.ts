@@ -122,6 +122,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       tls,
       rateLimit: this.flags['rate-limit'],
       readCacheEntries: this.flags['read-cache'],
+      readCacheStatsFile: process.env.BERTH_READ_CACHE_STATS || undefined,
       stateUrlTtlSeconds: this.flags['state-url-ttl'],
       limits: {
         maxHeaderSize: this.flags['max-header-size'],

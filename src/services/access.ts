@@ -14,6 +14,7 @@ import {
 } from '../domain/access.js';
 import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
 import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
+import { memoQuery, queryByIds } from '../store/memo-query.js';
 
 const TEAM_COLUMNS = [
   'id',
@@ -89,18 +90,42 @@ export function workspaceGrantOf(row: Selectable<TeamWorkspacesTable>): TeamWork
   return { id: row.id, teamId: row.team_id, workspaceId: row.workspace_id, access, permissions };
 }
 
+const projectGrantsOf = queryByIds((db, teamIds) =>
+  db.selectFrom('team_projects').selectAll().where('team_id', 'in', teamIds),
+);
+const workspaceGrantsOf = queryByIds((db, teamIds) =>
+  db.selectFrom('team_workspaces').selectAll().where('team_id', 'in', teamIds),
+);
+
 /** Adds the teams' project and workspace grants (of this organization) to the facts. */
-async function withGrants(db: Kysely<DB>, facts: OrgFacts): Promise<OrgFacts> {
+async function withGrants(db: Kysely<DB>, facts: Pick<OrgFacts, 'organizationId' | 'teams'>): Promise<OrgFacts> {
   const teamIds = facts.teams.map((t) => t.teamId);
   if (teamIds.length === 0) return { ...facts, projectGrants: [], workspaceGrants: [] };
-  const projectRows = await db.selectFrom('team_projects').selectAll().where('team_id', 'in', teamIds).execute();
-  const workspaceRows = await db.selectFrom('team_workspaces').selectAll().where('team_id', 'in', teamIds).execute();
+  const projectRows = await projectGrantsOf(db, teamIds);
+  const workspaceRows = await workspaceGrantsOf(db, teamIds);
   return {
     ...facts,
     projectGrants: projectRows.map(projectGrantOf),
     workspaceGrants: workspaceRows.map(workspaceGrantOf),
   };
 }
+
+// Every request reads them (memoized: built and compiled once, see store/memo-query.ts).
+const teamInOrganization = memoQuery((db, p: { teamId: string; organizationId: string }) =>
+  db
+    .selectFrom('teams')
+    .select(TEAM_COLUMNS)
+    .where('id', '=', p.teamId)
+    .where('organization_id', '=', p.organizationId),
+);
+const userTeamsInOrganization = memoQuery((db, p: { userId: string; organizationId: string }) =>
+  db
+    .selectFrom('teams')
+    .innerJoin('team_members', 'team_members.team_id', 'teams.id')
+    .select(TEAM_COLUMNS.map((c) => `teams.${c}` as const))
+    .where('team_members.user_id', '=', p.userId)
+    .where('teams.organization_id', '=', p.organizationId),
+);
 
 /**
  * Loads the facts the policy needs about `actor` in one organization: the teams it acts
@@ -113,22 +138,11 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
     case 'audit-trail':
       return { organizationId, teams: [], projectGrants: [], workspaceGrants: [] };
     case 'team': {
-      const team = await db
-        .selectFrom('teams')
-        .select(TEAM_COLUMNS)
-        .where('id', '=', actor.teamId)
-        .where('organization_id', '=', organizationId)
-        .executeTakeFirst();
+      const team = await teamInOrganization.first(db, { teamId: actor.teamId, organizationId });
       return withGrants(db, { organizationId, teams: team ? [toGrant(team)] : [] });
     }
     case 'user': {
-      const teams = await db
-        .selectFrom('teams')
-        .innerJoin('team_members', 'team_members.team_id', 'teams.id')
-        .select(TEAM_COLUMNS.map((c) => `teams.${c}` as const))
-        .where('team_members.user_id', '=', actor.userId)
-        .where('teams.organization_id', '=', organizationId)
-        .execute();
+      const teams = await userTeamsInOrganization.execute(db, { userId: actor.userId, organizationId });
       return withGrants(db, { organizationId, teams: teams.map(toGrant) });
     }
   }

@@ -10,6 +10,7 @@ import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { VcsRepo, Workspace } from '../domain/workspace.js';
 import type { WorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
+import { readRows } from '../store/direct-reads.js';
 import type { Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
@@ -384,7 +385,7 @@ export async function listWorkspaces(
 async function workspacesBySeq(ctx: ServiceContext, seqs: number[], facts: OrgFacts): Promise<Workspace[]> {
   if (seqs.length === 0) return [];
   const order = new Map(seqs.map((seq, i) => [seq, i]));
-  const rows = await selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs).execute();
+  const rows = await readRows(ctx.db, selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs));
   rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
   return completeWorkspaces(ctx, ctx.db, rows, facts);
 }

@@ -1,5 +1,6 @@
 import type { CompiledQuery, Compilable, DialectAdapter, Kysely } from 'kysely';
 import type { DB } from './schema.js';
+import { directRows, readRows } from './direct-reads.js';
 
 /** Stands for the parameter `name` while a memoized query is built (see `memoQuery`). */
 class Slot {
@@ -70,10 +71,12 @@ export function memoQuery<P extends Record<string, unknown>, R>(
 
   return {
     async execute(db, params) {
-      return (await db.executeQuery<R>(compiledFor(db, params))).rows;
+      const compiled = compiledFor(db, params);
+      return directRows<R>(db, compiled) ?? (await db.executeQuery<R>(compiled)).rows;
     },
     async first(db, params) {
-      return (await db.executeQuery<R>(compiledFor(db, params))).rows[0];
+      const compiled = compiledFor(db, params);
+      return (directRows<R>(db, compiled) ?? (await db.executeQuery<R>(compiled)).rows)[0];
     },
   };
 }
@@ -106,6 +109,5 @@ export function queryByIds<R>(
   select: (db: Kysely<DB>, ids: string[]) => Compilable<R>,
 ): (db: Kysely<DB>, ids: string[]) => Promise<R[]> {
   const one = memoQuery((db, p: { id: string }) => select(db, [p.id]));
-  return async (db, ids) =>
-    ids.length === 1 ? one.execute(db, { id: ids[0] }) : (await db.executeQuery<R>(select(db, ids).compile())).rows;
+  return async (db, ids) => (ids.length === 1 ? one.execute(db, { id: ids[0] }) : readRows(db, select(db, ids)));
 }

@@ -5,6 +5,7 @@ import { Kysely } from 'kysely';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { registerSqliteFile } from './state-file-stage.js';
 import { migrate } from './migrate.js';
+import { registerDirectReads } from './direct-reads.js';
 import { cachingDatabase } from './statement-cache.js';
 import { BusyWaitingSqliteDialect, isSqliteBusy } from './sqlite-busy.js';
 import type { DB } from './schema.js';
@@ -37,6 +38,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // migrating, before anything is served, may still wait there.
   sqlite.pragma('busy_timeout = 0');
   if (path !== ':memory:') registerSqliteFile(db, path);
+  registerDirectReads(db, sqlite);
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;
@@ -48,6 +50,7 @@ export async function openSqliteStore(path: string): Promise<Store> {
     optimize() {
       try {
         sqlite.pragma('optimize=0x10002');
+        dropValueSamples(sqlite);
       } catch (err) {
         // Statistics are a help, not a need: skipped when another process holds the write lock.
         if (!isSqliteBusy(err)) throw err;
@@ -74,4 +77,21 @@ export async function openSqliteStore(path: string): Promise<Store> {
       await db.destroy();
     },
   };
+}
+
+/**
+ * Keeps the planner's row counts per index (`sqlite_stat1`) but drops its samples of index values
+ * (`sqlite_stat4`, which the SQLite of better-sqlite3 collects on ANALYZE), and reloads the
+ * statistics. With samples, the planner estimates `column = ?` from the bound value, so SQLite
+ * marks the prepared statement as depending on that value and prepares it again (parse and plan)
+ * every time a new value is bound: every run of berth's point queries (a workspace by id or
+ * name, a user's teams) was prepared again, about 15% of the CPU time of an uncached workspace
+ * GET. The counts alone choose the same indexes for berth's queries (bench/list-scale.mjs).
+ */
+function dropValueSamples(sqlite: Database.Database): void {
+  const samples = sqlite.prepare(`select count(*) from sqlite_schema where name = 'sqlite_stat4'`).pluck().get();
+  if (samples === 0) return;
+  sqlite.exec('delete from sqlite_stat4');
+  // Loads the statistics again (those kept in memory still have the samples).
+  sqlite.exec('analyze sqlite_schema');
 }

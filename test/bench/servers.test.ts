@@ -21,8 +21,34 @@ describe('HTTP benchmarks (smoke mode)', () => {
     expect(out).toMatch(
       /berth serve\s+\d+ req\/s\s+p50 [\d.]+ ms\s+p99 [\d.]+ ms\s+\(\d+ requests, 0 errors, 0 non-2xx\)/,
     );
-    expect(out).toMatch(/ratio\s+[\d.]+ of the reference's requests\/s \(target >= 0\.50\)/);
-    expect(out).toMatch(/berth p99\s+[\d.]+ ms \(target < 20\)/);
+    expect(out).toMatch(/ratio\s+[\d.]+ of the reference's requests\/s \(target >= 0\.50: (met|NOT met)\)/);
+    expect(out).toMatch(/berth p99\s+[\d.]+ ms \(target < 20: (met|NOT met)\)/);
+    // The same load with the read cache off (`--read-cache 0`).
+    expect(out).toMatch(
+      /berth, no read cache\s+\d+ req\/s\s+p50 [\d.]+ ms\s+p99 [\d.]+ ms\s+\(\d+ requests, 0 errors, 0 non-2xx\)/,
+    );
+    expect(out).toMatch(
+      /ratio, no read cache\s+[\d.]+ of the reference's requests\/s \(target >= 0\.25: (met|NOT met)\)/,
+    );
+    expect(out).toMatch(/p99, no read cache\s+[\d.]+ ms \(target < 20: (met|NOT met)\)/);
+  }, 120_000);
+
+  it('mixed sends every kind of request without an error and reports the read cache hit rate', () => {
+    const out = run('bench/mixed.mjs');
+    expect(out).toMatch(
+      /berth serve\s+\d+ req\/s\s+p50 [\d.]+ ms\s+p99 [\d.]+ ms\s+\(\d+ requests, 0 errors, 0 non-2xx\)/,
+    );
+    expect(out).toMatch(/node:http reference\s+\d+ req\/s/);
+    expect(out).toMatch(/ratio\s+[\d.]+ of the reference's requests\/s \(target >= 0\.25: (met|NOT met)\)/);
+    expect(out).toMatch(/read cache\s+[\d.]+% of \d+ GET lookups answered from it \(\d+ hits, \d+ answers stored\)/);
+    for (const kind of [
+      'GET workspace by id',
+      'GET workspace by name',
+      'GET workspace list',
+      'POST lock',
+      'POST unlock',
+    ])
+      expect(out).toMatch(new RegExp(`${kind}\\s+\\d+\\s+[\\d.]+\\s+[\\d.]+\\s+\\d+\\s+0\\s+(met|NOT met)`));
   }, 120_000);
 
   it('write-rate creates every workspace and locks and unlocks each without an error', () => {

@@ -54,7 +54,9 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     actions: { 'is-destroyable': !ws.locked && ws.resourceCount === 0 },
     'allow-destroy-plan': ws.allowDestroyPlan,
     'apply-duration-average': ws.metrics.applyDurationAverage,
-    'assessments-enabled': ws.assessmentsEnabled,
+    // A hosted-edition attribute: the self-hosted edition omits it (JSON leaves undefined out;
+    // a `delete` would turn the object into a slow dictionary for JSON.stringify).
+    'assessments-enabled': options.edition === 'hosted' ? ws.assessmentsEnabled : undefined,
     'auto-apply': ws.autoApply,
     'auto-apply-run-trigger': ws.autoApplyRunTrigger,
     'auto-destroy-at': ws.autoDestroyAt,
@@ -119,8 +121,6 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     // The spec's name for it; go-tfe reads the one above.
     'workspace-kpis-run-count': ws.metrics.runsCount,
   };
-  // assessments-enabled is a hosted-edition attribute: the self-hosted edition omits it.
-  if (options.edition !== 'hosted') delete attributes['assessments-enabled'];
 
   const run = ws.currentRunId
     ? toOne('runs', ws.currentRunId, `${API_PREFIX}/runs/${ws.currentRunId}`)
