@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { readableWorkspaceScope, type OrgFacts } from '../domain/policy.js';
 import { likeEscape } from '../store/like.js';
+import { narrowingPays, trigramCandidates } from '../store/name-search.js';
 import type { DB } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
@@ -24,13 +25,56 @@ export interface WorkspaceFilterQuery {
   tagged?: TaggedFilter[];
 }
 
-/** `*x`, `x*`, `*x*` (or no star: exact), case-insensitive, as a LIKE pattern. */
-export function wildcardPattern(wildcard: string): string {
+/** The parts of a `search[wildcard-name]`: its literal core (lower case) and where it is anchored. */
+function wildcardParts(wildcard: string): { core: string; lead: boolean; trail: boolean } {
   const w = wildcard.toLowerCase();
   const lead = w.startsWith('*');
   const trail = w.length > 1 && w.endsWith('*');
-  const core = w.slice(lead ? 1 : 0, trail ? -1 : undefined);
+  return { core: w.slice(lead ? 1 : 0, trail ? -1 : undefined), lead, trail };
+}
+
+/** `*x`, `x*`, `*x*` (or no star: exact), case-insensitive, as a LIKE pattern. */
+export function wildcardPattern(wildcard: string): string {
+  const { core, lead, trail } = wildcardParts(wildcard);
   return `${lead ? '%' : ''}${likeEscape(core)}${trail ? '%' : ''}`;
+}
+
+/**
+ * How the name conditions of a list are answered, decided before the query is built (it takes a
+ * look at the name index): the literals whose trigram candidates narrow the list (SQLite; see
+ * store/name-search.ts). Empty: every condition as written.
+ */
+export interface FilterPlan {
+  narrowByTrigrams: string[];
+}
+
+export const PLAIN: FilterPlan = { narrowByTrigrams: [] };
+
+/** The plan of `query`'s name conditions: which of their literals the trigram index narrows. */
+export async function planFilters(ctx: ServiceContext, query: WorkspaceFilterQuery): Promise<FilterPlan> {
+  const literals: string[] = [];
+  if (query.searchName) literals.push(query.searchName.toLowerCase());
+  if (query.wildcardName) literals.push(wildcardParts(query.wildcardName).core);
+  const narrowByTrigrams: string[] = [];
+  for (const literal of literals) if (await narrowingPays(ctx.db, literal)) narrowByTrigrams.push(literal);
+  return { narrowByTrigrams };
+}
+
+/**
+ * A prefix search (`x*`) as a range of `name_lower` (names that start with `x` sort from `x` up
+ * to, not including, `x` with its last character incremented, in code-point order: SQLite's
+ * BINARY, PostgreSQL's "C"), which the index on (organization, name_lower) answers; the LIKE
+ * still decides. Null when the range cannot be written (no core, or a last character that has no
+ * plain successor).
+ */
+function prefixRange(wildcard: string): [string, string] | null {
+  const { core, lead, trail } = wildcardParts(wildcard);
+  if (lead || !trail || core === '') return null;
+  const points = [...core];
+  const last = points[points.length - 1].codePointAt(0)!;
+  const next = last + 1;
+  if (next > 0x10ffff || (next >= 0xd800 && next <= 0xdfff)) return null;
+  return [core, points.slice(0, -1).join('') + String.fromCodePoint(next)];
 }
 
 /**
@@ -59,7 +103,11 @@ export function readableFilter(ctx: ServiceContext, facts: OrgFacts): WorkspaceF
  * - `filter[tagged]` matches the effective bindings: the workspace's own value for the key, else
  *   (no own binding for the key) its project's.
  */
-export function workspaceFilters(organizationId: string, query: WorkspaceFilterQuery): WorkspaceFilter[] {
+export function workspaceFilters(
+  organizationId: string,
+  query: WorkspaceFilterQuery,
+  plan: FilterPlan = PLAIN,
+): WorkspaceFilter[] {
   const out: WorkspaceFilter[] = [];
   const required = query.searchTags ?? [];
   const taggedWith = (eb: ExpressionBuilder<DB, 'workspaces'>, name: string) =>
@@ -88,7 +136,17 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
   if (query.wildcardName) {
     const pattern = wildcardPattern(query.wildcardName);
     out.push(() => sql<SqlBool>`workspaces.name_lower like ${pattern} escape '\\'`);
+    const { core, lead, trail } = wildcardParts(query.wildcardName);
+    // No star: the name itself (the unique index on organization and name_lower answers it).
+    if (!lead && !trail) out.push((eb) => eb('workspaces.name_lower', '=', core));
+    const range = prefixRange(query.wildcardName);
+    if (range) {
+      out.push((eb) => eb('workspaces.name_lower', '>=', range[0]));
+      out.push((eb) => eb('workspaces.name_lower', '<', range[1]));
+    }
   }
+  // The index narrows, the LIKE above decides: the answer is the same with or without it.
+  for (const literal of plan.narrowByTrigrams) out.push((eb) => eb('workspaces.seq', 'in', trigramCandidates(literal)));
   if (query.projectId) {
     const projectId = query.projectId;
     out.push((eb) => eb('workspaces.project_id', '=', projectId));

@@ -16,8 +16,8 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
 import { workspacesWithTags } from './workspaces-by-tags.js';
-import { countMatches, countWorkspaces, onlyCondition } from './workspaces-count.js';
-import { readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import { countMatches, countWorkspaces, onlyCondition, totalOfShortPage } from './workspaces-count.js';
+import { planFilters, readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -337,7 +337,8 @@ export async function listWorkspaces(
     const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page);
     return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
   }
-  const filters = workspaceFilters(org.id, query);
+  const plan = await planFilters(ctx, query);
+  const filters = workspaceFilters(org.id, query, plan);
   if (readable) filters.push(readable);
   // The page is chosen on the workspaces table alone (seq only: often answered from an index),
   // then its rows are read with their joins.
@@ -369,7 +370,7 @@ export async function listWorkspaces(
     total = rows.length > 0 ? Number(rows[0].total) : offsetOf(page) === 0 ? 0 : await countWorkspaces(ctx, filters);
   } else {
     seqs = (await paged.execute()).map((r) => r.seq);
-    total = await countMatches(ctx, org.id, query, readable, filters);
+    total = totalOfShortPage(page, seqs.length) ?? (await countMatches(ctx, org.id, query, readable, filters, plan));
   }
   return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
 }
