@@ -1,7 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { readableWorkspaceScope, type OrgFacts } from '../domain/policy.js';
 import { likeEscape } from '../store/like.js';
-import { narrowingPays, trigramCandidates } from '../store/name-search.js';
+import { narrowingQuery, trigramCandidates } from '../store/name-search.js';
 import type { DB } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
@@ -41,7 +41,7 @@ export function wildcardPattern(wildcard: string): string {
 
 /**
  * How the name conditions of a list are answered, decided before the query is built (it takes a
- * look at the name index): the literals whose trigram candidates narrow the list (SQLite; see
+ * look at the name index): the FTS5 queries whose candidates narrow the list (SQLite; see
  * store/name-search.ts). Empty: every condition as written.
  */
 export interface FilterPlan {
@@ -50,13 +50,16 @@ export interface FilterPlan {
 
 export const PLAIN: FilterPlan = { narrowByTrigrams: [] };
 
-/** The plan of `query`'s name conditions: which of their literals the trigram index narrows. */
+/** The plan of `query`'s name conditions: which of their literals the trigram index narrows, and how. */
 export async function planFilters(ctx: ServiceContext, query: WorkspaceFilterQuery): Promise<FilterPlan> {
   const literals: string[] = [];
   if (query.searchName) literals.push(query.searchName.toLowerCase());
   if (query.wildcardName) literals.push(wildcardParts(query.wildcardName).core);
   const narrowByTrigrams: string[] = [];
-  for (const literal of literals) if (await narrowingPays(ctx.db, literal)) narrowByTrigrams.push(literal);
+  for (const literal of literals) {
+    const match = await narrowingQuery(ctx.db, literal);
+    if (match !== null) narrowByTrigrams.push(match);
+  }
   return { narrowByTrigrams };
 }
 
@@ -119,13 +122,14 @@ export function workspaceFilters(
       .where('tags.name', '=', name.toLowerCase());
   if (required.length === 0) out.push((eb) => eb('workspaces.organization_id', '=', organizationId));
   // All required tags in one condition: the intersection of their sets is formed first, from
-  // the tag rows alone, and only its members are looked up in the workspaces table.
+  // the tag rows alone, and only its members are looked up in the workspaces table. As an
+  // ordered INTERSECT, which SQLite merges from the index ranges in one pass (see
+  // workspaces-by-tags.ts), rather than probing one tag's rows for each row of the other.
   if (required.length > 0) {
     out.push((eb) => {
-      let set = taggedWith(eb, required[required.length - 1]);
-      for (let i = required.length - 2; i >= 0; i--)
-        set = taggedWith(eb, required[i]).where('workspace_tags.workspace_seq', 'in', set);
-      return eb('workspaces.seq', 'in', set);
+      let set = taggedWith(eb, required[0]);
+      for (const name of required.slice(1)) set = set.intersect(taggedWith(eb, name));
+      return eb('workspaces.seq', 'in', set.orderBy('workspace_seq'));
     });
   }
   for (const tag of query.excludeTags ?? []) out.push((eb) => eb('workspaces.seq', 'not in', taggedWith(eb, tag)));
@@ -146,7 +150,7 @@ export function workspaceFilters(
     }
   }
   // The index narrows, the LIKE above decides: the answer is the same with or without it.
-  for (const literal of plan.narrowByTrigrams) out.push((eb) => eb('workspaces.seq', 'in', trigramCandidates(literal)));
+  for (const match of plan.narrowByTrigrams) out.push((eb) => eb('workspaces.seq', 'in', trigramCandidates(match)));
   if (query.projectId) {
     const projectId = query.projectId;
     out.push((eb) => eb('workspaces.project_id', '=', projectId));
