@@ -16,6 +16,7 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
 import { workspacesWithTags } from './workspaces-by-tags.js';
+import { pageByCurrentRun } from './workspaces-by-run-order.js';
 import { countMatches, countWorkspaces, onlyCondition, totalOfShortPage } from './workspaces-count.js';
 import { planFilters, readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
@@ -349,12 +350,6 @@ export async function listWorkspaces(
     case 'name':
       paged = paged.orderBy('workspaces.name_lower', dir).orderBy('workspaces.name', dir);
       break;
-    case 'current-run.created-at':
-      // Workspaces without a current run come last in either direction.
-      paged = paged
-        .orderBy(sql`workspaces.current_run_created_at is null`)
-        .orderBy('workspaces.current_run_created_at', dir);
-      break;
     case 'latest-change-at':
       paged = paged.orderBy('workspaces.latest_change_at', dir);
       break;
@@ -362,7 +357,11 @@ export async function listWorkspaces(
   paged = paged.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page));
   let seqs: number[];
   let total: number;
-  if (query.searchTags?.length) {
+  if (query.sort?.by === 'current-run.created-at') {
+    // Workspaces without a current run come last in either direction: two ranges, see there.
+    seqs = await pageByCurrentRun(ctx, filters, query.sort.descending, page);
+    total = totalOfShortPage(page, seqs.length) ?? (await countMatches(ctx, org.id, query, readable, filters, plan));
+  } else if (query.searchTags?.length) {
     // Required tags: the database builds their intersection and sorts it whichever way it is
     // asked, so the page carries the count of the whole set (one pass instead of two).
     const rows = await paged.select(sql<number>`count(*) over ()`.as('total')).execute();

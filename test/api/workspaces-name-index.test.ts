@@ -214,7 +214,8 @@ describe('migration 019 on a database that already holds workspaces', () => {
     try {
       await api.createOrg('acme');
       const db = api.store.db;
-      // The database as it was before migration 019: no index, no record of it.
+      // The database as it was before migration 019: no indexes, no record of it.
+      await sql`drop index workspaces_org_current_run`.execute(db);
       if (isPostgres(db)) {
         await sql`drop index if exists workspaces_name_trigram`.execute(db);
       } else {
