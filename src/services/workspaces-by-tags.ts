@@ -1,13 +1,17 @@
-import { sql, type SqlBool } from 'kysely';
 import { offsetOf, type PageRequest } from '../domain/paging.js';
 import type { ServiceContext } from './context.js';
+import { totalOfShortPage } from './workspaces-count.js';
 
 /**
  * A page of the workspaces that carry every one of `names` (flat tags of the organization), in
  * the default order (creation), with their number: what `terraform workspace list` asks of a
- * `cloud` block with tags, page after page. Both come from the tag index alone: the rows of the
- * rarest tag, in workspace order, each kept when the other tags have a row for the same
- * workspace. A page stops after its last row instead of forming and sorting the intersection.
+ * `cloud` block with tags, page after page. Both come from the tag index alone, as the
+ * `INTERSECT` of each tag's workspaces: the index on (tag_id, workspace_seq) gives each tag's
+ * set in workspace order, and with an `ORDER BY` SQLite merges the ordered sets in one pass
+ * (without it, it builds a temporary b-tree of one set and probes it: twice the time), and stops
+ * a page after its last row. At 100,000 workspaces, two tags of 17,600 workspaces each: the count
+ * took 3.5 ms (the size of each tag, to start from the rarest) plus 8.7 ms (a probe per workspace
+ * of the rarest), now 4 ms. The count is skipped when the page comes back short.
  * (A flat tag belongs to one organization, so its workspaces are all in it.)
  */
 export async function workspacesWithTags(
@@ -24,32 +28,25 @@ export async function workspacesWithTags(
     .where('name', 'in', wanted)
     .execute();
   if (tags.length < wanted.length) return { seqs: [], total: 0 };
-  const sizes = await ctx.db
-    .selectFrom('workspace_tags')
-    .select(['tag_id', (eb) => eb.fn.countAll<number>().as('n')])
-    .where(
-      'tag_id',
-      'in',
-      tags.map((t) => t.id),
-    )
-    .groupBy('tag_id')
-    .execute();
-  if (sizes.length < tags.length) return { seqs: [], total: 0 };
-  const [rarest, ...others] = sizes.sort((a, b) => Number(a.n) - Number(b.n)).map((s) => s.tag_id);
-  let rows = ctx.db.selectFrom('workspace_tags as wt').where('wt.tag_id', '=', rarest);
-  for (const tagId of others) {
-    rows = rows.where(
-      sql<SqlBool>`exists (select 1 from workspace_tags as other where other.tag_id = ${tagId} and other.workspace_seq = wt.workspace_seq)`,
+  const setOf = (tagId: string) =>
+    ctx.db
+      .selectFrom('workspace_tags')
+      .select('workspace_tags.workspace_seq')
+      .where('workspace_tags.tag_id', '=', tagId);
+  let all = setOf(tags[0].id);
+  for (const tag of tags.slice(1)) all = all.intersect(setOf(tag.id));
+  const ordered = all.orderBy('workspace_seq');
+  const paged = await ordered.limit(page.size).offset(offsetOf(page)).execute();
+  const seqs = paged.map((r) => r.workspace_seq!);
+  const total =
+    totalOfShortPage(page, seqs.length) ??
+    Number(
+      (
+        await ctx.db
+          .selectFrom(ordered.as('tagged'))
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
     );
-  }
-  const counted = await rows.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const total = Number(counted.n);
-  if (total === 0 || offsetOf(page) >= total) return { seqs: [], total };
-  const paged = await rows
-    .select('wt.workspace_seq')
-    .orderBy('wt.workspace_seq')
-    .limit(page.size)
-    .offset(offsetOf(page))
-    .execute();
-  return { seqs: paged.map((r) => r.workspace_seq!), total };
+  return { seqs, total };
 }

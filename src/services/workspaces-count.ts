@@ -1,7 +1,10 @@
 import type { ServiceContext } from './context.js';
+import { offsetOf, type PageRequest } from '../domain/paging.js';
 import {
+  PLAIN,
   taggedBranches,
   workspaceFilters,
+  type FilterPlan,
   type TaggedFilter,
   type WorkspaceFilter,
   type WorkspaceFilterQuery,
@@ -36,6 +39,18 @@ export function onlyCondition(q: WorkspaceFilterQuery, kind: keyof WorkspaceFilt
   );
 }
 
+/**
+ * The number of matches when the page itself tells it, else null: a page that came back short
+ * (fewer rows than asked) holds the last matches, so there are as many as it skipped plus what
+ * it holds. (An empty page past the first says nothing: the list may end anywhere before it.)
+ * The count, the costliest part of a list at scale, is then not run at all.
+ */
+export function totalOfShortPage(page: PageRequest, rows: number): number | null {
+  if (rows >= page.size) return null;
+  if (rows === 0 && offsetOf(page) > 0) return null;
+  return offsetOf(page) + rows;
+}
+
 /** The number of workspaces passing every one of `filters`. */
 export async function countWorkspaces(ctx: ServiceContext, filters: WorkspaceFilter[]): Promise<number> {
   let counted = ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n'));
@@ -50,6 +65,7 @@ export async function countMatches(
   query: WorkspaceFilterQuery,
   readable: WorkspaceFilter | null,
   filters: WorkspaceFilter[],
+  plan: FilterPlan = PLAIN,
 ): Promise<number> {
   if (readable === null && onlyCondition(query, 'excludeTags')) return countByExclusion(ctx, orgId, query.excludeTags!);
   const [first, ...rest] = query.tagged ?? [];
@@ -57,7 +73,7 @@ export async function countMatches(
   if (!first || first.key === '') return countWorkspaces(ctx, filters);
   if (rest.length === 0 && readable === null && onlyCondition(query, 'tagged')) return countTagged(ctx, orgId, first);
   // The first `filter[tagged]` splits into its two disjoint branches, each counted from an index.
-  const others = workspaceFilters(orgId, { ...query, tagged: rest });
+  const others = workspaceFilters(orgId, { ...query, tagged: rest }, plan);
   if (readable) others.push(readable);
   const branch = taggedBranches(first);
   return (

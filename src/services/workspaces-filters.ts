@@ -1,6 +1,7 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
 import { readableWorkspaceScope, type OrgFacts } from '../domain/policy.js';
 import { likeEscape } from '../store/like.js';
+import { narrowingQuery, trigramCandidates } from '../store/name-search.js';
 import type { DB } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 
@@ -26,13 +27,59 @@ export interface WorkspaceFilterQuery {
   locked?: boolean;
 }
 
-/** `*x`, `x*`, `*x*` (or no star: exact), case-insensitive, as a LIKE pattern. */
-export function wildcardPattern(wildcard: string): string {
+/** The parts of a `search[wildcard-name]`: its literal core (lower case) and where it is anchored. */
+function wildcardParts(wildcard: string): { core: string; lead: boolean; trail: boolean } {
   const w = wildcard.toLowerCase();
   const lead = w.startsWith('*');
   const trail = w.length > 1 && w.endsWith('*');
-  const core = w.slice(lead ? 1 : 0, trail ? -1 : undefined);
+  return { core: w.slice(lead ? 1 : 0, trail ? -1 : undefined), lead, trail };
+}
+
+/** `*x`, `x*`, `*x*` (or no star: exact), case-insensitive, as a LIKE pattern. */
+export function wildcardPattern(wildcard: string): string {
+  const { core, lead, trail } = wildcardParts(wildcard);
   return `${lead ? '%' : ''}${likeEscape(core)}${trail ? '%' : ''}`;
+}
+
+/**
+ * How the name conditions of a list are answered, decided before the query is built (it takes a
+ * look at the name index): the FTS5 queries whose candidates narrow the list (SQLite; see
+ * store/name-search.ts). Empty: every condition as written.
+ */
+export interface FilterPlan {
+  narrowByTrigrams: string[];
+}
+
+export const PLAIN: FilterPlan = { narrowByTrigrams: [] };
+
+/** The plan of `query`'s name conditions: which of their literals the trigram index narrows, and how. */
+export async function planFilters(ctx: ServiceContext, query: WorkspaceFilterQuery): Promise<FilterPlan> {
+  const literals: string[] = [];
+  if (query.searchName) literals.push(query.searchName.toLowerCase());
+  if (query.wildcardName) literals.push(wildcardParts(query.wildcardName).core);
+  const narrowByTrigrams: string[] = [];
+  for (const literal of literals) {
+    const match = await narrowingQuery(ctx.db, literal);
+    if (match !== null) narrowByTrigrams.push(match);
+  }
+  return { narrowByTrigrams };
+}
+
+/**
+ * A prefix search (`x*`) as a range of `name_lower` (names that start with `x` sort from `x` up
+ * to, not including, `x` with its last character incremented, in code-point order: SQLite's
+ * BINARY, PostgreSQL's "C"), which the index on (organization, name_lower) answers; the LIKE
+ * still decides. Null when the range cannot be written (no core, or a last character that has no
+ * plain successor).
+ */
+function prefixRange(wildcard: string): [string, string] | null {
+  const { core, lead, trail } = wildcardParts(wildcard);
+  if (lead || !trail || core === '') return null;
+  const points = [...core];
+  const last = points[points.length - 1].codePointAt(0)!;
+  const next = last + 1;
+  if (next > 0x10ffff || (next >= 0xd800 && next <= 0xdfff)) return null;
+  return [core, points.slice(0, -1).join('') + String.fromCodePoint(next)];
 }
 
 /**
@@ -61,7 +108,11 @@ export function readableFilter(ctx: ServiceContext, facts: OrgFacts): WorkspaceF
  * - `filter[tagged]` matches the effective bindings: the workspace's own value for the key, else
  *   (no own binding for the key) its project's.
  */
-export function workspaceFilters(organizationId: string, query: WorkspaceFilterQuery): WorkspaceFilter[] {
+export function workspaceFilters(
+  organizationId: string,
+  query: WorkspaceFilterQuery,
+  plan: FilterPlan = PLAIN,
+): WorkspaceFilter[] {
   const out: WorkspaceFilter[] = [];
   const required = query.searchTags ?? [];
   const taggedWith = (eb: ExpressionBuilder<DB, 'workspaces'>, name: string) =>
@@ -73,13 +124,14 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
       .where('tags.name', '=', name.toLowerCase());
   if (required.length === 0) out.push((eb) => eb('workspaces.organization_id', '=', organizationId));
   // All required tags in one condition: the intersection of their sets is formed first, from
-  // the tag rows alone, and only its members are looked up in the workspaces table.
+  // the tag rows alone, and only its members are looked up in the workspaces table. As an
+  // ordered INTERSECT, which SQLite merges from the index ranges in one pass (see
+  // workspaces-by-tags.ts), rather than probing one tag's rows for each row of the other.
   if (required.length > 0) {
     out.push((eb) => {
-      let set = taggedWith(eb, required[required.length - 1]);
-      for (let i = required.length - 2; i >= 0; i--)
-        set = taggedWith(eb, required[i]).where('workspace_tags.workspace_seq', 'in', set);
-      return eb('workspaces.seq', 'in', set);
+      let set = taggedWith(eb, required[0]);
+      for (const name of required.slice(1)) set = set.intersect(taggedWith(eb, name));
+      return eb('workspaces.seq', 'in', set.orderBy('workspace_seq'));
     });
   }
   for (const tag of query.excludeTags ?? []) out.push((eb) => eb('workspaces.seq', 'not in', taggedWith(eb, tag)));
@@ -90,7 +142,17 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
   if (query.wildcardName) {
     const pattern = wildcardPattern(query.wildcardName);
     out.push(() => sql<SqlBool>`workspaces.name_lower like ${pattern} escape '\\'`);
+    const { core, lead, trail } = wildcardParts(query.wildcardName);
+    // No star: the name itself (the unique index on organization and name_lower answers it).
+    if (!lead && !trail) out.push((eb) => eb('workspaces.name_lower', '=', core));
+    const range = prefixRange(query.wildcardName);
+    if (range) {
+      out.push((eb) => eb('workspaces.name_lower', '>=', range[0]));
+      out.push((eb) => eb('workspaces.name_lower', '<', range[1]));
+    }
   }
+  // The index narrows, the LIKE above decides: the answer is the same with or without it.
+  for (const match of plan.narrowByTrigrams) out.push((eb) => eb('workspaces.seq', 'in', trigramCandidates(match)));
   if (query.projectId) {
     const projectId = query.projectId;
     out.push((eb) => eb('workspaces.project_id', '=', projectId));

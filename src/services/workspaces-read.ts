@@ -17,8 +17,9 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { metricsOf } from './run-metrics.js';
 import { workspacesWithTags } from './workspaces-by-tags.js';
-import { countMatches, countWorkspaces, onlyCondition } from './workspaces-count.js';
-import { readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import { pageByCurrentRun } from './workspaces-by-run-order.js';
+import { countMatches, countWorkspaces, onlyCondition, totalOfShortPage } from './workspaces-count.js';
+import { planFilters, readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -338,7 +339,8 @@ export async function listWorkspaces(
     const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page);
     return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
   }
-  const filters = workspaceFilters(org.id, query);
+  const plan = await planFilters(ctx, query);
+  const filters = workspaceFilters(org.id, query, plan);
   if (readable) filters.push(readable);
   // The page is chosen on the workspaces table alone (seq only: often answered from an index),
   // then its rows are read with their joins.
@@ -348,12 +350,6 @@ export async function listWorkspaces(
   switch (query.sort?.by) {
     case 'name':
       paged = paged.orderBy('workspaces.name_lower', dir).orderBy('workspaces.name', dir);
-      break;
-    case 'current-run.created-at':
-      // Workspaces without a current run come last in either direction.
-      paged = paged
-        .orderBy(sql`workspaces.current_run_created_at is null`)
-        .orderBy('workspaces.current_run_created_at', dir);
       break;
     case 'latest-change-at':
       paged = paged.orderBy('workspaces.latest_change_at', dir);
@@ -368,7 +364,11 @@ export async function listWorkspaces(
   paged = paged.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page));
   let seqs: number[];
   let total: number;
-  if (query.searchTags?.length) {
+  if (query.sort?.by === 'current-run.created-at') {
+    // Workspaces without a current run come last in either direction: two ranges, see there.
+    seqs = await pageByCurrentRun(ctx, filters, query.sort.descending, page);
+    total = totalOfShortPage(page, seqs.length) ?? (await countMatches(ctx, org.id, query, readable, filters, plan));
+  } else if (query.searchTags?.length) {
     // Required tags: the database builds their intersection and sorts it whichever way it is
     // asked, so the page carries the count of the whole set (one pass instead of two).
     const rows = await paged.select(sql<number>`count(*) over ()`.as('total')).execute();
@@ -376,7 +376,7 @@ export async function listWorkspaces(
     total = rows.length > 0 ? Number(rows[0].total) : offsetOf(page) === 0 ? 0 : await countWorkspaces(ctx, filters);
   } else {
     seqs = (await paged.execute()).map((r) => r.seq);
-    total = await countMatches(ctx, org.id, query, readable, filters);
+    total = totalOfShortPage(page, seqs.length) ?? (await countMatches(ctx, org.id, query, readable, filters, plan));
   }
   return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
 }

@@ -13,14 +13,15 @@ export interface CopyResult {
 /** Tables that hold data, in the order the migrations create them (so, referenced before referencing). */
 async function tablesInOrder(): Promise<string[]> {
   // A fresh in-memory SQLite database knows that order: SQLite lists tables as they were created.
+  // Virtual tables and their shadow tables (the name index, migration 019) are not data: the
+  // target's own triggers or indexes fill them as the workspaces arrive.
   const { openSqliteStore } = await import('./sqlite.js');
   const scratch = await openSqliteStore(':memory:');
   try {
     const { rows } = await sql<{
       name: string;
-    }>`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by rowid`.execute(
-      scratch.db,
-    );
+    }>`select m.name from sqlite_master m join pragma_table_list l on l.schema = 'main' and l.name = m.name
+      where m.type = 'table' and l.type = 'table' and m.name not like 'sqlite_%' order by m.rowid`.execute(scratch.db);
     return rows.map((r) => r.name).filter((name) => name !== 'berth_migrations');
   } finally {
     await scratch.close();

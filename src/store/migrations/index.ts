@@ -15,6 +15,7 @@ import * as m014 from './014_identity.js';
 import * as m015 from './015_organization_defaults.js';
 import * as m016 from './016_state_files.js';
 import * as m017 from './017_teams_tokens.js';
+import * as m019 from './019_list_scale_indexes.js';
 import * as m021 from './021_workspace_lock_index.js';
 
 export interface Migration {
@@ -41,5 +42,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: 'organization_defaults', up: m015.up },
   { version: 16, name: 'state_files', up: m016.up },
   { version: 17, name: 'teams_tokens', up: m017.up },
+  { version: 19, name: 'list_scale_indexes', up: m019.up },
   { version: 21, name: 'workspace_lock_index', up: m021.up },
 ];
