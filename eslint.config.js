@@ -39,25 +39,35 @@ const layer = (...patterns) => ({
 const layers = {
   domain: layer(
     { regex: io, message: `src/domain does no I/O (${see}).` },
-    folders('domain', 'store', 'services', 'api', 'cli', 'client', 'commands'),
+    folders('domain', 'store', 'services', 'api', 'cli', 'client', 'commands', 'console'),
   ),
-  store: layer(folders('store', 'services', 'api', 'cli', 'client', 'commands')),
-  services: layer(folders('services', 'api', 'cli', 'client', 'commands'), {
+  store: layer(folders('store', 'services', 'api', 'cli', 'client', 'commands', 'console')),
+  services: layer(folders('services', 'api', 'cli', 'client', 'commands', 'console'), {
     regex: String.raw`^(hono|@hono\/.*)(\/.*)?$`,
     message: `src/services knows no HTTP (${see}).`,
   }),
-  api: layer(folders('api', 'cli', 'client', 'commands'), {
+  api: layer(folders('api', 'cli', 'client', 'commands', 'console'), {
     regex: String.raw`^\.\.?\/(.*\/)?store\/(?!(transaction|database-errors)\.js$)`,
     allowTypeImports: true,
     message: `src/api imports from src/store only types, store/transaction.js and store/database-errors.js (${see}).`,
   }),
   // src/api/serve.ts is the composition root of `berth serve`: it opens the store for the app.
-  apiServe: layer(folders('api', 'cli', 'client', 'commands')),
-  client: layer(folders('client', 'services', 'store', 'commands', 'api', 'cli')),
-  cli: layer(folders('cli', 'services')),
+  apiServe: layer(folders('api', 'cli', 'client', 'commands', 'console')),
+  client: layer(folders('client', 'services', 'store', 'commands', 'api', 'cli', 'console')),
+  cli: layer(folders('cli', 'services', 'console')),
   // src/cli/local.ts is the composition root of local mode: it opens the store, loads its settings, builds the app.
-  cliLocal: { '@typescript-eslint/no-restricted-imports': 'off', 'no-restricted-syntax': 'off' },
-  commands: layer(folders('commands', 'services')),
+  cliLocal: layer(folders('cli', 'console')),
+  commands: layer(folders('commands', 'services', 'console')),
+  // src/console is the browser app (docs/console.md): it reaches the API over HTTP only, so it
+  // imports nothing of the rest of src/ but types, no Node module, and no package but preact.
+  console: layer(
+    {
+      regex: String.raw`^(\.\.\/)+(api|cli|client|commands|domain|services|store)\/`,
+      allowTypeImports: true,
+      message: `src/console imports only types from the rest of src/ (docs/console.md).`,
+    },
+    { regex: String.raw`^(?!\.|preact($|\/))`, message: `src/console imports no package but preact (docs/console.md).` },
+  ),
 };
 
 /** Node's globals, as the Node that runs ESLint has them (for the plain .js/.mjs files). */
@@ -129,4 +139,9 @@ export default defineConfig(
   { files: ['src/cli/**/*.ts'], rules: layers.cli },
   { files: ['src/cli/local.ts'], rules: layers.cliLocal },
   { files: ['src/commands/**/*.ts'], rules: layers.commands },
+  { files: ['src/console/**/*.{ts,tsx}'], rules: layers.console },
+  {
+    files: ['src/console/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: false, project: 'src/console/tsconfig.json' } },
+  },
 );

@@ -13,6 +13,7 @@ import { readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildConsole } from './build-console.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -130,6 +131,8 @@ try {
 } finally {
   rmSync(scratch, { recursive: true, force: true });
 }
+// The web console: a browser app of its own (scripts/build-console.mjs), served by `berth serve`.
+const built = await buildConsole(root);
 console.error(
-  `build: dist/cli.cjs, its code cache and oclif.manifest.json (${Object.keys(manifest.commands).length} commands)`,
+  `build: dist/console (${built.script}, ${built.style}), dist/cli.cjs, its code cache and oclif.manifest.json (${Object.keys(manifest.commands).length} commands)`,
 );

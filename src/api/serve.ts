@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { createServer as createHttpsServer } from 'node:https';
 import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono/node-server';
 import { getPath } from 'hono/utils/url';
@@ -11,6 +12,7 @@ import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
+import { consoleAssetRoutes } from './console-assets.js';
 import { JSONAPI } from './documents.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
@@ -71,6 +73,8 @@ export interface ServeOptions {
   stateUrlTtlSeconds?: number;
   /** Header size, URL length and timeouts; each missing one takes its default (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
+  /** The built web console served at `/` (default: dist/console beside the CLI bundle). */
+  consoleDir?: string;
 }
 
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
@@ -126,6 +130,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     onUnexpectedError: reportError,
     onAuthenticated: limiter ? (authorization) => knownTokens.add(tokenKey(authorization)!) : undefined,
   });
+  // The web console at `/` (docs/console.md): only serve mounts it, and it reads its files lazily.
+  app.route('/', consoleAssetRoutes(options.consoleDir ?? fileURLToPath(new URL('./console/', import.meta.url))));
   const createdToken = await ensureSiteAdminToken(store.db, new Date());
 
   // The retention pruning task: deletes what the data retention policies no longer keep.

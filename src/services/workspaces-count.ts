@@ -22,13 +22,14 @@ const CONDITIONS: Record<keyof WorkspaceFilterQuery, true> = {
   projectId: true,
   currentRunStatus: true,
   tagged: true,
+  locked: true,
 };
 
 /** Whether `q` holds conditions of `kind` and of no other kind (besides the organization). */
 export function onlyCondition(q: WorkspaceFilterQuery, kind: keyof WorkspaceFilterQuery): boolean {
   const present = (k: keyof WorkspaceFilterQuery) => {
     const v = q[k];
-    return Array.isArray(v) ? v.length > 0 : Boolean(v);
+    return Array.isArray(v) ? v.length > 0 : typeof v === 'boolean' || Boolean(v);
   };
   return (
     present(kind) && (Object.keys(CONDITIONS) as (keyof WorkspaceFilterQuery)[]).every((k) => k === kind || !present(k))

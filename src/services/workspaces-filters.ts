@@ -22,6 +22,8 @@ export interface WorkspaceFilterQuery {
   projectId?: string;
   currentRunStatus?: string[];
   tagged?: TaggedFilter[];
+  /** `filter[locked]`: only locked (true) or only unlocked (false) workspaces. */
+  locked?: boolean;
 }
 
 /** `*x`, `x*`, `*x*` (or no star: exact), case-insensitive, as a LIKE pattern. */
@@ -96,6 +98,10 @@ export function workspaceFilters(organizationId: string, query: WorkspaceFilterQ
   if (query.currentRunStatus && query.currentRunStatus.length > 0) {
     const statuses = query.currentRunStatus;
     out.push((eb) => eb('workspaces.current_run_status', 'in', statuses));
+  }
+  if (query.locked !== undefined) {
+    const locked = query.locked ? 1 : 0;
+    out.push((eb) => eb('workspaces.locked', '=', locked));
   }
   for (const t of query.tagged ?? []) {
     if (t.key === '') {

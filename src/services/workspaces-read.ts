@@ -300,7 +300,7 @@ export async function workspaceOf(ctx: ServiceContext, db: Tx, row: WorkspaceRow
 export type { TaggedFilter } from './workspaces-filters.js';
 export { wildcardPattern } from './workspaces-filters.js';
 
-export type WorkspaceSort = 'name' | 'current-run.created-at' | 'latest-change-at';
+export type WorkspaceSort = 'name' | 'current-run.created-at' | 'latest-change-at' | 'locked-at';
 
 export interface WorkspaceListQuery extends WorkspaceFilterQuery {
   sort?: { by: WorkspaceSort; descending: boolean };
@@ -356,6 +356,12 @@ export async function listWorkspaces(
       break;
     case 'latest-change-at':
       paged = paged.orderBy('workspaces.latest_change_at', dir);
+      break;
+    case 'locked-at':
+      // Unlocked workspaces come last in either direction (with filter[locked]=true there are
+      // none, and the index on the lock time gives the page in order).
+      if (query.locked !== true) paged = paged.orderBy(sql`workspaces.locked_at is null`);
+      paged = paged.orderBy('workspaces.locked_at', dir);
       break;
   }
   paged = paged.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page));

@@ -42,7 +42,7 @@ export const WORKSPACE_INCLUDES = [
   'current_state_version',
 ] as const;
 
-const SORTS: WorkspaceSort[] = ['name', 'current-run.created-at', 'latest-change-at'];
+const SORTS: WorkspaceSort[] = ['name', 'current-run.created-at', 'latest-change-at', 'locked-at'];
 
 const byId = (c: Context<AppEnv>): WorkspaceRef => ({ id: c.req.param('id')! });
 const byName = (c: Context<AppEnv>): WorkspaceRef => ({
@@ -63,6 +63,7 @@ const LIST_FILTERS = [
   /^search\[(name|tags|exclude-tags|wildcard-name)\]$/,
   /^filter\[project\]\[id\]$/,
   /^filter\[current-run\]\[status\]$/,
+  /^filter\[locked\]$/,
   TAGGED_FILTER,
 ];
 
@@ -81,6 +82,12 @@ export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
   query.tagged = taggedFiltersOf(c)
     .filter((t) => t.key !== undefined || t.value !== undefined)
     .map((t) => ({ key: t.key ?? '', value: t.value ?? '' }));
+  const locked = queryParam(c, 'filter[locked]');
+  if (locked !== undefined) {
+    if (locked !== 'true' && locked !== 'false')
+      throw badRequest('filter[locked] must be true or false', { parameter: 'filter[locked]' });
+    query.locked = locked === 'true';
+  }
   const sort = queryParam(c, 'sort');
   if (sort !== undefined) {
     const descending = sort.startsWith('-');

@@ -1,0 +1,103 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, whenUnauthorized } from './api.js';
+import { Layout } from './components/layout.js';
+import type { AccountAttributes, Document } from './jsonapi.js';
+import { AuditPage } from './pages/audit.js';
+import { LocksPage } from './pages/locks.js';
+import { OrganizationsPage } from './pages/organizations.js';
+import { ProjectsPage } from './pages/projects.js';
+import { SignInPage } from './pages/sign-in.js';
+import { WorkspacePage } from './pages/workspace.js';
+import { WorkspacesPage } from './pages/workspaces.js';
+import { useRoute, type Route } from './router.js';
+import { exchangeSignInCode, takeSignInCode } from './sign-in-link.js';
+import { forgetToken, storedToken, storedTokenId } from './token.js';
+
+/** The console: the sign-in page until a token is stored, then the page of the route. */
+export function App() {
+  const route = useRoute();
+  const [signedIn, setSignedIn] = useState(() => storedToken() !== null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [user, setUser] = useState<string | null>(null);
+  const [exchanging, setExchanging] = useState(false);
+
+  useEffect(() => {
+    whenUnauthorized((message) => {
+      setNotice(message);
+      setSignedIn(false);
+    });
+    const code = takeSignInCode();
+    if (!code) return;
+    setExchanging(true);
+    forgetToken();
+    setSignedIn(false);
+    exchangeSignInCode(code).then(
+      () => {
+        setNotice(null);
+        setSignedIn(true);
+        setExchanging(false);
+      },
+      (err: unknown) => {
+        setNotice((err as Error).message);
+        setExchanging(false);
+      },
+    );
+  }, []);
+
+  useEffect(() => {
+    if (!signedIn) return setUser(null);
+    api<Document<AccountAttributes>>('/account/details').then(
+      (doc) => setUser(doc.data.attributes.username),
+      () => setUser(null),
+    );
+  }, [signedIn]);
+
+  const signOut = async () => {
+    const id = storedTokenId();
+    // A token minted by a sign-in link is this tab's alone: deleted, not only forgotten.
+    if (id) await api(`/authentication-tokens/${encodeURIComponent(id)}`, { method: 'DELETE' }).catch(() => undefined);
+    forgetToken();
+    setNotice(null);
+    setSignedIn(false);
+  };
+
+  if (exchanging) return <p class="centered" data-testid="signing-in">Signing in…</p>;
+  if (!signedIn)
+    return (
+      <SignInPage
+        notice={notice}
+        onSignedIn={() => {
+          setNotice(null);
+          setSignedIn(true);
+        }}
+      />
+    );
+  return (
+    <Layout route={route} user={user} onSignOut={() => void signOut()}>
+      <Page route={route} />
+    </Layout>
+  );
+}
+
+function Page({ route }: { route: Route }) {
+  switch (route.page) {
+    case 'organizations':
+      return <OrganizationsPage query={route.query} />;
+    case 'projects':
+      return <ProjectsPage org={route.org} query={route.query} />;
+    case 'workspaces':
+      return <WorkspacesPage org={route.org} query={route.query} />;
+    case 'workspace':
+      return <WorkspacePage key={`${route.org}/${route.name}`} org={route.org} name={route.name} />;
+    case 'locks':
+      return <LocksPage org={route.org} query={route.query} />;
+    case 'audit':
+      return <AuditPage org={route.org} query={route.query} />;
+    default:
+      return (
+        <p class="error" data-testid="error-message">
+          No such page. <a href="#/">Organizations</a>
+        </p>
+      );
+  }
+}

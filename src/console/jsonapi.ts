@@ -1,0 +1,140 @@
+/** The JSON:API shapes the console reads (attributes typed per resource where it reads them). */
+
+export interface Ref {
+  type: string;
+  id: string;
+}
+
+export interface Resource<A = Record<string, unknown>> {
+  type: string;
+  id: string;
+  attributes: A;
+  relationships?: Record<string, { data?: Ref | Ref[] | null; links?: Record<string, string> } | undefined>;
+  links?: Record<string, string>;
+}
+
+export interface Pagination {
+  'current-page': number;
+  'page-size': number;
+  'prev-page': number | null;
+  'next-page': number | null;
+  'total-pages': number;
+  'total-count': number;
+}
+
+export interface Document<A = Record<string, unknown>> {
+  data: Resource<A>;
+  included?: Resource[];
+}
+
+export interface Collection<A = Record<string, unknown>> {
+  data: Resource<A>[];
+  included?: Resource[];
+  meta?: { pagination?: Pagination };
+}
+
+/** The one resource a relationship points at (to-one), or null. */
+export function related(r: Resource<unknown>, name: string): Ref | null {
+  const data = r.relationships?.[name]?.data;
+  return data && !Array.isArray(data) ? data : null;
+}
+
+/** The resources a to-many relationship points at. */
+export function relatedMany(r: Resource<unknown>, name: string): Ref[] {
+  const data = r.relationships?.[name]?.data;
+  return Array.isArray(data) ? data : [];
+}
+
+/** The included resource a reference names, if the document included it. */
+export function findIncluded(included: Resource[] | undefined, ref: Ref | null): Resource | undefined {
+  if (!ref) return undefined;
+  return included?.find((r) => r.type === ref.type && r.id === ref.id);
+}
+
+export interface OrganizationAttributes {
+  name: string;
+  email: string;
+  'created-at': string;
+}
+
+export interface ProjectAttributes {
+  name: string;
+  description: string | null;
+  'workspace-count': number;
+  'created-at': string;
+  'is-default': boolean;
+}
+
+export interface TagBindingAttributes {
+  key: string;
+  value: string;
+  'created-at'?: string;
+}
+
+export interface WorkspacePermissions {
+  'can-lock': boolean;
+  'can-unlock': boolean;
+  'can-force-unlock': boolean;
+  'can-read-state-versions': boolean;
+}
+
+export interface WorkspaceAttributes {
+  name: string;
+  description: string | null;
+  'created-at': string;
+  'updated-at': string;
+  'latest-change-at': string | null;
+  'execution-mode': string;
+  'terraform-version': string;
+  'working-directory': string | null;
+  'auto-apply': boolean;
+  'global-remote-state': boolean;
+  'resource-count': number;
+  locked: boolean;
+  'locked-reason': string | null;
+  'locked-at': string | null;
+  'tag-names': string[];
+  'plan-duration-average': number | null;
+  'apply-duration-average': number | null;
+  'run-failures': number | null;
+  permissions: WorkspacePermissions;
+}
+
+export interface RunAttributes {
+  status: string;
+  message: string | null;
+  'created-at': string;
+  'status-timestamps': Record<string, string>;
+}
+
+export interface StateVersionAttributes {
+  'created-at': string;
+  serial: number;
+  size: number | null;
+  status: string;
+  'resource-count': number | null;
+  'terraform-version': string | null;
+  'hosted-state-download-url': string | null;
+}
+
+export interface AuditEventAttributes {
+  timestamp: string;
+  action: string;
+  'actor-kind': string;
+  'actor-id': string | null;
+  'actor-name': string | null;
+  'target-type': string;
+  'target-id': string | null;
+  'target-name': string | null;
+  'workspace-id': string | null;
+  'request-id': string | null;
+}
+
+export interface SshKeyAttributes {
+  name: string;
+}
+
+export interface AccountAttributes {
+  username: string;
+  email?: string;
+}

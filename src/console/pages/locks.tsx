@@ -1,0 +1,3 @@
+export function LocksPage(_props: { org: string; query: URLSearchParams }) {
+  return <h1>locks</h1>;
+}

@@ -1,0 +1,3 @@
+export function ProjectsPage(_props: { org: string; query: URLSearchParams }) {
+  return <h1>projects</h1>;
+}

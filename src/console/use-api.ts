@@ -1,0 +1,38 @@
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { api, isAbort } from './api.js';
+
+export interface Loaded<T> {
+  data: T | null;
+  error: string | null;
+  loading: boolean;
+  reload: () => void;
+}
+
+/**
+ * A GET of `path` (null: nothing to load), again whenever the path changes or `reload` is called.
+ * The previous answer stays shown while the next one loads (no flash of empty content); a request
+ * the page no longer needs is aborted.
+ */
+export function useApi<T>(path: string | null): Loaded<T> {
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: path !== null,
+  });
+  const [tick, setTick] = useState(0);
+  useEffect(() => {
+    if (path === null) return;
+    const controller = new AbortController();
+    setState((s) => ({ ...s, loading: true }));
+    api<T>(path, { signal: controller.signal }).then(
+      (data) => setState({ data, error: null, loading: false }),
+      (err: unknown) => {
+        if (isAbort(err)) return;
+        setState({ data: null, error: (err as Error).message, loading: false });
+      },
+    );
+    return () => controller.abort();
+  }, [path, tick]);
+  const reload = useCallback(() => setTick((t) => t + 1), []);
+  return { ...state, reload };
+}
