@@ -89,7 +89,7 @@ describe('console sign-in', () => {
     expect(page.url()).not.toContain('sign-in=');
     await expect.poll(() => page.getByTestId('current-user').textContent()).toBe('alice');
     await expect.poll(() => page.getByTestId('org-row').count()).toBe(1);
-    const minted = (await page.evaluate("sessionStorage.getItem('berth.token')")) as string;
+    const minted = await page.evaluate<string>("sessionStorage.getItem('berth.token')");
     expect(minted).toMatch(/^berth\./);
     expect(minted).not.toBe(alice);
     expect(await apiStatus(minted)).toBe(200);
