@@ -35,6 +35,8 @@ export interface ConsoleServer {
   cli: (args: string[], token?: string) => ReturnType<typeof runCli>;
   /** Like `cli`, expecting success, parsing `--json` output. */
   json: (args: string[], token?: string) => Promise<any>;
+  /** A request to the API (`/api/v2` + path) with `token`; throws unless it succeeds; the body's `data`. */
+  api: (token: string, method: string, path: string, body?: unknown) => Promise<any>;
   stop: () => Promise<void>;
 }
 
@@ -49,9 +51,21 @@ export async function startConsoleServer(): Promise<ConsoleServer> {
     if (r.code !== 0) throw new Error(`berth ${args.join(' ')} failed (${r.code}): ${r.stderr}`);
     return r.stdout.trim() === '' ? null : JSON.parse(r.stdout);
   };
+  const url = server.url.replace(/\/$/, '');
+  const api = async (token: string, method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}/api/v2${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.api+json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await res.text();
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text}`);
+    return text ? (JSON.parse(text) as { data: unknown }).data : null;
+  };
   return {
     server,
-    url: server.url.replace(/\/$/, ''),
+    url,
+    api,
     adminToken,
     cli,
     json,
@@ -85,6 +99,8 @@ export async function newPage(
     viewport: { width: options.width ?? 1280, height: options.height ?? 800 },
     colorScheme: options.colorScheme ?? 'light',
   });
+  // A missing element fails in 10 s, not playwright's default 30 s.
+  context.setDefaultTimeout(10_000);
   const page = await context.newPage();
   return { context, page };
 }
