@@ -64,9 +64,12 @@ const layers = {
     {
       regex: String.raw`^(\.\.\/)+(api|cli|client|commands|domain|services|store)\/`,
       allowTypeImports: true,
-      message: `src/console imports only types from the rest of src/ (docs/console.md).`,
+      message: `src/console imports only types from the rest of src/ (docs/console.md; ${see}).`,
     },
-    { regex: String.raw`^(?!\.|preact($|\/))`, message: `src/console imports no package but preact (docs/console.md).` },
+    {
+      regex: String.raw`^(?!\.|preact($|\/))`,
+      message: `src/console imports no package but preact (docs/console.md; ${see}).`,
+    },
   ),
 };
 

@@ -26,6 +26,7 @@ export const workspaceFilterFlags = {
     description: 'key-value tag key[=value]; repeat for AND; no value means any value',
     multiple: true,
   }),
+  locked: Flags.boolean({ description: 'only locked workspaces (--no-locked: only unlocked ones)', allowNo: true }),
 };
 
 type FilterFlagValues = {
@@ -36,6 +37,7 @@ type FilterFlagValues = {
   project?: string;
   'run-status'?: string;
   tag?: string[];
+  locked?: boolean;
 };
 
 export async function filtersFromFlags(
@@ -62,6 +64,7 @@ export async function filtersFromFlags(
     excludeTags: split(f['exclude-tags']),
     runStatus: statuses,
     tagged: f.tag?.map(parseTagFlag),
+    locked: f.locked,
   };
   if (f.project) filters.projectId = await resolveProjectId(client, org, f.project);
   return filters;

@@ -23,6 +23,8 @@ export interface WorkspaceListFilters {
   projectId?: string;
   runStatus?: string[];
   tagged?: { key: string; value: string }[];
+  /** `filter[locked]`: only locked (true) or only unlocked (false) workspaces. */
+  locked?: boolean;
   sort?: string;
   include?: string;
 }
@@ -35,6 +37,7 @@ export function listQuery(f: WorkspaceListFilters): RequestOptions['query'] {
     'search[exclude-tags]': f.excludeTags?.join(','),
     'filter[project][id]': f.projectId,
     'filter[current-run][status]': f.runStatus?.join(','),
+    'filter[locked]': f.locked === undefined ? undefined : String(f.locked),
     sort: f.sort,
     include: f.include,
   };

@@ -15,22 +15,26 @@ import { forgetToken, storedToken, storedTokenId } from './token.js';
 
 /** The console: the sign-in page until a token is stored, then the page of the route. */
 export function App() {
+  // A one-time sign-in link (#sign-in=CODE) is taken out of the address bar before anything else.
+  const [code] = useState(() => {
+    const found = takeSignInCode();
+    if (found) forgetToken();
+    return found;
+  });
   const route = useRoute();
   const [signedIn, setSignedIn] = useState(() => storedToken() !== null);
   const [notice, setNotice] = useState<string | null>(null);
   const [user, setUser] = useState<string | null>(null);
-  const [exchanging, setExchanging] = useState(false);
+  const [exchanging, setExchanging] = useState(code !== null);
+
+  // Set during render, before any page's first request can be refused.
+  whenUnauthorized((message) => {
+    setNotice(message);
+    setSignedIn(false);
+  });
 
   useEffect(() => {
-    whenUnauthorized((message) => {
-      setNotice(message);
-      setSignedIn(false);
-    });
-    const code = takeSignInCode();
     if (!code) return;
-    setExchanging(true);
-    forgetToken();
-    setSignedIn(false);
     exchangeSignInCode(code).then(
       () => {
         setNotice(null);
@@ -42,7 +46,7 @@ export function App() {
         setExchanging(false);
       },
     );
-  }, []);
+  }, [code]);
 
   useEffect(() => {
     if (!signedIn) return setUser(null);
@@ -51,6 +55,11 @@ export function App() {
       () => setUser(null),
     );
   }, [signedIn]);
+
+  // Each page has its own title (history, tabs and screen readers tell them apart).
+  useEffect(() => {
+    document.title = `${titleOf(route, signedIn)} · berth`;
+  }, [route, signedIn]);
 
   const signOut = async () => {
     const id = storedTokenId();
@@ -61,7 +70,12 @@ export function App() {
     setSignedIn(false);
   };
 
-  if (exchanging) return <p class="centered" data-testid="signing-in">Signing in…</p>;
+  if (exchanging)
+    return (
+      <p class="centered" data-testid="signing-in">
+        Signing in…
+      </p>
+    );
   if (!signedIn)
     return (
       <SignInPage
@@ -99,5 +113,25 @@ function Page({ route }: { route: Route }) {
           No such page. <a href="#/">Organizations</a>
         </p>
       );
+  }
+}
+
+function titleOf(route: Route, signedIn: boolean): string {
+  if (!signedIn) return 'Sign in';
+  switch (route.page) {
+    case 'organizations':
+      return 'Organizations';
+    case 'projects':
+      return `Projects of ${route.org}`;
+    case 'workspaces':
+      return `Workspaces of ${route.org}`;
+    case 'workspace':
+      return `${route.name} (${route.org})`;
+    case 'locks':
+      return `Locks of ${route.org}`;
+    case 'audit':
+      return `Audit trail of ${route.org}`;
+    default:
+      return 'Not found';
   }
 }

@@ -1,11 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONSOLE_SECURITY_HEADERS } from '../../src/api/console-assets.js';
 import { startServer, type RunningServer } from '../../src/api/serve.js';
-import { tempDb } from '../helpers/cli.js';
+import { ROOT, tempDb } from '../helpers/cli.js';
 
 const CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -157,5 +157,26 @@ describe('the web console served by berth serve', () => {
     expect(res.status).toBe(404);
     const doc = (await res.json()) as any;
     expect(doc.errors[0].detail).toContain('npm run build');
+  });
+});
+
+describe('the console build (npm run build)', () => {
+  const dist = join(ROOT, 'dist');
+
+  it('writes dist/console: an index.html naming a hashed script and style sheet that are there', () => {
+    const html = readFileSync(join(dist, 'console', 'index.html'), 'utf8');
+    const script = /src="\/console\/(app-[A-Z0-9]+\.js)"/.exec(html)?.[1];
+    const style = /href="\/console\/(app-[A-Z0-9]+\.css)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    expect(style).toBeDefined();
+    expect(readdirSync(join(dist, 'console')).sort()).toEqual([script, style, 'index.html'].sort());
+    // No inline script or style (the CSP allows none), nothing from another origin.
+    expect(html).not.toMatch(/<script>|<style|style=|https?:\/\//);
+  });
+
+  it('keeps the console out of the CLI bundle: no CLI command loads its code', () => {
+    const cli = readFileSync(join(dist, 'cli.cjs'), 'utf8');
+    for (const marker of ['berth.token', 'preact', 'sessionStorage', 'workspace-search'])
+      expect(cli).not.toContain(marker);
   });
 });

@@ -76,6 +76,18 @@ const FORBIDDEN: [string, Kind, string][] = [
   ['src/commands/workspace/thing.ts', 'await import', '../../services/workspaces-read.js'],
   ['src/commands/thing.ts', 'import type', '../services/context.js'],
   ['src/client/thing.ts', 'import type', '../store/schema.js'],
+  // The web console is a browser app: it reaches berth over HTTP only, and nothing loads it.
+  ['src/console/thing.ts', 'import', '../api/app.js'],
+  ['src/console/pages/thing.tsx', 'import', '../../domain/errors.js'],
+  ['src/console/thing.ts', 'await import', '../client/client.js'],
+  ['src/console/thing.ts', 'import', 'node:fs'],
+  ['src/console/thing.ts', 'import', 'hono'],
+  ['src/api/thing.ts', 'import', '../console/app.js'],
+  ['src/api/serve.ts', 'import', '../console/app.js'],
+  ['src/cli/thing.ts', 'import', '../console/app.js'],
+  ['src/cli/local.ts', 'await import', '../console/app.js'],
+  ['src/commands/thing.ts', 'import', '../console/app.js'],
+  ['src/domain/rule.ts', 'import', '../console/app.js'],
 ];
 
 /** [file, how, module]: an import its layer allows (the exceptions above stay exceptions). */
@@ -99,6 +111,9 @@ const ALLOWED: [string, Kind, string][] = [
   ['src/commands/thing.ts', 'import', '../cli/base-command.js'],
   ['src/commands/thing.ts', 'await import', '../store/backup.js'],
   ['src/commands/thing.ts', 'await import', '../api/serve.js'],
+  ['src/console/thing.ts', 'import', 'preact/hooks'],
+  ['src/console/pages/thing.tsx', 'import', '../api.js'],
+  ['src/console/thing.ts', 'import type', '../domain/workspace.js'],
 ];
 
 describe('the layer rules of docs/architecture.md (eslint.config.js)', () => {

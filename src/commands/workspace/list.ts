@@ -13,6 +13,8 @@ const SORTS = [
   '-current-run.created-at',
   'latest-change-at',
   '-latest-change-at',
+  'locked-at',
+  '-locked-at',
 ];
 
 export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
@@ -24,6 +26,7 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
     '<%= config.bin %> workspace list --org acme --search prod --project Platform --sort -name',
     '<%= config.bin %> workspace list --org acme --wildcard "app-*" --tag env=prod --tag team',
     '<%= config.bin %> workspace list --org acme --tags linux,blue --exclude-tags legacy --run-status applied,errored',
+    '<%= config.bin %> workspace list --org acme --locked --sort locked-at',
     '<%= config.bin %> workspace list --org acme --limit 10',
     '<%= config.bin %> workspace list --org acme --page 2 --page-size 50 --json',
   ];

@@ -82,8 +82,8 @@ export function Pager({
         <span class="disabled">← Previous</span>
       )}
       <span data-testid="page-info">
-        page {pagination['current-page']} of {Math.max(1, pagination['total-pages'])} ·{' '}
-        {pagination['total-count']} in all
+        page {pagination['current-page']} of {Math.max(1, pagination['total-pages'])} · {pagination['total-count']} in
+        all
       </span>
       {next ? (
         <a href={to(next)} data-testid="page-next" rel="next">
@@ -109,7 +109,11 @@ export function Section({ title, children, id }: { title: string; children: Comp
 /** A tag binding `key: value` (inherited ones marked). */
 export function TagBinding({ k, value, inherited }: { k: string; value: string; inherited?: boolean }) {
   return (
-    <span class={inherited ? 'tag inherited' : 'tag'} data-testid="tag-binding" title={inherited ? 'inherited from the project' : 'own'}>
+    <span
+      class={inherited ? 'tag inherited' : 'tag'}
+      data-testid="tag-binding"
+      title={inherited ? 'inherited from the project' : 'own'}
+    >
       {value === '' ? k : `${k}: ${value}`}
       {inherited ? ' ↑' : ''}
     </span>

@@ -40,8 +40,8 @@ export function SignInPage({ notice, onSignedIn }: { notice: string | null; onSi
           aria-describedby="token-help"
         />
         <p id="token-help" class="muted">
-          The token stays in this tab only (session storage) and is forgotten when you sign out or close the tab. Or
-          run <code>berth login --web</code> for a one-time sign-in link.
+          The token stays in this tab only (session storage) and is forgotten when you sign out or close the tab. Or run{' '}
+          <code>berth login --web</code> for a one-time sign-in link.
         </p>
         <button type="submit" disabled={busy} data-testid="sign-in">
           {busy ? 'Signing in…' : 'Sign in'}

@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import { ago, duration } from '../../src/console/components/common.js';
+import { runDurations } from '../../src/console/components/run-chart.js';
+import type { Resource, RunAttributes } from '../../src/console/jsonapi.js';
+import { auditPath } from '../../src/console/pages/audit.js';
+import { workspaceListPath } from '../../src/console/pages/workspaces.js';
+import { href, orgPath, parseRoute } from '../../src/console/router.js';
+import { parseTagged, taggedParams } from '../../src/console/tags.js';
+
+/** The console's pure pieces: routes, the API paths its pages ask for, tag filters, run durations. */
+describe('the console: hash routes', () => {
+  it('parses every page, with names decoded and the query kept', () => {
+    expect(parseRoute('')).toMatchObject({ page: 'organizations' });
+    expect(parseRoute('#/')).toMatchObject({ page: 'organizations' });
+    expect(parseRoute('#/orgs/acme')).toMatchObject({ page: 'workspaces', org: 'acme' });
+    expect(parseRoute('#/orgs/acme/projects')).toMatchObject({ page: 'projects', org: 'acme' });
+    expect(parseRoute('#/orgs/acme/locks')).toMatchObject({ page: 'locks', org: 'acme' });
+    expect(parseRoute('#/orgs/acme/audit')).toMatchObject({ page: 'audit', org: 'acme' });
+    const ws = parseRoute('#/orgs/my%20org/workspaces/app-prod');
+    expect(ws).toMatchObject({ page: 'workspace', org: 'my org', name: 'app-prod' });
+    const list = parseRoute('#/orgs/acme/workspaces?search=app&locked=true&page=2');
+    expect(list.page).toBe('workspaces');
+    expect(Object.fromEntries(list.query)).toEqual({ search: 'app', locked: 'true', page: '2' });
+  });
+
+  it('answers not-found for anything else, malformed escapes included', () => {
+    for (const hash of ['#/nope', '#/orgs', '#/orgs/acme/nope', '#/orgs/acme/workspaces/a/b', '#/orgs/%E0%A4%A']) {
+      expect(parseRoute(hash).page, hash).toBe('not-found');
+    }
+  });
+
+  it('builds hashes with encoded names and without empty parameters', () => {
+    expect(orgPath('a/b', 'workspaces', 'x y')).toBe('/orgs/a%2Fb/workspaces/x%20y');
+    expect(href('/orgs/acme/workspaces', { search: 'app', page: undefined, tags: '' })).toBe(
+      '#/orgs/acme/workspaces?search=app',
+    );
+    expect(parseRoute(`#${orgPath('a/b', 'workspaces', 'x y')}`)).toMatchObject({ org: 'a/b', name: 'x y' });
+  });
+});
+
+describe('the console: the API paths of its pages', () => {
+  const path = (hashQuery: string) => decodeURIComponent(workspaceListPath('acme', new URLSearchParams(hashQuery)));
+
+  it('asks for a substring search, or a wildcard search when the box holds a *', () => {
+    expect(path('search=app')).toContain('search[name]=app');
+    expect(path('search=app-*')).toContain('search[wildcard-name]=app-*');
+    expect(path('search=app-*')).not.toContain('search[name]');
+  });
+
+  it('passes every filter, sort and page, and always one page of 20', () => {
+    const p = path('project=prj-1&tags=a,b&tagged=env:prod, team&locked=false&status=applied&sort=-name&page=3');
+    expect(p).toContain('filter[project][id]=prj-1');
+    expect(p).toContain('search[tags]=a,b');
+    expect(p).toContain('filter[tagged][0][key]=env');
+    expect(p).toContain('filter[tagged][0][value]=prod');
+    expect(p).toContain('filter[tagged][1][key]=team');
+    expect(p).not.toContain('filter[tagged][1][value]');
+    expect(p).toContain('filter[locked]=false');
+    expect(p).toContain('filter[current-run][status]=applied');
+    expect(p).toContain('sort=-name');
+    expect(p).toContain('page[number]=3');
+    expect(p).toContain('page[size]=20');
+    expect(path('')).toBe('/organizations/acme/workspaces?page[size]=20&include=project,current_run');
+  });
+
+  it('reads key-value tags as key:value, a key alone, or :value', () => {
+    expect(parseTagged(' env:prod , team,:blue,, ')).toEqual([
+      { key: 'env', value: 'prod' },
+      { key: 'team', value: '' },
+      { key: '', value: 'blue' },
+    ]);
+    expect(taggedParams(parseTagged(':blue'))).toEqual({ 'filter[tagged][0][value]': 'blue' });
+  });
+
+  it('asks for the audit trail with its filters', () => {
+    expect(decodeURIComponent(auditPath('acme', { actor: 'user-1', workspace: 'ws-1', since: '2026-01-01' }))).toBe(
+      '/organizations/acme/audit-trail?filter[since]=2026-01-01&filter[actor]=user-1&filter[workspace]=ws-1&page[size]=20',
+    );
+  });
+});
+
+describe('the console: run durations and times', () => {
+  const run = (id: string, created: string, t: Record<string, string>): Resource<RunAttributes> => ({
+    id,
+    type: 'runs',
+    attributes: { status: 'applied', message: null, 'created-at': created, 'status-timestamps': t },
+  });
+
+  it('measures plan and apply from the status timestamps, oldest run first', () => {
+    const runs = [
+      run('run-b', '2026-01-02T00:00:00Z', {
+        'planning-at': '2026-01-02T00:00:00Z',
+        'planned-at': '2026-01-02T00:00:30Z',
+        'applying-at': '2026-01-02T00:01:00Z',
+        'applied-at': '2026-01-02T00:03:00Z',
+      }),
+      run('run-a', '2026-01-01T00:00:00Z', {
+        'planning-at': '2026-01-01T00:00:00Z',
+        'planned-at': '2026-01-01T00:00:05Z',
+      }),
+      run('run-c', '2026-01-03T00:00:00Z', {}),
+    ];
+    expect(runDurations(runs)).toEqual([
+      { id: 'run-a', plan: 5, apply: null },
+      { id: 'run-b', plan: 30, apply: 120 },
+      { id: 'run-c', plan: null, apply: null },
+    ]);
+  });
+
+  it('words ages and durations', () => {
+    const now = Date.parse('2026-01-10T00:00:00Z');
+    expect(ago('2026-01-09T23:59:30Z', now)).toBe('30 s ago');
+    expect(ago('2026-01-09T23:50:00Z', now)).toBe('10 min ago');
+    expect(ago('2026-01-09T21:00:00Z', now)).toBe('3 h ago');
+    expect(ago('2026-01-01T00:00:00Z', now)).toBe('9 days ago');
+    expect(duration(5)).toBe('5 s');
+    expect(duration(125)).toBe('2 min 5 s');
+    expect(duration(120)).toBe('2 min');
+  });
+});
