@@ -92,11 +92,15 @@ export async function acmeScene(s: ConsoleServer): Promise<Scene> {
   return { alice, rita, projects, workspaces };
 }
 
-/** The workspace names the list shows, in order (each row's first link or cell). */
+/** The workspace names a list shows, in order (each row's `data-name`, else its first link or cell). */
 export async function rowNames(page: Page, testId = 'workspace-row'): Promise<string[]> {
-  const rows = page.getByTestId(testId);
   const names: string[] = [];
-  for (const row of await rows.all()) {
+  for (const row of await page.getByTestId(testId).all()) {
+    const named = await row.getAttribute('data-name');
+    if (named !== null) {
+      names.push(named);
+      continue;
+    }
     const link = row.locator('a').first();
     const text =
       (await link.count()) > 0 ? await link.textContent() : await row.locator('td, th').first().textContent();
@@ -110,9 +114,10 @@ export async function rowNames(page: Page, testId = 'workspace-row'): Promise<st
  * (checked when `value` is 'true'), or a text field (filled, then Enter).
  */
 export async function setFilter(control: Locator, value: string): Promise<void> {
-  const kind = String(
-    await control.evaluate("(el) => el.tagName === 'SELECT' ? 'select' : el.type === 'checkbox' ? 'checkbox' : 'text'"),
-  );
+  const kind = await control.evaluate((el) => {
+    const e = el as unknown as { tagName: string; type?: string };
+    return e.tagName === 'SELECT' ? 'select' : e.type === 'checkbox' ? 'checkbox' : 'text';
+  });
   if (kind === 'select') {
     const labels = await control.locator('option').allTextContents();
     const label = labels.find((l) => l.trim().toLowerCase() === value.toLowerCase());

@@ -95,7 +95,7 @@ describe('console XSS', () => {
 
   it('the workspace page shows description, source, SSH key and lock reason as text', async () => {
     await page.goto(`${s.url}/#/orgs/acme/workspaces/web`);
-    await page.getByRole('heading', { name: 'web' }).first().waitFor();
+    await expect.poll(() => page.getByTestId('workspace-name').textContent()).toBe('web');
     await expect.poll(bodyText).toContain(DESCRIPTION);
     await expect.poll(bodyText).toContain(REASON);
     await expectInert('workspace page');
