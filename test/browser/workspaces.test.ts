@@ -94,16 +94,17 @@ describe('console workspaces and locks', () => {
   });
 
   it('shows a lock made with the CLI after a reload: holder and reason', async () => {
-    await workspacePage('tools');
+    await workspacePage('app-prod');
     await page.getByTestId('lock-button').waitFor();
-    const r = await s.cli(['workspace', 'lock', 'acme/tools', '--reason', 'nightly backup'], scene.alice);
+    const r = await s.cli(['workspace', 'lock', 'acme/app-prod', '--reason', 'nightly backup'], scene.alice);
     expect(r.code, r.stderr).toBe(0);
     await page.reload();
     await page.getByTestId('unlock-button').waitFor();
     await expect.poll(() => page.getByTestId('lock-holder').textContent()).toContain('alice');
     await expect.poll(() => page.getByText('nightly backup').count()).toBeGreaterThan(0);
+    // The README's picture of the workspace page (scripts/readme-screenshots.mjs).
     await screenshot(page, 'workspace');
-    expect((await s.cli(['workspace', 'unlock', 'acme/tools'], scene.alice)).code).toBe(0);
+    expect((await s.cli(['workspace', 'unlock', 'acme/app-prod'], scene.alice)).code).toBe(0);
   });
 
   it("force-unlocks another's lock (owners only)", async () => {
@@ -129,6 +130,7 @@ describe('console workspaces and locks', () => {
     expect(await rows.nth(0).textContent()).toContain('release 42');
     expect(await rows.nth(1).textContent()).toContain('admin');
     expect(await rows.nth(1).textContent()).toContain('schema migration');
+    // The README's picture of the locks board (scripts/readme-screenshots.mjs).
     await screenshot(page, 'locks-board');
   });
 
