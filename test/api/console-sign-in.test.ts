@@ -80,6 +80,12 @@ describe('console sign-in links', () => {
     expect((await call('GET', `${P}/account/details`, token)).status).toBe(401);
   });
 
+  it('a code raced by several sign-ins at once is traded once', async () => {
+    const code = (await newLink()).body.data.attributes.code;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => signIn(code)));
+    expect(answers.map((a) => a.status).sort()).toEqual([201, 404, 404, 404, 404, 404]);
+  });
+
   it('the minted token stops working after 8 hours', async () => {
     const code = (await newLink()).body.data.attributes.code;
     const token = (await signIn(code)).body.data.attributes.token;
