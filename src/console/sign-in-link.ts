@@ -10,8 +10,6 @@ export function takeSignInCode(): string | null {
   const match = /^#sign-in=([A-Za-z0-9_-]+)$/.exec(location.hash);
   if (!match) return null;
   history.replaceState(null, '', `${location.pathname}${location.search}#/`);
-  // replaceState fires no hashchange: tell the router (it parsed `#sign-in=…` as no page).
-  window.dispatchEvent(new HashChangeEvent('hashchange'));
   return match[1];
 }
 
