@@ -12,7 +12,6 @@ import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
 import { createApp } from './app.js';
-import { consoleAssetRoutes } from './console-assets.js';
 import { JSONAPI } from './documents.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
@@ -26,6 +25,7 @@ import { databaseErrorAnswer, isDatabaseUnavailable } from '../store/database-er
 import { AccessLog } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { ConcurrencyGate, MAX_CONCURRENT_READS } from './read-gate.js';
+import { consoleAssetRoutes } from './console-assets.js';
 import {
   answerClientError,
   DEFAULT_LIMITS,

@@ -46,6 +46,17 @@ export function DurationChart({
   const slot = WIDTH / Math.max(values.length, 30);
   const measured = values.filter((v) => v.seconds !== null);
   const avg = measured.length ? measured.reduce((s, v) => s + v.seconds!, 0) / measured.length : null;
+  if (measured.length === 0)
+    return (
+      <figure class="chart-figure">
+        <div class="chart chart-empty" data-testid={`run-chart-${kind}`}>
+          No finished {kind} among the last runs.
+        </div>
+        <figcaption class="legend">
+          <span class={`${kind}-key`}>■</span> {label}
+        </figcaption>
+      </figure>
+    );
   return (
     <figure class="chart-figure">
       <svg
@@ -75,7 +86,7 @@ export function DurationChart({
       </svg>
       <figcaption class="legend">
         <span class={`${kind}-key`}>■</span> {label}
-        {avg === null ? ' — no finished run' : `, average ${duration(avg)}, longest ${duration(max)}`}
+        {avg !== null && `, average ${duration(avg)}, longest ${duration(max)}`}
       </figcaption>
     </figure>
   );

@@ -81,8 +81,8 @@ export function WorkspacesPage({ org, query: q }: { org: string; query: URLSearc
     `/organizations/${encodeURIComponent(org)}/projects${query({ 'page[size]': 100, sort: 'name' })}`,
   );
   const search = useDebouncedField(current.search ?? '', (v) => set('search', v.trim()));
-  const tags = useDebouncedField(current.tags ?? '', (v) => set('tags', v.trim()), 500);
-  const tagged = useDebouncedField(current.tagged ?? '', (v) => set('tagged', v.trim()), 500);
+  const tags = useDebouncedField(current.tags ?? '', (v) => set('tags', v), 500);
+  const tagged = useDebouncedField(current.tagged ?? '', (v) => set('tagged', v), 500);
   const filtered = KEYS.some((k) => k !== 'page' && current[k] !== undefined);
   return (
     <>
