@@ -85,7 +85,7 @@ export default defineConfig(
       parserOptions: {
         projectService: {
           // The vitest configs sit outside tsconfig.json's folders; they get its options all the same.
-          allowDefaultProject: ['vitest.config.ts', 'vitest.postgres.config.ts'],
+          allowDefaultProject: ['vitest.config.ts', 'vitest.postgres.config.ts', 'vitest.browser.config.ts'],
           defaultProject: 'tsconfig.json',
         },
         tsconfigRootDir: import.meta.dirname,

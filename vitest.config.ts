@@ -3,8 +3,9 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // PostgreSQL only: run by scripts/test-postgres.mjs with vitest.postgres.config.ts.
-    exclude: ['test/postgres/**', '**/node_modules/**'],
+    // PostgreSQL only: run by scripts/test-postgres.mjs with vitest.postgres.config.ts; the
+    // browser tests by scripts/test-browser.mjs with vitest.browser.config.ts.
+    exclude: ['test/postgres/**', 'test/browser/**', '**/node_modules/**'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

@@ -32,6 +32,7 @@ import { runRoutes } from './routes/runs.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
 import { stateOutputRoutes } from './routes/state-outputs.js';
+import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-sign-in.js';
 import { systemClock } from '../domain/clock.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
 
@@ -72,6 +73,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       throw payloadTooLarge(`request bodies are limited to ${BODY_LIMIT} bytes`);
     }),
   );
+  // The console's sign-in: the link's code is the credential, no token.
+  v2.route('/', consoleSignInRoutes(options));
   v2.use('*', authMiddleware(options));
   v2.route('/', organizationRoutes());
   v2.route('/', projectRoutes());
@@ -93,6 +96,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', auditTrailRoutes());
   v2.route('/', organizationTagRoutes());
+  v2.route('/', consoleSignInLinkRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -56,6 +56,8 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /admin/authentication-tokens': r('site-admin-token.create', null, true),
   'DELETE /authentication-tokens/:id': r('token.revoke', 'authentication-tokens'),
   'PATCH /account/update': r('account.update', null),
+  'POST /console/sign-in-links': r('console.sign-in-link.create', null, true),
+  'POST /console/sign-ins': r('console.sign-in', null, true, 'authentication-tokens'),
   'POST /admin/maintenance/prune': r('instance.prune', null),
   'POST /admin/data-retention-policy-settings': r('instance.data-retention-policy.set', null),
   'PATCH /admin/data-retention-policy-settings': r('instance.data-retention-policy.set', null),

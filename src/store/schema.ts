@@ -400,6 +400,17 @@ export interface AuditEventsTable {
   request_id: string | null;
 }
 
+/** A one-time sign-in link of the web console (migration 020); only the code's sha256 is kept. */
+export interface ConsoleSignInLinksTable {
+  id: string;
+  code_hash: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  /** When the code was exchanged for a token; null while unused. */
+  used_at: string | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -430,5 +441,6 @@ export interface DB {
   remote_state_consumers: RemoteStateConsumersTable;
   data_retention_policies: DataRetentionPoliciesTable;
   audit_events: AuditEventsTable;
+  console_sign_in_links: ConsoleSignInLinksTable;
   berth_migrations: MigrationsTable;
 }

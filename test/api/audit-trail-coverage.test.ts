@@ -211,6 +211,13 @@ const CASES: Record<string, Case> = {
       s.api.post(`${P}/organization-memberships/${m.id}/actions/accept`, undefined, { token: carol.token }),
     );
   },
+  'POST /console/sign-in-links': (s) => s.act(() => s.api.post(`${P}/console/sign-in-links`)),
+  'POST /console/sign-ins': async (s) => {
+    const link = await ok(s.api.post(`${P}/console/sign-in-links`));
+    return s.act(() =>
+      s.api.post(`${P}/console/sign-ins`, named('console-sign-ins', { code: link.attributes.code }), { token: null }),
+    );
+  },
   'PATCH /account/update': (s) =>
     s.act(() => s.api.patch(`${P}/account/update`, named('users', { email: 'root@example.com' }))),
   'POST /teams/:id/authentication-token': async (s) => {

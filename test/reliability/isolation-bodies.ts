@@ -143,6 +143,13 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
     body: (a) => ({ data: [{ type: 'organization-memberships', id: a.membershipId }] }),
   },
   'GET /api/v2/whoami': { expect: 'own' },
+  // The console's sign-in links are the caller's own (team and organization tokens get 403); a
+  // sign-in trades a code, which names no organization (an unknown one is 404).
+  'POST /api/v2/console/sign-in-links': { expect: 'own' },
+  'POST /api/v2/console/sign-ins': {
+    expect: 'own',
+    body: () => ({ data: { type: 'console-sign-ins', attributes: { code: 'A'.repeat(43) } } }),
+  },
   'GET /api/v2/organizations/:org/teams': { expect: 404 },
   'POST /api/v2/organizations/:org/teams': {
     expect: 404,

@@ -16,6 +16,7 @@ import * as m015 from './015_organization_defaults.js';
 import * as m016 from './016_state_files.js';
 import * as m017 from './017_teams_tokens.js';
 import * as m019 from './019_list_scale_indexes.js';
+import * as m020 from './020_console_sign_in_links.js';
 import * as m021 from './021_workspace_lock_index.js';
 
 export interface Migration {
@@ -43,5 +44,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 16, name: 'state_files', up: m016.up },
   { version: 17, name: 'teams_tokens', up: m017.up },
   { version: 19, name: 'list_scale_indexes', up: m019.up },
+  { version: 20, name: 'console_sign_in_links', up: m020.up },
   { version: 21, name: 'workspace_lock_index', up: m021.up },
 ];
