@@ -163,8 +163,9 @@ async function sqliteWriteTransaction<T>(
 /**
  * Runs `fn` in one write transaction that holds berth's write lock from its start (see `begin`),
  * so that operations which race (locks, unique names, moves) are serialised across connections,
- * processes and instances (on PostgreSQL, per organization when the scope names one). Commits on success, rolls back on any error. With a scope that carries
- * a commit hook, the hook's work commits (or rolls back) with it.
+ * processes and instances (on PostgreSQL, per organization when the scope names one). Commits on
+ * success, rolls back on any error. With a scope that carries a commit hook, the hook's work
+ * commits (or rolls back) with it.
  */
 export function writeTransaction<T>(scope: Kysely<DB> | TransactionScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (scope instanceof Kysely) return inTransaction(scope, undefined, true, fn);
