@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { BIN, ROOT } from '../lib.mjs';
+import { api } from './server.mjs';
 
 const CLUSTER = join(ROOT, 'scripts', 'pg-cluster.sh');
 
@@ -74,4 +75,12 @@ export async function seededPostgres(serverUrl, seedFile) {
       await admin.end();
     },
   };
+}
+
+/** Creates organization `name` through a running instance (an empty one: its default project only). */
+export async function addOrganization(server, name) {
+  await api(server, 'POST', '/api/v2/organizations', {
+    data: { type: 'organizations', attributes: { name, email: `${name}@bench.test` } },
+  });
+  return name;
 }

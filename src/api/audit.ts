@@ -98,10 +98,17 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
     try {
       const created = route.creates ? await createdRef(c.res) : null;
       const final = created ? await resolveSubject(options.db, created) : subject;
-      if (!recorded) await writeTransaction(options.db, (tx) => recordAuditEvent(tx, input(final)));
+      // The record is the only row these write: its organization's write lock is enough (on
+      // PostgreSQL; see store/transaction.ts), and keeps that organization's trail in order.
+      const inTrail = (organizationId: string | null) => ({
+        db: options.db,
+        organization: () => Promise.resolve(organizationId ?? undefined),
+      });
+      if (!recorded) await writeTransaction(inTrail(final.organizationId), (tx) => recordAuditEvent(tx, input(final)));
       else if (created) {
         const id = recorded;
-        await writeTransaction(options.db, (tx) => retargetAuditEvent(tx, id, final));
+        const trail = inTrail(final.organizationId ?? subject.organizationId);
+        await writeTransaction(trail, (tx) => retargetAuditEvent(tx, id, final));
       }
     } catch (err) {
       // The change itself succeeded: answer it as such, and report the lost detail.

@@ -8,6 +8,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
+import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
 
 type PoolRow = {
   id: string;
@@ -149,7 +150,7 @@ export async function createAgentPool(
   organization: string,
   input: AgentPoolInput,
 ): Promise<AgentPool> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
       throw notAuthorized('manage the agent pools of this organization');
@@ -175,7 +176,7 @@ export async function createAgentPool(
  * Workspaces that already run on the pool keep it; the scope applies when a workspace chooses it.
  */
 export async function updateAgentPool(ctx: ServiceContext, id: string, input: AgentPoolInput): Promise<AgentPool> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'agent_pools', id), async (tx) => {
     const { row, facts } = await readablePool(ctx, id, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
       throw notAuthorized('manage the agent pools of this organization');
@@ -246,7 +247,7 @@ export async function getAgentPool(ctx: ServiceContext, id: string): Promise<Age
 
 /** Deletes a pool; 409 while workspaces run on it or it is a default of its organization or a project. */
 export async function deleteAgentPool(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'agent_pools', id), async (tx) => {
     const { row, facts } = await readablePool(ctx, id, tx);
     if (!can(ctx.actor, 'organization:manage-agent-pools', facts))
       throw notAuthorized('manage the agent pools of this organization');

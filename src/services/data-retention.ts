@@ -13,6 +13,7 @@ import { readTransaction, writeTransaction, type Tx } from '../store/transaction
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import { inOrganizationNamed, inWorkspaceOrganization } from './write-scope.js';
 
 /** Data retention exists only in the self-hosted edition; the hosted edition answers 404. */
 export function requireSelfHosted(ctx: Pick<ServiceContext, 'settings'>): void {
@@ -163,7 +164,7 @@ export async function setOrganizationPolicy(
   input: RetentionPolicyInput,
 ): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (
       !can(ctx.actor, 'organization:update', facts) &&
@@ -188,7 +189,7 @@ export async function setOrganizationPolicy(
 /** Removes the organization default (204 whether or not there was one). */
 export async function deleteOrganizationPolicy(ctx: ServiceContext, organization: string): Promise<void> {
   requireSelfHosted(ctx);
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (
       !can(ctx.actor, 'organization:update', facts) &&
@@ -222,7 +223,7 @@ export async function setWorkspacePolicy(
   input: RetentionPolicyInput,
 ): Promise<RetentionPolicy> {
   requireSelfHosted(ctx);
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts))
       throw notAuthorized('set the data retention policy of this workspace');
@@ -245,7 +246,7 @@ export async function setWorkspacePolicy(
 /** Removes the workspace's own policy (204 whether or not it had one); the default applies again. */
 export async function deleteWorkspacePolicy(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
   requireSelfHosted(ctx);
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts))
       throw notAuthorized('delete the data retention policy of this workspace');

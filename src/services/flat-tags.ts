@@ -10,6 +10,7 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { workspaceSeq } from './workspace-seq.js';
+import { inWorkspaceOrganization } from './write-scope.js';
 
 /** Tags with how many workspaces carry them. */
 function selectTags(db: Tx) {
@@ -141,7 +142,7 @@ async function tagsById(
  * (created in the organization when new). Tags it already carries are ignored.
  */
 export async function addWorkspaceTags(ctx: ServiceContext, ref: WorkspaceRef, refs: FlatTagRef[]): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     requireManageTags(ctx, facts, row.id);
     const now = ctx.clock.now().toISOString();
@@ -204,7 +205,7 @@ export async function addTagRefs(
  * a name that matches no tag is ignored, as is a tag the workspace does not carry.
  */
 export async function removeWorkspaceTags(ctx: ServiceContext, ref: WorkspaceRef, refs: FlatTagRef[]): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     requireManageTags(ctx, facts, row.id);
     await tagsById(tx, row.organization_id, refs);

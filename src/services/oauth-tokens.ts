@@ -7,6 +7,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
+import { inOrganizationNamed } from './write-scope.js';
 
 function selectTokens(db: Tx) {
   return db
@@ -38,7 +39,7 @@ export async function createOAuthToken(
   organization: string,
   input: OAuthTokenInput,
 ): Promise<OAuthToken> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-vcs', facts))
       throw notAuthorized('manage the VCS connections of this organization');

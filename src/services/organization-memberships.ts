@@ -15,6 +15,7 @@ import { readableOrganization } from './organizations.js';
 import { ensureOwnersKeepAMember, teamMemberCount } from './team-members.js';
 import { getTeam } from './teams.js';
 import { usersByIds } from './users.js';
+import { inOrganizationOf } from './write-scope.js';
 
 /**
  * Organization memberships, as HCP Terraform has them: owners (and the organization token, and
@@ -195,7 +196,7 @@ export async function getMembership(ctx: ServiceContext, id: string): Promise<Or
  * leaves every team of the organization; the owners team keeps at least one member (422).
  */
 export async function deleteMembership(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'organization_memberships', id), async (tx) => {
     const { row } = await visibleMembership(ctx, tx, id);
     const teams = tx.selectFrom('teams').select('id').where('organization_id', '=', row.organization_id);
     const owner = await tx
@@ -218,7 +219,7 @@ export async function deleteMembership(ctx: ServiceContext, id: string): Promise
  * user may (404 for those who manage members too); accepting an active membership changes nothing.
  */
 export async function acceptMembership(ctx: ServiceContext, id: string): Promise<OrganizationMembership> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'organization_memberships', id), async (tx) => {
     const { row, self } = await visibleMembership(ctx, tx, id);
     if (!self) throw notAuthorized('accept this invitation (the invited user only)');
     if (row.status !== 'active') {

@@ -7,6 +7,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { workspaceSeq } from './workspace-seq.js';
+import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
 
 const notInOrganization = (what: string, ids: string[], all: string[], pointer: string) =>
   new BerthError(
@@ -24,7 +25,7 @@ const notInOrganization = (what: string, ids: string[], all: string[], pointer: 
  * "manage workspaces", the organization token) may; each id must name a tag of the organization.
  */
 export async function deleteOrganizationTags(ctx: ServiceContext, organization: string, ids: string[]): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized('delete the tags of this organization');
     const found = new Set(
@@ -49,7 +50,7 @@ async function tagRow(tx: Tx, id: string) {
  * tag's organization (422) and one the caller may administer (404 otherwise).
  */
 export async function addTagToWorkspaces(ctx: ServiceContext, tagId: string, workspaceIds: string[]): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'tags', tagId), async (tx) => {
     const tag = await tagRow(tx, tagId);
     if (!tag) throw notFound(`tag ${tagId} not found`);
     const facts = await orgFacts(tx, ctx.actor, tag.organization_id);

@@ -6,6 +6,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { creatorFromRow } from './team-tokens.js';
 import { creatorOf, insertToken } from './tokens.js';
+import { inOrganizationNamed } from './write-scope.js';
 
 /**
  * Organization tokens: each organization has at most one of each type, the organization token
@@ -48,7 +49,7 @@ export async function createOrganizationToken(
   type: OrganizationTokenType,
   options: TokenOptions,
 ): Promise<TokenInfo> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, orgName), async (tx) => {
     const org = await orgForTokens(ctx, tx, orgName);
     await tx.deleteFrom('tokens').where('organization_id', '=', org.id).where('kind', '=', type).execute();
     const info = await insertToken(tx, ctx.clock.now().toISOString(), {
@@ -93,7 +94,7 @@ export async function deleteOrganizationToken(
   orgName: string,
   type: OrganizationTokenType,
 ): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationNamed(ctx, orgName), async (tx) => {
     const org = await orgForTokens(ctx, tx, orgName);
     const result = await tx
       .deleteFrom('tokens')

@@ -5,6 +5,7 @@ import { isProjectAdmin, orgFacts } from './access.js';
 import { moveBindings } from './workspace-seq.js';
 import type { ServiceContext } from './context.js';
 import { findProjectRow } from './projects-read.js';
+import { inOrganizationOf } from './write-scope.js';
 
 /**
  * Moves workspaces into a project, all or nothing in one transaction. 404 when the destination
@@ -16,7 +17,7 @@ export async function moveWorkspacesToProject(
   projectId: string,
   workspaceIds: string[],
 ): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'projects', projectId), async (tx) => {
     const project = await findProjectRow(tx, projectId);
     const missing = () => notFound(`project ${projectId} not found`);
     if (!project) throw missing();

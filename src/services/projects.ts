@@ -21,6 +21,7 @@ import {
   toProject,
   type ProjectRow,
 } from './projects-read.js';
+import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
 
 /** The project permissions a list can be filtered by (`filter[permissions][...]`). */
 export type ProjectPermissionFilter = 'create-workspace' | 'update';
@@ -201,7 +202,7 @@ export async function createProject(
   organizationName: string,
   input: ProjectInput,
 ): Promise<Project> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, organizationName), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organizationName, tx);
     if (!can(ctx.actor, 'project:create', facts)) throw notAuthorized(`create projects in organization ${org.name}`);
     const name = input.name!;
@@ -238,7 +239,7 @@ export async function getProject(ctx: ServiceContext, id: string): Promise<Proje
  * workspaces that do not override it derive it from their project when they are read.
  */
 export async function updateProject(ctx: ServiceContext, id: string, input: ProjectInput): Promise<Project> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'projects', id), async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'update');
     const changes: Updateable<ProjectsTable> = {};
@@ -266,7 +267,7 @@ export const DEFAULT_PROJECT_DELETE_DETAIL = 'The default project of an organiza
 
 /** 204 path; 409 for the default project and for a project that still holds workspaces. */
 export async function deleteProject(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'projects', id), async (tx) => {
     const p = await readableProject(ctx, id, tx);
     // The spec's one 403 for projects: "not authorized to force delete" a project it can read.
     if (!can(ctx.actor, 'project:delete', p.facts)) throw forbidden(`not authorized to delete project ${p.row.id}`);
@@ -388,7 +389,7 @@ export async function addProjectTagBindings(
   incoming: TagBindingInput[],
   pointer = '/data',
 ): Promise<TagBinding[]> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'projects', id), async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'manage the tags of');
     const existing = await projectTagBindings(tx, id);
@@ -407,7 +408,7 @@ export async function replaceProjectTagBindings(
   pointer = '/data',
 ): Promise<TagBinding[]> {
   checkBindingCount(target.length, pointer);
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'projects', id), async (tx) => {
     const p = await readableProject(ctx, id, tx);
     requirePermission(ctx, p, 'project:update', 'manage the tags of');
     await applyBindings(tx, id, target, ctx.clock.now().toISOString());

@@ -11,6 +11,7 @@ import {
   selectWorkspaces,
   type WorkspaceRef,
 } from './workspaces-read.js';
+import { inWorkspaceOrganization } from './write-scope.js';
 
 export const GLOBAL_REMOTE_STATE_DETAIL =
   'Remote state consumers can only be managed while global-remote-state is false for this workspace';
@@ -70,7 +71,7 @@ export async function changeRemoteStateConsumers(
   change: ConsumerChange,
   ids: string[],
 ): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     const allowed = can(
       ctx.actor,

@@ -8,6 +8,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
+import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
 
 function selectKeys(db: Tx) {
   return db
@@ -72,7 +73,7 @@ export async function createReservedTagKey(
   organization: string,
   input: ReservedTagKeyInput,
 ): Promise<ReservedTagKey> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     if (!can(ctx.actor, 'organization:manage-reserved-tags', facts))
       throw notAuthorized('manage the reserved tag keys of this organization');
@@ -110,7 +111,7 @@ export async function updateReservedTagKey(
   id: string,
   input: ReservedTagKeyInput,
 ): Promise<ReservedTagKey> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'reserved_tag_keys', id), async (tx) => {
     const row = await manageableKey(ctx, tx, id);
     const changes: { key?: string; disable_overrides?: number; updated_at?: string } = {};
     if (input.key !== undefined && input.key !== row.key) {
@@ -127,7 +128,7 @@ export async function updateReservedTagKey(
 }
 
 export async function deleteReservedTagKey(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'reserved_tag_keys', id), async (tx) => {
     const row = await manageableKey(ctx, tx, id);
     await tx.deleteFrom('reserved_tag_keys').where('id', '=', row.id).execute();
   });

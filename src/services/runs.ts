@@ -10,6 +10,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { promoteIntermediateState } from './state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
+import { inOrganizationOf } from './write-scope.js';
 
 type RunRow = Selectable<RunsTable>;
 
@@ -67,7 +68,7 @@ async function readableRun(ctx: ServiceContext, db: Tx, id: string) {
 
 export async function createRun(ctx: ServiceContext, input: RunInput): Promise<Run> {
   const now = ctx.clock.now().toISOString();
-  const { row, facts } = await writeTransaction(ctx, async (tx) => {
+  const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'workspaces', input.workspaceId), async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
       throw notFound(`workspace ${input.workspaceId} not found`);
     });
@@ -130,7 +131,7 @@ function runHolds(ws: WorkspaceRow, runId: string): boolean {
  * promoting the state it wrote, as an unlock does.
  */
 export async function transitionRun(ctx: ServiceContext, id: string, report: RunReport): Promise<Run> {
-  const { row, facts } = await writeTransaction(ctx, async (tx) => {
+  const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
     const { row, ws, facts } = await readableRun(ctx, tx, id);
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('change runs in this workspace');
     const from = row.status as RunStatus;

@@ -10,6 +10,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { getWorkspace, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import { inOrganizationNamed, inOrganizationOf, inWorkspaceOrganization } from './write-scope.js';
 
 interface KeyRow {
   id: string;
@@ -73,7 +74,7 @@ async function refuseTakenName(tx: Tx, organizationId: string, name: string, exc
 }
 
 export async function createSshKey(ctx: ServiceContext, organization: string, input: SshKeyInput): Promise<SshKey> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     requireManage(ctx, facts);
     await refuseTakenName(tx, org.id, input.name!);
@@ -109,7 +110,7 @@ export async function getSshKey(ctx: ServiceContext, id: string): Promise<SshKey
 }
 
 export async function updateSshKey(ctx: ServiceContext, id: string, input: SshKeyInput): Promise<SshKey> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'ssh_keys', id), async (tx) => {
     const { row, facts } = await readableKey(ctx, id, tx);
     requireManage(ctx, facts);
     if (input.name !== undefined) await refuseTakenName(tx, row.organization_id, input.name, id);
@@ -125,7 +126,7 @@ export async function updateSshKey(ctx: ServiceContext, id: string, input: SshKe
 
 /** Deletes the key; the foreign key unassigns it from every workspace that used it. */
 export async function deleteSshKey(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'ssh_keys', id), async (tx) => {
     const { facts } = await readableKey(ctx, id, tx);
     requireManage(ctx, facts);
     await tx.deleteFrom('ssh_keys').where('id', '=', id).execute();
@@ -137,7 +138,7 @@ export async function deleteSshKey(ctx: ServiceContext, id: string): Promise<voi
  * (404 for readers, like an unknown workspace). A key that is unknown or belongs to another organization is a 404.
  */
 export async function assignSshKey(ctx: ServiceContext, ref: WorkspaceRef, keyId: string | null): Promise<Workspace> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized('change the SSH key of this workspace');
     if (keyId !== null) {

@@ -4,6 +4,7 @@ import type { StateVersionStatus } from '../domain/state-version.js';
 import { writeTransaction } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableVersion } from './state-versions.js';
+import { inOrganizationOf } from './write-scope.js';
 
 export type BackingDataAction = 'soft_delete_backing_data' | 'restore_backing_data' | 'permanently_delete_backing_data';
 
@@ -26,7 +27,7 @@ const refused = (detail: string) => new BerthError([{ status: 422, title: 'unpro
 export async function manageBackingData(ctx: ServiceContext, id: string, action: BackingDataAction): Promise<void> {
   if (ctx.settings.edition !== 'self-hosted')
     throw notFound('state version backing data is managed only in the self-hosted edition');
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'state_versions', id), async (tx) => {
     const { row, ws, facts } = await readableVersion(ctx, id, 'workspace:read-state-versions', tx);
     if (!can(ctx.actor, 'workspace:update', facts))
       throw notAuthorized("manage this state version's backing data (workspace admins only)");

@@ -8,6 +8,7 @@ import { canStageStateFile, stageStateFile, unstageStateFile } from '../store/st
 import { checkUploadedJsonState, IN_THREAD_BYTES, parseUploadedState } from './state-parser.js';
 import { requireSignedStateUrl, type StateUrlQuery } from './state-urls.js';
 import type { StateVersionRow } from './state-versions.js';
+import { inOrganizationOf } from './write-scope.js';
 
 export type { StateFileKind } from '../domain/state-url.js';
 
@@ -107,7 +108,7 @@ export async function uploadStateFile(
     if (outcome === 'exists') throw conflict(TAKEN[kind]);
   }
   try {
-    await writeTransaction(ctx, async (tx) => {
+    await writeTransaction(inOrganizationOf(ctx, 'state_versions', id), async (tx) => {
       const row = await versionRow(tx, id);
       if (!row) throw notFound('state version not found');
       requireTakes(row, kind);

@@ -17,6 +17,7 @@ import { checkUploadedJsonState, parseUploadedState } from './state-parser.js';
 import { stateUrlSigner, type StateUrlSigner } from './state-urls.js';
 import { holdsLock } from './workspace-locks.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import { inWorkspaceOrganization } from './write-scope.js';
 
 export type StateVersionRow = Selectable<StateVersionsTable>;
 
@@ -139,7 +140,7 @@ export async function createStateVersion(
   const parsed = checked?.state ?? null;
   const json = jsonDecoded ? await checkUploadedJsonState(jsonDecoded, '/data/attributes/json-state') : null;
   const sign = await stateUrlSigner(ctx);
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:create-state-versions', facts))
       throw notAuthorized('create state versions in this workspace');

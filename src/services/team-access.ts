@@ -17,6 +17,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts, projectGrantOf, workspaceGrantOf } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableWorkspace } from './workspaces-read.js';
+import { inOrganizationOf } from './write-scope.js';
 
 /**
  * Team access to single projects (`team-projects`) and workspaces (`team-workspaces`).
@@ -110,7 +111,7 @@ export async function createTeamProject(
   projectId: string,
   input: TeamProjectInput,
 ): Promise<TeamProject> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'projects', projectId), async (tx) => {
     const { project, manage } = await readableProjectFor(ctx, tx, projectId);
     await teamOf(tx, teamId, project.organization_id);
     if (!manage) throw notAuthorized(`manage team access to project ${projectId}`);
@@ -176,7 +177,7 @@ export async function updateTeamProject(
   id: string,
   input: TeamProjectInput,
 ): Promise<TeamProject> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'team_projects', id), async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
     if (!manage) throw notAuthorized(`manage team access to project ${row.project_id}`);
     checkCustomOnly(input.access ?? row.access, input.customKeys);
@@ -194,7 +195,7 @@ export async function updateTeamProject(
 }
 
 export async function deleteTeamProject(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'team_projects', id), async (tx) => {
     const { row, manage } = await visibleTeamProject(ctx, tx, id);
     if (!manage) throw notAuthorized(`manage team access to project ${row.project_id}`);
     await tx.deleteFrom('team_projects').where('id', '=', id).execute();
@@ -246,7 +247,7 @@ export async function createTeamWorkspace(
   workspaceId: string,
   input: TeamWorkspaceInput,
 ): Promise<TeamWorkspace> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'workspaces', workspaceId), async (tx) => {
     const { workspace, manage } = await readableWorkspaceFor(ctx, tx, workspaceId);
     await teamOf(tx, teamId, workspace.organization_id);
     if (!manage) throw notAuthorized(`manage team access to workspace ${workspaceId}`);
@@ -315,7 +316,7 @@ export async function updateTeamWorkspace(
   id: string,
   input: TeamWorkspaceInput,
 ): Promise<TeamWorkspace> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'team_workspaces', id), async (tx) => {
     const { row, workspace, manage } = await visibleTeamWorkspace(ctx, tx, id);
     if (!manage) throw notAuthorized(`manage team access to workspace ${row.workspace_id}`);
     checkCustomOnly(input.access ?? row.access, input.customKeys);
@@ -334,7 +335,7 @@ export async function updateTeamWorkspace(
 }
 
 export async function deleteTeamWorkspace(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'team_workspaces', id), async (tx) => {
     const { row, manage } = await visibleTeamWorkspace(ctx, tx, id);
     if (!manage) throw notAuthorized(`manage team access to workspace ${row.workspace_id}`);
     await tx.deleteFrom('team_workspaces').where('id', '=', id).execute();

@@ -7,6 +7,7 @@ import type { ServiceContext } from './context.js';
 import { membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
 import { requireMembershipManage, visibleTeam } from './teams.js';
 import { usersByIds } from './users.js';
+import { inOrganizationOf } from './write-scope.js';
 
 /**
  * Team membership. A team's members must be members of its organization first: naming a user who
@@ -67,7 +68,7 @@ export async function changeTeamMembers(
   refs: MemberRefs,
   mode: 'add' | 'remove',
 ): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'teams', teamId), async (tx) => {
     const { row: team, facts } = await visibleTeam(ctx, tx, teamId);
     requireMembershipManage(ctx, facts, team);
     const members = await namedMemberships(tx, team.organization_id, refs);

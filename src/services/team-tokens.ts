@@ -11,6 +11,7 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { canSeeTeam } from './teams.js';
 import { creatorOf, insertToken } from './tokens.js';
+import { inOrganizationOf } from './write-scope.js';
 
 /**
  * Team tokens. A team has at most one legacy token (no description: creating it again replaces
@@ -99,7 +100,7 @@ function descriptionTaken(): BerthError {
  * token, and the description must be new within the team (422).
  */
 export async function createTeamToken(ctx: ServiceContext, teamId: string, options: TokenOptions): Promise<TokenInfo> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationOf(ctx, 'teams', teamId), async (tx) => {
     await teamForTokens(ctx, tx, teamId);
     const description = options.description ?? null;
     if (description === null) {
@@ -146,7 +147,7 @@ export async function readLegacyTeamToken(ctx: ServiceContext, teamId: string): 
 
 /** Deletes the team's legacy token: 404 when it has none. */
 export async function deleteLegacyTeamToken(ctx: ServiceContext, teamId: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'teams', teamId), async (tx) => {
     await teamForTokens(ctx, tx, teamId);
     const result = await tx
       .deleteFrom('tokens')
@@ -174,7 +175,7 @@ export async function readTeamTokenById(ctx: ServiceContext, id: string): Promis
 }
 
 export async function deleteTeamTokenById(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'team_tokens', id), async (tx) => {
     await visibleTeamToken(ctx, tx, id);
     await tx.deleteFrom('tokens').where('id', '=', id).execute();
   });

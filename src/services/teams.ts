@@ -19,6 +19,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { orgFacts } from './access.js';
+import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
 
 type TeamRow = Selectable<TeamsTable>;
 
@@ -135,7 +136,7 @@ function settingColumns(input: TeamInput): Partial<Updateable<TeamsTable>> {
 
 export async function createTeam(ctx: ServiceContext, orgName: string, input: TeamInput): Promise<Team> {
   const id = newId('team');
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationNamed(ctx, orgName), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
     requireManage(ctx, facts);
     if (Object.values(input.organizationAccess).some((v) => v === true)) requireManageAccess(ctx, facts);
@@ -205,7 +206,7 @@ export async function listTeams(
 }
 
 export async function updateTeam(ctx: ServiceContext, id: string, input: TeamInput): Promise<Team> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'teams', id), async (tx) => {
     const { row, facts } = await visibleTeam(ctx, tx, id);
     const access = accessColumns(input);
     const settings = settingColumns(input);
@@ -244,7 +245,7 @@ export async function updateTeam(ctx: ServiceContext, id: string, input: TeamInp
 }
 
 export async function deleteTeam(ctx: ServiceContext, id: string): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inOrganizationOf(ctx, 'teams', id), async (tx) => {
     const { row, facts } = await visibleTeam(ctx, tx, id);
     requireManage(ctx, facts);
     if (row.name === OWNERS_TEAM && row.is_owners === 1) throw forbidden('the owners team cannot be deleted');

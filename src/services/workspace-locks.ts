@@ -23,6 +23,7 @@ import {
   type WorkspaceRef,
   type WorkspaceRow,
 } from './workspaces-read.js';
+import { inWorkspaceOrganization } from './write-scope.js';
 
 /** Seconds a client should wait before retrying an unlock refused with 503. */
 export const UNLOCK_RETRY_AFTER = 2;
@@ -121,7 +122,7 @@ const latestIntermediate = memoQuery((db, p: { id: string }) =>
  * write transaction, so of many concurrent attempts exactly one wins.
  */
 export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reason: string): Promise<Workspace> {
-  const done = await writeTransaction(ctx, async (tx) => {
+  const done = await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (current)
@@ -137,7 +138,7 @@ export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reas
  * intermediate state version is still pending.
  */
 export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const done = await writeTransaction(ctx, async (tx) => {
+  const done = await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (!current) throw conflict(NOT_LOCKED_UNLOCK);
@@ -162,7 +163,7 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
  * intermediate (documented in docs/api.md).
  */
 export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const done = await writeTransaction(ctx, async (tx) => {
+  const done = await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:update');
     if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
     const promoted = await promoteIntermediateState(tx, row.id, true);

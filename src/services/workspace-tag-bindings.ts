@@ -13,6 +13,7 @@ import {
 } from './workspaces-read.js';
 import { checkTagOverrides } from './reserved-tag-keys.js';
 import { bindingOwner } from './workspace-seq.js';
+import { inWorkspaceOrganization } from './write-scope.js';
 
 /** The bindings set directly on a workspace, in the order their keys were first added. */
 export async function workspaceTagBindings(db: Tx, workspaceId: string): Promise<TagBinding[]> {
@@ -74,7 +75,7 @@ async function changeBindings(
   target: (existing: TagBindingInput[]) => TagBindingInput[],
   pointer: string,
 ): Promise<TagBinding[]> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`manage the tags of workspace ${row.id}`);
     await checkTagOverrides(tx, row.organization_id, row.project_id, incoming, pointer);

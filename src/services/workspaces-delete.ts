@@ -3,6 +3,7 @@ import { can } from '../domain/policy.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { describeRef, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import { inWorkspaceOrganization } from './write-scope.js';
 
 export const LOCKED_DETAIL =
   'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted';
@@ -19,7 +20,7 @@ async function remove(tx: Tx, id: string): Promise<void> {
 
 /** Deletes the workspace only when it is unlocked and manages no resources (409 otherwise). */
 export async function safeDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     // The spec: 404 when the caller is not authorized to delete.
     if (!can(ctx.actor, 'workspace:delete', facts)) throw notFound(`workspace ${describeRef(ref)} not found`);
@@ -34,7 +35,7 @@ export async function safeDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef
  * only when the organization allows it; 403 for everyone else who can see the workspace.
  */
 export async function forceDeleteWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<void> {
-  await writeTransaction(ctx, async (tx) => {
+  await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (
       !can(ctx.actor, 'workspace:force-delete', facts, { allowForceDeleteWorkspaces: row.org_allow_force_delete === 1 })

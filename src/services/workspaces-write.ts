@@ -24,6 +24,7 @@ import { checkTagOverrides } from './reserved-tag-keys.js';
 import { findProjectRow } from './projects-read.js';
 import { getWorkspace, parseVcsRepo, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { bindingOwner, moveBindings } from './workspace-seq.js';
+import { inOrganizationNamed, inWorkspaceOrganization } from './write-scope.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
 const TAG_BINDINGS_POINTER = '/data/relationships/tag-bindings/data';
@@ -147,7 +148,7 @@ export async function createWorkspace(
   organization: string,
   input: WorkspaceInput,
 ): Promise<Workspace> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inOrganizationNamed(ctx, organization), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, organization, tx);
     const mayCreateSomewhere =
       can(ctx.actor, 'workspace:create', facts) ||
@@ -224,7 +225,7 @@ export async function updateWorkspace(
   ref: WorkspaceRef,
   input: WorkspaceInput,
 ): Promise<Workspace> {
-  return writeTransaction(ctx, async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`update workspace ${row.id}`);
     const changes: Updateable<WorkspacesTable> = {};

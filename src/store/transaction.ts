@@ -1,5 +1,5 @@
 import { CompiledQuery, Kysely, sql } from 'kysely';
-import { isPostgres, WRITE_LOCK_KEY } from './kind.js';
+import { isPostgres, organizationLockKey, WRITE_LOCK_KEY } from './kind.js';
 import { isSqliteBusy, lockRetryDelay, LOCK_WAIT_MS, sleep } from './sqlite-busy.js';
 import type { DB } from './schema.js';
 
@@ -16,12 +16,25 @@ export interface CommitHook {
 }
 
 /**
+ * Finds, inside a write transaction, the id of the one organization the write is confined to
+ * (undefined when there is none, e.g. an unknown name: the write then takes the global lock).
+ */
+export type OrganizationOf = (tx: Tx) => Promise<string | undefined>;
+
+/**
  * Where a write transaction runs: the database, and the commit hook of the request it serves, if
  * any. A service context is one (the API puts the request's hook in it), so services pass `ctx`.
  */
 export interface TransactionScope {
   db: Kysely<DB>;
   commitHook?: CommitHook;
+  /**
+   * PostgreSQL only: the organization every row this write reads to decide and every row it writes
+   * belongs to (services set it with `services/write-scope.ts`). With it, the transaction waits
+   * only for writes of that organization (and for writes that span organizations); without it,
+   * for every write (see `beginPostgresWrite`). SQLite has one writer whatever this says.
+   */
+  organization?: OrganizationOf;
 }
 
 /**
@@ -29,24 +42,57 @@ export interface TransactionScope {
  * - SQLite: `BEGIN IMMEDIATE` takes the database's write lock at once, for every connection and
  *   process on the file, or waits for it without blocking the event loop (see
  *   `sqliteWriteTransaction`); a read transaction is a plain `BEGIN` (one snapshot).
- * - PostgreSQL: a write transaction first takes one transaction-level advisory lock, the same on
- *   every instance, so writes take turns across all instances exactly as on SQLite, and each
- *   statement (read committed) sees every write committed before it. A read transaction is
- *   `REPEATABLE READ`: one snapshot for all its queries.
+ * - PostgreSQL: a write transaction first takes transaction-level advisory locks, on every
+ *   instance the same keys (`beginPostgresWrite`): writes in one organization take turns across
+ *   all instances exactly as on SQLite, and each statement (read committed) sees every write
+ *   committed before it. A read transaction is `REPEATABLE READ`: one snapshot for all its queries.
  */
 const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 const BEGIN = CompiledQuery.raw('begin');
 const COMMIT = CompiledQuery.raw('commit');
+// Two statements in one round trip (no parameters: the driver sends them as one simple query).
+const BEGIN_EXCLUSIVE = CompiledQuery.raw(`begin; select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`);
+const BEGIN_SHARED = CompiledQuery.raw(`begin; select pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY})`);
+const ROLLBACK = CompiledQuery.raw('rollback');
 
-async function begin(conn: Tx, write: boolean): Promise<void> {
+async function begin(conn: Tx, write: boolean, organization: OrganizationOf | undefined): Promise<void> {
   if (!isPostgres(conn)) {
     await conn.executeQuery(write ? BEGIN_IMMEDIATE : BEGIN);
   } else if (write) {
-    await sql`begin`.execute(conn);
-    await sql`select pg_advisory_xact_lock(${sql.lit(WRITE_LOCK_KEY)})`.execute(conn);
+    await beginPostgresWrite(conn, organization);
   } else {
     await sql`begin isolation level repeatable read`.execute(conn);
   }
+}
+
+/**
+ * The write lock on PostgreSQL, in two levels, so that writes in different organizations never
+ * wait for each other while every race inside one organization stays serialised:
+ * - a write confined to one organization takes the global key SHARED, then finds its
+ *   organization's id (`organization`, inside the transaction) and takes that organization's key
+ *   (`organizationLockKey`) EXCLUSIVELY: two writes in one organization take turns, writes in two
+ *   organizations run side by side;
+ * - every other write (users, tokens, settings, organizations created, renamed or deleted,
+ *   anything spanning organizations, and any write that does not name its organization: safe by
+ *   default) takes the global key EXCLUSIVELY, so it runs alone, as every write did before.
+ * The organization is found while the global key is held shared, so no organization can be
+ * created, renamed or deleted between finding it and locking it: a name always leads to the key of
+ * the organization that has it for the rest of the transaction, and the key derives from the id,
+ * which never changes. Locks are taken in one order (global, then one organization), so two
+ * writes cannot deadlock. An organization that is not found (a 404 to come) makes the transaction
+ * start again with the exclusive lock: the work then runs as any unscoped write does.
+ */
+async function beginPostgresWrite(conn: Tx, organization: OrganizationOf | undefined): Promise<void> {
+  if (organization) {
+    await conn.executeQuery(BEGIN_SHARED);
+    const id = await organization(conn);
+    if (id !== undefined) {
+      await sql`select pg_advisory_xact_lock(${organizationLockKey(id)}::bigint)`.execute(conn);
+      return;
+    }
+    await conn.executeQuery(ROLLBACK);
+  }
+  await conn.executeQuery(BEGIN_EXCLUSIVE);
 }
 
 async function inTransaction<T>(
@@ -54,12 +100,13 @@ async function inTransaction<T>(
   hook: CommitHook | undefined,
   write: boolean,
   fn: (tx: Tx) => Promise<T>,
+  organization?: OrganizationOf,
 ): Promise<T> {
   if (write && !isPostgres(db)) return sqliteWriteTransaction(db, hook, fn);
   return db.connection().execute(async (conn) => {
     let begun = false;
     try {
-      await begin(conn, write);
+      await begin(conn, write, organization);
       begun = true;
       return await run(conn, hook, fn);
     } catch (err) {
@@ -116,12 +163,13 @@ async function sqliteWriteTransaction<T>(
 /**
  * Runs `fn` in one write transaction that holds berth's write lock from its start (see `begin`),
  * so that operations which race (locks, unique names, moves) are serialised across connections,
- * processes and instances. Commits on success, rolls back on any error. With a scope that carries
- * a commit hook, the hook's work commits (or rolls back) with it.
+ * processes and instances (on PostgreSQL, per organization when the scope names one). Commits on
+ * success, rolls back on any error. With a scope that carries a commit hook, the hook's work
+ * commits (or rolls back) with it.
  */
 export function writeTransaction<T>(scope: Kysely<DB> | TransactionScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   if (scope instanceof Kysely) return inTransaction(scope, undefined, true, fn);
-  return inTransaction(scope.db, scope.commitHook, true, fn);
+  return inTransaction(scope.db, scope.commitHook, true, fn, scope.organization);
 }
 
 /** A read transaction: one consistent snapshot for several queries. */
