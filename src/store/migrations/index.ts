@@ -15,6 +15,7 @@ import * as m014 from './014_identity.js';
 import * as m015 from './015_organization_defaults.js';
 import * as m016 from './016_state_files.js';
 import * as m017 from './017_teams_tokens.js';
+import * as m018 from './018_lean_audit_events.js';
 
 export interface Migration {
   version: number;
@@ -40,4 +41,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: 'organization_defaults', up: m015.up },
   { version: 16, name: 'state_files', up: m016.up },
   { version: 17, name: 'teams_tokens', up: m017.up },
+  { version: 18, name: 'lean_audit_events', up: m018.up },
 ];
