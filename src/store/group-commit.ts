@@ -3,6 +3,7 @@ import { CompiledQuery, type Kysely } from 'kysely';
 import type { DB } from './schema.js';
 import { isSqliteBusy, lockRetryDelay, LOCK_WAIT_MS, sleep } from './sqlite-busy.js';
 import type { CommitHook, Tx } from './transaction.js';
+import type { WalSync } from './wal-sync.js';
 
 /** At most this many write transactions share one commit, and a batch stops taking new ones after this long. */
 export const MAX_BATCH = 64;
@@ -43,9 +44,11 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  *   runs inside its savepoint, so a change and its record still commit together.
  * - When the queue is empty, the batch gives the event loop one turn (requests that were parsed
  *   meanwhile join it), then commits; at most `MAX_BATCH` transactions or `MAX_BATCH_MS`.
- * - Every transaction of the batch is settled only after the COMMIT: its result, or its own
- *   error. If the commit fails (or SQLite rolled the whole transaction back, e.g. on a full
- *   disk), every transaction of the batch fails with that error: none was acknowledged.
+ * - Every transaction of the batch is settled only after the COMMIT (and, with `walSync`, the
+ *   durability `full`, after the WAL was flushed to the disk, wal-sync.ts): its result, or its
+ *   own error. If the commit fails (or SQLite rolled the whole transaction back, e.g. on a full
+ *   disk), every transaction of the batch fails with that error: none was acknowledged. The next
+ *   batch may run while the flush of the previous one is under way; its own flush covers both.
  * - While another process holds the write lock, `BEGIN IMMEDIATE` is tried again after a short
  *   pause (this connection serves no reads, so nothing else waits for it); a transaction that
  *   waited `LOCK_WAIT_MS` fails with SQLITE_BUSY, as before.
@@ -57,7 +60,13 @@ export class GroupCommit {
   constructor(
     private readonly writer: Kysely<DB>,
     private readonly sqlite: Database,
+    private readonly walSync: WalSync | null = null,
   ) {}
+
+  /** Whether commits are flushed to the disk before they are acknowledged (durability `full`). */
+  get flushesCommits(): boolean {
+    return this.walSync !== null;
+  }
 
   /** Runs `fn` in the next batch; resolves with its result once the batch committed. */
   run<T>(hook: CommitHook | undefined, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -76,6 +85,7 @@ export class GroupCommit {
   /** Closes the writer connection (after the last batch). */
   async close(): Promise<void> {
     while (this.#running) await sleep(1);
+    await this.walSync?.close();
     await this.writer.destroy();
   }
 
@@ -167,14 +177,22 @@ export class GroupCommit {
       for (const { job } of done) job.reject(lost.error);
       return;
     }
-    for (const outcome of done) {
-      if (outcome.ok) {
-        outcome.job.hook?.afterCommit();
-        outcome.job.resolve(outcome.result);
-      } else {
-        outcome.job.reject(outcome.error);
+    const settle = () => {
+      for (const outcome of done) {
+        if (outcome.ok) {
+          outcome.job.hook?.afterCommit();
+          outcome.job.resolve(outcome.result);
+        } else {
+          outcome.job.reject(outcome.error);
+        }
       }
-    }
+    };
+    if (!this.walSync) return settle();
+    // Not awaited: the next batch runs meanwhile. A failed flush fails the batch's requests (their
+    // change is committed, but whether it would survive a power cut is unknown).
+    this.walSync.sync().then(settle, (error: unknown) => {
+      for (const { job } of done) job.reject(error);
+    });
   }
 }
 

@@ -7,19 +7,22 @@ import { registerSqliteFile } from './state-file-stage.js';
 import { migrate } from './migrate.js';
 import { cachingDatabase } from './statement-cache.js';
 import { closeGroupCommit, GroupCommit, registerGroupCommit } from './group-commit.js';
+import { WalSync } from './wal-sync.js';
 import { BusyWaitingSqliteDialect, isSqliteBusy } from './sqlite-busy.js';
 import type { DB } from './schema.js';
 import type { Store } from './open.js';
 
 /**
- * How SQLite commits (`PRAGMA synchronous`, in WAL mode):
- * - `full`: each commit is flushed to the disk (fsync of the WAL) before it is acknowledged, so
- *   an acknowledged write survives a power cut or an operating system crash, as well as a crash or
- *   kill of the process. Group commit (group-commit.ts) shares one flush among the writes of
- *   concurrent requests.
- * - `normal`: a commit is in the WAL, in the operating system's hands, when it is acknowledged: it
- *   survives the crash or kill of the process, but the last commits before a power cut or a crash
- *   of the operating system may be lost; the database stays consistent either way.
+ * What an acknowledged write survives (SQLite files, WAL mode):
+ * - `full`: a power cut or an operating system crash too. A write is answered only once the WAL
+ *   frames of its commit are flushed to the disk: the writer connection commits with
+ *   `synchronous=NORMAL` and the group commit flushes the WAL itself, once per batch, on libuv's
+ *   thread pool rather than inside COMMIT on the event loop (wal-sync.ts says why). The main
+ *   connection, which writes only at start-up (migrations), runs `synchronous=FULL`.
+ * - `normal`: the crash or kill of the process (the commit is in the WAL, in the operating
+ *   system's hands, when it is answered), but the last acknowledged writes before a power cut
+ *   or an operating system crash may be lost. `synchronous=NORMAL` on both connections.
+ * The database stays consistent either way.
  */
 export type Durability = 'full' | 'normal';
 export const DURABILITIES: readonly Durability[] = ['full', 'normal'];
@@ -32,12 +35,12 @@ export function durabilityOf(option?: string): Durability {
   throw new Error(`durability must be one of ${DURABILITIES.join(', ')} (got ${JSON.stringify(value)})`);
 }
 
-/** Pragmas of every connection berth opens on the file. */
-function connect(path: string, durability: Durability): Database.Database {
+/** A connection with the pragmas berth relies on. */
+function connect(path: string, synchronous: 'FULL' | 'NORMAL'): Database.Database {
   const sqlite = new Database(path);
   sqlite.pragma('busy_timeout = 10000');
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma(`synchronous = ${durability === 'full' ? 'FULL' : 'NORMAL'}`);
+  sqlite.pragma(`synchronous = ${synchronous}`);
   sqlite.pragma('foreign_keys = ON');
   return sqlite;
 }
@@ -53,7 +56,7 @@ function connect(path: string, durability: Durability): Database.Database {
 export async function openSqliteStore(path: string, options: { durability?: Durability } = {}): Promise<Store> {
   const durability = durabilityOf(options.durability);
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const sqlite = connect(path, durability);
+  const sqlite = connect(path, durability === 'full' ? 'FULL' : 'NORMAL');
   const kysely = (conn: Database.Database) =>
     new Kysely<DB>({ dialect: new BusyWaitingSqliteDialect({ database: cachingDatabase(conn) }, conn) });
   const db = kysely(sqlite);
@@ -74,12 +77,12 @@ export async function openSqliteStore(path: string, options: { durability?: Dura
   if (path !== ':memory:') {
     registerSqliteFile(db, path);
     registerGroupCommit(db, () => {
-      const writer = connect(path, durability);
+      const writer = connect(path, 'NORMAL');
       writer.pragma('busy_timeout = 0');
       writer.pragma(`wal_autocheckpoint = ${checkpointer ? 10000 : 1000}`);
       if (checkpointer) writer.pragma('journal_size_limit = 67108864');
       committers.push(writer);
-      return new GroupCommit(kysely(writer), writer);
+      return new GroupCommit(kysely(writer), writer, durability === 'full' ? new WalSync(`${path}-wal`) : null);
     });
   }
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
