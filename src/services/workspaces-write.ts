@@ -2,7 +2,7 @@ import { assessmentsProblem } from '../domain/assessments.js';
 import { forbidden, invalid, notAuthorized } from '../domain/errors.js';
 import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
 import { newId } from '../domain/ids.js';
-import { can, scoped } from '../domain/policy.js';
+import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { TagBindingInput } from '../domain/tags.js';
 import {
   mergeVcsRepo,
@@ -22,7 +22,13 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { checkTagOverrides } from './reserved-tag-keys.js';
 import { findProjectRow } from './projects-read.js';
-import { getWorkspace, parseVcsRepo, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import {
+  findWorkspaceRow,
+  parseVcsRepo,
+  readableWorkspace,
+  workspaceOf,
+  type WorkspaceRef,
+} from './workspaces-read.js';
 import { bindingOwner, moveBindings } from './workspace-seq.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
@@ -141,6 +147,15 @@ function checkAssessments(ws: Workspace, input: WorkspaceInput): Workspace {
   return ws;
 }
 
+/**
+ * The answer of a create or an update: the workspace as its transaction left it, read once
+ * inside that transaction, with the caller's organization facts the write already loaded and
+ * checked (a second permission check would read them again).
+ */
+async function answerOf(ctx: ServiceContext, tx: Tx, id: string, facts: OrgFacts): Promise<Workspace> {
+  return workspaceOf(ctx, tx, (await findWorkspaceRow(tx, { id }))!, facts);
+}
+
 /** Creates a workspace in the organization (its default project unless the request names one). */
 export async function createWorkspace(
   ctx: ServiceContext,
@@ -210,7 +225,7 @@ export async function createWorkspace(
     });
     if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
     if (input.tags) await addTagRefs(tx, org.id, id, input.tags, now, '/data/relationships/tags/data');
-    return checkAssessments(await getWorkspace(ctx, { id }, tx), input);
+    return checkAssessments(await answerOf(ctx, tx, id, facts), input);
   });
 }
 
@@ -304,6 +319,6 @@ export async function updateWorkspace(
     if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
     if (input.tags !== undefined)
       await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
-    return checkAssessments(await getWorkspace(ctx, { id: row.id }, tx), input);
+    return checkAssessments(await answerOf(ctx, tx, row.id, facts), input);
   });
 }
