@@ -2,6 +2,7 @@ import { assessmentsProblem } from '../domain/assessments.js';
 import { forbidden, invalid, notAuthorized } from '../domain/errors.js';
 import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
 import { newId } from '../domain/ids.js';
+import { computeMetrics } from '../domain/run.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { TagBindingInput } from '../domain/tags.js';
 import {
@@ -26,6 +27,8 @@ import {
   findWorkspaceRow,
   parseVcsRepo,
   readableWorkspace,
+  tagNamesOf,
+  toWorkspace,
   workspaceOf,
   type WorkspaceRef,
 } from './workspaces-read.js';
@@ -156,6 +159,23 @@ async function answerOf(ctx: ServiceContext, tx: Tx, id: string, facts: OrgFacts
   return workspaceOf(ctx, tx, (await findWorkspaceRow(tx, { id }))!, facts);
 }
 
+/**
+ * `answerOf` for a workspace its own transaction just created: it has no runs (the metrics of
+ * none) and no data retention policy, and tags only if the request added some, so only its row
+ * (with its organization's and project's columns) is read.
+ */
+async function createdAnswer(
+  ctx: ServiceContext,
+  tx: Tx,
+  id: string,
+  facts: OrgFacts,
+  tagged: boolean,
+): Promise<Workspace> {
+  const row = (await findWorkspaceRow(tx, { id }))!;
+  const tags = tagged ? ((await tagNamesOf(tx, [id])).get(id) ?? []) : [];
+  return { ...toWorkspace(ctx, row, facts, tags), metrics: computeMetrics([]), dataRetentionPolicy: null };
+}
+
 /** Creates a workspace in the organization (its default project unless the request names one). */
 export async function createWorkspace(
   ctx: ServiceContext,
@@ -225,7 +245,7 @@ export async function createWorkspace(
     });
     if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
     if (input.tags) await addTagRefs(tx, org.id, id, input.tags, now, '/data/relationships/tags/data');
-    return checkAssessments(await answerOf(ctx, tx, id, facts), input);
+    return checkAssessments(await createdAnswer(ctx, tx, id, facts, input.tags !== undefined), input);
   });
 }
 
