@@ -179,11 +179,15 @@ export class GroupCommit {
     }
     const settle = () => {
       for (const outcome of done) {
-        if (outcome.ok) {
+        if (!outcome.ok) {
+          outcome.job.reject(outcome.error);
+          continue;
+        }
+        try {
           outcome.job.hook?.afterCommit();
           outcome.job.resolve(outcome.result);
-        } else {
-          outcome.job.reject(outcome.error);
+        } catch (error) {
+          outcome.job.reject(error);
         }
       }
     };

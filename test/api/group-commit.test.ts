@@ -44,7 +44,7 @@ describe.skipIf(TEST_DATABASE_URL)('group commit of SQLite write transactions', 
 
   it('runs concurrent writes in one transaction: one fails alone, the other commits, and neither is answered before the commit', async () => {
     const settled: string[] = [];
-    const seenInB: { aSettled: boolean; aCommitted: number; aVisibleToB: number }[] = [];
+    const seenInB: { aSettled: boolean; aCommitted: number; aVisibleToB: number; aVisibleToReads: number }[] = [];
     const a = writeTransaction(store.db, async (tx) => {
       await insert('a')(tx);
       await aTurn(); // b is queued meanwhile
@@ -56,8 +56,15 @@ describe.skipIf(TEST_DATABASE_URL)('group commit of SQLite write transactions', 
       return v;
     });
     const b = writeTransaction(store.db, async (tx) => {
-      const visible = await sql<{ n: number }>`select count(*) as n from t where k = 'a'`.execute(tx);
-      seenInB.push({ aSettled: settled.includes('a'), aCommitted: committed('a').n, aVisibleToB: visible.rows[0].n });
+      const count = async (db: typeof tx) =>
+        (await sql<{ n: number }>`select count(*) as n from t where k = 'a'`.execute(db)).rows[0].n;
+      seenInB.push({
+        aSettled: settled.includes('a'),
+        aCommitted: committed('a').n,
+        aVisibleToB: await count(tx),
+        // The store's reads (its main connection) see only committed rows, and do not wait for the batch.
+        aVisibleToReads: await count(store.db),
+      });
       await insert('b')(tx);
       throw new Error('b fails');
     }).catch((err: Error) => {
@@ -68,7 +75,7 @@ describe.skipIf(TEST_DATABASE_URL)('group commit of SQLite write transactions', 
     expect(await b).toBe('b fails');
     // b ran after a's work, in the same SQLite transaction: a's row visible to b, not yet committed
     // (and a not yet answered).
-    expect(seenInB).toEqual([{ aSettled: false, aCommitted: 0, aVisibleToB: 1 }]);
+    expect(seenInB).toEqual([{ aSettled: false, aCommitted: 0, aVisibleToB: 1, aVisibleToReads: 0 }]);
     expect(committed('a').n).toBe(1);
     expect(committed('b').n).toBe(0);
   });
