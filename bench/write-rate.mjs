@@ -1,17 +1,29 @@
 #!/usr/bin/env node
 // Write throughput of `berth serve`: 10,000 workspace creates over HTTP from 8 concurrent
-// connections, then 10,000 lock/unlock pairs (autocannon in its own process).
-// Targets: >= 1,000 creates/s, >= 2,000 lock-unlock pairs/s, zero errors.
+// connections, then 10,000 lock/unlock pairs (autocannon in its own process), once per durability
+// (`--durability full`, the default, then `normal`). The reference, measured in the same run: the
+// storage floor, the same lock/unlock transactions done with better-sqlite3 alone on a copy of
+// the same seed with the same pragmas (bench/lib/storage-floor.mjs).
+// Targets: >= 3,000 creates/s, >= 3,000 lock/unlock pairs/s, zero errors.
 //   node bench/write-rate.mjs [--smoke]
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, seededDatabase, SMOKE } from './lib.mjs';
 import { runLoad, startBerth } from './lib/server.mjs';
+import { storageFloor } from './lib/storage-floor.mjs';
 
 const COUNT = SMOKE ? 200 : 10_000;
 const CONNECTIONS = 8;
+const FLOOR_PAIRS = SMOKE ? 200 : 3_000;
+const TARGET = { creates: 3000, pairs: 3000 };
+const DURABILITIES = ['full', 'normal'];
 
-/** Runs the write load against a running berth, prints the summary lines. */
-export async function writeRate(berth) {
+const verdict = (ok) => (ok ? 'met' : 'NOT met');
+
+/**
+ * Runs the write load against a running berth and prints the summary lines; with `floor` (the
+ * storage floor's pairs/s at the same durability), also berth's ratio to it.
+ */
+export async function writeRate(berth, { durability, floor } = {}) {
   const r = await runLoad({
     mode: 'write',
     url: berth.url,
@@ -22,22 +34,33 @@ export async function writeRate(berth) {
   });
   const c = r.created;
   const p = r.pairs;
-  console.log(`write-rate: ${COUNT} creates, then ${COUNT} lock/unlock pairs, ${CONNECTIONS} connections`);
+  const mode = durability ? `, durability ${durability}` : '';
+  console.log(`write-rate: ${COUNT} creates, then ${COUNT} lock/unlock pairs, ${CONNECTIONS} connections${mode}`);
+  const createsMet = c.perSecond >= TARGET.creates && c.errors + c.non2xx === 0;
+  const pairsMet = p.pairsPerSecond >= TARGET.pairs && p.errors + p.non2xx === 0;
   console.log(
-    `  creates                ${c.perSecond.toFixed(0).padStart(6)} /s  p99 ${c.p99} ms  (${c.ids} created in ${c.seconds.toFixed(2)} s, ${c.errors} errors, ${c.non2xx} non-2xx; target >= 1000/s, 0 errors)`,
+    `  creates                ${c.perSecond.toFixed(0).padStart(6)} /s  p99 ${c.p99} ms  (${c.ids} created in ${c.seconds.toFixed(2)} s, ${c.errors} errors, ${c.non2xx} non-2xx; target >= ${TARGET.creates}/s, 0 errors) ${verdict(createsMet)}`,
   );
   console.log(
-    `  lock/unlock pairs      ${p.pairsPerSecond.toFixed(0).padStart(6)} /s  p99 ${p.p99} ms  (${p.pairs} pairs in ${p.seconds.toFixed(2)} s, ${p.errors} errors, ${p.non2xx} non-2xx; target >= 2000/s, 0 errors)`,
+    `  lock/unlock pairs      ${p.pairsPerSecond.toFixed(0).padStart(6)} /s  p99 ${p.p99} ms  (${p.pairs} pairs in ${p.seconds.toFixed(2)} s, ${p.errors} errors, ${p.non2xx} non-2xx; target >= ${TARGET.pairs}/s, 0 errors) ${verdict(pairsMet)}`,
   );
+  if (floor)
+    console.log(
+      `  storage floor          ${floor.pairsPerSecond.toFixed(0).padStart(6)} pairs/s (better-sqlite3 alone, same seed and pragmas, a transaction per lock and per unlock); berth's pairs ${(p.pairsPerSecond / floor.pairsPerSecond).toFixed(2)} of it`,
+    );
   return r;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   ensureBuilt();
-  const berth = await startBerth(await seededDatabase(SMOKE ? 100 : 10_000));
-  try {
-    await writeRate(berth);
-  } finally {
-    await berth.stop();
+  const seed = await seededDatabase(SMOKE ? 100 : 10_000);
+  for (const durability of DURABILITIES) {
+    const floor = await storageFloor(seed, { durability, pairs: FLOOR_PAIRS });
+    const berth = await startBerth(seed, ['--durability', durability]);
+    try {
+      await writeRate(berth, { durability, floor });
+    } finally {
+      await berth.stop();
+    }
   }
 }

@@ -74,21 +74,22 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
       requestId: c.get('requestId') ?? null,
     });
 
-    let recorded: string | null = null;
+    // The record's `seq` once committed.
+    let recorded: number | null = null;
     // Whether the record already names what the request created (no retarget needed).
     let named = false;
-    let pending: { id: string; named: boolean } | null = null;
+    let pending: { seq: number; named: boolean } | null = null;
     // Services pass it, in their context, to every write transaction of the request.
     c.set('commitHook', {
       async beforeCommit(tx, result) {
-        if (recorded) return;
+        if (recorded !== null) return;
         const made = returnedSubjectOf(route, result);
         const s = made ? pointedAt(subject, await resolveSubject(tx, made)) : subject;
-        pending = { id: await recordAuditEvent(tx, input(s)), named: made !== null };
+        pending = { seq: await recordAuditEvent(tx, input(s)), named: made !== null };
       },
       afterCommit() {
-        if (recorded || !pending) return;
-        recorded = pending.id;
+        if (recorded !== null || !pending) return;
+        recorded = pending.seq;
         named = pending.named;
       },
     });
@@ -104,11 +105,12 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
         db: options.db,
         organization: () => Promise.resolve(organizationId ?? undefined),
       });
-      if (!recorded) await writeTransaction(inTrail(final.organizationId), (tx) => recordAuditEvent(tx, input(final)));
+      if (recorded === null)
+        await writeTransaction(inTrail(final.organizationId), (tx) => recordAuditEvent(tx, input(final)));
       else if (created) {
-        const id = recorded;
+        const seq = recorded;
         const trail = inTrail(final.organizationId ?? subject.organizationId);
-        await writeTransaction(trail, (tx) => retargetAuditEvent(tx, id, final));
+        await writeTransaction(trail, (tx) => retargetAuditEvent(tx, seq, final));
       }
     } catch (err) {
       // The change itself succeeded: answer it as such, and report the lost detail.

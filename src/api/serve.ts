@@ -11,7 +11,7 @@ import { ensureSiteAdminToken } from '../services/tokens.js';
 import { loadSettings, saveEdition } from '../services/settings.js';
 import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
-import { openStore } from '../store/open.js';
+import { openStore, type Durability } from '../store/open.js';
 import { createApp } from './app.js';
 import { JSONAPI, renderedDocument } from './documents.js';
 import { requestIdOf } from './request-id.js';
@@ -52,6 +52,8 @@ export interface ServeOptions {
   port: number;
   /** The database: a SQLite file path, a `postgres://` URL, or a parsed location. */
   database: string | DatabaseLocation;
+  /** SQLite: how commits are flushed (store/sqlite.ts); absent: `BERTH_DURABILITY`, else `full`. */
+  durability?: Durability;
   /** When given, stored as the instance's edition before serving. */
   edition?: InstanceSettings['edition'];
   /** Where log lines go (stderr in the CLI). */
@@ -94,6 +96,8 @@ export interface RunningServer {
   edition: InstanceSettings['edition'];
   /** The database, for the log: a SQLite path, or a PostgreSQL URL without its password. */
   database: string;
+  /** SQLite's durability (absent on PostgreSQL, where it is the server's). */
+  durability?: Durability;
   /** The site-administrator token created at this start, if the database had none. */
   createdToken: string | null;
   /** Stops accepting connections, finishes in-flight requests, closes the database. */
@@ -123,7 +127,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       `the state URL lifetime must be a whole number of seconds from 1 to ${MAX_STATE_URL_TTL_SECONDS}, not ${stateUrlTtlSeconds}`,
     );
 
-  const store = await openStore(options.database);
+  const store = await openStore(options.database, { durability: options.durability });
   await store.optimize();
   store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
@@ -379,6 +383,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   return {
     edition: settings.edition,
     database: store.path,
+    durability: store.durability,
     url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     createdToken,
     close() {

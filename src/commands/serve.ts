@@ -16,6 +16,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --host 0.0.0.0 --port 8443 --tls-cert cert.pem --tls-key key.pem',
     '<%= config.bin %> serve --rate-limit 0',
     '<%= config.bin %> serve --state-url-ttl 60',
+    '<%= config.bin %> serve --durability normal',
     '<%= config.bin %> serve --host 0.0.0.0 --database postgres://berth@db.internal:5432/berth',
   ];
   static override flags = {
@@ -73,6 +74,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 1,
       env: 'BERTH_REQUEST_TIMEOUT',
     }),
+    durability: Flags.string({
+      description:
+        'SQLite: "full" (default) flushes each commit to the disk before answering, so an acknowledged write survives a power cut; "normal" survives a crash of berth but may lose the last acknowledged writes on a power cut or operating system crash. Concurrent writes share one commit either way. PostgreSQL: the server\'s synchronous_commit decides',
+      options: ['full', 'normal'],
+      env: 'BERTH_DURABILITY',
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -116,6 +123,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       host: this.flags.host,
       port: this.flags.port,
       database: this.databaseLocation(),
+      durability: this.flags.durability as 'full' | 'normal' | undefined,
       edition: this.flags.edition as 'self-hosted' | 'hosted' | undefined,
       log,
       pruneIntervalMs: this.flags['prune-interval'] * 60_000,
@@ -154,7 +162,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
-    log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}`);
+    const durability = server.durability ? ` (durability ${server.durability})` : '';
+    log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`);
     await stopped;
     log('berth stopped');
   }

@@ -74,15 +74,18 @@ async function actorNameOf(tx: Tx, actor: AuditActor): Promise<string | null> {
   return null;
 }
 
-const insertRecord = memoQuery((db, row: Insertable<AuditEventsTable>) => db.insertInto('audit_events').values(row));
+const insertRecord = memoQuery((db, row: Insertable<AuditEventsTable>) =>
+  db.insertInto('audit_events').values(row).returning('seq'),
+);
 
 /**
  * Inserts one record. Called inside the change's own write transaction (see the API's audit
- * middleware), so the change and its record commit or roll back together. Returns its id.
+ * middleware), so the change and its record commit or roll back together. Returns its `seq`
+ * (its integer key, by which `retargetAuditEvent` finds it: `id` has no index, migration 018).
  */
-export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise<string> {
+export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise<number> {
   const id = newId('ae');
-  await insertRecord.execute(tx, {
+  const [row] = await insertRecord.execute(tx, {
     id,
     occurred_at: input.time,
     action: input.action,
@@ -93,21 +96,21 @@ export async function recordAuditEvent(tx: Tx, input: AuditRecordInput): Promise
     request_id: input.requestId,
     ...columnsOf(input.subject),
   });
-  return id;
+  return row.seq;
 }
 
 /**
  * Completes a record once the response is known: a create learns the id of what it created
  * (the record was written, inside the change's transaction, with the collection's parent).
  */
-export async function retargetAuditEvent(db: Kysely<DB>, id: string, subject: Subject): Promise<void> {
+export async function retargetAuditEvent(db: Kysely<DB>, seq: number, subject: Subject): Promise<void> {
   const values = columnsOf(subject);
   // Keep the organization known at the time of the change when the new target has none.
   const { organization_id, organization_name, ...rest } = values;
   await db
     .updateTable('audit_events')
     .set(organization_id ? values : rest)
-    .where('id', '=', id)
+    .where('seq', '=', seq)
     .execute();
 }
 

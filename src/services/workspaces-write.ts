@@ -2,7 +2,8 @@ import { assessmentsProblem } from '../domain/assessments.js';
 import { forbidden, invalid, notAuthorized } from '../domain/errors.js';
 import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
 import { newId } from '../domain/ids.js';
-import { can, scoped } from '../domain/policy.js';
+import { computeMetrics } from '../domain/run.js';
+import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { TagBindingInput } from '../domain/tags.js';
 import {
   mergeVcsRepo,
@@ -22,7 +23,15 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { checkTagOverrides } from './reserved-tag-keys.js';
 import { findProjectRow } from './projects-read.js';
-import { getWorkspace, parseVcsRepo, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import {
+  findWorkspaceRow,
+  parseVcsRepo,
+  readableWorkspace,
+  tagNamesOf,
+  toWorkspace,
+  workspaceOf,
+  type WorkspaceRef,
+} from './workspaces-read.js';
 import { bindingOwner, moveBindings } from './workspace-seq.js';
 import { inOrganizationNamed, inWorkspaceOrganization } from './write-scope.js';
 
@@ -142,6 +151,32 @@ function checkAssessments(ws: Workspace, input: WorkspaceInput): Workspace {
   return ws;
 }
 
+/**
+ * The answer of a create or an update: the workspace as its transaction left it, read once
+ * inside that transaction, with the caller's organization facts the write already loaded and
+ * checked (a second permission check would read them again).
+ */
+async function answerOf(ctx: ServiceContext, tx: Tx, id: string, facts: OrgFacts): Promise<Workspace> {
+  return workspaceOf(ctx, tx, (await findWorkspaceRow(tx, { id }))!, facts);
+}
+
+/**
+ * `answerOf` for a workspace its own transaction just created: it has no runs (the metrics of
+ * none) and no data retention policy, and tags only if the request added some, so only its row
+ * (with its organization's and project's columns) is read.
+ */
+async function createdAnswer(
+  ctx: ServiceContext,
+  tx: Tx,
+  id: string,
+  facts: OrgFacts,
+  tagged: boolean,
+): Promise<Workspace> {
+  const row = (await findWorkspaceRow(tx, { id }))!;
+  const tags = tagged ? ((await tagNamesOf(tx, [id])).get(id) ?? []) : [];
+  return { ...toWorkspace(ctx, row, facts, tags), metrics: computeMetrics([]), dataRetentionPolicy: null };
+}
+
 /** Creates a workspace in the organization (its default project unless the request names one). */
 export async function createWorkspace(
   ctx: ServiceContext,
@@ -211,7 +246,7 @@ export async function createWorkspace(
     });
     if (input.tagBindings) await replaceTagBindings(tx, id, input.tagBindings, now);
     if (input.tags) await addTagRefs(tx, org.id, id, input.tags, now, '/data/relationships/tags/data');
-    return checkAssessments(await getWorkspace(ctx, { id }, tx), input);
+    return checkAssessments(await createdAnswer(ctx, tx, id, facts, input.tags !== undefined), input);
   });
 }
 
@@ -305,6 +340,6 @@ export async function updateWorkspace(
     if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
     if (input.tags !== undefined)
       await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
-    return checkAssessments(await getWorkspace(ctx, { id: row.id }, tx), input);
+    return checkAssessments(await answerOf(ctx, tx, row.id, facts), input);
   });
 }

@@ -1,7 +1,9 @@
 import type { Kysely } from 'kysely';
 import { parseDatabaseLocation, type DatabaseLocation } from './location.js';
 import type { DB } from './schema.js';
-import { openSqliteStore } from './sqlite.js';
+import { openSqliteStore, type Durability } from './sqlite.js';
+
+export type { Durability } from './sqlite.js';
 
 export interface Store {
   /** Which engine: the embedded SQLite file, or a PostgreSQL database shared by instances. */
@@ -9,6 +11,8 @@ export interface Store {
   db: Kysely<DB>;
   /** The SQLite file, or the PostgreSQL URL with its password hidden (for messages). */
   path: string;
+  /** SQLite: how commits are flushed (sqlite.ts, `Durability`); PostgreSQL: the server's own setting. */
+  durability?: Durability;
   /**
    * Changes whenever the database may have changed; equal stamps mean no write committed in
    * between (serve's read cache relies on it). SQLite: `data_version` (moved by commits of other
@@ -37,14 +41,17 @@ export interface Store {
  * `sqlite:` URL, a `postgres://` URL, or a parsed location. PostgreSQL support (and the `pg`
  * driver) is loaded only when asked for.
  */
-export async function openStore(location: string | DatabaseLocation): Promise<Store> {
+export async function openStore(
+  location: string | DatabaseLocation,
+  options: { durability?: Durability } = {},
+): Promise<Store> {
   const where =
     typeof location === 'string'
       ? location === ':memory:'
         ? { kind: 'sqlite' as const, path: location }
         : parseDatabaseLocation(location)
       : location;
-  if (where.kind === 'sqlite') return openSqliteStore(where.path);
+  if (where.kind === 'sqlite') return openSqliteStore(where.path, options);
   const { openPostgresStore } = await import('./postgres.js');
   return openPostgresStore(where.url);
 }

@@ -7,26 +7,60 @@ import { registerSqliteFile } from './state-file-stage.js';
 import { migrate } from './migrate.js';
 import { registerDirectReads } from './direct-reads.js';
 import { cachingDatabase } from './statement-cache.js';
+import { closeGroupCommit, GroupCommit, registerGroupCommit } from './group-commit.js';
+import { WalSync } from './wal-sync.js';
 import { BusyWaitingSqliteDialect, isSqliteBusy } from './sqlite-busy.js';
 import type { DB } from './schema.js';
 import type { Store } from './open.js';
 
 /**
- * Opens (creating if needed, with its folder) the SQLite file, sets the pragmas berth relies on
- * and runs pending migrations. `:memory:` gives a private in-memory database (tests).
- *
- * Durability: `synchronous = NORMAL` in WAL mode. A commit survives the crash or kill of the
- * process (it is in the WAL, in the operating system's hands), but the last commits before a
- * power cut or a crash of the operating system may be lost; the database stays consistent.
+ * What an acknowledged write survives (SQLite files, WAL mode):
+ * - `full`: a power cut or an operating system crash too. A write is answered only once the WAL
+ *   frames of its commit are flushed to the disk: the writer connection commits with
+ *   `synchronous=NORMAL` and the group commit flushes the WAL itself, once per batch, on libuv's
+ *   thread pool rather than inside COMMIT on the event loop (wal-sync.ts says why). The main
+ *   connection, which writes only at start-up (migrations), runs `synchronous=FULL`.
+ * - `normal`: the crash or kill of the process (the commit is in the WAL, in the operating
+ *   system's hands, when it is answered), but the last acknowledged writes before a power cut
+ *   or an operating system crash may be lost. `synchronous=NORMAL` on both connections.
+ * The database stays consistent either way.
  */
-export async function openSqliteStore(path: string): Promise<Store> {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+export type Durability = 'full' | 'normal';
+export const DURABILITIES: readonly Durability[] = ['full', 'normal'];
+export const DEFAULT_DURABILITY: Durability = 'full';
+
+/** The durability asked for: the option, else `BERTH_DURABILITY`, else the default (a bad value is refused). */
+export function durabilityOf(option?: string): Durability {
+  const value = option ?? process.env.BERTH_DURABILITY ?? DEFAULT_DURABILITY;
+  if ((DURABILITIES as readonly string[]).includes(value)) return value as Durability;
+  throw new Error(`durability must be one of ${DURABILITIES.join(', ')} (got ${JSON.stringify(value)})`);
+}
+
+/** A connection with the pragmas berth relies on. */
+function connect(path: string, synchronous: 'FULL' | 'NORMAL'): Database.Database {
   const sqlite = new Database(path);
   sqlite.pragma('busy_timeout = 10000');
   if (path !== ':memory:') sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma(`synchronous = ${synchronous}`);
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<DB>({ dialect: new BusyWaitingSqliteDialect({ database: cachingDatabase(sqlite) }, sqlite) });
+  return sqlite;
+}
+
+/**
+ * Opens (creating if needed, with its folder) the SQLite file, sets the pragmas berth relies on
+ * and runs pending migrations. `:memory:` gives a private in-memory database (tests).
+ *
+ * A file gets two connections: the main one for reads (and migrations), and, from the first write
+ * transaction on, one for the write transactions and their group commit (group-commit.ts). An
+ * in-memory database has one connection for both.
+ */
+export async function openSqliteStore(path: string, options: { durability?: Durability } = {}): Promise<Store> {
+  const durability = durabilityOf(options.durability);
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = connect(path, durability === 'full' ? 'FULL' : 'NORMAL');
+  const kysely = (conn: Database.Database) =>
+    new Kysely<DB>({ dialect: new BusyWaitingSqliteDialect({ database: cachingDatabase(conn) }, conn) });
+  const db = kysely(sqlite);
   try {
     await migrate(db);
   } catch (err) {
@@ -37,16 +71,30 @@ export async function openSqliteStore(path: string): Promise<Store> {
   // the dialect and writeTransaction wait between tries instead (sqlite-busy.ts). Opening and
   // migrating, before anything is served, may still wait there.
   sqlite.pragma('busy_timeout = 0');
-  if (path !== ':memory:') registerSqliteFile(db, path);
+  let checkpointer: Checkpointer | null = null;
+  // The connections that commit: the writer's automatic checkpoints follow `offloadCheckpoints`.
+  const committers = [sqlite];
+  const pragmaOnCommitters = (pragma: string) => committers.forEach((c) => c.pragma(pragma));
+  if (path !== ':memory:') {
+    registerSqliteFile(db, path);
+    registerGroupCommit(db, () => {
+      const writer = connect(path, 'NORMAL');
+      writer.pragma('busy_timeout = 0');
+      writer.pragma(`wal_autocheckpoint = ${checkpointer ? 10000 : 1000}`);
+      if (checkpointer) writer.pragma('journal_size_limit = 67108864');
+      committers.push(writer);
+      return new GroupCommit(kysely(writer), writer, durability === 'full' ? new WalSync(`${path}-wal`) : null);
+    });
+  }
   registerDirectReads(db, sqlite);
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;
-  let checkpointer: Checkpointer | null = null;
   return {
     kind: 'sqlite',
     db,
     path,
+    durability,
     optimize() {
       try {
         sqlite.pragma('optimize=0x10002');
@@ -63,16 +111,17 @@ export async function openSqliteStore(path: string): Promise<Store> {
     offloadCheckpoints() {
       if (path === ':memory:' || checkpointer) return;
       // A bound on the WAL should the worker fall behind (about 40 MB), and its size once reset.
-      sqlite.pragma('wal_autocheckpoint = 10000');
-      sqlite.pragma('journal_size_limit = 67108864');
+      pragmaOnCommitters('wal_autocheckpoint = 10000');
+      pragmaOnCommitters('journal_size_limit = 67108864');
       // Without the worker (it failed to start), SQLite's own automatic checkpoints take over again.
       checkpointer = startCheckpointer(path, undefined, () => {
-        if (!closed) sqlite.pragma('wal_autocheckpoint = 1000');
+        if (!closed) pragmaOnCommitters('wal_autocheckpoint = 1000');
       });
     },
     async close() {
       if (closed) return;
       closed = true;
+      await closeGroupCommit(db);
       await checkpointer?.stop();
       await db.destroy();
     },

@@ -1,4 +1,5 @@
 import { CompiledQuery, Kysely, sql } from 'kysely';
+import { groupCommitOf } from './group-commit.js';
 import { isPostgres, organizationLockKey, WRITE_LOCK_KEY } from './kind.js';
 import { isSqliteBusy, lockRetryDelay, LOCK_WAIT_MS, sleep } from './sqlite-busy.js';
 import type { DB } from './schema.js';
@@ -102,7 +103,11 @@ async function inTransaction<T>(
   fn: (tx: Tx) => Promise<T>,
   organization?: OrganizationOf,
 ): Promise<T> {
-  if (write && !isPostgres(db)) return sqliteWriteTransaction(db, hook, fn);
+  if (write && !isPostgres(db)) {
+    // A SQLite file: concurrent write transactions share one commit (group-commit.ts).
+    const group = groupCommitOf(db);
+    return group ? group.run(hook, fn) : sqliteWriteTransaction(db, hook, fn);
+  }
   return db.connection().execute(async (conn) => {
     let begun = false;
     try {
@@ -128,7 +133,8 @@ async function run<T>(conn: Tx, hook: CommitHook | undefined, fn: (tx: Tx) => Pr
 const LOCK_TAKEN = Symbol('the write lock is taken');
 
 /**
- * A SQLite write transaction. Its connection has no busy timeout (sqlite-busy.ts): while another
+ * A SQLite write transaction on the store's only connection (an in-memory database; a file's
+ * write transactions go through its group commit instead, on a connection of their own). Its connection has no busy timeout (sqlite-busy.ts): while another
  * process holds the write lock, `BEGIN IMMEDIATE` fails at once with SQLITE_BUSY. The connection
  * (SQLite's only one, shared by every request of the process) is then given back, so that reads go
  * on, and the begin is tried again after a short pause, until `LOCK_WAIT_MS` has passed; then the

@@ -51,15 +51,19 @@ describe('HTTP benchmarks (smoke mode)', () => {
       expect(out).toMatch(new RegExp(`${kind}\\s+\\d+\\s+[\\d.]+\\s+[\\d.]+\\s+\\d+\\s+0\\s+(met|NOT met)`));
   }, 120_000);
 
-  it('write-rate creates every workspace and locks and unlocks each without an error', () => {
+  it('write-rate creates every workspace and locks and unlocks each without an error, at both durabilities, beside the storage floor', () => {
     const out = run('bench/write-rate.mjs');
-    expect(out).toMatch(
-      /creates\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 created in [\d.]+ s, 0 errors, 0 non-2xx; target >= 1000\/s, 0 errors\)/,
-    );
-    expect(out).toMatch(
-      /lock\/unlock pairs\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 pairs in [\d.]+ s, 0 errors, 0 non-2xx; target >= 2000\/s, 0 errors\)/,
-    );
-  }, 120_000);
+    for (const durability of ['full', 'normal']) {
+      const section = out.slice(out.indexOf(`durability ${durability}`));
+      expect(section).toMatch(
+        /creates\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 created in [\d.]+ s, 0 errors, 0 non-2xx; target >= 3000\/s, 0 errors\) (met|NOT met)/,
+      );
+      expect(section).toMatch(
+        /lock\/unlock pairs\s+\d+ \/s\s+p99 [\d.]+ ms\s+\(200 pairs in [\d.]+ s, 0 errors, 0 non-2xx; target >= 3000\/s, 0 errors\) (met|NOT met)/,
+      );
+      expect(section).toMatch(/storage floor\s+\d+ pairs\/s \(better-sqlite3 alone, .*\); berth's pairs [\d.]+ of it/);
+    }
+  }, 180_000);
 
   it('memory reports the resident memory of serve after both loads', () => {
     const out = run('bench/memory.mjs');

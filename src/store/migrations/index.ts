@@ -15,6 +15,7 @@ import * as m014 from './014_identity.js';
 import * as m015 from './015_organization_defaults.js';
 import * as m016 from './016_state_files.js';
 import * as m017 from './017_teams_tokens.js';
+import * as m018 from './018_lean_audit_events.js';
 import * as m019 from './019_list_scale_indexes.js';
 import * as m020 from './020_console_sign_in_links.js';
 import * as m021 from './021_workspace_lock_index.js';
@@ -43,6 +44,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 15, name: 'organization_defaults', up: m015.up },
   { version: 16, name: 'state_files', up: m016.up },
   { version: 17, name: 'teams_tokens', up: m017.up },
+  { version: 18, name: 'lean_audit_events', up: m018.up },
   { version: 19, name: 'list_scale_indexes', up: m019.up },
   { version: 20, name: 'console_sign_in_links', up: m020.up },
   { version: 21, name: 'workspace_lock_index', up: m021.up },
