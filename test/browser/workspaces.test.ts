@@ -108,8 +108,15 @@ describe('console workspaces and locks', () => {
   });
 
   it("force-unlocks another's lock (owners only)", async () => {
+    // The lock card asks who the caller is, to offer Unlock to the lock's holder alone.
+    const whoAmI = page.waitForResponse((r) => r.url().endsWith('/api/v2/account/details'));
     await workspacePage('db-prod');
+    await whoAmI;
     await expect.poll(() => page.getByTestId('lock-holder').textContent()).toContain('admin');
+    // Only the holder may unlock: alice, an owner, is offered the force unlock alone.
+    await page.getByTestId('force-unlock-button').waitFor();
+    await page.waitForTimeout(300);
+    expect(await page.getByTestId('unlock-button').count()).toBe(0);
     page.once('dialog', (d) => void d.accept());
     await page.getByTestId('force-unlock-button').click();
     const confirm = page.getByTestId('confirm');

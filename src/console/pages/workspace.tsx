@@ -84,6 +84,11 @@ function LockCard({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  // Only the holder may unlock (anyone else gets a 409): the button is offered to the holder
+  // alone, and the others who may see it a force unlock.
+  const me = useApi<Document<unknown>>(a.locked ? '/account/details' : null);
+  const holder = related(ws, 'locked-by');
+  const mine = me.data ? holder?.type === me.data.data.type && holder.id === me.data.data.id : me.error !== null; // who we are is unknown: let the API decide
   const act = async (action: 'lock' | 'unlock' | 'force-unlock') => {
     setBusy(true);
     setError(null);
@@ -151,7 +156,7 @@ function LockCard({
             </button>
           </>
         )}
-        {a.locked && p['can-unlock'] && (
+        {a.locked && p['can-unlock'] && mine && (
           <button type="button" disabled={busy} onClick={() => void act('unlock')} data-testid="unlock-button">
             Unlock
           </button>
