@@ -1,4 +1,5 @@
 /** The JSON:API shapes the console reads (attributes typed per resource where it reads them). */
+import type { Pagination as ClientPagination } from '../client/jsonapi.js';
 
 export interface Ref {
   type: string;
@@ -13,14 +14,8 @@ export interface Resource<A = Record<string, unknown>> {
   links?: Record<string, string>;
 }
 
-export interface Pagination {
-  'current-page': number;
-  'page-size': number;
-  'prev-page': number | null;
-  'next-page': number | null;
-  'total-pages': number;
-  'total-count': number;
-}
+/** The pagination meta of a list: the same shape the CLI's client reads. */
+export type Pagination = ClientPagination;
 
 export interface Document<A = Record<string, unknown>> {
   data: Resource<A>;
