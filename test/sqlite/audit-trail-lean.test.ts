@@ -5,7 +5,6 @@ import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import type { DB } from '../../src/store/schema.js';
 import { recordAuditEvent, retargetAuditEvent } from '../../src/services/audit-trail.js';
-import { TEST_DATABASE_URL } from '../helpers/store.js';
 
 const subject = (name: string) => ({
   target: { type: 'workspaces', id: `ws-${name}`, name },
@@ -16,7 +15,7 @@ const subject = (name: string) => ({
 const actor = { kind: 'user', id: 'user-1', tokenId: 'at-1', name: 'alice' } as const;
 
 /** Migration 018 on a SQLite database with records: rebuilt without AUTOINCREMENT and four indexes, records kept. */
-describe.skipIf(TEST_DATABASE_URL)('migration 018: a leaner audit_events', () => {
+describe('migration 018: a leaner audit_events', () => {
   it('keeps every record and its seq, leaves one index, and new records follow the highest seq', async () => {
     const sqlite = new Database(':memory:');
     const db = new Kysely<DB>({ dialect: new SqliteDialect({ database: sqlite }) });

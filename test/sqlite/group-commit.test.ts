@@ -10,7 +10,6 @@ import { createApp } from '../../src/api/app.js';
 import { loadSettings } from '../../src/services/settings.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { tempDb } from '../helpers/cli.js';
-import { TEST_DATABASE_URL } from '../helpers/store.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Gives the event loop a turn (a batch stops taking transactions after 10 ms: no long sleeps inside one). */
@@ -21,7 +20,7 @@ const aTurn = () => new Promise((r) => setImmediate(r));
  * concurrent requests share one SQLite transaction, each in its own savepoint, and one COMMIT.
  * SQLite files only: PostgreSQL commits each transaction on its own.
  */
-describe.skipIf(TEST_DATABASE_URL)('group commit of SQLite write transactions', () => {
+describe('group commit of SQLite write transactions', () => {
   let tmp: ReturnType<typeof tempDb>;
   let store: Store;
   /** Another connection to the file: it sees only what was committed. */
@@ -186,7 +185,7 @@ describe.skipIf(TEST_DATABASE_URL)('group commit of SQLite write transactions', 
   });
 });
 
-describe.skipIf(TEST_DATABASE_URL)('durability of a SQLite file', () => {
+describe('durability of a SQLite file', () => {
   let tmp: ReturnType<typeof tempDb>;
   beforeEach(() => {
     tmp = tempDb();
@@ -228,7 +227,7 @@ describe.skipIf(TEST_DATABASE_URL)('durability of a SQLite file', () => {
   });
 });
 
-describe.skipIf(TEST_DATABASE_URL)('durability full: a write is answered only after the WAL is flushed', () => {
+describe('durability full: a write is answered only after the WAL is flushed', () => {
   it('holds the answers of a committed batch until the flush ends, and fails them if it fails', async () => {
     const tmp = tempDb();
     const raw = new Database(tmp.db);
