@@ -42,7 +42,7 @@ export function duration(seconds: number): string {
 }
 
 /** Placeholder rows of a table while it loads, of the height of real rows (no layout shift). */
-export function SkeletonRows({ columns, rows = 5 }: { columns: number; rows?: number }) {
+function SkeletonRows({ columns, rows = 5 }: { columns: number; rows?: number }) {
   return (
     <>
       {Array.from({ length: rows }, (_, i) => (
@@ -55,6 +55,44 @@ export function SkeletonRows({ columns, rows = 5 }: { columns: number; rows?: nu
         </tr>
       ))}
     </>
+  );
+}
+
+/**
+ * A table of the API's rows: its column headings, rows of fixed height while the first answer
+ * loads (`skeleton`: no layout shift), and `aria-busy` while any answer loads.
+ */
+export function DataTable({
+  headings,
+  loading,
+  skeleton,
+  skeletonRows,
+  children,
+}: {
+  headings: string[];
+  loading: boolean;
+  skeleton: boolean;
+  skeletonRows?: number;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            {headings.map((h) => (
+              <th scope="col" key={h}>
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody aria-busy={loading}>
+          {skeleton && <SkeletonRows columns={headings.length} rows={skeletonRows} />}
+          {children}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -1,5 +1,5 @@
 import { query } from '../api.js';
-import { ErrorMessage, Pager, SkeletonRows } from '../components/common.js';
+import { ErrorMessage, Pager, DataTable } from '../components/common.js';
 import { useDebouncedField } from '../hooks.js';
 import type { AuditEventAttributes, Collection } from '../jsonapi.js';
 import { href, navigate, orgPath } from '../router.js';
@@ -95,53 +95,45 @@ export function AuditTable({
   rows?: number;
 }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">When</th>
-            <th scope="col">Who</th>
-            <th scope="col">Action</th>
-            <th scope="col">Target</th>
+    <DataTable
+      headings={['When', 'Who', 'Action', 'Target']}
+      loading={loading}
+      skeleton={!list && loading}
+      skeletonRows={rows}
+    >
+      {list?.data.map((e) => {
+        const a = e.attributes;
+        const who = a['actor-name'] ?? a['actor-id'] ?? a['actor-kind'];
+        return (
+          <tr key={e.id} data-testid="audit-row">
+            <td>
+              <time dateTime={a.timestamp}>{new Date(a.timestamp).toLocaleString()}</time>
+            </td>
+            <td>
+              {setActor && a['actor-id'] ? (
+                <button type="button" class="link" onClick={() => setActor(a['actor-id']!)} title="only this actor">
+                  {who}
+                </button>
+              ) : (
+                who
+              )}
+            </td>
+            <td>
+              <code>{a.action}</code>
+            </td>
+            <td>
+              {a['target-type']} {a['target-name'] ?? a['target-id'] ?? ''}
+            </td>
           </tr>
-        </thead>
-        <tbody aria-busy={loading}>
-          {!list && loading && <SkeletonRows columns={4} rows={rows} />}
-          {list?.data.map((e) => {
-            const a = e.attributes;
-            const who = a['actor-name'] ?? a['actor-id'] ?? a['actor-kind'];
-            return (
-              <tr key={e.id} data-testid="audit-row">
-                <td>
-                  <time dateTime={a.timestamp}>{new Date(a.timestamp).toLocaleString()}</time>
-                </td>
-                <td>
-                  {setActor && a['actor-id'] ? (
-                    <button type="button" class="link" onClick={() => setActor(a['actor-id']!)} title="only this actor">
-                      {who}
-                    </button>
-                  ) : (
-                    who
-                  )}
-                </td>
-                <td>
-                  <code>{a.action}</code>
-                </td>
-                <td>
-                  {a['target-type']} {a['target-name'] ?? a['target-id'] ?? ''}
-                </td>
-              </tr>
-            );
-          })}
-          {list?.data.length === 0 && (
-            <tr>
-              <td colSpan={4} class="muted" data-testid="empty">
-                No change recorded.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+        );
+      })}
+      {list?.data.length === 0 && (
+        <tr>
+          <td colSpan={4} class="muted" data-testid="empty">
+            No change recorded.
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }

@@ -1,5 +1,5 @@
 import { query } from '../api.js';
-import { Age, ErrorMessage, Pager, SkeletonRows } from '../components/common.js';
+import { Age, ErrorMessage, Pager, DataTable } from '../components/common.js';
 import { lockHolderName } from '../components/lock-holder.js';
 import type { Collection, WorkspaceAttributes } from '../jsonapi.js';
 import { orgPath } from '../router.js';
@@ -31,40 +31,31 @@ export function LocksPage({ org, query: q }: { org: string; query: URLSearchPara
             : `${total} locked workspaces, oldest lock first`}
       </p>
       <ErrorMessage message={list.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Workspace</th>
-              <th scope="col">Held by</th>
-              <th scope="col">Reason</th>
-              <th scope="col">Locked</th>
-            </tr>
-          </thead>
-          <tbody aria-busy={list.loading}>
-            {!list.data && list.loading && <SkeletonRows columns={4} />}
-            {list.data?.data.map((w) => (
-              <tr key={w.id} data-testid="locks-board-row" data-name={w.attributes.name}>
-                <td>
-                  <a href={`#${orgPath(org, 'workspaces', w.attributes.name)}`}>{w.attributes.name}</a>
-                </td>
-                <td data-testid="lock-holder">{lockHolderName(w, list.data?.included)}</td>
-                <td data-testid="lock-reason">{w.attributes['locked-reason'] ?? ''}</td>
-                <td>
-                  <Age at={w.attributes['locked-at']} />
-                </td>
-              </tr>
-            ))}
-            {list.data?.data.length === 0 && (
-              <tr>
-                <td colSpan={4} class="muted" data-testid="empty">
-                  Nothing is locked.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        headings={['Workspace', 'Held by', 'Reason', 'Locked']}
+        loading={list.loading}
+        skeleton={!list.data && list.loading}
+      >
+        {list.data?.data.map((w) => (
+          <tr key={w.id} data-testid="locks-board-row" data-name={w.attributes.name}>
+            <td>
+              <a href={`#${orgPath(org, 'workspaces', w.attributes.name)}`}>{w.attributes.name}</a>
+            </td>
+            <td data-testid="lock-holder">{lockHolderName(w, list.data?.included)}</td>
+            <td data-testid="lock-reason">{w.attributes['locked-reason'] ?? ''}</td>
+            <td>
+              <Age at={w.attributes['locked-at']} />
+            </td>
+          </tr>
+        ))}
+        {list.data?.data.length === 0 && (
+          <tr>
+            <td colSpan={4} class="muted" data-testid="empty">
+              Nothing is locked.
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <Pager pagination={list.data?.meta?.pagination} path={orgPath(org, 'locks')} params={{}} />
     </>
   );

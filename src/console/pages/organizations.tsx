@@ -1,5 +1,5 @@
 import { query } from '../api.js';
-import { Age, ErrorMessage, Pager, SkeletonRows } from '../components/common.js';
+import { Age, ErrorMessage, Pager, DataTable } from '../components/common.js';
 import type { Collection, OrganizationAttributes } from '../jsonapi.js';
 import { orgPath } from '../router.js';
 import { useApi } from '../use-api.js';
@@ -16,38 +16,26 @@ export function OrganizationsPage({ query: q }: { query: URLSearchParams }) {
     <>
       <h1>Organizations</h1>
       <ErrorMessage message={list.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody aria-busy={list.loading}>
-            {!list.data && list.loading && <SkeletonRows columns={3} />}
-            {list.data?.data.map((o) => (
-              <tr key={o.id} data-testid="org-row">
-                <td>
-                  <a href={`#${orgPath(o.attributes.name, 'workspaces')}`}>{o.attributes.name}</a>
-                </td>
-                <td>{o.attributes.email}</td>
-                <td>
-                  <Age at={o.attributes['created-at']} />
-                </td>
-              </tr>
-            ))}
-            {list.data?.data.length === 0 && (
-              <tr>
-                <td colSpan={3} class="muted" data-testid="empty">
-                  No organization you may see.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable headings={['Name', 'Email', 'Created']} loading={list.loading} skeleton={!list.data && list.loading}>
+        {list.data?.data.map((o) => (
+          <tr key={o.id} data-testid="org-row">
+            <td>
+              <a href={`#${orgPath(o.attributes.name, 'workspaces')}`}>{o.attributes.name}</a>
+            </td>
+            <td>{o.attributes.email}</td>
+            <td>
+              <Age at={o.attributes['created-at']} />
+            </td>
+          </tr>
+        ))}
+        {list.data?.data.length === 0 && (
+          <tr>
+            <td colSpan={3} class="muted" data-testid="empty">
+              No organization you may see.
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <Pager pagination={list.data?.meta?.pagination} path="/" params={{}} />
     </>
   );

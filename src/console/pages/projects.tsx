@@ -1,5 +1,5 @@
 import { query } from '../api.js';
-import { ErrorMessage, Pager, SkeletonRows, TagBinding } from '../components/common.js';
+import { ErrorMessage, Pager, DataTable, TagBinding } from '../components/common.js';
 import {
   findIncluded,
   relatedMany,
@@ -28,45 +28,36 @@ export function ProjectsPage({ org, query: q }: { org: string; query: URLSearchP
     <>
       <h1>Projects</h1>
       <ErrorMessage message={list.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Workspaces</th>
-              <th scope="col">Tag bindings</th>
-              <th scope="col">Description</th>
-            </tr>
-          </thead>
-          <tbody aria-busy={list.loading}>
-            {!list.data && list.loading && <SkeletonRows columns={4} />}
-            {list.data?.data.map((p) => (
-              <tr key={p.id} data-testid="project-row" data-name={p.attributes.name}>
-                <td>{p.attributes.name}</td>
-                <td>
-                  <a href={href(orgPath(org, 'workspaces'), { project: p.id })} data-testid="project-workspaces">
-                    {p.attributes['workspace-count']}
-                  </a>
-                </td>
-                <td>
-                  {relatedMany(p, 'effective-tag-bindings').map((ref) => {
-                    const b = findIncluded(list.data?.included, ref) as Resource<TagBindingAttributes> | undefined;
-                    return b ? <TagBinding key={ref.id} k={b.attributes.key} value={b.attributes.value} /> : null;
-                  })}
-                </td>
-                <td>{p.attributes.description ?? ''}</td>
-              </tr>
-            ))}
-            {list.data?.data.length === 0 && (
-              <tr>
-                <td colSpan={4} class="muted" data-testid="empty">
-                  No project you may see.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        headings={['Name', 'Workspaces', 'Tag bindings', 'Description']}
+        loading={list.loading}
+        skeleton={!list.data && list.loading}
+      >
+        {list.data?.data.map((p) => (
+          <tr key={p.id} data-testid="project-row" data-name={p.attributes.name}>
+            <td>{p.attributes.name}</td>
+            <td>
+              <a href={href(orgPath(org, 'workspaces'), { project: p.id })} data-testid="project-workspaces">
+                {p.attributes['workspace-count']}
+              </a>
+            </td>
+            <td>
+              {relatedMany(p, 'effective-tag-bindings').map((ref) => {
+                const b = findIncluded(list.data?.included, ref) as Resource<TagBindingAttributes> | undefined;
+                return b ? <TagBinding key={ref.id} k={b.attributes.key} value={b.attributes.value} /> : null;
+              })}
+            </td>
+            <td>{p.attributes.description ?? ''}</td>
+          </tr>
+        ))}
+        {list.data?.data.length === 0 && (
+          <tr>
+            <td colSpan={4} class="muted" data-testid="empty">
+              No project you may see.
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <Pager pagination={list.data?.meta?.pagination} path={orgPath(org, 'projects')} params={{}} />
     </>
   );

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
-import { Age, ErrorMessage, Section, SkeletonRows, TagBinding } from '../components/common.js';
+import { Age, ErrorMessage, Section, DataTable, TagBinding } from '../components/common.js';
 import { lockHolderName } from '../components/lock-holder.js';
 import { DurationChart, runDurations } from '../components/run-chart.js';
 import {
@@ -343,55 +343,46 @@ function StateVersionsCard({ ws }: { ws: Resource<WorkspaceAttributes> }) {
   return (
     <Section title="State versions" id="state-versions">
       <ErrorMessage message={list.error} />
-      <div class="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Serial</th>
-              <th scope="col">Created</th>
-              <th scope="col">Resources</th>
-              <th scope="col">Size</th>
-              <th scope="col">Download</th>
+      <DataTable
+        headings={['Serial', 'Created', 'Resources', 'Size', 'Download']}
+        loading={list.loading}
+        skeleton={!list.data && list.loading}
+        skeletonRows={3}
+      >
+        {list.data?.data.map((sv) => {
+          const a = sv.attributes;
+          return (
+            <tr key={sv.id} data-testid="state-version-row">
+              <td>{a.serial}</td>
+              <td>
+                <Age at={a['created-at']} />
+              </td>
+              <td>{a['resource-count'] ?? ''}</td>
+              <td>{formatSize(a.size)}</td>
+              <td>
+                {a['hosted-state-download-url'] ? (
+                  <a
+                    href={a['hosted-state-download-url']}
+                    download={`${ws.attributes.name}-${a.serial}.tfstate`}
+                    data-testid="state-download"
+                  >
+                    state
+                  </a>
+                ) : (
+                  <span class="muted">{a.status}</span>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody aria-busy={list.loading}>
-            {!list.data && list.loading && <SkeletonRows columns={5} rows={3} />}
-            {list.data?.data.map((sv) => {
-              const a = sv.attributes;
-              return (
-                <tr key={sv.id} data-testid="state-version-row">
-                  <td>{a.serial}</td>
-                  <td>
-                    <Age at={a['created-at']} />
-                  </td>
-                  <td>{a['resource-count'] ?? ''}</td>
-                  <td>{formatSize(a.size)}</td>
-                  <td>
-                    {a['hosted-state-download-url'] ? (
-                      <a
-                        href={a['hosted-state-download-url']}
-                        download={`${ws.attributes.name}-${a.serial}.tfstate`}
-                        data-testid="state-download"
-                      >
-                        state
-                      </a>
-                    ) : (
-                      <span class="muted">{a.status}</span>
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-            {list.data?.data.length === 0 && (
-              <tr>
-                <td colSpan={5} class="muted" data-testid="empty">
-                  No state yet.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+          );
+        })}
+        {list.data?.data.length === 0 && (
+          <tr>
+            <td colSpan={5} class="muted" data-testid="empty">
+              No state yet.
+            </td>
+          </tr>
+        )}
+      </DataTable>
       <LocalPager pagination={list.data?.meta?.pagination} setPage={setPage} />
     </Section>
   );

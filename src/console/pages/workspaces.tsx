@@ -1,5 +1,5 @@
 import { query } from '../api.js';
-import { Age, ErrorMessage, Pager, SkeletonRows } from '../components/common.js';
+import { Age, ErrorMessage, Pager, DataTable } from '../components/common.js';
 import { useDebouncedField } from '../hooks.js';
 import {
   findIncluded,
@@ -211,34 +211,23 @@ function WorkspaceTable({
   loading: boolean;
 }) {
   return (
-    <div class="table-wrap">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            <th scope="col">Project</th>
-            <th scope="col">Lock</th>
-            <th scope="col">Current run</th>
-            <th scope="col">Tags</th>
-            <th scope="col">Resources</th>
-            <th scope="col">Latest change</th>
-          </tr>
-        </thead>
-        <tbody aria-busy={loading}>
-          {!list && loading && <SkeletonRows columns={7} rows={PAGE_SIZE} />}
-          {list?.data.map((w) => (
-            <WorkspaceRow key={w.id} org={org} w={w} included={list.included} />
-          ))}
-          {list?.data.length === 0 && (
-            <tr>
-              <td colSpan={7} class="muted" data-testid="empty">
-                No workspace matches.
-              </td>
-            </tr>
-          )}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      headings={['Name', 'Project', 'Lock', 'Current run', 'Tags', 'Resources', 'Latest change']}
+      loading={loading}
+      skeleton={!list && loading}
+      skeletonRows={PAGE_SIZE}
+    >
+      {list?.data.map((w) => (
+        <WorkspaceRow key={w.id} org={org} w={w} included={list.included} />
+      ))}
+      {list?.data.length === 0 && (
+        <tr>
+          <td colSpan={7} class="muted" data-testid="empty">
+            No workspace matches.
+          </td>
+        </tr>
+      )}
+    </DataTable>
   );
 }
 
