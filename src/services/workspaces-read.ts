@@ -335,8 +335,9 @@ export async function listWorkspaces(
   const { row: org, facts } = await readableOrganization(ctx, organization);
   const readable = readableFilter(ctx, facts);
   if (readable === 'none') return { items: [], total: 0, page };
-  if (readable === null && !query.sort && onlyCondition(query, 'searchTags')) {
-    const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page);
+  if (readable === null && (!query.sort || query.sort.by === 'name') && onlyCondition(query, 'searchTags')) {
+    const byName = query.sort && { descending: query.sort.descending };
+    const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page, byName);
     return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
   }
   const plan = await planFilters(ctx, query);
