@@ -56,10 +56,14 @@ async function insertWorkspaces(api: TestApi, org: string, names: string[]): Pro
     .where('id', '=', made.body.data.id)
     .executeTakeFirstOrThrow();
   await api.store.db.deleteFrom('workspaces').where('id', '=', template.id).execute();
-  await api.store.db
-    .insertInto('workspaces')
-    .values(names.map((name) => ({ ...template, id: newId('ws'), name, name_lower: name.toLowerCase() })))
-    .execute();
+  for (let i = 0; i < names.length; i += 200) {
+    await api.store.db
+      .insertInto('workspaces')
+      .values(
+        names.slice(i, i + 200).map((name) => ({ ...template, id: newId('ws'), name, name_lower: name.toLowerCase() })),
+      )
+      .execute();
+  }
 }
 
 /** Every name the list answers, over all its pages, and its total-count. */
@@ -253,6 +257,51 @@ describe('migration 019 on a database that already holds workspaces', () => {
       }
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('name searches whose trigrams are common (their frequency estimated, not counted)', () => {
+  // 3,000 names: trigrams of `prod` and `dev` in 1,500 each, `zzq` only in the newest 1,200 names
+  // (rare among old names, common among new ones). Frequencies above 1,000 rows are estimated from
+  // how far the first rows reach; the answers must not depend on it.
+  let api: TestApi;
+  let names: string[];
+
+  beforeAll(async () => {
+    api = await TestApi.create();
+    await api.createOrg('acme');
+    names = Array.from(
+      { length: 3000 },
+      (_, i) => `${['app', 'web', 'db'][i % 3]}${i % 50}-${i % 2 ? 'prod' : 'dev'}-${i >= 1800 ? 'zzq' : 'x'}${i}`,
+    );
+    await insertWorkspaces(api, 'acme', names);
+  }, 60_000);
+  afterAll(() => api.close());
+
+  it('narrows on SQLite by an estimated trigram, and answers what the substring filter answers', async () => {
+    if (!isPostgres(api.store.db)) {
+      expect(await narrowingQuery(api.store.db, 'prod')).not.toBeNull();
+      expect(await narrowingQuery(api.store.db, '-zzq')).not.toBeNull();
+    }
+    for (const needle of [
+      'prod',
+      '-prod-',
+      'PROD-z',
+      'zzq',
+      'zzq19',
+      'dev-x1',
+      'app1',
+      'web4-dev',
+      'db7-prod-zzq2',
+      'x',
+    ]) {
+      const expected = names.filter((n) => n.toLowerCase().includes(needle.toLowerCase()));
+      const got = await listAll(api, 'acme', `search%5Bname%5D=${encodeURIComponent(needle)}`);
+      expect(sorted(got.names), `search[name]=${needle}`).toEqual(sorted(expected));
+      expect(got.total, `total-count of search[name]=${needle}`).toBe(expected.length);
+      const wild = await listAll(api, 'acme', `search%5Bwildcard-name%5D=${encodeURIComponent(`*${needle}*`)}`);
+      expect(sorted(wild.names), `search[wildcard-name]=*${needle}*`).toEqual(sorted(expected));
     }
   });
 });
