@@ -104,8 +104,8 @@ async function seqSpan<T>(db: Kysely<T>): Promise<Span> {
  * candidates that leaving it out lets through. So the rarest ones are used: up to SAMPLED
  * trigrams spread over the literal are measured, and the rarest (at most USED) bound the
  * candidates by their own count: those held by at most RARE rows if any, else those held by at
- * most MAX_CANDIDATES. A trigram's rows are counted up to RARE + 1; beyond, their number is
- * estimated from how far into the rowids those reach (FTS5 gives a trigram's rows in rowid order,
+ * most MAX_CANDIDATES. A trigram's rows are counted up to a limit (RARE / 10, then RARE);
+ * beyond, their number is estimated from how far into the rowids those reach (FTS5 gives a trigram's rows in rowid order,
  * either way, and stops after a limit), so that a common trigram costs no more to measure than a
  * rare one. (Before the estimate, each was counted up to MAX_CANDIDATES: for `*-prod-*` at
  * 100,000 workspaces, four trigrams of 33,000 rows each, that took 2.4 ms, to learn that none
@@ -121,8 +121,8 @@ export async function narrowingQuery<T>(db: Kysely<T>, literal: string): Promise
       : Array.from({ length: SAMPLED }, (_, i) => grams[Math.round((i * (grams.length - 1)) / (SAMPLED - 1))]);
   const span = await seqSpan(db);
   const rows = span.last - span.first + 1;
-  // Counted up to RARE rows; beyond, estimated from how far into the rowids the first RARE + 1
-  // of them reach, at that density over all the rowids.
+  // Counted up to `limit` rows; beyond, estimated from how far into the rowids the first
+  // `limit + 1` of them reach, at that density over all the rowids.
   const measure = async (gram: string, limit: number) => {
     const head = await reach(db, gram, limit + 1, 'asc');
     const exact = head.n <= limit || head.reach === null;
