@@ -132,9 +132,11 @@ export async function narrowingQuery<T>(db: Kysely<T>, literal: string): Promise
   const measured: { gram: string; n: number; exact: boolean }[] = [];
   for (const gram of sample) {
     // A first look at RARE / 10 rows settles the very rare and the very common (an estimate
-    // from 100 rows is off by about a tenth, far less than the margin of two).
+    // from 100 rows is off by about a tenth, far less than the margin of two), and once a trigram
+    // is known to be that rare, the others need no closer look (they would narrow no further).
     const first = await measure(gram, RARE / 10);
-    measured.push(first.exact || first.n > 2 * MAX_CANDIDATES ? first : await measure(gram, RARE));
+    const veryRare = measured.some((m) => m.exact && m.n <= RARE / 10);
+    measured.push(first.exact || veryRare || first.n > 2 * MAX_CANDIDATES ? first : await measure(gram, RARE));
   }
   const rarest = (list: typeof measured) =>
     list
