@@ -34,6 +34,7 @@ export class IdleCollector {
   #seen = 0;
   #baseline = getHeapStatistics().total_heap_size;
   #timer: NodeJS.Timeout | null = null;
+  #stopped = false;
   readonly #gc: (() => void) | null;
 
   constructor(gc: (() => void) | null = exposedGc()) {
@@ -43,7 +44,7 @@ export class IdleCollector {
   /** Called for every request: the first after a quiet spell starts the watch. */
   request(): void {
     this.#requests++;
-    if (this.#timer || !this.#gc) return;
+    if (this.#timer || !this.#gc || this.#stopped) return;
     this.#timer = setInterval(() => this.tick(), TICK_MS);
     // The server keeps the process alive; this timer must not.
     this.#timer.unref();
@@ -59,14 +60,20 @@ export class IdleCollector {
       this.#seen = this.#requests;
       return false;
     }
-    this.stop();
+    this.#endWatch();
     if (!this.#gc || getHeapStatistics().total_heap_size - this.#baseline < WORTH_COLLECTING) return false;
     this.#gc();
     this.#baseline = getHeapStatistics().total_heap_size;
     return true;
   }
 
+  /** For good (the server closes): requests still in flight start no watch. */
   stop(): void {
+    this.#stopped = true;
+    this.#endWatch();
+  }
+
+  #endWatch(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
   }
