@@ -1,33 +1,39 @@
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
+import type { Actor } from '../domain/actor.js';
 import { unauthorized } from '../domain/errors.js';
 import { authenticate } from '../services/tokens.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { systemClock } from '../domain/clock.js';
 import type { AppEnv, AppOptions } from './env.js';
+import { requestHeader } from './node-headers.js';
 
 /**
  * Turns `Authorization: Bearer TOKEN` into the request's actor and service context. A missing or
  * unknown token is a 401, except in local mode where a tokenless request acts as `localActor`.
  */
 export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const header = c.req.header('authorization');
-    let actor = options.localActor ?? null;
-    if (header !== undefined) {
-      const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
-      actor = match ? await authenticate(options.db, match[1], (options.clock ?? systemClock).now()) : null;
+  const clock = options.clock ?? systemClock;
+  const settings = options.settings ?? DEFAULT_SETTINGS;
+  // Not `async`: a request refused here throws at once, and an accepted one returns `next()`'s promise.
+  return (c, next) => {
+    // Read from node's request under `serve` (node-headers.ts).
+    const header = requestHeader(c, 'authorization');
+    if (header === undefined) {
+      if (!options.localActor) throw unauthorized('an Authorization: Bearer token is required');
+      return proceed(c, next, options.localActor);
+    }
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    if (!match) throw unauthorized('the token is missing, malformed, revoked or unknown');
+    return authenticate(options.db, match[1], clock.now()).then((actor) => {
       if (!actor) throw unauthorized('the token is missing, malformed, revoked or unknown');
       options.onAuthenticated?.(header);
-    }
-    if (!actor) throw unauthorized('an Authorization: Bearer token is required');
-    c.set('actor', actor);
-    c.set('ctx', {
-      db: options.db,
-      actor,
-      clock: options.clock ?? systemClock,
-      settings: options.settings ?? DEFAULT_SETTINGS,
-      commitHook: c.get('commitHook'),
+      return proceed(c, next, actor);
     });
-    await next();
   };
+
+  function proceed(c: Context<AppEnv>, next: () => Promise<void>, actor: Actor) {
+    c.set('actor', actor);
+    c.set('ctx', { db: options.db, actor, clock, settings, commitHook: c.get('commitHook') });
+    return next();
+  }
 }

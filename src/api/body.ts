@@ -1,5 +1,7 @@
+import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
 import { BerthError, badRequest, unsupportedMediaType } from '../domain/errors.js';
+import { incomingOf, requestHeader } from './node-headers.js';
 
 export const BODY_LIMIT = 1024 * 1024;
 
@@ -18,12 +20,12 @@ export async function readJson(
   c: Context,
   options: { optional?: boolean } = {},
 ): Promise<Record<string, unknown> | null> {
-  const text = await c.req.text();
+  const text = await bodyText(c);
   if (text.trim() === '') {
     if (options.optional) return null;
     throw badRequest('request body is empty; send a JSON:API document with a data member');
   }
-  const type = c.req.header('content-type');
+  const type = requestHeader(c, 'content-type');
   if (type) {
     const media = type.split(';')[0].trim().toLowerCase();
     if (!ACCEPTED.includes(media)) {
@@ -40,6 +42,76 @@ export async function readJson(
     throw badRequest('request body must be a JSON object');
   }
   return parsed as Record<string, unknown>;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * The request body as text, as `c.req.text()` gives it (UTF-8, a leading byte order mark
+ * dropped). Behind `serve`, an HTTP/1.x body framed by Content-Length is read straight from node's
+ * request: `c.req.text()` makes the HTTP adapter build a Fetch API request, its headers, an abort
+ * controller and a web stream over node's request, which was a large share of a small write's
+ * cost. By then the body limit (body-limit.ts) has compared the declared length with the limit,
+ * and node's parser delivers exactly that many bytes. Without Content-Length nor
+ * Transfer-Encoding, an HTTP/1.x body is empty. Everything else (chunked bodies, HTTP/2, the app
+ * in-process) is read through hono, under hono's body limit.
+ */
+function bodyText(c: Context): Promise<string> {
+  // Read once: a second reader of the same request gets the same text, as from hono.
+  let text = bodyTexts.get(c);
+  if (!text) bodyTexts.set(c, (text = readBodyText(c)));
+  return text;
+}
+
+const bodyTexts = new WeakMap<Context, Promise<string>>();
+
+function readBodyText(c: Context): Promise<string> {
+  const incoming = incomingOf(c);
+  if (
+    !incoming ||
+    incoming.httpVersionMajor !== 1 ||
+    'transfer-encoding' in incoming.headers ||
+    incoming.readableDidRead ||
+    incoming.readableEnded
+  )
+    return c.req.text();
+  if (incoming.headers['content-length'] === undefined) return Promise.resolve('');
+  return readIncoming(incoming).then((bytes) => utf8.decode(bytes));
+}
+
+/** All of node's request body; rejects when the client goes before sending all of it (client-abort.ts). */
+function readIncoming(incoming: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    };
+    const onEnd = () => {
+      done();
+      resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size));
+    };
+    const onError = (err: Error) => {
+      done();
+      reject(err);
+    };
+    const onClose = () => {
+      done();
+      if (incoming.complete) resolve(Buffer.concat(chunks, size));
+      else reject(new Error('the client closed the connection before the request body was complete'));
+    };
+    const done = () => {
+      incoming.off('data', onData);
+      incoming.off('end', onEnd);
+      incoming.off('error', onError);
+      incoming.off('close', onClose);
+    };
+    incoming.on('data', onData);
+    incoming.on('end', onEnd);
+    incoming.on('error', onError);
+    incoming.on('close', onClose);
+  });
 }
 
 export interface ResourceInput {

@@ -28,6 +28,7 @@ import { AccessLog } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { ConcurrencyGate, MAX_CONCURRENT_READS } from './read-gate.js';
 import { consoleAssetRoutes } from './console-assets.js';
+import { IdleCollector } from './idle-gc.js';
 import {
   answerClientError,
   DEFAULT_LIMITS,
@@ -332,7 +333,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // Node ignores what a request listener returns; hono's answers its own failures rather than rejecting.
   const fullPath = refusing((req, res) => void honoListener(req, res));
-  const listener = readCache
+  // A full collection after a busy spell, once requests stop (idle-gc.ts).
+  const collector = new IdleCollector();
+  const answering = readCache
     ? cachedAnswers(
         {
           readCache,
@@ -346,6 +349,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         fullPath,
       )
     : fullPath;
+  const listener: NodeListener = (req, res) => {
+    collector.request();
+    answering(req, res);
+  };
   let server: Server;
   try {
     server = await new Promise<Server>((resolve, reject) => {
@@ -388,6 +395,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     createdToken,
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
+      collector.stop();
       closing ??= new Promise<void>((resolve) => {
         // Until the last in-flight request is answered, drop connections as soon as they idle.
         const sweep = setInterval(() => server.closeIdleConnections(), 50);
