@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { bindWriter, unbindWriter, writerRunner, type WriterRunner } from './direct-writer.js';
 import type { DB } from './schema.js';
 import { isSqliteBusy, lockRetryDelay, LOCK_WAIT_MS, sleep } from './sqlite-busy.js';
 import type { CommitHook, Tx } from './transaction.js';
@@ -12,6 +13,7 @@ export const MAX_BATCH_MS = 10;
 const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
+// Run by the writer's runner (direct-writer.ts), like the transactions' own statements.
 const SAVEPOINT = CompiledQuery.raw('savepoint berth_write');
 const RELEASE = CompiledQuery.raw('release berth_write');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to berth_write');
@@ -56,12 +58,15 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export class GroupCommit {
   #queue: Job[] = [];
   #running = false;
+  readonly #direct: WriterRunner;
 
   constructor(
     private readonly writer: Kysely<DB>,
     private readonly sqlite: Database,
     private readonly walSync: WalSync | null = null,
-  ) {}
+  ) {
+    this.#direct = writerRunner(sqlite);
+  }
 
   /** Whether commits are flushed to the disk before they are acknowledged (durability `full`). */
   get flushesCommits(): boolean {
@@ -135,21 +140,40 @@ export class GroupCommit {
   /** One transaction of the batch, inside its savepoint. */
   async #runJob(conn: Tx, job: Job): Promise<Outcome> {
     try {
-      await conn.executeQuery(SAVEPOINT);
+      this.#direct(SAVEPOINT);
       const result = await job.fn(conn);
       if (job.hook) await job.hook.beforeCommit(conn, result);
-      await conn.executeQuery(RELEASE);
+      this.#direct(RELEASE);
       return { job, ok: true, result };
     } catch (error) {
       if (this.sqlite.inTransaction) {
-        await conn.executeQuery(ROLLBACK_TO).catch(() => undefined);
-        await conn.executeQuery(RELEASE).catch(() => undefined);
+        this.#rollbackTo();
       }
       return { job, ok: false, error };
     }
   }
 
+  /** Undoes the work of the failed transaction, leaving the others of the batch as they were. */
+  #rollbackTo(): void {
+    for (const query of [ROLLBACK_TO, RELEASE]) {
+      try {
+        this.#direct(query);
+      } catch {
+        // The batch's checks (`inTransaction`) see what state SQLite is left in.
+      }
+    }
+  }
+
   async #batch(conn: Tx): Promise<void> {
+    bindWriter(conn, this.#direct);
+    try {
+      await this.#batchOn(conn);
+    } finally {
+      unbindWriter(conn);
+    }
+  }
+
+  async #batchOn(conn: Tx): Promise<void> {
     if (!(await this.#begin(conn))) return;
     const done: Outcome[] = [];
     const started = performance.now();
