@@ -113,21 +113,21 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /workspaces/:id/actions/lock': keeping(r('workspace.lock', 'workspaces')),
   'POST /workspaces/:id/actions/unlock': keeping(r('workspace.unlock', 'workspaces')),
   'POST /workspaces/:id/actions/force-unlock': keeping(r('workspace.force-unlock', 'workspaces')),
-  'PATCH /workspaces/:id/relationships/ssh-key': r('workspace.ssh-key.update', 'workspaces'),
-  'POST /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.add', 'workspaces'),
-  'DELETE /workspaces/:id/relationships/remote-state-consumers': r(
-    'workspace.remote-state-consumers.remove',
-    'workspaces',
+  'PATCH /workspaces/:id/relationships/ssh-key': keeping(r('workspace.ssh-key.update', 'workspaces')),
+  'POST /workspaces/:id/relationships/remote-state-consumers': keeping(
+    r('workspace.remote-state-consumers.add', 'workspaces'),
   ),
-  'PATCH /workspaces/:id/relationships/remote-state-consumers': r(
-    'workspace.remote-state-consumers.replace',
-    'workspaces',
+  'DELETE /workspaces/:id/relationships/remote-state-consumers': keeping(
+    r('workspace.remote-state-consumers.remove', 'workspaces'),
   ),
-  'POST /workspaces/:id/relationships/tags': r('workspace.tags.add', 'workspaces'),
-  'DELETE /workspaces/:id/relationships/tags': r('workspace.tags.remove', 'workspaces'),
-  'PATCH /workspaces/:id/tag-bindings': r('workspace.tag-bindings.add', 'workspaces'),
-  'POST /workspaces/:id/relationships/tag-bindings': r('workspace.tag-bindings.add', 'workspaces'),
-  'PATCH /workspaces/:id/relationships/tag-bindings': r('workspace.tag-bindings.replace', 'workspaces'),
+  'PATCH /workspaces/:id/relationships/remote-state-consumers': keeping(
+    r('workspace.remote-state-consumers.replace', 'workspaces'),
+  ),
+  'POST /workspaces/:id/relationships/tags': keeping(r('workspace.tags.add', 'workspaces')),
+  'DELETE /workspaces/:id/relationships/tags': keeping(r('workspace.tags.remove', 'workspaces')),
+  'PATCH /workspaces/:id/tag-bindings': keeping(r('workspace.tag-bindings.add', 'workspaces')),
+  'POST /workspaces/:id/relationships/tag-bindings': keeping(r('workspace.tag-bindings.add', 'workspaces')),
+  'PATCH /workspaces/:id/relationships/tag-bindings': keeping(r('workspace.tag-bindings.replace', 'workspaces')),
   'POST /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
   'PATCH /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
   'DELETE /workspaces/:id/relationships/data-retention-policy': r(
