@@ -18,7 +18,15 @@ export interface AuditRoute {
    * being pointed at it once the response is known.
    */
   returns?: string;
+  /**
+   * The route neither deletes nor renames what its path names: the record may resolve it inside
+   * the request's write transaction (see the audit middleware) rather than before the handler.
+   */
+  keepsSubject?: boolean;
 }
+
+/** `route`, whose subject its record may resolve inside the request's transaction (`keepsSubject`). */
+const keeping = (route: AuditRoute): AuditRoute => ({ ...route, keepsSubject: true });
 
 const r = (action: string, subject: string | null, creates = false, returns?: string): AuditRoute =>
   returns ? { action, subject, creates, returns } : { action, subject, creates };
@@ -98,28 +106,28 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /ssh-keys/:id': r('ssh-key.update', 'ssh-keys'),
   'DELETE /ssh-keys/:id': r('ssh-key.delete', 'ssh-keys'),
 
-  'POST /organizations/:org/workspaces': r('workspace.create', 'organizations', true, 'workspaces'),
+  'POST /organizations/:org/workspaces': keeping(r('workspace.create', 'organizations', true, 'workspaces')),
   'PATCH /workspaces/:id': r('workspace.update', 'workspaces'),
   'DELETE /workspaces/:id': r('workspace.force-delete', 'workspaces'),
   'POST /workspaces/:id/actions/safe-delete': r('workspace.safe-delete', 'workspaces'),
-  'POST /workspaces/:id/actions/lock': r('workspace.lock', 'workspaces'),
-  'POST /workspaces/:id/actions/unlock': r('workspace.unlock', 'workspaces'),
-  'POST /workspaces/:id/actions/force-unlock': r('workspace.force-unlock', 'workspaces'),
-  'PATCH /workspaces/:id/relationships/ssh-key': r('workspace.ssh-key.update', 'workspaces'),
-  'POST /workspaces/:id/relationships/remote-state-consumers': r('workspace.remote-state-consumers.add', 'workspaces'),
-  'DELETE /workspaces/:id/relationships/remote-state-consumers': r(
-    'workspace.remote-state-consumers.remove',
-    'workspaces',
+  'POST /workspaces/:id/actions/lock': keeping(r('workspace.lock', 'workspaces')),
+  'POST /workspaces/:id/actions/unlock': keeping(r('workspace.unlock', 'workspaces')),
+  'POST /workspaces/:id/actions/force-unlock': keeping(r('workspace.force-unlock', 'workspaces')),
+  'PATCH /workspaces/:id/relationships/ssh-key': keeping(r('workspace.ssh-key.update', 'workspaces')),
+  'POST /workspaces/:id/relationships/remote-state-consumers': keeping(
+    r('workspace.remote-state-consumers.add', 'workspaces'),
   ),
-  'PATCH /workspaces/:id/relationships/remote-state-consumers': r(
-    'workspace.remote-state-consumers.replace',
-    'workspaces',
+  'DELETE /workspaces/:id/relationships/remote-state-consumers': keeping(
+    r('workspace.remote-state-consumers.remove', 'workspaces'),
   ),
-  'POST /workspaces/:id/relationships/tags': r('workspace.tags.add', 'workspaces'),
-  'DELETE /workspaces/:id/relationships/tags': r('workspace.tags.remove', 'workspaces'),
-  'PATCH /workspaces/:id/tag-bindings': r('workspace.tag-bindings.add', 'workspaces'),
-  'POST /workspaces/:id/relationships/tag-bindings': r('workspace.tag-bindings.add', 'workspaces'),
-  'PATCH /workspaces/:id/relationships/tag-bindings': r('workspace.tag-bindings.replace', 'workspaces'),
+  'PATCH /workspaces/:id/relationships/remote-state-consumers': keeping(
+    r('workspace.remote-state-consumers.replace', 'workspaces'),
+  ),
+  'POST /workspaces/:id/relationships/tags': keeping(r('workspace.tags.add', 'workspaces')),
+  'DELETE /workspaces/:id/relationships/tags': keeping(r('workspace.tags.remove', 'workspaces')),
+  'PATCH /workspaces/:id/tag-bindings': keeping(r('workspace.tag-bindings.add', 'workspaces')),
+  'POST /workspaces/:id/relationships/tag-bindings': keeping(r('workspace.tag-bindings.add', 'workspaces')),
+  'PATCH /workspaces/:id/relationships/tag-bindings': keeping(r('workspace.tag-bindings.replace', 'workspaces')),
   'POST /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
   'PATCH /workspaces/:id/relationships/data-retention-policy': r('workspace.data-retention-policy.set', 'workspaces'),
   'DELETE /workspaces/:id/relationships/data-retention-policy': r(

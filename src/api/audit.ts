@@ -56,7 +56,14 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
     if (!route) return next();
     const params = paramsOf(pattern, new URL(c.req.url).pathname);
     const ref = pathSubjectOf(route, params);
-    const subject = ref ? await resolveSubject(options.db, ref) : NOTHING;
+    // What the path names, resolved before the handler runs (a deleted workspace must still be
+    // named); for a route that keeps it (`keepsSubject`), resolved when first needed instead:
+    // inside the request's write transaction, which reads it anyway (on SQLite the writer
+    // connection, whose page cache is warm, where the main connection's was just emptied by the
+    // last commit), else after the response.
+    let subject: Subject | null = !ref ? NOTHING : route.keepsSubject ? null : await resolveSubject(options.db, ref);
+    const subjectIn = async (db: typeof options.db): Promise<Subject> =>
+      (subject ??= ref ? await resolveSubject(db, ref) : NOTHING);
     // State uploads carry no token: the creator of the state version is the actor.
     const uploader =
       route.action === 'state-version.upload' && params.id ? await stateVersionCreator(options.db, params.id) : null;
@@ -84,7 +91,8 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
       async beforeCommit(tx, result) {
         if (recorded !== null) return;
         const made = returnedSubjectOf(route, result);
-        const s = made ? pointedAt(subject, await resolveSubject(tx, made)) : subject;
+        const known = await subjectIn(tx);
+        const s = made ? pointedAt(known, await resolveSubject(tx, made)) : known;
         pending = { seq: await recordAuditEvent(tx, input(s)), named: made !== null };
       },
       afterCommit() {
@@ -98,7 +106,8 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
     if (c.res.status >= 400 || named) return;
     try {
       const created = route.creates ? await createdRef(c.res) : null;
-      const final = created ? await resolveSubject(options.db, created) : subject;
+      const known = await subjectIn(options.db);
+      const final = created ? await resolveSubject(options.db, created) : known;
       // The record is the only row these write: its organization's write lock is enough (on
       // PostgreSQL; see store/transaction.ts), and keeps that organization's trail in order.
       const inTrail = (organizationId: string | null) => ({
@@ -109,7 +118,7 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
         await writeTransaction(inTrail(final.organizationId), (tx) => recordAuditEvent(tx, input(final)));
       else if (created) {
         const seq = recorded;
-        const trail = inTrail(final.organizationId ?? subject.organizationId);
+        const trail = inTrail(final.organizationId ?? known.organizationId);
         await writeTransaction(trail, (tx) => retargetAuditEvent(tx, seq, final));
       }
     } catch (err) {

@@ -96,6 +96,10 @@ async function setLock(
  * The answer of a lock operation: the workspace as its transaction left it (the row read at its
  * start with the lock columns it set), without reading it and its permissions again; re-read
  * inside the transaction when unlocking also promoted a state version (which changes the row).
+ * Its tags, metrics and policy are read in the transaction too (`workspaceOf(ctx, tx, ...)`):
+ * what the transaction commits is exactly what is answered, and on SQLite the reads run on the
+ * writer connection, whose page cache stays warm (the main connection's cache is emptied
+ * each time another connection commits).
  */
 async function answer(
   tx: Tx,
@@ -122,14 +126,14 @@ const latestIntermediate = memoQuery((db, p: { id: string }) =>
  * write transaction, so of many concurrent attempts exactly one wins.
  */
 export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reason: string): Promise<Workspace> {
-  const done = await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (current)
       throw conflict(sameHolder(current, holderOf(ctx.actor)) ? ALREADY_LOCKED_BY_YOU : alreadyLocked(current));
-    return { row: await setLock(tx, row, holderOf(ctx.actor), reason, ctx.clock.now().toISOString()), facts };
+    const locked = await setLock(tx, row, holderOf(ctx.actor), reason, ctx.clock.now().toISOString());
+    return workspaceOf(ctx, tx, locked, facts);
   });
-  return workspaceOf(ctx, ctx.db, done.row, done.facts);
 }
 
 /**
@@ -138,7 +142,7 @@ export async function lockWorkspace(ctx: ServiceContext, ref: WorkspaceRef, reas
  * intermediate state version is still pending.
  */
 export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const done = await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:lock');
     const current = holderOfRow(row);
     if (!current) throw conflict(NOT_LOCKED_UNLOCK);
@@ -152,9 +156,9 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
     // Versions are pending or finalized: the latest, when not pending, is the one to promote.
     const promoted = await promoteIntermediateState(tx, row.id, false, latest ?? null);
     const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
-    return answer(tx, { row: unlocked, facts }, promoted);
+    const done = await answer(tx, { row: unlocked, facts }, promoted);
+    return workspaceOf(ctx, tx, done.row, done.facts);
   });
-  return workspaceOf(ctx, ctx.db, done.row, done.facts);
 }
 
 /**
@@ -163,14 +167,14 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
  * intermediate (documented in docs/api.md).
  */
 export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
-  const done = await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:update');
     if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
     const promoted = await promoteIntermediateState(tx, row.id, true);
     const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
-    return answer(tx, { row: unlocked, facts }, promoted);
+    const done = await answer(tx, { row: unlocked, facts }, promoted);
+    return workspaceOf(ctx, tx, done.row, done.facts);
   });
-  return workspaceOf(ctx, ctx.db, done.row, done.facts);
 }
 
 /** Whether the actor holds the workspace's lock (state versions may only be written then). */

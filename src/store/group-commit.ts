@@ -1,5 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import { CompiledQuery, type Kysely } from 'kysely';
+import { bindWriter, unbindWriter, writerRunner, type WriterRunner } from './direct-writer.js';
 import type { DB } from './schema.js';
 import { isSqliteBusy, lockRetryDelay, LOCK_WAIT_MS, sleep } from './sqlite-busy.js';
 import type { CommitHook, Tx } from './transaction.js';
@@ -12,6 +13,7 @@ export const MAX_BATCH_MS = 10;
 const BEGIN_IMMEDIATE = CompiledQuery.raw('begin immediate');
 const COMMIT = CompiledQuery.raw('commit');
 const ROLLBACK = CompiledQuery.raw('rollback');
+// Run by the writer's runner (direct-writer.ts), like the transactions' own statements.
 const SAVEPOINT = CompiledQuery.raw('savepoint berth_write');
 const RELEASE = CompiledQuery.raw('release berth_write');
 const ROLLBACK_TO = CompiledQuery.raw('rollback to berth_write');
@@ -56,12 +58,19 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export class GroupCommit {
   #queue: Job[] = [];
   #running = false;
+  readonly #direct: WriterRunner;
+  /** How many flushes (durability `full`) are under way. */
+  #flushing = 0;
+  /** Wakes a batch held open by `#hold`. */
+  #wake: (() => void) | null = null;
 
   constructor(
     private readonly writer: Kysely<DB>,
     private readonly sqlite: Database,
     private readonly walSync: WalSync | null = null,
-  ) {}
+  ) {
+    this.#direct = writerRunner(sqlite);
+  }
 
   /** Whether commits are flushed to the disk before they are acknowledged (durability `full`). */
   get flushesCommits(): boolean {
@@ -79,6 +88,7 @@ export class GroupCommit {
         deadline: performance.now() + LOCK_WAIT_MS,
       });
       if (!this.#running) void this.#drain();
+      else this.#wake?.();
     });
   }
 
@@ -135,21 +145,40 @@ export class GroupCommit {
   /** One transaction of the batch, inside its savepoint. */
   async #runJob(conn: Tx, job: Job): Promise<Outcome> {
     try {
-      await conn.executeQuery(SAVEPOINT);
+      this.#direct(SAVEPOINT);
       const result = await job.fn(conn);
       if (job.hook) await job.hook.beforeCommit(conn, result);
-      await conn.executeQuery(RELEASE);
+      this.#direct(RELEASE);
       return { job, ok: true, result };
     } catch (error) {
       if (this.sqlite.inTransaction) {
-        await conn.executeQuery(ROLLBACK_TO).catch(() => undefined);
-        await conn.executeQuery(RELEASE).catch(() => undefined);
+        this.#rollbackTo();
       }
       return { job, ok: false, error };
     }
   }
 
+  /** Undoes the work of the failed transaction, leaving the others of the batch as they were. */
+  #rollbackTo(): void {
+    for (const query of [ROLLBACK_TO, RELEASE]) {
+      try {
+        this.#direct(query);
+      } catch {
+        // The batch's checks (`inTransaction`) see what state SQLite is left in.
+      }
+    }
+  }
+
   async #batch(conn: Tx): Promise<void> {
+    bindWriter(conn, this.#direct);
+    try {
+      await this.#batchOn(conn);
+    } finally {
+      unbindWriter(conn);
+    }
+  }
+
+  async #batchOn(conn: Tx): Promise<void> {
     if (!(await this.#begin(conn))) return;
     const done: Outcome[] = [];
     const started = performance.now();
@@ -164,6 +193,7 @@ export class GroupCommit {
       }
       if (done.length >= MAX_BATCH || performance.now() - started >= MAX_BATCH_MS) break;
       if (this.#queue.length === 0) await nextTurn();
+      if (this.#queue.length === 0) await this.#hold(started);
     }
     if (!lost) {
       try {
@@ -194,9 +224,44 @@ export class GroupCommit {
     if (!this.walSync) return settle();
     // Not awaited: the next batch runs meanwhile. A failed flush fails the batch's requests (their
     // change is committed, but whether it would survive a power cut is unknown).
-    this.walSync.sync().then(settle, (error: unknown) => {
-      for (const { job } of done) job.reject(error);
-    });
+    this.#flushing++;
+    const ended = () => {
+      this.#flushing--;
+      this.#wake?.();
+    };
+    this.walSync.sync().then(
+      () => {
+        ended();
+        settle();
+      },
+      (error: unknown) => {
+        ended();
+        for (const { job } of done) job.reject(error);
+      },
+    );
+  }
+
+  /**
+   * Durability `full`: called when the open batch has no transaction left to run. While the
+   * previous batch's flush is under way, keeps the batch open (returns when a transaction
+   * arrives, to run it, or when that flush ended, to commit): this batch's own flush could only
+   * start once that one ended (wal-sync.ts), so committing now would answer nobody sooner, and
+   * the transactions that arrive meanwhile share its commit (fewer commits: less written to the
+   * WAL, less CPU). Never past `MAX_BATCH_MS` since the batch began.
+   */
+  async #hold(started: number): Promise<void> {
+    while (this.walSync && this.#flushing > 0 && this.#queue.length === 0) {
+      const wait = started + MAX_BATCH_MS - performance.now();
+      if (wait <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(() => this.#wake?.(), wait);
+        this.#wake = () => {
+          this.#wake = null;
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
   }
 }
 

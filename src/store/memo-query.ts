@@ -1,6 +1,7 @@
 import type { CompiledQuery, Compilable, DialectAdapter, Kysely } from 'kysely';
 import type { DB } from './schema.js';
 import { directRows, readRows } from './direct-reads.js';
+import { writerRows } from './direct-writer.js';
 
 /** Stands for the parameter `name` while a memoized query is built (see `memoQuery`). */
 class Slot {
@@ -70,15 +71,22 @@ export function memoQuery<P extends Record<string, unknown>, R>(
   };
 
   return {
-    async execute(db, params) {
-      const compiled = compiledFor(db, params);
-      return directRows<R>(db, compiled) ?? (await db.executeQuery<R>(compiled)).rows;
+    execute(db, params) {
+      return rowsOf<R>(db, compiledFor(db, params));
     },
     async first(db, params) {
-      const compiled = compiledFor(db, params);
-      return (directRows<R>(db, compiled) ?? (await db.executeQuery<R>(compiled)).rows)[0];
+      return (await rowsOf<R>(db, compiledFor(db, params)))[0];
     },
   };
+}
+
+/**
+ * The rows of a memoized query: read straight on SQLite's main connection outside transactions
+ * (direct-reads.ts), run straight on the writer connection inside a group commit's batch
+ * (direct-writer.ts), else through kysely.
+ */
+async function rowsOf<R>(db: Kysely<DB>, compiled: CompiledQuery): Promise<R[]> {
+  return directRows<R>(db, compiled) ?? writerRows<R>(db, compiled) ?? (await db.executeQuery<R>(compiled)).rows;
 }
 
 /** Whether every memoized run is compared with the usual build (tests set it; see `memoQuery`). */

@@ -6,6 +6,7 @@ import { GroupCommit, groupCommitOf } from '../../src/store/group-commit.js';
 import type { DB } from '../../src/store/schema.js';
 import type { WalSync } from '../../src/store/wal-sync.js';
 import { writeTransaction, type CommitHook } from '../../src/store/transaction.js';
+import { memoQuery } from '../../src/store/memo-query.js';
 import { createApp } from '../../src/api/app.js';
 import { loadSettings } from '../../src/services/settings.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
@@ -117,6 +118,27 @@ describe('group commit of SQLite write transactions', () => {
     expect(committed('record of ok').n).toBe(1);
     expect(committed('record of bad').n).toBe(0);
     expect(committed('bad').n).toBe(0);
+  });
+
+  it("runs memoized statements straight on the writer: a transaction sees its own rows, a constraint error fails it alone, with SQLite's error", async () => {
+    const t = (db: Kysely<DB>) => db as unknown as Kysely<{ t: { k: string } }>;
+    const put = memoQuery((db, p: { k: string }) => t(db).insertInto('t').values({ k: p.k }));
+    const get = memoQuery((db, p: { k: string }) => t(db).selectFrom('t').select('k').where('k', '=', p.k));
+    const a = writeTransaction(store.db, async (tx) => {
+      await put.execute(tx, { k: 'm' });
+      const seen = await get.execute(tx, { k: 'm' });
+      await aTurn(); // b is queued meanwhile, and runs in the same batch
+      return seen;
+    });
+    const b = writeTransaction(store.db, async (tx) => {
+      await put.execute(tx, { k: 'n' });
+      await put.execute(tx, { k: 'm' });
+    });
+    expect(await a).toEqual([{ k: 'm' }]);
+    await expect(b).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_PRIMARYKEY' });
+    expect(committed('m').n).toBe(1);
+    // b's first insert went with it.
+    expect(committed('n').n).toBe(0);
   });
 
   it('fails every write of the batch when the batch is lost before its commit, and commits none of them', async () => {
@@ -269,6 +291,51 @@ describe('durability full: a write is answered only after the WAL is flushed', (
       while (flushes.length === 1) await sleep(1);
       release(new Error('EIO'));
       await expect(failing).rejects.toThrow('EIO');
+    } finally {
+      reader.close();
+      await group.close();
+      tmp.cleanup();
+    }
+  });
+
+  it('keeps a batch open while the previous flush is under way: the writes that arrive meanwhile share one commit and one flush', async () => {
+    const tmp = tempDb();
+    const raw = new Database(tmp.db);
+    raw.pragma('journal_mode = WAL');
+    raw.exec('create table t (k text)');
+    const releases: (() => void)[] = [];
+    const walSync = {
+      sync: () => new Promise<void>((resolve) => releases.push(resolve)),
+      close: () => Promise.resolve(),
+    };
+    const group = new GroupCommit(
+      new Kysely<DB>({ dialect: new SqliteDialect({ database: raw }) }),
+      raw,
+      walSync as unknown as WalSync,
+    );
+    const reader = new Database(tmp.db, { readonly: true });
+    const count = () => (reader.prepare('select count(*) as n from t').get() as { n: number }).n;
+    const put = (k: string) => group.run(undefined, (tx) => sql`insert into t (k) values (${k})`.execute(tx));
+    try {
+      const answered: string[] = [];
+      const first = put('a').then(() => answered.push('a'));
+      while (releases.length === 0) await aTurn();
+      expect(count()).toBe(1);
+      // While a's flush runs, b and c join one open batch: not committed yet, no flush asked.
+      const rest = [put('b'), put('c')].map((w, i) => w.then(() => answered.push(['b', 'c'][i])));
+      for (let i = 0; i < 3; i++) await aTurn();
+      expect(count()).toBe(1);
+      expect(releases).toHaveLength(1);
+      // a's flush ends: a is answered, then b and c commit together and their one flush is asked.
+      releases[0]();
+      await first;
+      while (releases.length === 1) await aTurn();
+      expect(count()).toBe(3);
+      expect(answered).toEqual(['a']);
+      releases[1]();
+      await Promise.all(rest);
+      expect(answered).toEqual(['a', 'b', 'c']);
+      expect(releases).toHaveLength(2);
     } finally {
       reader.close();
       await group.close();
