@@ -15,7 +15,7 @@ import {
 import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
 import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
-import { cachedFacts } from './auth-cache.js';
+import { cachedFacts, generationFor } from './auth-cache.js';
 
 const TEAM_COLUMNS = [
   'id',
@@ -141,14 +141,16 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
       return { organizationId, teams: [], projectGrants: [], workspaceGrants: [] };
     case 'team': {
       const teamId = actor.teamId;
-      return cachedFacts(db, 'facts', `team:${teamId}:${organizationId}`, async () => {
+      const gen = await generationFor(db, actor);
+      return cachedFacts(db, gen, 'facts', `team:${teamId}:${organizationId}`, async () => {
         const team = await teamInOrganization.first(db, { teamId, organizationId });
         return withGrants(db, { organizationId, teams: team ? [toGrant(team)] : [] });
       });
     }
     case 'user': {
       const userId = actor.userId;
-      return cachedFacts(db, 'facts', `user:${userId}:${organizationId}`, async () => {
+      const gen = await generationFor(db, actor);
+      return cachedFacts(db, gen, 'facts', `user:${userId}:${organizationId}`, async () => {
         const teams = await userTeamsInOrganization.execute(db, { userId, organizationId });
         return withGrants(db, { organizationId, teams: teams.map(toGrant) });
       });

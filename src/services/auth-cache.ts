@@ -50,13 +50,41 @@ function deepFreeze<V>(value: V): V {
 }
 
 /**
+ * The generation a request authenticated at, by its actor object (`authenticate` hands each
+ * request an actor object of its own): the request's later look-ups of access facts use it instead
+ * of reading the generation again. A request thus sees the security facts as they were when it
+ * was authenticated, which is after every change completed before it arrived; a change made while
+ * it runs takes effect from the next request on, as it would if the request had read everything at
+ * once. What a look-up loads with such a generation is at least as new as the generation (counters
+ * only grow within an epoch), so an entry tagged with it is never older than its tag.
+ */
+const snapshots = new WeakMap<object, { db: object; gen: Generation }>();
+
+/** Records that `actor` (an object of one request) was authenticated on `db` at `gen`. */
+export function rememberSnapshot(actor: object, db: Kysely<DB>, gen: Generation | undefined): void {
+  if (gen) snapshots.set(actor, { db, gen });
+}
+
+/**
+ * The generation to check cached facts against: the request's own (see `snapshots`), else the
+ * database's current one; undefined when `db` may not use the caches (a transaction).
+ */
+export async function generationFor(db: Kysely<DB>, actor?: object): Promise<Generation | undefined> {
+  const snapshot = actor && snapshots.get(actor);
+  if (snapshot && snapshot.db === db) return snapshot.gen;
+  const gen = await securityGeneration(db);
+  if (gen) cachesOf(db, gen);
+  return gen;
+}
+
+/**
  * A cache of security facts (what a token authenticates as, an actor's access facts in an
  * organization) across requests, per database (the store's kysely instance), safe against every
  * change of them, including changes by other processes: see migration 022 and
  * store/security-generation.ts.
  *
- * `load` reads the facts; it runs after the generation was read. Only a store's own kysely
- * instance uses the cache (store/security-generation.ts): inside a transaction (or on the
+ * `gen` comes from `generationFor`, read BEFORE `load` reads the facts. Only a store's own kysely
+ * instance uses the cache (`gen` is undefined otherwise): inside a transaction (or on the
  * connection a SQLite group commit runs its transactions on) `load` runs every time, since a
  * transaction may see its own uncommitted changes of security tables, which must never be cached
  * (a rollback would leave an entry for a generation that another transaction may then commit with
@@ -64,15 +92,16 @@ function deepFreeze<V>(value: V): V {
  */
 export async function cachedFacts<V>(
   db: Kysely<DB>,
+  gen: Generation | undefined,
   kind: string,
   key: string,
   load: () => Promise<V>,
   /** Whether a loaded value may be kept (e.g. not an unknown token). */
   keep: (value: V) => boolean = () => true,
 ): Promise<V> {
-  const gen = await securityGeneration(db);
-  if (!gen) return load();
-  const c = cachesOf(db, gen);
+  const c = gen && caches.get(db);
+  // Another history began since `gen` was read (a restore): nothing of either is mixed.
+  if (!gen || !c || c.epoch !== gen.epoch) return load();
   let map = c.maps.get(kind);
   if (!map) {
     map = new Map();

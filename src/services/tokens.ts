@@ -11,7 +11,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
 import { ensureAdminUser } from './admin-user.js';
-import { cachedFacts } from './auth-cache.js';
+import { cachedFacts, generationFor, rememberSnapshot } from './auth-cache.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
 const tokenByHash = memoQuery((db, p: { hash: string }) =>
@@ -84,8 +84,10 @@ async function tokenIdentity(db: Kysely<DB>, hash: string): Promise<TokenIdentit
  */
 export async function authenticate(db: Kysely<DB>, token: string, now: Date = new Date()): Promise<Actor | null> {
   const hash = hashToken(token);
+  const gen = await generationFor(db);
   const identity = await cachedFacts(
     db,
+    gen,
     'token',
     hash,
     () => tokenIdentity(db, hash),
@@ -95,7 +97,10 @@ export async function authenticate(db: Kysely<DB>, token: string, now: Date = ne
   if (!identity || !sameHash(identity.hash, hash)) return null;
   // An expired token authenticates no more (it stays listed until it is deleted).
   if (isExpired(identity.expiredAt, now)) return null;
-  return identity.actor;
+  // An actor object of this request's own, which its look-ups of access facts know it by.
+  const actor = { ...identity.actor };
+  rememberSnapshot(actor, db, gen);
+  return actor;
 }
 
 /** Who a new token records as its creator: the acting user, team or organization (by id). */

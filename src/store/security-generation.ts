@@ -45,20 +45,23 @@ export function registerPostgresGeneration(db: Kysely<DB>): void {
  * which waits for that transaction's end.
  */
 export function registerSqliteGeneration(db: Kysely<DB>, sqlite: Database): void {
-  const stampStatement = sqlite.prepare('select (select data_version from pragma_data_version()), total_changes()');
-  const stampRaw = stampStatement.raw(true);
+  // Two statements: the same through `pragma_data_version()` in one select costs 50% more.
+  const dataVersion = sqlite.prepare('pragma data_version').pluck();
+  const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let counterStatement: Statement | undefined;
-  let stamp = '';
+  let version = -1;
+  let changes = -1;
   let last: Generation | undefined;
   roots.set(db, () => {
     if (sqlite.inTransaction) return undefined;
-    const [version, changes] = stampRaw.get() as [number, number];
-    const now = `${version}:${changes}`;
-    if (now === stamp && last) return last;
+    const nowVersion = dataVersion.get() as number;
+    const nowChanges = totalChanges.get() as number;
+    if (nowVersion === version && nowChanges === changes && last) return last;
     counterStatement ??= sqlite.prepare('select epoch, n from security_generation where id = 1');
     const row = counterStatement.get() as Generation | undefined;
     if (!row) return undefined;
-    stamp = now;
+    version = nowVersion;
+    changes = nowChanges;
     last = { epoch: row.epoch, n: Number(row.n) };
     return last;
   });

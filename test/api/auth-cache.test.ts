@@ -5,7 +5,7 @@ import { sharedDatabase } from '../helpers/store.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { authenticate, createUserToken } from '../../src/services/tokens.js';
-import { cachedFacts } from '../../src/services/auth-cache.js';
+import { cachedFacts, generationFor } from '../../src/services/auth-cache.js';
 import { securityGeneration } from '../../src/store/security-generation.js';
 import { writeTransaction } from '../../src/store/transaction.js';
 
@@ -50,9 +50,10 @@ describe('cached authentication and access facts', () => {
 
   it('keeps facts while nothing changes, and reads them again after a change in another store', async () => {
     let loads = 0;
-    const load = () => Promise.resolve(++loads);
-    expect(await cachedFacts(storeA.db, 'test', 'k', load)).toBe(1);
-    expect(await cachedFacts(storeA.db, 'test', 'k', load)).toBe(1);
+    const cached = async (db: Store['db']) =>
+      cachedFacts(db, await generationFor(db), 'test', 'k', () => Promise.resolve(++loads));
+    expect(await cached(storeA.db)).toBe(1);
+    expect(await cached(storeA.db)).toBe(1);
     // A write to a table that is not a security table keeps the entry.
     expect((await other.post(`/api/v2/workspaces/${f.web}/actions/lock`, {}, { token: f.owner.token })).status).toBe(
       200,
@@ -60,14 +61,14 @@ describe('cached authentication and access facts', () => {
     expect((await other.post(`/api/v2/workspaces/${f.web}/actions/unlock`, {}, { token: f.owner.token })).status).toBe(
       200,
     );
-    expect(await cachedFacts(storeA.db, 'test', 'k', load)).toBe(1);
+    expect(await cached(storeA.db)).toBe(1);
     await teamMember(f, 'newcomer');
-    expect(await cachedFacts(storeA.db, 'test', 'k', load)).toBe(2);
-    expect(await cachedFacts(storeA.db, 'test', 'k', load)).toBe(2);
+    expect(await cached(storeA.db)).toBe(2);
+    expect(await cached(storeA.db)).toBe(2);
     // Inside a transaction nothing is cached nor answered from the cache.
     await writeTransaction(storeA.db, async (tx) => {
-      expect(await cachedFacts(tx, 'test', 'k', load)).toBe(3);
-      expect(await cachedFacts(tx, 'test', 'k', load)).toBe(4);
+      expect(await cached(tx)).toBe(3);
+      expect(await cached(tx)).toBe(4);
     });
   });
 
