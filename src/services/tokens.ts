@@ -80,7 +80,9 @@ async function tokenIdentity(db: Kysely<DB>, hash: string): Promise<TokenIdentit
  * Resolves a bearer token to the actor it acts as, or null when it is unknown, revoked or expired.
  * Cached across requests by the token's hash (never the token itself) while no security table
  * changed (services/auth-cache.ts); unknown tokens are not kept. Expiry is checked on every call,
- * against `now`: a cached token that expires authenticates no more.
+ * against `now`: a cached token that expires authenticates no more. The actor object returned
+ * belongs to one request: `orgFacts` on it checks cached facts against the generation read here
+ * (services/auth-cache.ts), so it must not outlive the request it was made for.
  */
 export async function authenticate(db: Kysely<DB>, token: string, now: Date = new Date()): Promise<Actor | null> {
   const hash = hashToken(token);
