@@ -15,6 +15,7 @@ import {
 import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
 import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
+import { cachedFacts, generationFor } from './auth-cache.js';
 
 const TEAM_COLUMNS = [
   'id',
@@ -129,7 +130,8 @@ const userTeamsInOrganization = memoQuery((db, p: { userId: string; organization
 
 /**
  * Loads the facts the policy needs about `actor` in one organization: the teams it acts
- * through, and those teams' grants on single projects and workspaces.
+ * through, and those teams' grants on single projects and workspaces. Cached across requests while
+ * no security table changed (services/auth-cache.ts); the answer is frozen, shared by requests.
  */
 export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: string): Promise<OrgFacts> {
   switch (actor.kind) {
@@ -138,12 +140,20 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
     case 'audit-trail':
       return { organizationId, teams: [], projectGrants: [], workspaceGrants: [] };
     case 'team': {
-      const team = await teamInOrganization.first(db, { teamId: actor.teamId, organizationId });
-      return withGrants(db, { organizationId, teams: team ? [toGrant(team)] : [] });
+      const teamId = actor.teamId;
+      const gen = await generationFor(db, actor);
+      return cachedFacts(db, gen, 'facts', `team:${teamId}:${organizationId}`, async () => {
+        const team = await teamInOrganization.first(db, { teamId, organizationId });
+        return withGrants(db, { organizationId, teams: team ? [toGrant(team)] : [] });
+      });
     }
     case 'user': {
-      const teams = await userTeamsInOrganization.execute(db, { userId: actor.userId, organizationId });
-      return withGrants(db, { organizationId, teams: teams.map(toGrant) });
+      const userId = actor.userId;
+      const gen = await generationFor(db, actor);
+      return cachedFacts(db, gen, 'facts', `user:${userId}:${organizationId}`, async () => {
+        const teams = await userTeamsInOrganization.execute(db, { userId, organizationId });
+        return withGrants(db, { organizationId, teams: teams.map(toGrant) });
+      });
     }
   }
 }

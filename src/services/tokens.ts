@@ -11,6 +11,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
 import { ensureAdminUser } from './admin-user.js';
+import { cachedFacts, generationFor, rememberSnapshot } from './auth-cache.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
 const tokenByHash = memoQuery((db, p: { hash: string }) =>
@@ -33,34 +34,75 @@ const tokenByHash = memoQuery((db, p: { hash: string }) =>
     .where('tokens.token_hash', '=', p.hash),
 );
 
-export async function authenticate(db: Kysely<DB>, token: string, now: Date = new Date()): Promise<Actor | null> {
-  const hash = hashToken(token);
+/** What a token authenticates as, and until when: the part of `authenticate` that is cached. */
+interface TokenIdentity {
+  actor: Actor;
+  expiredAt: string | null;
+  hash: string;
+}
+
+async function tokenIdentity(db: Kysely<DB>, hash: string): Promise<TokenIdentity | null> {
   const row = await tokenByHash.first(db, { hash });
-  if (!row || !sameHash(row.token_hash, hash)) return null;
-  // An expired token authenticates no more (it stays listed until it is deleted).
-  if (isExpired(row.expired_at, now)) return null;
+  if (!row) return null;
+  const expiredAt = row.expired_at;
+  const stored = { expiredAt, hash: row.token_hash };
   switch (row.kind) {
     case 'site-admin':
     case 'user':
       if (!row.user_id || !row.username) return null;
       return {
-        kind: 'user',
-        tokenId: row.id,
-        userId: row.user_id,
-        username: row.username,
-        siteAdmin: row.site_admin === 1,
+        actor: {
+          kind: 'user',
+          tokenId: row.id,
+          userId: row.user_id,
+          username: row.username,
+          siteAdmin: row.site_admin === 1,
+        },
+        ...stored,
       };
     case 'team':
       if (!row.team_id || !row.team_org_id) return null;
-      return { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.team_org_id };
+      return {
+        actor: { kind: 'team', tokenId: row.id, teamId: row.team_id, organizationId: row.team_org_id },
+        ...stored,
+      };
     case 'organization':
       if (!row.organization_id) return null;
-      return { kind: 'organization', tokenId: row.id, organizationId: row.organization_id };
+      return { actor: { kind: 'organization', tokenId: row.id, organizationId: row.organization_id }, ...stored };
     case 'audit-trails':
       if (!row.organization_id) return null;
-      return { kind: 'audit-trail', tokenId: row.id, organizationId: row.organization_id };
+      return { actor: { kind: 'audit-trail', tokenId: row.id, organizationId: row.organization_id }, ...stored };
   }
   return null;
+}
+
+/**
+ * Resolves a bearer token to the actor it acts as, or null when it is unknown, revoked or expired.
+ * Cached across requests by the token's hash (never the token itself) while no security table
+ * changed (services/auth-cache.ts); unknown tokens are not kept. Expiry is checked on every call,
+ * against `now`: a cached token that expires authenticates no more. The actor object returned
+ * belongs to one request: `orgFacts` on it checks cached facts against the generation read here
+ * (services/auth-cache.ts), so it must not outlive the request it was made for.
+ */
+export async function authenticate(db: Kysely<DB>, token: string, now: Date = new Date()): Promise<Actor | null> {
+  const hash = hashToken(token);
+  const gen = await generationFor(db);
+  const identity = await cachedFacts(
+    db,
+    gen,
+    'token',
+    hash,
+    () => tokenIdentity(db, hash),
+    (found) => found !== null,
+  );
+  // The stored hash is compared in constant time on every call, a cache hit included.
+  if (!identity || !sameHash(identity.hash, hash)) return null;
+  // An expired token authenticates no more (it stays listed until it is deleted).
+  if (isExpired(identity.expiredAt, now)) return null;
+  // An actor object of this request's own, which its look-ups of access facts know it by.
+  const actor = { ...identity.actor };
+  rememberSnapshot(actor, db, gen);
+  return actor;
 }
 
 /** Who a new token records as its creator: the acting user, team or organization (by id). */
@@ -235,8 +277,8 @@ export async function readToken(ctx: ServiceContext, id: string): Promise<TokenI
 }
 
 /**
- * Revokes a token by id (see `manageableToken` for who may). Takes effect on the next request
- * (nothing is cached).
+ * Revokes a token by id (see `manageableToken` for who may). Takes effect on the next request, in
+ * every process (the deletion moves the security generation, which empties `authenticate`'s cache).
  */
 export async function revokeToken(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(ctx, async (tx) => {

@@ -2,6 +2,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rm
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { BerthError, conflict, notFound } from '../domain/errors.js';
+import { newSecurityEpoch } from './security-generation.js';
 
 export interface BackupResult {
   /** The backup file written. */
@@ -208,6 +209,9 @@ export async function restoreDatabase(
   try {
     if (exists) {
       await db.backup(dest, { progress: ALL_PAGES });
+      // A server with the file open may hold facts cached at the generations of the overwritten
+      // history: the restored one gets an epoch of its own (store/security-generation.ts).
+      newSecurityEpoch(dest);
     } else {
       const partial = partialOf(dest);
       removeLeftovers(dest);

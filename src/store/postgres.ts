@@ -11,6 +11,7 @@ import {
 import pg from 'pg';
 import { DatabaseUnreachableError, isDatabaseUnavailable } from './database-errors.js';
 import { migrate } from './migrate.js';
+import { registerPostgresGeneration } from './security-generation.js';
 import { describeLocation } from './location.js';
 import type { DB } from './schema.js';
 import type { Store } from './open.js';
@@ -147,6 +148,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     }
     throw err;
   }
+  registerPostgresGeneration(db);
   let closed = false;
   return {
     kind: 'postgres',

@@ -244,6 +244,13 @@ export interface SettingsTable {
   value: string;
 }
 
+/** The security generation (migration 022): one row, moved on by triggers of the security tables. */
+export interface SecurityGenerationTable {
+  id: number;
+  epoch: string;
+  n: number;
+}
+
 export interface MigrationsTable {
   version: number;
   name: string;
@@ -442,5 +449,6 @@ export interface DB {
   data_retention_policies: DataRetentionPoliciesTable;
   audit_events: AuditEventsTable;
   console_sign_in_links: ConsoleSignInLinksTable;
+  security_generation: SecurityGenerationTable;
   berth_migrations: MigrationsTable;
 }

@@ -6,6 +6,7 @@ import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { registerSqliteFile } from './state-file-stage.js';
 import { migrate } from './migrate.js';
 import { registerDirectReads } from './direct-reads.js';
+import { registerSqliteGeneration } from './security-generation.js';
 import { cachingDatabase } from './statement-cache.js';
 import { closeGroupCommit, GroupCommit, registerGroupCommit } from './group-commit.js';
 import { WalSync } from './wal-sync.js';
@@ -87,6 +88,7 @@ export async function openSqliteStore(path: string, options: { durability?: Dura
     });
   }
   registerDirectReads(db, sqlite);
+  registerSqliteGeneration(db, sqlite);
   const dataVersion = sqlite.prepare('pragma data_version').pluck();
   const totalChanges = sqlite.prepare('select total_changes()').pluck();
   let closed = false;

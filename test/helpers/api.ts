@@ -26,7 +26,11 @@ export class TestApi {
   ) {}
 
   static async create(options: { settings?: InstanceSettings } = {}): Promise<TestApi> {
-    const store = await openTestStore();
+    return TestApi.on(await openTestStore(), options);
+  }
+
+  /** The API app on a store the caller opened (e.g. a second store on the same database). */
+  static async on(store: Store, options: { settings?: InstanceSettings } = {}): Promise<TestApi> {
     const app = createApp({ db: store.db, settings: options.settings, onUnexpectedError: (e) => console.error(e) });
     const token = await createSiteAdminToken(TestApi.ctx(store, LOCAL_SITE_ADMIN), 'tests');
     return new TestApi(store, app, token.token!);

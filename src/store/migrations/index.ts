@@ -19,6 +19,7 @@ import * as m018 from './018_lean_audit_events.js';
 import * as m019 from './019_list_scale_indexes.js';
 import * as m020 from './020_console_sign_in_links.js';
 import * as m021 from './021_workspace_lock_index.js';
+import * as m022 from './022_security_generation.js';
 
 export interface Migration {
   version: number;
@@ -48,4 +49,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 19, name: 'list_scale_indexes', up: m019.up },
   { version: 20, name: 'console_sign_in_links', up: m020.up },
   { version: 21, name: 'workspace_lock_index', up: m021.up },
+  { version: 22, name: 'security_generation', up: m022.up },
 ];
