@@ -68,8 +68,43 @@ export function trigramQuery(literal: string): string | null {
   return grams.length === 0 ? null : trigramMatch(grams);
 }
 
+/**
+ * Measurements of trigrams (`reach`) and of the rowid span (`seqSpan`), kept for a while per
+ * database: a name search measures up to sixteen trigrams, at about 65 us each, and under
+ * traffic the same trigrams come back in search after search (`ws-`, `-00`...). A measurement
+ * only chooses which trigrams narrow the search (every choice gives a superset of the matches
+ * that the LIKE then filters), never an answer, so one up to MEASURE_TTL_MS old is as sound as a
+ * fresh one; it may only make a plan slower while the names change fast.
+ */
+const MEASURE_TTL_MS = 10_000;
+const MEASURES_KEPT = 5_000;
+type Measures = Map<string, { at: number; value: unknown }>;
+const measures = new WeakMap<object, Measures>();
+
+async function remembered<T, V>(db: Kysely<T>, key: string, measure: () => Promise<V>): Promise<V> {
+  let kept = measures.get(db);
+  if (!kept) measures.set(db, (kept = new Map() as Measures));
+  const now = performance.now();
+  const hit = kept.get(key);
+  if (hit && now - hit.at < MEASURE_TTL_MS) return hit.value as V;
+  const value = await measure();
+  kept.delete(key);
+  if (kept.size >= MEASURES_KEPT) kept.delete(kept.keys().next().value!);
+  kept.set(key, { at: now, value });
+  return value;
+}
+
 /** How many of the first `limit` rows holding `gram` from one end, and the last rowid they reach. */
-async function reach<T>(
+function reach<T>(
+  db: Kysely<T>,
+  gram: string,
+  limit: number,
+  dir: 'asc' | 'desc',
+): Promise<{ n: number; reach: number | null }> {
+  return remembered(db, `${dir} ${limit} ${gram}`, () => measureReach(db, gram, limit, dir));
+}
+
+async function measureReach<T>(
   db: Kysely<T>,
   gram: string,
   limit: number,
@@ -88,7 +123,11 @@ interface Span {
   last: number;
 }
 
-async function seqSpan<T>(db: Kysely<T>): Promise<Span> {
+function seqSpan<T>(db: Kysely<T>): Promise<Span> {
+  return remembered(db, 'span', () => measureSpan(db));
+}
+
+async function measureSpan<T>(db: Kysely<T>): Promise<Span> {
   const { rows } = await sql<{ first: number | null; last: number | null }>`select
     (select min(seq) from workspaces) as first, (select max(seq) from workspaces) as last`.execute(db);
   return { first: Number(rows[0].first ?? 0), last: Number(rows[0].last ?? 0) };
