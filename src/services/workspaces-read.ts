@@ -7,6 +7,7 @@ import { effectiveExecution } from '../domain/execution.js';
 import type { ExecutionMode } from '../domain/organization.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
+import { computeMetrics, type RunMetrics } from '../domain/run.js';
 import type { VcsRepo, Workspace } from '../domain/workspace.js';
 import type { WorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
@@ -32,6 +33,9 @@ export type WorkspaceRow = Selectable<WorkspacesTable> & {
   project_execution_overridden: number;
   project_agent_pool_id: string | null;
   project_auto_destroy: string | null;
+  /** The workspace's own data retention policy, if it has one (at most one: data-retention.ts replaces it in place). */
+  drp_id?: string | null;
+  drp_kind?: string | null;
 };
 
 /** Addresses a workspace by id, or by organization and name: both forms behave identically. */
@@ -57,6 +61,22 @@ export function selectWorkspaces(db: Tx) {
       'projects.execution_overridden as project_execution_overridden',
       'projects.default_agent_pool_id as project_agent_pool_id',
       'projects.auto_destroy_activity_duration as project_auto_destroy',
+    ])
+    .select((eb) => [
+      // The own retention policy, in the row rather than by a statement of its own: a workspace
+      // has at most one (the service replaces it in place), so each is one index lookup.
+      eb
+        .selectFrom('data_retention_policies as own_drp')
+        .select('own_drp.id')
+        .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
+        .limit(1)
+        .as('drp_id'),
+      eb
+        .selectFrom('data_retention_policies as own_drp')
+        .select('own_drp.kind')
+        .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
+        .limit(1)
+        .as('drp_kind'),
     ]);
 }
 
@@ -98,6 +118,7 @@ export function toWorkspace(
   row: WorkspaceRow,
   orgLevelFacts: OrgFacts,
   tagNames: string[],
+  metrics: RunMetrics = computeMetrics([]),
 ): Workspace {
   const facts = scoped(orgLevelFacts, { projectId: row.project_id, workspaceId: row.id });
   const lockedBy =
@@ -147,16 +168,10 @@ export function toWorkspace(
     currentRunId: row.current_run_id,
     currentStateVersionId: row.current_state_version_id,
     sshKeyId: row.ssh_key_id ?? null,
-    dataRetentionPolicy: null,
+    dataRetentionPolicy: row.drp_id && row.drp_kind ? { type: row.drp_kind, id: row.drp_id } : null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    metrics: {
-      applyDurationAverage: null,
-      planDurationAverage: null,
-      policyCheckFailures: null,
-      runFailures: null,
-      runsCount: null,
-    },
+    metrics,
     permissions: {
       canRead: can(ctx.actor, 'workspace:read', facts),
       canUpdate: can(ctx.actor, 'workspace:update', facts),
@@ -207,41 +222,19 @@ export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<st
   return out;
 }
 
-const selectOwnPolicies = queryByIds((db, workspaceIds) =>
-  db
-    .selectFrom('data_retention_policies')
-    .select(['id', 'kind', 'workspace_id'])
-    .where('workspace_id', 'in', workspaceIds),
-);
-
-/** The workspaces' own data retention policies (type and id), by workspace id. */
-export async function ownRetentionPoliciesOf(
-  db: Tx,
-  workspaceIds: string[],
-): Promise<Map<string, { type: string; id: string }>> {
-  const out = new Map<string, { type: string; id: string }>();
-  if (workspaceIds.length === 0) return out;
-  const rows = await selectOwnPolicies(db, workspaceIds);
-  for (const r of rows) if (r.workspace_id) out.set(r.workspace_id, { type: r.kind, id: r.id });
-  return out;
-}
-
-/** Rows of one organization to domain objects, with tag names, metrics and policies loaded. */
+/** Rows of one organization to domain objects, with tag names and metrics loaded (the policy is in the row). */
 export async function completeWorkspaces(
   ctx: ServiceContext,
   db: Tx,
   rows: WorkspaceRow[],
   facts: OrgFacts,
 ): Promise<Workspace[]> {
-  const ids = rows.map((r) => r.id);
-  const tags = await tagNamesOf(db, ids);
-  const metrics = await metricsOf(db, ids);
-  const policies = await ownRetentionPoliciesOf(db, ids);
-  return rows.map((r) => ({
-    ...toWorkspace(ctx, r, facts, tags.get(r.id) ?? []),
-    metrics: metrics.get(r.id)!,
-    dataRetentionPolicy: policies.get(r.id) ?? null,
-  }));
+  const tags = await tagNamesOf(
+    db,
+    rows.map((r) => r.id),
+  );
+  const metrics = await metricsOf(db, rows);
+  return rows.map((r) => toWorkspace(ctx, r, facts, tags.get(r.id) ?? [], metrics.get(r.id)));
 }
 
 const workspaceById = memoQuery((db, p: { id: string }) => selectWorkspaces(db).where('workspaces.id', '=', p.id));
@@ -290,13 +283,8 @@ export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: T
 /** The workspace of a row already read (and checked readable, with `facts`), with its tags, metrics and policy. */
 export async function workspaceOf(ctx: ServiceContext, db: Tx, row: WorkspaceRow, facts: OrgFacts): Promise<Workspace> {
   const tags = await tagNamesOf(db, [row.id]);
-  const metrics = await metricsOf(db, [row.id]);
-  const policies = await ownRetentionPoliciesOf(db, [row.id]);
-  return {
-    ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []),
-    metrics: metrics.get(row.id)!,
-    dataRetentionPolicy: policies.get(row.id) ?? null,
-  };
+  const metrics = await metricsOf(db, [row]);
+  return toWorkspace(ctx, row, facts, tags.get(row.id) ?? [], metrics.get(row.id));
 }
 
 export type { TaggedFilter } from './workspaces-filters.js';
@@ -371,11 +359,11 @@ export async function listWorkspaces(
   } else if (query.searchTags?.length) {
     // Required tags: the database builds their intersection and sorts it whichever way it is
     // asked, so the page carries the count of the whole set (one pass instead of two).
-    const rows = await paged.select(sql<number>`count(*) over ()`.as('total')).execute();
+    const rows = await readRows(ctx.db, paged.select(sql<number>`count(*) over ()`.as('total')));
     seqs = rows.map((r) => r.seq);
     total = rows.length > 0 ? Number(rows[0].total) : offsetOf(page) === 0 ? 0 : await countWorkspaces(ctx, filters);
   } else {
-    seqs = (await paged.execute()).map((r) => r.seq);
+    seqs = (await readRows(ctx.db, paged)).map((r) => r.seq);
     total = totalOfShortPage(page, seqs.length) ?? (await countMatches(ctx, org.id, query, readable, filters, plan));
   }
   return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
