@@ -33,7 +33,10 @@ export type WorkspaceRow = Selectable<WorkspacesTable> & {
   project_execution_overridden: number;
   project_agent_pool_id: string | null;
   project_auto_destroy: string | null;
-  /** The workspace's own data retention policy, if it has one (at most one: data-retention.ts replaces it in place). */
+  /**
+   * The workspace's own data retention policy, where the row was read with it (`withOwnPolicy`):
+   * null without one, undefined when not read.
+   */
   drp_id?: string | null;
   drp_kind?: string | null;
 };
@@ -61,23 +64,30 @@ export function selectWorkspaces(db: Tx) {
       'projects.execution_overridden as project_execution_overridden',
       'projects.default_agent_pool_id as project_agent_pool_id',
       'projects.auto_destroy_activity_duration as project_auto_destroy',
-    ])
-    .select((eb) => [
-      // The own retention policy, in the row rather than by a statement of its own: a workspace
-      // has at most one (the service replaces it in place), so each is one index lookup.
-      eb
-        .selectFrom('data_retention_policies as own_drp')
-        .select('own_drp.id')
-        .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
-        .limit(1)
-        .as('drp_id'),
-      eb
-        .selectFrom('data_retention_policies as own_drp')
-        .select('own_drp.kind')
-        .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
-        .limit(1)
-        .as('drp_kind'),
     ]);
+}
+
+/**
+ * The workspace's own retention policy as two columns of its row, for the reads of one workspace:
+ * a correlated index lookup each (a workspace has at most one policy, data-retention.ts replaces it
+ * in place), cheaper than a statement of its own. A page of a hundred reads them in one statement
+ * instead (`ownRetentionPoliciesOf`): there, two lookups per row cost more than that statement.
+ */
+function withOwnPolicy(q: ReturnType<typeof selectWorkspaces>) {
+  return q.select((eb) => [
+    eb
+      .selectFrom('data_retention_policies as own_drp')
+      .select('own_drp.id')
+      .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
+      .limit(1)
+      .as('drp_id'),
+    eb
+      .selectFrom('data_retention_policies as own_drp')
+      .select('own_drp.kind')
+      .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
+      .limit(1)
+      .as('drp_kind'),
+  ]);
 }
 
 function parseList(json: string): string[] {
@@ -112,6 +122,10 @@ function autoDestroyAt(row: WorkspaceRow): string | null {
   return Number.isNaN(since) ? null : new Date(since + durationMs(duration)).toISOString();
 }
 
+function ownPolicyOfRow(row: WorkspaceRow): { type: string; id: string } | null {
+  return row.drp_id && row.drp_kind ? { type: row.drp_kind, id: row.drp_id } : null;
+}
+
 /** Turns a row into the domain object: effective values resolved, permissions for the caller. */
 export function toWorkspace(
   ctx: ServiceContext,
@@ -119,6 +133,7 @@ export function toWorkspace(
   orgLevelFacts: OrgFacts,
   tagNames: string[],
   metrics: RunMetrics = computeMetrics([]),
+  policy: { type: string; id: string } | null = ownPolicyOfRow(row),
 ): Workspace {
   const facts = scoped(orgLevelFacts, { projectId: row.project_id, workspaceId: row.id });
   const lockedBy =
@@ -168,7 +183,7 @@ export function toWorkspace(
     currentRunId: row.current_run_id,
     currentStateVersionId: row.current_state_version_id,
     sshKeyId: row.ssh_key_id ?? null,
-    dataRetentionPolicy: row.drp_id && row.drp_kind ? { type: row.drp_kind, id: row.drp_id } : null,
+    dataRetentionPolicy: policy,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
     metrics,
@@ -222,24 +237,46 @@ export async function tagNamesOf(db: Tx, workspaceIds: string[]): Promise<Map<st
   return out;
 }
 
-/** Rows of one organization to domain objects, with tag names and metrics loaded (the policy is in the row). */
+const selectOwnPolicies = queryByIds((db, workspaceIds) =>
+  db
+    .selectFrom('data_retention_policies')
+    .select(['id', 'kind', 'workspace_id'])
+    .where('workspace_id', 'in', workspaceIds),
+);
+
+/** The workspaces' own data retention policies (type and id), by workspace id. */
+export async function ownRetentionPoliciesOf(
+  db: Tx,
+  workspaceIds: string[],
+): Promise<Map<string, { type: string; id: string }>> {
+  const out = new Map<string, { type: string; id: string }>();
+  if (workspaceIds.length === 0) return out;
+  const rows = await selectOwnPolicies(db, workspaceIds);
+  for (const r of rows) if (r.workspace_id) out.set(r.workspace_id, { type: r.kind, id: r.id });
+  return out;
+}
+
+/** Rows of one organization to domain objects, with tag names, metrics and policies loaded. */
 export async function completeWorkspaces(
   ctx: ServiceContext,
   db: Tx,
   rows: WorkspaceRow[],
   facts: OrgFacts,
 ): Promise<Workspace[]> {
-  const tags = await tagNamesOf(
-    db,
-    rows.map((r) => r.id),
-  );
+  const ids = rows.map((r) => r.id);
+  const tags = await tagNamesOf(db, ids);
   const metrics = await metricsOf(db, rows);
-  return rows.map((r) => toWorkspace(ctx, r, facts, tags.get(r.id) ?? [], metrics.get(r.id)));
+  const policies = await ownRetentionPoliciesOf(db, ids);
+  return rows.map((r) =>
+    toWorkspace(ctx, r, facts, tags.get(r.id) ?? [], metrics.get(r.id), policies.get(r.id) ?? null),
+  );
 }
 
-const workspaceById = memoQuery((db, p: { id: string }) => selectWorkspaces(db).where('workspaces.id', '=', p.id));
+const workspaceById = memoQuery((db, p: { id: string }) =>
+  withOwnPolicy(selectWorkspaces(db)).where('workspaces.id', '=', p.id),
+);
 const workspaceByName = memoQuery((db, p: { organization: string; nameLower: string }) =>
-  selectWorkspaces(db)
+  withOwnPolicy(selectWorkspaces(db))
     .where('organizations.name', '=', p.organization)
     .where('workspaces.name_lower', '=', p.nameLower),
 );
@@ -282,6 +319,7 @@ export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: T
 
 /** The workspace of a row already read (and checked readable, with `facts`), with its tags, metrics and policy. */
 export async function workspaceOf(ctx: ServiceContext, db: Tx, row: WorkspaceRow, facts: OrgFacts): Promise<Workspace> {
+  if (row.drp_id === undefined) return (await completeWorkspaces(ctx, db, [row], facts))[0];
   const tags = await tagNamesOf(db, [row.id]);
   const metrics = await metricsOf(db, [row]);
   return toWorkspace(ctx, row, facts, tags.get(row.id) ?? [], metrics.get(row.id));
@@ -369,11 +407,13 @@ export async function listWorkspaces(
   return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
 }
 
+const selectBySeqs = queryByIds((db, seqs: number[]) => selectWorkspaces(db).where('workspaces.seq', 'in', seqs));
+
 /** The workspaces of a page, in the order of `seqs`, with their joins. */
 async function workspacesBySeq(ctx: ServiceContext, seqs: number[], facts: OrgFacts): Promise<Workspace[]> {
   if (seqs.length === 0) return [];
   const order = new Map(seqs.map((seq, i) => [seq, i]));
-  const rows = await readRows(ctx.db, selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs));
+  const rows = await selectBySeqs(ctx.db, seqs);
   rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
   return completeWorkspaces(ctx, ctx.db, rows, facts);
 }

@@ -103,6 +103,8 @@ export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
 
 /** The `included` resources of a workspace document or list. */
 function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: Set<string>): ResourceObject[] {
+  // Without `include` nothing was loaded: skip parsing the URL and the empty spreads below.
+  if (include.size === 0) return [];
   const origin = new URL(c.req.url).origin;
   return unique([
     ...inc.organizations.map(serializeOrganization),
