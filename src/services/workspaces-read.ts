@@ -13,6 +13,7 @@ import type { WorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
 import { readRows } from '../store/direct-reads.js';
 import type { Tx } from '../store/transaction.js';
+import { isPostgres } from '../store/kind.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
@@ -34,11 +35,13 @@ export type WorkspaceRow = Selectable<WorkspacesTable> & {
   project_agent_pool_id: string | null;
   project_auto_destroy: string | null;
   /**
-   * The workspace's own data retention policy, where the row was read with it (`withOwnPolicy`):
+   * The workspace's own data retention policy, where the row was read with it (`withOwnParts`):
    * null without one, undefined when not read.
    */
   drp_id?: string | null;
   drp_kind?: string | null;
+  /** Its flat tag names as a JSON array (text on SQLite), where read with the row (`withOwnParts`). */
+  tag_names_json?: unknown;
 };
 
 /** Addresses a workspace by id, or by organization and name: both forms behave identically. */
@@ -68,12 +71,16 @@ export function selectWorkspaces(db: Tx) {
 }
 
 /**
- * The workspace's own retention policy as two columns of its row, for the reads of one workspace:
- * a correlated index lookup each (a workspace has at most one policy, data-retention.ts replaces it
- * in place), cheaper than a statement of its own. A page of a hundred reads them in one statement
- * instead (`ownRetentionPoliciesOf`): there, two lookups per row cost more than that statement.
+ * What the reads of one workspace need besides its row, as columns of the row rather than
+ * statements of their own (each statement costs more than its lookup): its own retention policy
+ * (a correlated index lookup each for id and kind; a workspace has at most one policy,
+ * data-retention.ts replaces it in place) and its flat tag names in the order they were added, as
+ * a JSON array (`json_group_array` on SQLite, `json_agg` on PostgreSQL, which answers null for
+ * none). A page of a hundred reads these in one statement each instead (`completeWorkspaces`):
+ * there, correlated lookups on every row cost more than those statements.
  */
-function withOwnPolicy(q: ReturnType<typeof selectWorkspaces>) {
+function withOwnParts(db: Tx, q: ReturnType<typeof selectWorkspaces>) {
+  const jsonArray = isPostgres(db) ? 'json_agg' : 'json_group_array';
   return q.select((eb) => [
     eb
       .selectFrom('data_retention_policies as own_drp')
@@ -87,7 +94,21 @@ function withOwnPolicy(q: ReturnType<typeof selectWorkspaces>) {
       .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
       .limit(1)
       .as('drp_kind'),
+    eb
+      .selectFrom('workspace_tags as own_wt')
+      .innerJoin('tags as own_tag', 'own_tag.id', 'own_wt.tag_id')
+      .select((sub) => sub.fn.agg<unknown>(jsonArray, ['own_tag.name']).orderBy('own_wt.seq').as('names'))
+      .whereRef('own_wt.workspace_id', '=', 'workspaces.id')
+      .as('tag_names_json'),
   ]);
+}
+
+/** The tag names read with the row (`withOwnParts`), or undefined when the row was read without them. */
+function tagNamesOfRow(row: WorkspaceRow): string[] | undefined {
+  const v = row.tag_names_json;
+  if (v === undefined) return undefined;
+  if (v === null) return [];
+  return (typeof v === 'string' ? JSON.parse(v) : v) as string[];
 }
 
 function parseList(json: string): string[] {
@@ -273,10 +294,10 @@ export async function completeWorkspaces(
 }
 
 const workspaceById = memoQuery((db, p: { id: string }) =>
-  withOwnPolicy(selectWorkspaces(db)).where('workspaces.id', '=', p.id),
+  withOwnParts(db, selectWorkspaces(db)).where('workspaces.id', '=', p.id),
 );
 const workspaceByName = memoQuery((db, p: { organization: string; nameLower: string }) =>
-  withOwnPolicy(selectWorkspaces(db))
+  withOwnParts(db, selectWorkspaces(db))
     .where('organizations.name', '=', p.organization)
     .where('workspaces.name_lower', '=', p.nameLower),
 );
@@ -319,10 +340,10 @@ export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: T
 
 /** The workspace of a row already read (and checked readable, with `facts`), with its tags, metrics and policy. */
 export async function workspaceOf(ctx: ServiceContext, db: Tx, row: WorkspaceRow, facts: OrgFacts): Promise<Workspace> {
-  if (row.drp_id === undefined) return (await completeWorkspaces(ctx, db, [row], facts))[0];
-  const tags = await tagNamesOf(db, [row.id]);
+  const tagNames = tagNamesOfRow(row);
+  if (row.drp_id === undefined || tagNames === undefined) return (await completeWorkspaces(ctx, db, [row], facts))[0];
   const metrics = await metricsOf(db, [row]);
-  return toWorkspace(ctx, row, facts, tags.get(row.id) ?? [], metrics.get(row.id));
+  return toWorkspace(ctx, row, facts, tagNames, metrics.get(row.id));
 }
 
 export type { TaggedFilter } from './workspaces-filters.js';
