@@ -327,11 +327,12 @@ export async function readableWorkspace(
   ref: WorkspaceRef,
   db: Tx = ctx.db,
 ): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
-  if (!('id' in ref)) await readableOrganization(ctx, ref.organization, db);
+  // By name, the organization's facts are those just checked: the row is found through its name.
+  const orgLevel = 'id' in ref ? undefined : (await readableOrganization(ctx, ref.organization, db)).facts;
   const row = await findWorkspaceRow(db, ref);
   const missing = () => notFound(`workspace ${describeRef(ref)} not found`);
   if (!row) throw missing();
-  const facts = scoped(await orgFacts(db, ctx.actor, row.organization_id), {
+  const facts = scoped(orgLevel ?? (await orgFacts(db, ctx.actor, row.organization_id)), {
     projectId: row.project_id,
     workspaceId: row.id,
   });

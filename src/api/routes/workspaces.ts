@@ -154,8 +154,8 @@ async function sendWorkspace(
   ctx: ServiceContext,
   ws: Workspace,
   status: 200 | 201 = 200,
+  include: Set<string> = includesOf(c, WORKSPACE_INCLUDES),
 ): Promise<Response> {
-  const include = includesOf(c, WORKSPACE_INCLUDES);
   const inc = await loadWorkspaceIncludes(ctx, [ws], include);
   return sendResource(c, serializeWorkspace(ws, serializeOptions(ctx, inc, ws)), {
     status,
@@ -193,8 +193,9 @@ export function workspaceRoutes(): Hono<AppEnv> {
   ] as const) {
     r.get(path, async (c) => {
       const ctx = c.get('ctx');
-      includesOf(c, WORKSPACE_INCLUDES);
-      return sendWorkspace(c, ctx, await getWorkspace(ctx, ref(c)));
+      // Checked before the workspace is read: a bad include is a 400 even for an unknown workspace.
+      const include = includesOf(c, WORKSPACE_INCLUDES);
+      return sendWorkspace(c, ctx, await getWorkspace(ctx, ref(c)), 200, include);
     });
 
     r.patch(path, async (c) => {
