@@ -104,16 +104,23 @@ export function sendList(
   return sendDocument(c, body);
 }
 
-/** Absolute link to the current request's URL with another page number. */
-function pageLink(c: Context, number: number, size: number): string {
+/**
+ * Absolute links to the current request's URL with another page number and size: the URL is
+ * parsed once for the five links of a collection.
+ */
+function pageLinker(c: Context): (number: number, size: number) => string {
   const url = new URL(c.req.url);
   const params = new URLSearchParams(url.search);
   params.delete('page[number]');
   params.delete('page[size]');
-  params.set('page[number]', String(number));
-  params.set('page[size]', String(size));
-  url.search = params.toString();
-  return url.toString();
+  const rest = params.toString();
+  return (number, size) => {
+    const page = new URLSearchParams(rest);
+    page.set('page[number]', String(number));
+    page.set('page[size]', String(size));
+    url.search = page.toString();
+    return url.toString();
+  };
 }
 
 /**
@@ -137,14 +144,15 @@ export function sendCollection<T>(
     'total-pages': pages,
     'total-count': paged.total,
   };
+  const pageLink = pageLinker(c);
   const body: Record<string, unknown> = {
     data: paged.items.map(serialize),
     links: {
-      self: pageLink(c, number, size),
-      first: pageLink(c, 1, size),
-      prev: pagination['prev-page'] ? pageLink(c, pagination['prev-page'], size) : null,
-      next: pagination['next-page'] ? pageLink(c, pagination['next-page'], size) : null,
-      last: pageLink(c, pages, size),
+      self: pageLink(number, size),
+      first: pageLink(1, size),
+      prev: pagination['prev-page'] ? pageLink(pagination['prev-page'], size) : null,
+      next: pagination['next-page'] ? pageLink(pagination['next-page'], size) : null,
+      last: pageLink(pages, size),
     },
     meta: { pagination, ...pagination, ...extraMeta },
   };

@@ -35,10 +35,17 @@ const selectRecentRuns = queryByIds((db, workspaceIds) => {
 /**
  * The performance attributes of each workspace, from its past runs that errored or applied. One
  * query for all the workspaces (a page of a list asks for 100): the newest METRICS_WINDOW runs of
- * each, numbered per workspace by a window function.
+ * each, numbered per workspace by a window function. A workspace without a current run has never
+ * had one (creating a run sets `current_run_id` in the same transaction, runs.ts, and nothing
+ * clears it): it is not asked about, and gets the metrics of no runs.
  */
-export async function metricsOf(db: Tx, workspaceIds: string[]): Promise<Map<string, RunMetrics>> {
-  const byWorkspace = new Map<string, Parameters<typeof computeMetrics>[0]>(workspaceIds.map((id) => [id, []]));
+export async function metricsOf(
+  db: Tx,
+  workspaces: { id: string; current_run_id: string | null }[],
+): Promise<Map<string, RunMetrics>> {
+  const byWorkspace = new Map<string, Parameters<typeof computeMetrics>[0]>();
+  for (const w of workspaces) byWorkspace.set(w.id, []);
+  const workspaceIds = workspaces.filter((w) => w.current_run_id !== null).map((w) => w.id);
   if (workspaceIds.length > 0) {
     const rows = await selectRecentRuns(db, workspaceIds);
     for (const r of rows) {
@@ -52,5 +59,7 @@ export async function metricsOf(db: Tx, workspaceIds: string[]): Promise<Map<str
       });
     }
   }
-  return new Map([...byWorkspace].map(([id, runs]) => [id, computeMetrics(runs)]));
+  const out = new Map<string, RunMetrics>();
+  for (const [id, runs] of byWorkspace) out.set(id, computeMetrics(runs));
+  return out;
 }

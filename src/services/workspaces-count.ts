@@ -1,4 +1,5 @@
 import type { ServiceContext } from './context.js';
+import { readRows } from '../store/direct-reads.js';
 import { offsetOf, type PageRequest } from '../domain/paging.js';
 import {
   PLAIN,
@@ -55,7 +56,8 @@ export function totalOfShortPage(page: PageRequest, rows: number): number | null
 export async function countWorkspaces(ctx: ServiceContext, filters: WorkspaceFilter[]): Promise<number> {
   let counted = ctx.db.selectFrom('workspaces').select((eb) => eb.fn.countAll<number>().as('n'));
   for (const f of filters) counted = counted.where(f);
-  return Number((await counted.executeTakeFirstOrThrow()).n);
+  const [row] = await readRows(ctx.db, counted);
+  return Number(row.n);
 }
 
 /** The number of workspaces of the list, counted the cheapest way its conditions allow. */

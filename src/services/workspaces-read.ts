@@ -7,11 +7,13 @@ import { effectiveExecution } from '../domain/execution.js';
 import type { ExecutionMode } from '../domain/organization.js';
 import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
+import { computeMetrics, type RunMetrics } from '../domain/run.js';
 import type { VcsRepo, Workspace } from '../domain/workspace.js';
-import type { WorkspacesTable } from '../store/schema.js';
+import type { OrganizationsTable, WorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
 import { readRows } from '../store/direct-reads.js';
 import type { Tx } from '../store/transaction.js';
+import { isPostgres } from '../store/kind.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
@@ -32,7 +34,21 @@ export type WorkspaceRow = Selectable<WorkspacesTable> & {
   project_execution_overridden: number;
   project_agent_pool_id: string | null;
   project_auto_destroy: string | null;
+  /**
+   * The workspace's own data retention policy, where the row was read with it (`withOwnParts`):
+   * null without one, undefined when not read.
+   */
+  drp_id?: string | null;
+  drp_kind?: string | null;
+  /** Its flat tag names as a JSON array (text on SQLite), where read with the row (`withOwnParts`). */
+  tag_names_json?: unknown;
 };
+
+/** Workspace columns no document shows: a page's rows leave them out. */
+type UnshownColumn = 'name_lower' | 'vcs_oauth_token_id' | 'current_run_status' | 'current_run_created_at';
+
+/** A workspace row with what its document needs (a row of a page carries no more). */
+export type WorkspaceView = Omit<WorkspaceRow, UnshownColumn>;
 
 /** Addresses a workspace by id, or by organization and name: both forms behave identically. */
 export type WorkspaceRef = { id: string } | { organization: string; name: string };
@@ -60,6 +76,47 @@ export function selectWorkspaces(db: Tx) {
     ]);
 }
 
+/**
+ * What the reads of one workspace need besides its row, as columns of the row rather than
+ * statements of their own (each statement costs more than its lookup): its own retention policy
+ * (a correlated index lookup each for id and kind; a workspace has at most one policy,
+ * data-retention.ts replaces it in place) and its flat tag names in the order they were added, as
+ * a JSON array (`json_group_array` on SQLite, `json_agg` on PostgreSQL, which answers null for
+ * none). A page of a hundred reads these in one statement each instead (`completeWorkspaces`):
+ * there, correlated lookups on every row cost more than those statements.
+ */
+function withOwnParts(db: Tx, q: ReturnType<typeof selectWorkspaces>) {
+  const jsonArray = isPostgres(db) ? 'json_agg' : 'json_group_array';
+  return q.select((eb) => [
+    eb
+      .selectFrom('data_retention_policies as own_drp')
+      .select('own_drp.id')
+      .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
+      .limit(1)
+      .as('drp_id'),
+    eb
+      .selectFrom('data_retention_policies as own_drp')
+      .select('own_drp.kind')
+      .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
+      .limit(1)
+      .as('drp_kind'),
+    eb
+      .selectFrom('workspace_tags as own_wt')
+      .innerJoin('tags as own_tag', 'own_tag.id', 'own_wt.tag_id')
+      .select((sub) => sub.fn.agg<unknown>(jsonArray, ['own_tag.name']).orderBy('own_wt.seq').as('names'))
+      .whereRef('own_wt.workspace_id', '=', 'workspaces.id')
+      .as('tag_names_json'),
+  ]);
+}
+
+/** The tag names read with the row (`withOwnParts`), or undefined when the row was read without them. */
+function tagNamesOfRow(row: WorkspaceView): string[] | undefined {
+  const v = row.tag_names_json;
+  if (v === undefined) return undefined;
+  if (v === null) return [];
+  return (typeof v === 'string' ? JSON.parse(v) : v) as string[];
+}
+
 function parseList(json: string): string[] {
   try {
     const v: unknown = JSON.parse(json);
@@ -75,7 +132,7 @@ export function parseVcsRepo(json: string | null): VcsRepo | null {
 }
 
 /** The auto-destroy duration in force: the workspace's own when it overrides, else its project's. */
-function activityDuration(row: WorkspaceRow): string | null {
+function activityDuration(row: WorkspaceView): string | null {
   return row.auto_destroy_overridden === 1 ? row.auto_destroy_activity_duration : row.project_auto_destroy;
 }
 
@@ -84,7 +141,7 @@ function activityDuration(row: WorkspaceRow): string | null {
  * workspace's last activity (`latest-change-at`: its creation, then each new state version) plus
  * the duration, so it moves forward with every state change. Derived from stored columns only.
  */
-function autoDestroyAt(row: WorkspaceRow): string | null {
+function autoDestroyAt(row: WorkspaceView): string | null {
   if (row.auto_destroy_at) return row.auto_destroy_at;
   const duration = activityDuration(row);
   if (!duration || !isValidDuration(duration)) return null;
@@ -92,12 +149,18 @@ function autoDestroyAt(row: WorkspaceRow): string | null {
   return Number.isNaN(since) ? null : new Date(since + durationMs(duration)).toISOString();
 }
 
+function ownPolicyOfRow(row: WorkspaceView): { type: string; id: string } | null {
+  return row.drp_id && row.drp_kind ? { type: row.drp_kind, id: row.drp_id } : null;
+}
+
 /** Turns a row into the domain object: effective values resolved, permissions for the caller. */
 export function toWorkspace(
   ctx: ServiceContext,
-  row: WorkspaceRow,
+  row: WorkspaceView,
   orgLevelFacts: OrgFacts,
   tagNames: string[],
+  metrics: RunMetrics = computeMetrics([]),
+  policy: { type: string; id: string } | null = ownPolicyOfRow(row),
 ): Workspace {
   const facts = scoped(orgLevelFacts, { projectId: row.project_id, workspaceId: row.id });
   const lockedBy =
@@ -147,16 +210,10 @@ export function toWorkspace(
     currentRunId: row.current_run_id,
     currentStateVersionId: row.current_state_version_id,
     sshKeyId: row.ssh_key_id ?? null,
-    dataRetentionPolicy: null,
+    dataRetentionPolicy: policy,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
-    metrics: {
-      applyDurationAverage: null,
-      planDurationAverage: null,
-      policyCheckFailures: null,
-      runFailures: null,
-      runsCount: null,
-    },
+    metrics,
     permissions: {
       canRead: can(ctx.actor, 'workspace:read', facts),
       canUpdate: can(ctx.actor, 'workspace:update', facts),
@@ -177,7 +234,7 @@ export function toWorkspace(
 }
 
 /** The workspace's effective execution setting along workspace -> project -> organization. */
-export function executionOf(row: WorkspaceRow) {
+export function executionOf(row: WorkspaceView) {
   const own = row.execution_mode as ExecutionMode | null;
   return effectiveExecution({
     workspace: own ? { mode: own, agentPoolId: row.agent_pool_id } : null,
@@ -230,23 +287,23 @@ export async function ownRetentionPoliciesOf(
 export async function completeWorkspaces(
   ctx: ServiceContext,
   db: Tx,
-  rows: WorkspaceRow[],
+  rows: WorkspaceView[],
   facts: OrgFacts,
 ): Promise<Workspace[]> {
   const ids = rows.map((r) => r.id);
   const tags = await tagNamesOf(db, ids);
-  const metrics = await metricsOf(db, ids);
+  const metrics = await metricsOf(db, rows);
   const policies = await ownRetentionPoliciesOf(db, ids);
-  return rows.map((r) => ({
-    ...toWorkspace(ctx, r, facts, tags.get(r.id) ?? []),
-    metrics: metrics.get(r.id)!,
-    dataRetentionPolicy: policies.get(r.id) ?? null,
-  }));
+  return rows.map((r) =>
+    toWorkspace(ctx, r, facts, tags.get(r.id) ?? [], metrics.get(r.id), policies.get(r.id) ?? null),
+  );
 }
 
-const workspaceById = memoQuery((db, p: { id: string }) => selectWorkspaces(db).where('workspaces.id', '=', p.id));
+const workspaceById = memoQuery((db, p: { id: string }) =>
+  withOwnParts(db, selectWorkspaces(db)).where('workspaces.id', '=', p.id),
+);
 const workspaceByName = memoQuery((db, p: { organization: string; nameLower: string }) =>
-  selectWorkspaces(db)
+  withOwnParts(db, selectWorkspaces(db))
     .where('organizations.name', '=', p.organization)
     .where('workspaces.name_lower', '=', p.nameLower),
 );
@@ -270,11 +327,12 @@ export async function readableWorkspace(
   ref: WorkspaceRef,
   db: Tx = ctx.db,
 ): Promise<{ row: WorkspaceRow; facts: OrgFacts }> {
-  if (!('id' in ref)) await readableOrganization(ctx, ref.organization, db);
+  // By name, the organization's facts are those just checked: the row is found through its name.
+  const orgLevel = 'id' in ref ? undefined : (await readableOrganization(ctx, ref.organization, db)).facts;
   const row = await findWorkspaceRow(db, ref);
   const missing = () => notFound(`workspace ${describeRef(ref)} not found`);
   if (!row) throw missing();
-  const facts = scoped(await orgFacts(db, ctx.actor, row.organization_id), {
+  const facts = scoped(orgLevel ?? (await orgFacts(db, ctx.actor, row.organization_id)), {
     projectId: row.project_id,
     workspaceId: row.id,
   });
@@ -289,14 +347,10 @@ export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: T
 
 /** The workspace of a row already read (and checked readable, with `facts`), with its tags, metrics and policy. */
 export async function workspaceOf(ctx: ServiceContext, db: Tx, row: WorkspaceRow, facts: OrgFacts): Promise<Workspace> {
-  const tags = await tagNamesOf(db, [row.id]);
-  const metrics = await metricsOf(db, [row.id]);
-  const policies = await ownRetentionPoliciesOf(db, [row.id]);
-  return {
-    ...toWorkspace(ctx, row, facts, tags.get(row.id) ?? []),
-    metrics: metrics.get(row.id)!,
-    dataRetentionPolicy: policies.get(row.id) ?? null,
-  };
+  const tagNames = tagNamesOfRow(row);
+  if (row.drp_id === undefined || tagNames === undefined) return (await completeWorkspaces(ctx, db, [row], facts))[0];
+  const metrics = await metricsOf(db, [row]);
+  return toWorkspace(ctx, row, facts, tagNames, metrics.get(row.id));
 }
 
 export type { TaggedFilter } from './workspaces-filters.js';
@@ -338,7 +392,7 @@ export async function listWorkspaces(
   if (readable === null && (!query.sort || query.sort.by === 'name') && onlyCondition(query, 'searchTags')) {
     const byName = query.sort && { descending: query.sort.descending };
     const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page, byName);
-    return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
+    return { items: await workspacesBySeq(ctx, org, seqs, facts), total, page };
   }
   const plan = await planFilters(ctx, query);
   const filters = workspaceFilters(org.id, query, plan);
@@ -372,21 +426,91 @@ export async function listWorkspaces(
   } else if (query.searchTags?.length) {
     // Required tags: the database builds their intersection and sorts it whichever way it is
     // asked, so the page carries the count of the whole set (one pass instead of two).
-    const rows = await paged.select(sql<number>`count(*) over ()`.as('total')).execute();
+    const rows = await readRows(ctx.db, paged.select(sql<number>`count(*) over ()`.as('total')));
     seqs = rows.map((r) => r.seq);
     total = rows.length > 0 ? Number(rows[0].total) : offsetOf(page) === 0 ? 0 : await countWorkspaces(ctx, filters);
   } else {
-    seqs = (await paged.execute()).map((r) => r.seq);
+    seqs = (await readRows(ctx.db, paged)).map((r) => r.seq);
     total = totalOfShortPage(page, seqs.length) ?? (await countMatches(ctx, org.id, query, readable, filters, plan));
   }
-  return { items: await workspacesBySeq(ctx, seqs, facts), total, page };
+  return { items: await workspacesBySeq(ctx, org, seqs, facts), total, page };
 }
 
-/** The workspaces of a page, in the order of `seqs`, with their joins. */
-async function workspacesBySeq(ctx: ServiceContext, seqs: number[], facts: OrgFacts): Promise<Workspace[]> {
+/**
+ * The rows of a page's workspaces: the columns documents show, and their projects' columns. The
+ * organization's columns are the same on every row of a page and come from its row instead: each
+ * cell of a result costs about as much as reading it from the database, a page of 100 had 5,200
+ * (better-sqlite3 makes a value of each), and this leaves 900 of them out.
+ */
+const selectBySeqs = queryByIds((db, seqs: number[]) =>
+  db
+    .selectFrom('workspaces')
+    .innerJoin('projects', 'projects.id', 'workspaces.project_id')
+    .select([
+      'workspaces.seq',
+      'workspaces.id',
+      'workspaces.organization_id',
+      'workspaces.project_id',
+      'workspaces.name',
+      'workspaces.description',
+      'workspaces.allow_destroy_plan',
+      'workspaces.assessments_enabled',
+      'workspaces.auto_apply',
+      'workspaces.auto_apply_run_trigger',
+      'workspaces.auto_destroy_at',
+      'workspaces.auto_destroy_activity_duration',
+      'workspaces.auto_destroy_overridden',
+      'workspaces.execution_mode',
+      'workspaces.agent_pool_id',
+      'workspaces.file_triggers_enabled',
+      'workspaces.global_remote_state',
+      'workspaces.queue_all_runs',
+      'workspaces.source',
+      'workspaces.source_name',
+      'workspaces.source_url',
+      'workspaces.speculative_enabled',
+      'workspaces.terraform_version',
+      'workspaces.trigger_patterns',
+      'workspaces.trigger_prefixes',
+      'workspaces.working_directory',
+      'workspaces.vcs_repo',
+      'workspaces.locked',
+      'workspaces.locked_reason',
+      'workspaces.locked_by_kind',
+      'workspaces.locked_by_id',
+      'workspaces.locked_at',
+      'workspaces.resource_count',
+      'workspaces.latest_change_at',
+      'workspaces.current_run_id',
+      'workspaces.current_state_version_id',
+      'workspaces.ssh_key_id',
+      'workspaces.created_at',
+      'workspaces.updated_at',
+      'projects.default_execution_mode as project_execution_mode',
+      'projects.execution_overridden as project_execution_overridden',
+      'projects.default_agent_pool_id as project_agent_pool_id',
+      'projects.auto_destroy_activity_duration as project_auto_destroy',
+    ])
+    .where('workspaces.seq', 'in', seqs),
+);
+
+/** The workspaces of a page of `org`, in the order of `seqs`. */
+async function workspacesBySeq(
+  ctx: ServiceContext,
+  org: Selectable<OrganizationsTable>,
+  seqs: number[],
+  facts: OrgFacts,
+): Promise<Workspace[]> {
   if (seqs.length === 0) return [];
   const order = new Map(seqs.map((seq, i) => [seq, i]));
-  const rows = await readRows(ctx.db, selectWorkspaces(ctx.db).where('workspaces.seq', 'in', seqs));
+  const orgColumns = {
+    org_name: org.name,
+    org_execution_mode: org.default_execution_mode,
+    org_agent_pool_id: org.default_agent_pool_id,
+    org_allow_force_delete: org.allow_force_delete_workspaces,
+    org_assessments_enforced: org.assessments_enforced,
+  };
+  const rows = (await selectBySeqs(ctx.db, seqs)).map((r) => Object.assign(r, orgColumns));
   rows.sort((a, b) => order.get(a.seq)! - order.get(b.seq)!);
   return completeWorkspaces(ctx, ctx.db, rows, facts);
 }

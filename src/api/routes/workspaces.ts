@@ -103,6 +103,8 @@ export function listQueryOf(c: Context<AppEnv>): WorkspaceListQuery {
 
 /** The `included` resources of a workspace document or list. */
 function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: Set<string>): ResourceObject[] {
+  // Without `include` nothing was loaded: skip parsing the URL and the empty spreads below.
+  if (include.size === 0) return [];
   const origin = new URL(c.req.url).origin;
   return unique([
     ...inc.organizations.map(serializeOrganization),
@@ -152,8 +154,8 @@ async function sendWorkspace(
   ctx: ServiceContext,
   ws: Workspace,
   status: 200 | 201 = 200,
+  include: Set<string> = includesOf(c, WORKSPACE_INCLUDES),
 ): Promise<Response> {
-  const include = includesOf(c, WORKSPACE_INCLUDES);
   const inc = await loadWorkspaceIncludes(ctx, [ws], include);
   return sendResource(c, serializeWorkspace(ws, serializeOptions(ctx, inc, ws)), {
     status,
@@ -191,8 +193,9 @@ export function workspaceRoutes(): Hono<AppEnv> {
   ] as const) {
     r.get(path, async (c) => {
       const ctx = c.get('ctx');
-      includesOf(c, WORKSPACE_INCLUDES);
-      return sendWorkspace(c, ctx, await getWorkspace(ctx, ref(c)));
+      // Checked before the workspace is read: a bad include is a 400 even for an unknown workspace.
+      const include = includesOf(c, WORKSPACE_INCLUDES);
+      return sendWorkspace(c, ctx, await getWorkspace(ctx, ref(c)), 200, include);
     });
 
     r.patch(path, async (c) => {
