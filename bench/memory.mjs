@@ -45,7 +45,7 @@ try {
 }
 console.log(`memory: berth serve resident memory (VmRSS), pid ${berth.pid}`);
 console.log(`  after start            ${idle.toFixed(1)} MB`);
-console.log(`  after serve-read and write-rate  ${loaded.toFixed(1)} MB`);
+console.log(`  after serve-read and write-rate  ${loaded.toFixed(1)} MB (target <= 200)`);
 console.log(`  then ${IDLE_MS / 1000} s quiet         ${settled.toFixed(1)} MB (target <= 200)`);
 console.log(
   `  hostile tenant, peak   ${result.peakMb.toFixed(1)} MB (target < ${MEMORY_BOUND_MB}; from ${started.toFixed(1)} MB, ${result.answered} answers, largest ${(result.largestAnswerBytes / 1e6).toFixed(2)} M characters${result.gone ? ', SERVE DIED' : ''})`,
