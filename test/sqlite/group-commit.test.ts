@@ -16,6 +16,19 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /** Gives the event loop a turn (a batch stops taking transactions after 10 ms: no long sleeps inside one). */
 const aTurn = () => new Promise((r) => setImmediate(r));
 
+/** A WAL database at `path` with one table `t (k text)`, for the group commits over a fake flush. */
+function walTable(path: string): Database.Database {
+  const raw = new Database(path);
+  raw.pragma('journal_mode = WAL');
+  raw.exec('create table t (k text)');
+  return raw;
+}
+
+/** A group commit on `raw` whose WAL flushes are `walSync`'s (a test's fake). */
+function groupOver(raw: Database.Database, walSync: Pick<WalSync, 'sync' | 'close'>): GroupCommit {
+  return new GroupCommit(new Kysely<DB>({ dialect: new SqliteDialect({ database: raw }) }), raw, walSync as WalSync);
+}
+
 /**
  * Group commit (src/store/group-commit.ts): on a SQLite file, the write transactions of
  * concurrent requests share one SQLite transaction, each in its own savepoint, and one COMMIT.
@@ -252,9 +265,7 @@ describe('durability of a SQLite file', () => {
 describe('durability full: a write is answered only after the WAL is flushed', () => {
   it('holds the answers of a committed batch until the flush ends, and fails them if it fails', async () => {
     const tmp = tempDb();
-    const raw = new Database(tmp.db);
-    raw.pragma('journal_mode = WAL');
-    raw.exec('create table t (k text)');
+    const raw = walTable(tmp.db);
     let release: (err?: Error) => void = () => undefined;
     const flushes: string[] = [];
     const walSync = {
@@ -265,11 +276,7 @@ describe('durability full: a write is answered only after the WAL is flushed', (
         }),
       close: () => Promise.resolve(),
     };
-    const group = new GroupCommit(
-      new Kysely<DB>({ dialect: new SqliteDialect({ database: raw }) }),
-      raw,
-      walSync as unknown as WalSync,
-    );
+    const group = groupOver(raw, walSync);
     const reader = new Database(tmp.db, { readonly: true });
     try {
       let answered = false;
@@ -300,19 +307,13 @@ describe('durability full: a write is answered only after the WAL is flushed', (
 
   it('keeps a batch open while the previous flush is under way: the writes that arrive meanwhile share one commit and one flush', async () => {
     const tmp = tempDb();
-    const raw = new Database(tmp.db);
-    raw.pragma('journal_mode = WAL');
-    raw.exec('create table t (k text)');
+    const raw = walTable(tmp.db);
     const releases: (() => void)[] = [];
     const walSync = {
       sync: () => new Promise<void>((resolve) => releases.push(resolve)),
       close: () => Promise.resolve(),
     };
-    const group = new GroupCommit(
-      new Kysely<DB>({ dialect: new SqliteDialect({ database: raw }) }),
-      raw,
-      walSync as unknown as WalSync,
-    );
+    const group = groupOver(raw, walSync);
     const reader = new Database(tmp.db, { readonly: true });
     const count = () => (reader.prepare('select count(*) as n from t').get() as { n: number }).n;
     const put = (k: string) => group.run(undefined, (tx) => sql`insert into t (k) values (${k})`.execute(tx));
