@@ -69,7 +69,7 @@ describe('HTTP benchmarks (smoke mode)', () => {
     const out = run('bench/memory.mjs');
     expect(out).toMatch(/berth serve\s+\d+ req\/s/);
     expect(out).toMatch(/creates\s+\d+ \/s/);
-    expect(out).toMatch(/after serve-read and write-rate\s+[\d.]+ MB\n/);
+    expect(out).toMatch(/after serve-read and write-rate\s+[\d.]+ MB \(target <= 200\)\n/);
     expect(out).toMatch(/then 2 s quiet\s+[\d.]+ MB \(target <= 200\)/);
     expect(out).toMatch(
       /hostile tenant, peak\s+[\d.]+ MB \(target < 640; from [\d.]+ MB, \d+ answers, largest [\d.]+ M characters\)/,
