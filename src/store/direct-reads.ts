@@ -1,32 +1,17 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import type { DB } from './schema.js';
+import { rowBuilder, type RowBuilder } from './row-builder.js';
 import { isSqliteBusy } from './sqlite-busy.js';
 
 /** How many distinct statements stay prepared for direct reads (oldest dropped first). */
 const DIRECT_STATEMENTS = 500;
-
-type RowBuilder = (row: unknown[]) => Record<string, unknown>;
 
 interface Prepared {
   stmt: Statement;
   /** The result's width, and a function that makes a row object of a raw row. */
   width: number;
   build: RowBuilder;
-}
-
-/**
- * A function that turns a raw row into an object with these column names, as one object literal
- * (`{"id": r[0], "name": r[1], ...}`): every row gets the same shape at once, several times faster
- * than assigning the names one by one in a loop shared by every statement. The names come from
- * SQLite (berth's own columns and aliases) and are written as JSON strings. A later duplicate
- * name wins, as in better-sqlite3's row objects.
- */
-function rowBuilder(stmt: Statement): { width: number; build: RowBuilder } {
-  const names = stmt.columns().map((c) => c.name);
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from column names, see above
-  return { width: names.length, build: new Function('r', `return { ${fields} };`) as RowBuilder };
 }
 
 type Reader = (query: CompiledQuery) => unknown[] | null;

@@ -1,11 +1,10 @@
 import type { Database, Statement } from 'better-sqlite3';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB } from './schema.js';
+import { rowBuilder, type RowBuilder } from './row-builder.js';
 
 /** How many distinct statements stay prepared on the writer connection (oldest dropped first). */
 const WRITER_STATEMENTS = 500;
-
-type RowBuilder = (row: unknown[]) => Record<string, unknown>;
 
 interface Prepared {
   stmt: Statement;
@@ -16,17 +15,6 @@ interface Prepared {
 
 /** Runs one compiled query on the writer connection and gives its rows (none for a plain write). */
 export type WriterRunner = (query: CompiledQuery) => unknown[];
-
-/**
- * A function that makes a row object of a raw row with the statement's column names, as one
- * object literal: every row gets the same shape at once (the way direct-reads.ts builds rows).
- */
-function rowBuilder(stmt: Statement): { width: number; build: RowBuilder } {
-  const names = stmt.columns().map((c) => c.name);
-  const fields = names.map((name, i) => `${JSON.stringify(name)}: r[${i}]`).join(', ');
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from SQLite's column names, see above
-  return { width: names.length, build: new Function('r', `return { ${fields} };`) as RowBuilder };
-}
 
 /**
  * The runner of a group commit's writer connection (group-commit.ts): every statement a batch's
