@@ -27,31 +27,21 @@ async function target(berth) {
   return { path, bytes: Buffer.byteLength((await api(berth, 'GET', path)).text) };
 }
 
+/** The read load (GET `path`, CONNECTIONS connections for DURATION s) against the server at `url`. */
+const readLoad = (url, path, token) =>
+  runLoad({ mode: 'read', url, path, token, connections: CONNECTIONS, duration: DURATION });
+
 /** Runs the read load against a running berth (and the reference), prints the summary lines. */
 export async function serveRead(berth) {
   const { path, bytes } = await target(berth);
   const reference = await startReference(bytes);
   let ref;
   try {
-    ref = await runLoad({
-      mode: 'read',
-      url: reference.url,
-      path,
-      token: 'none',
-      connections: CONNECTIONS,
-      duration: DURATION,
-    });
+    ref = await readLoad(reference.url, path, 'none');
   } finally {
     await reference.stop();
   }
-  const own = await runLoad({
-    mode: 'read',
-    url: berth.url,
-    path,
-    token: berth.token,
-    connections: CONNECTIONS,
-    duration: DURATION,
-  });
+  const own = await readLoad(berth.url, path, berth.token);
   console.log(
     `serve-read: GET /api/v2/workspaces/:id, ${READ_WORKSPACES} workspaces, body ${bytes} bytes, ${CONNECTIONS} connections, ${DURATION} s each`,
   );
@@ -71,14 +61,7 @@ export async function serveRead(berth) {
  */
 export async function serveReadUncached(berth, ref) {
   const { path } = await target(berth);
-  const own = await runLoad({
-    mode: 'read',
-    url: berth.url,
-    path,
-    token: berth.token,
-    connections: CONNECTIONS,
-    duration: DURATION,
-  });
+  const own = await readLoad(berth.url, path, berth.token);
   console.log(line('berth, no read cache', own));
   const ratio = own.perSecond / ref.perSecond;
   console.log(
