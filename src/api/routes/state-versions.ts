@@ -30,8 +30,12 @@ const signedQuery = (c: Context<AppEnv>): StateUrlQuery => ({
 });
 
 /** A state version document, with its outputs in `included` when asked. */
-async function sendVersion(c: Context<AppEnv>, sv: StateVersion, status: 200 | 201 = 200): Promise<Response> {
-  const include = includesOf(c, STATE_VERSION_INCLUDES);
+async function sendVersion(
+  c: Context<AppEnv>,
+  sv: StateVersion,
+  status: 200 | 201 = 200,
+  include: Set<string> = includesOf(c, STATE_VERSION_INCLUDES),
+): Promise<Response> {
   const included: ResourceObject[] = include.has('outputs')
     ? (await outputsOfVersion(c.get('ctx').db, sv.id)).map(serializeStateVersionOutput)
     : [];
@@ -58,9 +62,11 @@ const BACKING_DATA_ACTIONS: BackingDataAction[] = [
 export function stateVersionRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
   r.post('/workspaces/:id/state-versions', async (c) => {
+    // `include` is checked before the write: a request refused for it changes nothing.
+    const include = includesOf(c, STATE_VERSION_INCLUDES);
     const input = states.parseStateVersionAttributes((await readResource(c, 'state-versions')).attributes);
     const sv = await states.createStateVersion(c.get('ctx'), { id: c.req.param('id') }, input);
-    return sendVersion(c, sv, 201);
+    return sendVersion(c, sv, 201, include);
   });
   r.get('/workspaces/:id/state-versions', async (c) => {
     const paged = await states.listStateVersions(c.get('ctx'), { id: c.req.param('id') }, pageOf(c));

@@ -153,8 +153,9 @@ async function sendWorkspace(
   c: Context<AppEnv>,
   ctx: ServiceContext,
   ws: Workspace,
-  status: 200 | 201 = 200,
-  include: Set<string> = includesOf(c, WORKSPACE_INCLUDES),
+  status: 200 | 201,
+  /** Parsed by the route before anything it does (`includesOf`), so that a bad one changes nothing. */
+  include: Set<string>,
 ): Promise<Response> {
   const inc = await loadWorkspaceIncludes(ctx, [ws], include);
   return sendResource(c, serializeWorkspace(ws, serializeOptions(ctx, inc, ws)), {
@@ -169,8 +170,10 @@ export function workspaceRoutes(): Hono<AppEnv> {
 
   r.post('/organizations/:org/workspaces', async (c) => {
     const ctx = c.get('ctx');
+    // `include` is checked before the write: a request refused for it changes nothing.
+    const include = includesOf(c, WORKSPACE_INCLUDES);
     const input = parseWorkspaceInput(await readResource(c, 'workspaces'), 'create', ctx.settings.edition);
-    return sendWorkspace(c, ctx, await createWorkspace(ctx, c.req.param('org'), input), 201);
+    return sendWorkspace(c, ctx, await createWorkspace(ctx, c.req.param('org'), input), 201, include);
   });
 
   r.get('/organizations/:org/workspaces', async (c) => {
@@ -200,8 +203,9 @@ export function workspaceRoutes(): Hono<AppEnv> {
 
     r.patch(path, async (c) => {
       const ctx = c.get('ctx');
+      const include = includesOf(c, WORKSPACE_INCLUDES);
       const input = parseWorkspaceInput(await readResource(c, 'workspaces'), 'update', ctx.settings.edition);
-      return sendWorkspace(c, ctx, await updateWorkspace(ctx, ref(c), input));
+      return sendWorkspace(c, ctx, await updateWorkspace(ctx, ref(c), input), 200, include);
     });
 
     r.delete(path, async (c) => {
