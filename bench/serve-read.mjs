@@ -4,11 +4,16 @@
 // node:http server answering a JSON body of the same size, measured in the same run. Then the
 // same load on a second `berth serve` with its read cache off (`--read-cache 0`): every answer
 // computed, as under traffic that writes (any write empties the cache in effect).
+// Last, the ceiling of the uncached load (bench/lib/read-ceiling.mjs): a bare node:http server
+// that reads the workspace with one SQL statement of the shape berth's has and serializes the same
+// document, with no framework, authentication or berth code: how far the uncached target is
+// within reach of any Node server on this machine.
 // Targets: berth >= 50% of the reference's requests/s (read cache on), >= 25% with the read cache
 // off; p99 < 20 ms for both.
 //   node bench/serve-read.mjs [--smoke]
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, seededDatabase, SMOKE } from './lib.mjs';
+import { startReadCeiling } from './lib/read-ceiling.mjs';
 import { api, runLoad, startBerth, startReference } from './lib/server.mjs';
 
 export const READ_WORKSPACES = SMOKE ? 100 : 10_000;
@@ -24,7 +29,8 @@ async function target(berth) {
   const name = `ws-${String(Math.floor(READ_WORKSPACES / 2)).padStart(6, '0')}`;
   const shown = await api(berth, 'GET', `/api/v2/organizations/bench/workspaces/${name}`);
   const path = `/api/v2/workspaces/${shown.json.data.id}`;
-  return { path, bytes: Buffer.byteLength((await api(berth, 'GET', path)).text) };
+  const { text, json } = await api(berth, 'GET', path);
+  return { path, id: shown.json.data.id, document: json, bytes: Buffer.byteLength(text) };
 }
 
 /** The read load (GET `path`, CONNECTIONS connections for DURATION s) against the server at `url`. */
@@ -71,6 +77,27 @@ export async function serveReadUncached(berth, ref) {
   return own;
 }
 
+/**
+ * The uncached load against the ceiling server (read-ceiling.mjs) over the same seed: what no
+ * framework, authentication or berth code at all would reach, as a ratio to the same reference.
+ */
+export async function readCeiling(berth, seed, ref, uncached) {
+  const { path, id, document } = await target(berth);
+  const ceiling = await startReadCeiling(seed, id, document);
+  let own;
+  try {
+    own = await readLoad(ceiling.url, path, 'none');
+  } finally {
+    await ceiling.stop();
+  }
+  console.log(line('ceiling, no framework', own));
+  console.log(
+    `  ratio, ceiling         ${(own.perSecond / ref.perSecond).toFixed(2)} of the reference's requests/s ` +
+      `(node:http, one SQL statement, JSON.stringify; berth without its read cache is ${(uncached.perSecond / own.perSecond).toFixed(2)} of it)`,
+  );
+  return own;
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   ensureBuilt();
   const seed = await seededDatabase(READ_WORKSPACES);
@@ -83,7 +110,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   }
   const uncached = await startBerth(seed, ['--read-cache', '0']);
   try {
-    await serveReadUncached(uncached, ref);
+    const own = await serveReadUncached(uncached, ref);
+    await readCeiling(uncached, seed, ref, own);
   } finally {
     await uncached.stop();
   }
