@@ -24,6 +24,7 @@ export function ownExecution(row: Selectable<ProjectsTable>): ExecutionSetting |
 }
 import type { Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
+import { projectWorkspaceCount } from './workspace-counts.js';
 
 /** Turns a project row into the domain object, with permissions computed for the caller. */
 export function toProject(
@@ -82,15 +83,11 @@ export async function findProjectRow(db: Tx, id: string): Promise<ProjectRow | n
 
 /** Counts shown on a project document: its workspaces, and the teams with access to it. */
 export async function projectCounts(db: Tx, projectId: string): Promise<{ workspaceCount: number; teamCount: number }> {
-  const row = await db
-    .selectFrom('workspaces')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where('project_id', '=', projectId)
-    .executeTakeFirstOrThrow();
+  const workspaceCount = await projectWorkspaceCount(db, projectId);
   const teams = await db
     .selectFrom('team_projects')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('project_id', '=', projectId)
     .executeTakeFirstOrThrow();
-  return { workspaceCount: Number(row.n), teamCount: Number(teams.n) };
+  return { workspaceCount, teamCount: Number(teams.n) };
 }

@@ -1,6 +1,7 @@
 import type { ServiceContext } from './context.js';
 import { readRows } from '../store/direct-reads.js';
 import { offsetOf, type PageRequest } from '../domain/paging.js';
+import { organizationWorkspaceCount, projectWorkspaceCount } from './workspace-counts.js';
 import {
   PLAIN,
   taggedBranches,
@@ -31,13 +32,21 @@ const CONDITIONS: Record<keyof WorkspaceFilterQuery, true> = {
 
 /** Whether `q` holds conditions of `kind` and of no other kind (besides the organization). */
 export function onlyCondition(q: WorkspaceFilterQuery, kind: keyof WorkspaceFilterQuery): boolean {
-  const present = (k: keyof WorkspaceFilterQuery) => {
-    const v = q[k];
-    return Array.isArray(v) ? v.length > 0 : typeof v === 'boolean' || Boolean(v);
-  };
   return (
-    present(kind) && (Object.keys(CONDITIONS) as (keyof WorkspaceFilterQuery)[]).every((k) => k === kind || !present(k))
+    present(q, kind) &&
+    (Object.keys(CONDITIONS) as (keyof WorkspaceFilterQuery)[]).every((k) => k === kind || !present(q, k))
   );
+}
+
+/** Whether `q` holds conditions of `kind`. */
+function present(q: WorkspaceFilterQuery, kind: keyof WorkspaceFilterQuery): boolean {
+  const v = q[kind];
+  return Array.isArray(v) ? v.length > 0 : typeof v === 'boolean' || Boolean(v);
+}
+
+/** Whether `q` holds no condition at all (besides the organization). */
+function noCondition(q: WorkspaceFilterQuery): boolean {
+  return (Object.keys(CONDITIONS) as (keyof WorkspaceFilterQuery)[]).every((k) => !present(q, k));
 }
 
 /**
@@ -69,6 +78,10 @@ export async function countMatches(
   filters: WorkspaceFilter[],
   plan: FilterPlan = PLAIN,
 ): Promise<number> {
+  // Every workspace of the organization, or of one project: the counts kept by triggers.
+  if (readable === null && noCondition(query)) return organizationWorkspaceCount(ctx.db, orgId);
+  if (readable === null && onlyCondition(query, 'projectId'))
+    return projectWorkspaceCount(ctx.db, query.projectId!, orgId);
   if (readable === null && onlyCondition(query, 'excludeTags')) return countByExclusion(ctx, orgId, query.excludeTags!);
   const [first, ...rest] = query.tagged ?? [];
   // A value alone (any key) has no disjoint branches: counted on the workspaces table.

@@ -10,6 +10,8 @@ export interface CopyResult {
   rows: number;
 }
 
+const DERIVED_TABLES = new Set(['berth_migrations', 'security_generation', 'workspace_counts']);
+
 /** Tables that hold data, in the order the migrations create them (so, referenced before referencing). */
 async function tablesInOrder(): Promise<string[]> {
   // A fresh in-memory SQLite database knows that order: SQLite lists tables as they were created.
@@ -22,8 +24,9 @@ async function tablesInOrder(): Promise<string[]> {
       name: string;
     }>`select m.name from sqlite_master m join pragma_table_list l on l.schema = 'main' and l.name = m.name
       where m.type = 'table' and l.type = 'table' and m.name not like 'sqlite_%' order by m.rowid`.execute(scratch.db);
-    // The security generation (migration 022) is the target's own: its migration made its one row.
-    return rows.map((r) => r.name).filter((name) => name !== 'berth_migrations' && name !== 'security_generation');
+    // Derived tables are the target's own: its migration made the security generation's one row
+    // (022), and its triggers count the workspaces as they arrive (023).
+    return rows.map((r) => r.name).filter((name) => !DERIVED_TABLES.has(name));
   } finally {
     await scratch.close();
   }

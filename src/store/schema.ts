@@ -251,6 +251,13 @@ export interface SecurityGenerationTable {
   n: number;
 }
 
+/** Workspaces per project (migration 023), kept by triggers on `workspaces`. */
+export interface WorkspaceCountsTable {
+  project_id: string;
+  organization_id: string;
+  n: number | string;
+}
+
 export interface MigrationsTable {
   version: number;
   name: string;
@@ -450,5 +457,6 @@ export interface DB {
   audit_events: AuditEventsTable;
   console_sign_in_links: ConsoleSignInLinksTable;
   security_generation: SecurityGenerationTable;
+  workspace_counts: WorkspaceCountsTable;
   berth_migrations: MigrationsTable;
 }

@@ -20,6 +20,7 @@ import * as m019 from './019_list_scale_indexes.js';
 import * as m020 from './020_console_sign_in_links.js';
 import * as m021 from './021_workspace_lock_index.js';
 import * as m022 from './022_security_generation.js';
+import * as m023 from './023_workspace_counts.js';
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 20, name: 'console_sign_in_links', up: m020.up },
   { version: 21, name: 'workspace_lock_index', up: m021.up },
   { version: 22, name: 'security_generation', up: m022.up },
+  { version: 23, name: 'workspace_counts', up: m023.up },
 ];
