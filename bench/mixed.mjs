@@ -14,10 +14,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { ensureBuilt, ROOT, seededDatabase, SMOKE } from './lib.mjs';
-import { api, startBerth } from './lib/server.mjs';
+import { api, startBerth, startScriptServer } from './lib/server.mjs';
 
 export const MIXED_WORKSPACES = SMOKE ? 100 : 10_000;
 const CONNECTIONS = SMOKE ? 4 : 32;
@@ -107,22 +106,7 @@ async function startMixedReference(sizes) {
     });
     server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));
     process.on('SIGTERM', () => server.close(() => process.exit(0)));`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`reference server exited (${code})`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = /listening (\d+)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', resolve);
-        child.kill('SIGTERM');
-      }),
-  };
+  return startScriptServer(script, [], 'reference server');
 }
 
 /**

@@ -7,12 +7,11 @@
 // arrays, as berth's direct reads get them) and writes JSON.stringify of the document berth
 // answered, with the row's name put in, so that a whole object of the same shape is serialized
 // each time. It answers every path with that workspace.
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { ROOT } from '../lib.mjs';
+import { startScriptServer } from './server.mjs';
 
 const WORKSPACE_STATEMENT = `
   select workspaces.*, organizations.name as org_name,
@@ -63,20 +62,7 @@ export async function startReadCeiling(seedFile, id, document) {
   const optionsFile = join(dir, 'options.json');
   copyFileSync(seedFile, file);
   writeFileSync(optionsFile, JSON.stringify({ statement: WORKSPACE_STATEMENT, id, document }));
-  const child = spawn(process.execPath, ['-e', SERVER, file, optionsFile], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise((resolve, reject) => {
-    child.once('exit', (code) => reject(new Error(`read ceiling server exited (${code})`)));
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = /listening (\d+)/.exec(line);
-      if (m) resolve(m[1]);
-    });
-  });
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise((resolve) => {
-        child.once('exit', () => resolve(rmSync(dir, { recursive: true, force: true })));
-        child.kill('SIGTERM');
-      }),
-  };
+  return startScriptServer(SERVER, [file, optionsFile], 'read ceiling server', () =>
+    rmSync(dir, { recursive: true, force: true }),
+  );
 }

@@ -115,9 +115,17 @@ export async function startReference(bytes) {
     });
     server.listen(0, '127.0.0.1', () => console.log('listening ' + server.address().port));
     process.on('SIGTERM', () => server.close(() => process.exit(0)));`;
-  const child = spawn(process.execPath, ['-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const [, port] = await lineMatching(child, child.stdout, /listening (\d+)/, 'reference server');
-  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: stopper(child) };
+  return startScriptServer(script, [], 'reference server');
+}
+
+/**
+ * A server of the benchmarks' own (`node -e script ...args`, in its own process) that prints
+ * `listening PORT` once it listens on 127.0.0.1; `cleanup` runs after it stopped.
+ */
+export async function startScriptServer(script, args, what, cleanup = () => {}) {
+  const child = spawn(process.execPath, ['-e', script, ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const [, port] = await lineMatching(child, child.stdout, /listening (\d+)/, what);
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid, stop: stopper(child, cleanup) };
 }
 
 /** Runs bench/lib/load.mjs (autocannon) in a child process and returns its JSON result. */

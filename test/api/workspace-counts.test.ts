@@ -40,6 +40,16 @@ describe('workspace counts kept by triggers', () => {
     return res.body.data.attributes['workspace-count'] as number;
   };
 
+  /** The organization's list total; each project's list total and workspace-count; the kept counts. */
+  const expectTotals = async (org: number, perProject: Record<string, number>) => {
+    expect(await totals('count-org')).toBe(org);
+    for (const [project, n] of Object.entries(perProject)) {
+      expect(await totals('count-org', project), project).toBe(n);
+      expect(await projectCount(project), project).toBe(n);
+    }
+    await expectCountsTrue();
+  };
+
   const create = async (org: string, name: string, project?: string) => {
     const relationships = project ? { project: { data: { type: 'projects', id: project } } } : undefined;
     const res = await api.post(`${P}/organizations/${org}/workspaces`, {
@@ -71,13 +81,8 @@ describe('workspace counts kept by triggers', () => {
     await create('count-org', 'b1', beta);
     await create('count-org', 'd1');
     await create('other-org', 'elsewhere');
-    expect(await totals('count-org')).toBe(5);
-    expect(await totals('count-org', alpha)).toBe(3);
-    expect(await totals('count-org', beta)).toBe(1);
-    expect(await totals('count-org', defaultProject)).toBe(1);
+    await expectTotals(5, { [alpha]: 3, [beta]: 1, [defaultProject]: 1 });
     expect(await totals('other-org')).toBe(1);
-    expect(await projectCount(alpha)).toBe(3);
-    await expectCountsTrue();
   });
 
   it('a project of another organization counts none in this one', async () => {
@@ -100,20 +105,13 @@ describe('workspace counts kept by triggers', () => {
       data: [{ type: 'workspaces', id: ids.get('a2') }],
     });
     expect(moved.status, moved.text).toBe(204);
-    expect(await totals('count-org', alpha)).toBe(1);
-    expect(await totals('count-org', beta)).toBe(3);
-    expect(await totals('count-org')).toBe(5);
-    expect(await projectCount(beta)).toBe(3);
-    await expectCountsTrue();
+    await expectTotals(5, { [alpha]: 1, [beta]: 3, [defaultProject]: 1 });
   });
 
   it('follows safe and force deletes', async () => {
     expect((await api.post(`${P}/workspaces/${ids.get('a3')}/actions/safe-delete`)).status).toBe(204);
     expect((await api.delete(`${P}/workspaces/${ids.get('d1')}`)).status).toBe(204);
-    expect(await totals('count-org')).toBe(3);
-    expect(await totals('count-org', alpha)).toBe(0);
-    expect(await projectCount(alpha)).toBe(0);
-    await expectCountsTrue();
+    await expectTotals(3, { [alpha]: 0, [beta]: 3, [defaultProject]: 0 });
   });
 
   it('an empty project deleted takes its count along; a project with workspaces is still refused', async () => {
