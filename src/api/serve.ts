@@ -200,8 +200,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     env: HttpBindings | Http2Bindings,
     extra: Record<string, string>,
   ): Promise<Answer> => {
-    if (!readCache || request.method !== 'GET' || !API_PATH.test(target))
-      return { response: await app.fetch(request, env), requestId: null, cached: false };
+    const keep =
+      readCache !== null &&
+      request.method === 'GET' &&
+      API_PATH.test(target) &&
+      (stampFailures.has(env.incoming) || readCache.wantsAnswer());
+    if (!keep) return { response: await app.fetch(request, env), requestId: null, cached: false };
     // Hits were answered before this (cached-answers.ts); compute, and keep the answer.
     const key = ReadCache.key(env.incoming.headers.authorization, target);
     let stamp: string;

@@ -69,6 +69,45 @@ describe('ReadCache', () => {
     expect(cache.get(k('2'), 't')).toBeNull();
     expect(cache.totalChars).toBe(1);
   });
+
+  it('keeps one miss in 16 while kept answers are not asked for again, and all once they are', () => {
+    let stamp = 0;
+    const cache = new ReadCache(() => String(stamp), {
+      maxEntries: 10_000,
+      maxAgeMs: 1000,
+      maxBodyBytes: 100,
+      maxTotalChars: 1_000_000,
+      now: () => 0,
+    });
+    const k = (i: number) => ReadCache.key('a', `/w/${i}`);
+    /** `n` misses, each kept when the cache wants it, then the database moves on (a write). */
+    const misses = (n: number, from: number) => {
+      let wanted = 0;
+      for (let i = from; i < from + n; i++) {
+        expect(cache.get(k(i), String(stamp))).toBeNull();
+        if (!cache.wantsAnswer()) continue;
+        wanted++;
+        cache.set(k(i), String(stamp), {}, 'x');
+      }
+      stamp++;
+      return wanted;
+    };
+    // A fresh cache keeps every answer.
+    expect(misses(10, 0)).toBe(10);
+    // Writes as often as reads: no answer is asked for again, so keeping soon stops paying.
+    misses(300, 10);
+    expect(misses(1600, 310)).toBe(100);
+    // Reads again: each sampled answer is asked for again, and soon every answer is kept.
+    let round = 2000;
+    for (let i = 0; i < 40; i++, round += 16) {
+      for (let j = round; j < round + 16; j++) {
+        if (cache.get(k(j), String(stamp))) continue;
+        if (cache.wantsAnswer()) cache.set(k(j), String(stamp), {}, 'x');
+        for (let again = 0; again < 4; again++) cache.get(k(j), String(stamp));
+      }
+    }
+    expect(misses(10, 9000)).toBe(10);
+  });
 });
 
 describe('the store change stamp', () => {
