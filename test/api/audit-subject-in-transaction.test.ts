@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
-import { accessFixture, type AccessFixture } from '../helpers/access.js';
+import { eachWithAccessFixture, type AccessFixture } from '../helpers/access.js';
 
 /**
  * Routes that neither delete nor rename what their path names (`keepsSubject` in
@@ -13,11 +13,10 @@ const P = '/api/v2';
 let api: TestApi;
 let f: AccessFixture;
 
-beforeEach(async () => {
-  api = await TestApi.create();
-  f = await accessFixture(api);
+eachWithAccessFixture((made, fixture) => {
+  api = made;
+  f = fixture;
 });
-afterEach(() => api.close());
 
 const records = () =>
   api.store.db

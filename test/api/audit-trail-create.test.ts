@@ -1,17 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CompiledQuery, Kysely } from 'kysely';
 import type { DB } from '../../src/store/schema.js';
 import { TestApi } from '../helpers/api.js';
-import { accessFixture, type AccessFixture } from '../helpers/access.js';
+import { eachWithAccessFixture, type AccessFixture } from '../helpers/access.js';
 
 let api: TestApi;
 let f: AccessFixture;
 
-beforeEach(async () => {
-  api = await TestApi.create();
-  f = await accessFixture(api);
+eachWithAccessFixture((made, fixture) => {
+  api = made;
+  f = fixture;
 });
-afterEach(() => api.close());
 
 /**
  * The writes and transaction ends that queries run while `fn` runs, as `update audit_events`,

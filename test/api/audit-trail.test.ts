@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
-import { accessFixture, teamMember, type AccessFixture } from '../helpers/access.js';
+import { eachWithAccessFixture, teamMember, type AccessFixture } from '../helpers/access.js';
 import { lockWorkspace } from '../../src/services/workspace-locks.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 
@@ -9,11 +9,10 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 let api: TestApi;
 let f: AccessFixture;
 
-beforeEach(async () => {
-  api = await TestApi.create();
-  f = await accessFixture(api);
+eachWithAccessFixture((made, fixture) => {
+  api = made;
+  f = fixture;
 });
-afterEach(() => api.close());
 
 const trail = (query = '', token?: string | null) =>
   api.get(`/api/v2/organizations/acme/audit-trail${query}`, { token: token === undefined ? f.owner.token : token });

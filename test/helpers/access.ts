@@ -1,5 +1,5 @@
-import { expect } from 'vitest';
-import type { TestApi } from './api.js';
+import { afterEach, beforeEach, expect } from 'vitest';
+import { TestApi } from './api.js';
 import { joinOrganization } from './members.js';
 
 /** A fixture for authorization tests: organization `acme` with projects Alpha and Beta, workspace `web` in Alpha. */
@@ -113,4 +113,17 @@ export async function grantWorkspace(
   );
   expect(res.status, res.text).toBe(200);
   return res.body.data.id;
+}
+
+/**
+ * Before each test of the file: a new API on a fresh store and the access fixture on it, handed
+ * to `use`; the API is closed after each test.
+ */
+export function eachWithAccessFixture(use: (api: TestApi, f: AccessFixture) => void): void {
+  let api: TestApi;
+  beforeEach(async () => {
+    api = await TestApi.create();
+    use(api, await accessFixture(api));
+  });
+  afterEach(() => api.close());
 }
