@@ -106,7 +106,7 @@ export class ReadCache {
    * since its stamp must be taken first). Under traffic that writes about as often as it reads,
    * the database moves on before almost any kept answer is asked for again: keeping answers then
    * costs (a second hash and stamp, the headers copied, the body measured, bodies kept that the
-   * garbage collector must sweep: in bench/mixed.mjs, 2% hits for 6% of the server's throughput)
+   * garbage collector must sweep: in bench/mixed.mjs, 2% hits for 4-6% of the server's throughput)
    * and answers nothing. So while fewer than one in USEFUL_RATIO answers kept lately was asked for
    * again, only one miss in SAMPLE is kept: enough to notice when the traffic turns to reads.
    */

@@ -52,4 +52,35 @@ describe('the read cache counters', () => {
       tmp.cleanup();
     }
   });
+
+  it('serve stops keeping most answers while none is asked for again (ReadCache.wantsAnswer)', async () => {
+    const tmp = tempDb();
+    const file = join(tmp.dir, 'read-cache.json');
+    try {
+      const server = await startServer({
+        host: '127.0.0.1',
+        port: 0,
+        database: tmp.db,
+        log: () => {},
+        rateLimit: 0,
+        readCacheStatsFile: file,
+      });
+      // 800 different URLs, each asked once: no kept answer is ever asked for again.
+      for (let i = 0; i < 800; i++) {
+        const res = await fetch(`${server.url}/api/v2/account/details?n=${i}`, {
+          headers: { authorization: `Bearer ${server.createdToken}` },
+        });
+        expect(res.status).toBe(200);
+        await res.arrayBuffer();
+      }
+      await server.close();
+      const stats = JSON.parse(readFileSync(file, 'utf8')) as { lookups: number; hits: number; stored: number };
+      expect(stats).toMatchObject({ lookups: 800, hits: 0 });
+      // Every answer kept at first, then one miss in 16.
+      expect(stats.stored).toBeGreaterThan(100);
+      expect(stats.stored).toBeLessThan(600);
+    } finally {
+      tmp.cleanup();
+    }
+  });
 });
