@@ -5,6 +5,7 @@ import { freeUsername } from '../domain/user.js';
 import { memoQuery } from '../store/memo-query.js';
 import type { DB } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
+import { LIMIT_ONE } from '../store/literal-limit.js';
 
 export const ADMIN_USERNAME = 'admin';
 
@@ -21,7 +22,7 @@ const firstAdmin = memoQuery((db, p: { yes: number }) =>
     .where('site_admin', '=', p.yes)
     .orderBy('created_at')
     .orderBy('id')
-    .limit(1),
+    .limit(LIMIT_ONE),
 );
 
 /** Usernames that would clash with the admin's name (`admin`, `admin-2`, ...). */

@@ -9,6 +9,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 type PoolRow = {
   id: string;
@@ -234,7 +235,7 @@ export async function listAgentPools(
     .selectFrom(query.as('p'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('agent_pools.seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('agent_pools.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   const items: AgentPool[] = [];
   for (const row of rows) items.push(await toAgentPool(ctx.db, row));
   return { items, total: Number(n), page };

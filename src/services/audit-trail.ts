@@ -12,6 +12,7 @@ import type { Subject } from './audit-subjects.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
 import { findOrganizationRow, readableOrganization } from './organizations.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 /** The organization, for an audit trail token: 404 unless the token is that organization's. */
 async function auditTrailOrganization(ctx: ServiceContext, name: string) {
@@ -152,6 +153,11 @@ export async function listAuditEvents(
   }
   if (filter.workspace) q = q.where('workspace_id', '=', filter.workspace);
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('seq', 'desc').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await q
+    .selectAll()
+    .orderBy('seq', 'desc')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   return { items: rows.map(toEvent), total: Number(n), page };
 }

@@ -11,6 +11,7 @@ import { readableOrganization } from './organizations.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { workspaceSeq } from './workspace-seq.js';
 import { inWorkspaceOrganization } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 /** Tags with how many workspaces carry them. */
 function selectTags(db: Tx) {
@@ -75,7 +76,7 @@ export async function listOrganizationTags(
     .selectFrom(query.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('tags.seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('tags.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   return { items: rows.map(toTag), total: Number(n), page };
 }
 
@@ -95,7 +96,7 @@ export async function listWorkspaceTags(
     .selectFrom(query.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('wt.seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('wt.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   return { items: rows.map(toTag), total: Number(n), page };
 }
 

@@ -8,6 +8,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 function selectTokens(db: Tx) {
   return db
@@ -69,7 +70,7 @@ export async function listOAuthTokens(
     .selectFrom(query.as('t'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('oauth_tokens.seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('oauth_tokens.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   return { items: rows.map(toToken), total: Number(n), page };
 }
 

@@ -16,6 +16,7 @@ import { ensureOwnersKeepAMember, teamMemberCount } from './team-members.js';
 import { getTeam } from './teams.js';
 import { usersByIds } from './users.js';
 import { inOrganizationOf } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 /**
  * Organization memberships, as HCP Terraform has them: owners (and the organization token, and
@@ -164,7 +165,12 @@ export async function listMemberships(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('m.created_at').orderBy('m.id').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query
+    .orderBy('m.created_at')
+    .orderBy('m.id')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
 }
 
@@ -182,7 +188,11 @@ export async function listOwnMemberships(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('organizations.name').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query
+    .orderBy('organizations.name')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
 }
 

@@ -15,6 +15,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import { authorize, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { findProjectRow, projectCounts, toProject } from './projects-read.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 type OrgRow = Selectable<OrganizationsTable> & {
   default_project_id: string;
@@ -242,7 +243,11 @@ export async function listOrganizations(
     .selectFrom(query.as('visible'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('organizations.name').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query
+    .orderBy('organizations.name')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   const items: Organization[] = [];
   for (const row of rows) items.push(toOrganization(ctx, row, await orgFacts(ctx.db, actor, row.id)));
   return { items, total: Number(countRow.n), page };
@@ -317,7 +322,11 @@ export async function deleteOrganization(ctx: ServiceContext, name: string): Pro
       const batch = await tx
         .deleteFrom('workspaces')
         .where('id', 'in', (eb) =>
-          eb.selectFrom('workspaces').select('id').where('organization_id', '=', orgId).limit(ORG_DELETE_BATCH),
+          eb
+            .selectFrom('workspaces')
+            .select('id')
+            .where('organization_id', '=', orgId)
+            .limit(literalLimit(ORG_DELETE_BATCH)),
         )
         .executeTakeFirst();
       if (Number(batch.numDeletedRows) >= ORG_DELETE_BATCH) return false;

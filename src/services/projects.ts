@@ -22,6 +22,7 @@ import {
   type ProjectRow,
 } from './projects-read.js';
 import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 /** The project permissions a list can be filtered by (`filter[permissions][...]`). */
 export type ProjectPermissionFilter = 'create-workspace' | 'update';
@@ -347,7 +348,7 @@ export async function listProjects(
     // Default order: creation order, the organization's default project last (go-tfe expects a
     // project it just created to come before the one every organization starts with).
     else ordered = ordered.orderBy('projects.is_default', 'asc').orderBy('projects.seq', 'asc');
-    const rows = await ordered.limit(page.size).offset(offsetOf(page)).execute();
+    const rows = await ordered.limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
 
     const items: Project[] = [];
     for (const row of rows) items.push(toProject(ctx, row, org.name, facts, await projectCounts(tx, row.id)));

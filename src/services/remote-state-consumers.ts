@@ -12,6 +12,7 @@ import {
   type WorkspaceRef,
 } from './workspaces-read.js';
 import { inWorkspaceOrganization } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 export const GLOBAL_REMOTE_STATE_DETAIL =
   'Remote state consumers can only be managed while global-remote-state is false for this workspace';
@@ -50,7 +51,7 @@ export async function listRemoteStateConsumers(
     .selectFrom(q.clearOrderBy().as('visible'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await q.limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await q.limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   return { items: await completeWorkspaces(ctx, ctx.db, rows, facts), total: Number(n), page };
 }
 

@@ -9,6 +9,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 function selectKeys(db: Tx) {
   return db
@@ -63,7 +64,11 @@ export async function listReservedTagKeys(
     .selectFrom(query.as('k'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('reserved_tag_keys.seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query
+    .orderBy('reserved_tag_keys.seq')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   return { items: rows.map(toKey), total: Number(n), page };
 }
 

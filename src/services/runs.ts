@@ -11,6 +11,7 @@ import type { ServiceContext } from './context.js';
 import { promoteIntermediateState } from './state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
 import { inOrganizationOf } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 type RunRow = Selectable<RunsTable>;
 
@@ -117,7 +118,12 @@ export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: Pag
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
   const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base.selectAll().orderBy('seq', 'desc').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy('seq', 'desc')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   return { items: rows.map((r) => toRun(ctx, r, facts)), total: Number(n), page };
 }
 

@@ -11,6 +11,7 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { getWorkspace, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { inOrganizationNamed, inOrganizationOf, inWorkspaceOrganization } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 interface KeyRow {
   id: string;
@@ -101,7 +102,7 @@ export async function listSshKeys(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('organization_id', '=', org.id)
     .executeTakeFirstOrThrow();
-  const rows = await q.orderBy('ssh_keys.seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await q.orderBy('ssh_keys.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   return { items: rows.map(toKey), total: Number(n), page };
 }
 

@@ -7,6 +7,7 @@ import type { Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableVersion, requireState } from './state-versions.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 type Row = Selectable<StateVersionOutputsTable>;
 
@@ -34,7 +35,7 @@ async function pageOfOutputs(
   const base = db.selectFrom('state_version_outputs').where('state_version_id', '=', stateVersionId);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = base.selectAll().orderBy('seq');
-  if (page) rows = rows.limit(page.size).offset(offsetOf(page));
+  if (page) rows = rows.limit(literalLimit(page.size)).offset(offsetOf(page));
   const items = (await rows.execute()).map((r) => toOutput(r, hideSensitive));
   const total = Number(n);
   return { items, total, page: page ?? { number: 1, size: Math.max(1, total) } };

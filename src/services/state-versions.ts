@@ -18,6 +18,7 @@ import { stateUrlSigner, type StateUrlSigner } from './state-urls.js';
 import { holdsLock } from './workspace-locks.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { inWorkspaceOrganization } from './write-scope.js';
+import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
 
 export type StateVersionRow = Selectable<StateVersionsTable>;
 
@@ -221,7 +222,7 @@ const latestFinalizedIntermediate = (db: Tx, workspaceId: string) =>
     .where('intermediate', '=', 1)
     .where('status', '=', 'finalized')
     .orderBy('seq', 'desc')
-    .limit(1)
+    .limit(LIMIT_ONE)
     .executeTakeFirst();
 
 /** What promoting a state version needs of it. */
@@ -323,7 +324,12 @@ export async function listStateVersions(
   requireState(ctx, facts);
   const base = ctx.db.selectFrom('state_versions').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base.selectAll().orderBy('seq', 'desc').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await base
+    .selectAll()
+    .orderBy('seq', 'desc')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   const sign = await stateUrlSigner(ctx);
   return { items: await stateVersionsOf(ctx.db, rows, ws.current_state_version_id, sign), total: Number(n), page };
 }

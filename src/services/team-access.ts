@@ -18,6 +18,7 @@ import { orgFacts, projectGrantOf, workspaceGrantOf } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableWorkspace } from './workspaces-read.js';
 import { inOrganizationOf } from './write-scope.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 /**
  * Team access to single projects (`team-projects`) and workspaces (`team-workspaces`).
@@ -153,7 +154,7 @@ export async function listTeamProjects(
     q = q.where('team_id', 'in', mine);
   }
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await q.selectAll().orderBy('seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   return { items: rows.map(projectGrantOf), total: Number(n), page };
 }
 
@@ -291,7 +292,7 @@ export async function listTeamWorkspaces(
     q = q.where('team_id', 'in', mine);
   }
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('seq').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await q.selectAll().orderBy('seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   return { items: rows.map((r) => toTeamWorkspace(r, workspace)), total: Number(n), page };
 }
 

@@ -7,6 +7,7 @@ import { containsInsensitive } from '../store/like.js';
 import type { UsersTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
+import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
 
 function toUser(row: UsersTable): User {
   return {
@@ -55,7 +56,12 @@ export async function listUsers(ctx: ServiceContext, page: PageRequest, q?: stri
     query = query.where((eb) => eb.or([containsInsensitive('username', q), containsInsensitive('email', q)]));
   }
   const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await query.selectAll().orderBy('username').limit(page.size).offset(offsetOf(page)).execute();
+  const rows = await query
+    .selectAll()
+    .orderBy('username')
+    .limit(literalLimit(page.size))
+    .offset(offsetOf(page))
+    .execute();
   return { items: rows.map(toUser), total: Number(n), page };
 }
 
@@ -98,7 +104,7 @@ async function sharesOrganization(ctx: ServiceContext, id: string): Promise<bool
     default:
       return false;
   }
-  return (await query.limit(1).executeTakeFirst()) !== undefined;
+  return (await query.limit(LIMIT_ONE).executeTakeFirst()) !== undefined;
 }
 
 /**

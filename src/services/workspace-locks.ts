@@ -24,6 +24,7 @@ import {
   type WorkspaceRow,
 } from './workspaces-read.js';
 import { inWorkspaceOrganization } from './write-scope.js';
+import { LIMIT_ONE } from '../store/literal-limit.js';
 
 /** Seconds a client should wait before retrying an unlock refused with 503. */
 export const UNLOCK_RETRY_AFTER = 2;
@@ -118,7 +119,7 @@ const latestIntermediate = memoQuery((db, p: { id: string }) =>
     .where('workspace_id', '=', p.id)
     .where('intermediate', '=', 1)
     .orderBy('seq', 'desc')
-    .limit(1),
+    .limit(LIMIT_ONE),
 );
 
 /**

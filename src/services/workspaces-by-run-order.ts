@@ -1,6 +1,7 @@
 import { offsetOf, type PageRequest } from '../domain/paging.js';
 import type { ServiceContext } from './context.js';
 import type { WorkspaceFilter } from './workspaces-filters.js';
+import { literalLimit } from '../store/literal-limit.js';
 
 /**
  * A page of the workspaces passing `filters` in `sort=current-run.created-at` order: those with
@@ -30,7 +31,7 @@ export async function pageByCurrentRun(
       .where('workspaces.current_run_created_at', 'is not', null)
       .orderBy('workspaces.current_run_created_at', dir)
       .orderBy('workspaces.seq', dir)
-      .limit(page.size)
+      .limit(literalLimit(page.size))
       .offset(offset)
       .execute()
   ).map((r) => r.seq);
@@ -52,7 +53,7 @@ export async function pageByCurrentRun(
     .select('workspaces.seq')
     .where('workspaces.current_run_created_at', 'is', null)
     .orderBy('workspaces.seq', dir)
-    .limit(page.size - withRun.length)
+    .limit(literalLimit(page.size - withRun.length))
     .offset(Math.max(0, offset - runs))
     .execute();
   return [...withRun, ...withoutRun.map((r) => r.seq)];

@@ -3,6 +3,7 @@ import { offsetOf, type PageRequest } from '../domain/paging.js';
 import type { DB } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 import { totalOfShortPage } from './workspaces-count.js';
+import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
 
 /**
  * Up to this many matches, a page in name order sorts the matches themselves: reading their names
@@ -69,7 +70,7 @@ export async function workspacesWithTags(
     const seqs = await pageByName(ctx, organizationId, tagIds, ordered, total, sortByName.descending, page);
     return { seqs, total };
   }
-  const paged = await ordered.limit(page.size).offset(offsetOf(page)).execute();
+  const paged = await ordered.limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
   const seqs = paged.map((r) => r.workspace_seq!);
   return { seqs, total: totalOfShortPage(page, seqs.length) ?? (await countAll()) };
 }
@@ -121,7 +122,7 @@ async function pageByName(
     .orderBy('workspaces.name_lower', dir)
     .orderBy('workspaces.name', dir)
     .orderBy('workspaces.seq', dir)
-    .limit(page.size)
+    .limit(literalLimit(page.size))
     .offset(offset)
     .execute();
   return sorted.map((r) => r.seq);
@@ -139,7 +140,7 @@ async function orgSizeAtMost(ctx: ServiceContext, organizationId: string): Promi
       .select('seq')
       .where('organization_id', '=', organizationId)
       .orderBy('seq', dir)
-      .limit(1)
+      .limit(LIMIT_ONE)
       .executeTakeFirst();
   const [first, last] = [await end('asc'), await end('desc')];
   return first && last ? last.seq - first.seq + 1 : 0;
@@ -169,7 +170,7 @@ async function walkByName(
       .orderBy('workspaces.name_lower', dir);
   const bound = await names()
     .select('workspaces.name_lower')
-    .limit(1)
+    .limit(LIMIT_ONE)
     .offset(budget - 1)
     .executeTakeFirst();
   let walk = names().select('workspaces.seq');
@@ -185,5 +186,5 @@ async function walkByName(
       ),
     );
   }
-  return (await walk.limit(rows).offset(skip).execute()).map((r) => r.seq);
+  return (await walk.limit(literalLimit(rows)).offset(skip).execute()).map((r) => r.seq);
 }

@@ -22,6 +22,7 @@ import { workspacesWithTags } from './workspaces-by-tags.js';
 import { pageByCurrentRun } from './workspaces-by-run-order.js';
 import { countMatches, countWorkspaces, onlyCondition, totalOfShortPage } from './workspaces-count.js';
 import { planFilters, readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -92,13 +93,13 @@ function withOwnParts(db: Tx, q: ReturnType<typeof selectWorkspaces>) {
       .selectFrom('data_retention_policies as own_drp')
       .select('own_drp.id')
       .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
-      .limit(1)
+      .limit(LIMIT_ONE)
       .as('drp_id'),
     eb
       .selectFrom('data_retention_policies as own_drp')
       .select('own_drp.kind')
       .whereRef('own_drp.workspace_id', '=', 'workspaces.id')
-      .limit(1)
+      .limit(LIMIT_ONE)
       .as('drp_kind'),
     eb
       .selectFrom('workspace_tags as own_wt')
@@ -416,7 +417,7 @@ export async function listWorkspaces(
       paged = paged.orderBy('workspaces.locked_at', dir);
       break;
   }
-  paged = paged.orderBy('workspaces.seq', dir).limit(page.size).offset(offsetOf(page));
+  paged = paged.orderBy('workspaces.seq', dir).limit(literalLimit(page.size)).offset(offsetOf(page));
   let seqs: number[];
   let total: number;
   if (query.sort?.by === 'current-run.created-at') {
