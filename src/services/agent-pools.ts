@@ -1,7 +1,7 @@
 import { BerthError, conflict, notAuthorized, notFound } from '../domain/errors.js';
 import type { AgentPool, AgentPoolInput } from '../domain/agent-pool.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import { containsInsensitive } from '../store/like.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -9,7 +9,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 type PoolRow = {
   id: string;
@@ -235,7 +235,7 @@ export async function listAgentPools(
     .selectFrom(query.as('p'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('agent_pools.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('agent_pools.seq').$call(inPage(page)).execute();
   const items: AgentPool[] = [];
   for (const row of rows) items.push(await toAgentPool(ctx.db, row));
   return { items, total: Number(n), page };

@@ -3,7 +3,7 @@ import type { Actor } from '../domain/actor.js';
 import type { AuditActor, AuditEvent, AuditFilter } from '../domain/audit.js';
 import { notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import type { AuditEventsTable, DB } from '../store/schema.js';
 import { memoQuery } from '../store/memo-query.js';
@@ -12,7 +12,7 @@ import type { Subject } from './audit-subjects.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
 import { findOrganizationRow, readableOrganization } from './organizations.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 /** The organization, for an audit trail token: 404 unless the token is that organization's. */
 async function auditTrailOrganization(ctx: ServiceContext, name: string) {
@@ -153,11 +153,6 @@ export async function listAuditEvents(
   }
   if (filter.workspace) q = q.where('workspace_id', '=', filter.workspace);
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q
-    .selectAll()
-    .orderBy('seq', 'desc')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await q.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
   return { items: rows.map(toEvent), total: Number(n), page };
 }

@@ -2,7 +2,7 @@ import { BerthError, invalid, notAuthorized } from '../domain/errors.js';
 import { TOO_MANY_FLAT_TAGS_DETAIL, type FlatTag, type FlatTagRef } from '../domain/flat-tags.js';
 import { MAX_FLAT_TAGS_PER_WORKSPACE } from '../domain/limits.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { containsInsensitive } from '../store/like.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -11,7 +11,7 @@ import { readableOrganization } from './organizations.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { workspaceSeq } from './workspace-seq.js';
 import { inWorkspaceOrganization } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 /** Tags with how many workspaces carry them. */
 function selectTags(db: Tx) {
@@ -76,7 +76,7 @@ export async function listOrganizationTags(
     .selectFrom(query.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('tags.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('tags.seq').$call(inPage(page)).execute();
   return { items: rows.map(toTag), total: Number(n), page };
 }
 
@@ -96,7 +96,7 @@ export async function listWorkspaceTags(
     .selectFrom(query.as('m'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('wt.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('wt.seq').$call(inPage(page)).execute();
   return { items: rows.map(toTag), total: Number(n), page };
 }
 

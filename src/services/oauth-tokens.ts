@@ -1,14 +1,14 @@
 import { notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { OAuthToken, OAuthTokenInput } from '../domain/oauth-token.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 function selectTokens(db: Tx) {
   return db
@@ -70,7 +70,7 @@ export async function listOAuthTokens(
     .selectFrom(query.as('t'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query.orderBy('oauth_tokens.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await query.orderBy('oauth_tokens.seq').$call(inPage(page)).execute();
   return { items: rows.map(toToken), total: Number(n), page };
 }
 

@@ -2,7 +2,7 @@ import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { MAX_TEAM_MEMBERS, tooMany } from '../domain/limits.js';
 import type { InviteInput, MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import type { Team } from '../domain/team.js';
 import { freeUsername, usernameFromEmail, type User } from '../domain/user.js';
@@ -16,7 +16,7 @@ import { ensureOwnersKeepAMember, teamMemberCount } from './team-members.js';
 import { getTeam } from './teams.js';
 import { usersByIds } from './users.js';
 import { inOrganizationOf } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 /**
  * Organization memberships, as HCP Terraform has them: owners (and the organization token, and
@@ -165,12 +165,7 @@ export async function listMemberships(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query
-    .orderBy('m.created_at')
-    .orderBy('m.id')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await query.orderBy('m.created_at').orderBy('m.id').$call(inPage(page)).execute();
   return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
 }
 
@@ -188,11 +183,7 @@ export async function listOwnMemberships(
     .clearSelect()
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query
-    .orderBy('organizations.name')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await query.orderBy('organizations.name').$call(inPage(page)).execute();
   return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
 }
 

@@ -4,7 +4,7 @@ import { BerthError, conflict, forbidden, invalid, notAuthorized, notFound } fro
 import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
 import type { ExecutionMode, Organization, OrganizationInput } from '../domain/organization.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
 import { containsInsensitive } from '../store/like.js';
@@ -15,7 +15,7 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import { authorize, orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { findProjectRow, projectCounts, toProject } from './projects-read.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage, literalLimit } from '../store/literal-limit.js';
 
 type OrgRow = Selectable<OrganizationsTable> & {
   default_project_id: string;
@@ -243,11 +243,7 @@ export async function listOrganizations(
     .selectFrom(query.as('visible'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query
-    .orderBy('organizations.name')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await query.orderBy('organizations.name').$call(inPage(page)).execute();
   const items: Organization[] = [];
   for (const row of rows) items.push(toOrganization(ctx, row, await orgFacts(ctx.db, actor, row.id)));
   return { items, total: Number(countRow.n), page };

@@ -2,7 +2,7 @@ import type { Updateable } from 'kysely';
 import { BerthError, conflict, forbidden, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, readableProjectScope, scoped, type Action, type OrgFacts } from '../domain/policy.js';
 import { NAME_TAKEN_DETAIL, type Project, type ProjectInput } from '../domain/project.js';
 import { directEffective, type EffectiveTagBinding, type TagBinding } from '../domain/tag-binding.js';
@@ -22,7 +22,7 @@ import {
   type ProjectRow,
 } from './projects-read.js';
 import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 /** The project permissions a list can be filtered by (`filter[permissions][...]`). */
 export type ProjectPermissionFilter = 'create-workspace' | 'update';
@@ -348,7 +348,7 @@ export async function listProjects(
     // Default order: creation order, the organization's default project last (go-tfe expects a
     // project it just created to come before the one every organization starts with).
     else ordered = ordered.orderBy('projects.is_default', 'asc').orderBy('projects.seq', 'asc');
-    const rows = await ordered.limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+    const rows = await ordered.$call(inPage(page)).execute();
 
     const items: Project[] = [];
     for (const row of rows) items.push(toProject(ctx, row, org.name, facts, await projectCounts(tx, row.id)));

@@ -1,5 +1,5 @@
 import { BerthError, invalid, notAuthorized } from '../domain/errors.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, scoped } from '../domain/policy.js';
 import type { Workspace } from '../domain/workspace.js';
 import { writeTransaction } from '../store/transaction.js';
@@ -12,7 +12,7 @@ import {
   type WorkspaceRef,
 } from './workspaces-read.js';
 import { inWorkspaceOrganization } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 export const GLOBAL_REMOTE_STATE_DETAIL =
   'Remote state consumers can only be managed while global-remote-state is false for this workspace';
@@ -51,7 +51,7 @@ export async function listRemoteStateConsumers(
     .selectFrom(q.clearOrderBy().as('visible'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await q.limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await q.$call(inPage(page)).execute();
   return { items: await completeWorkspaces(ctx, ctx.db, rows, facts), total: Number(n), page };
 }
 

@@ -1,6 +1,6 @@
 import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import { forbiddenOverrides, type ReservedTagKey, type ReservedTagKeyInput } from '../domain/reserved-tag-key.js';
 import type { TagBindingInput } from '../domain/tags.js';
@@ -9,7 +9,7 @@ import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 function selectKeys(db: Tx) {
   return db
@@ -64,11 +64,7 @@ export async function listReservedTagKeys(
     .selectFrom(query.as('k'))
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
-  const rows = await query
-    .orderBy('reserved_tag_keys.seq')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await query.orderBy('reserved_tag_keys.seq').$call(inPage(page)).execute();
   return { items: rows.map(toKey), total: Number(n), page };
 }
 

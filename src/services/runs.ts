@@ -2,7 +2,7 @@ import type { Selectable, Updateable } from 'kysely';
 import { conflict, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { lockedByOther, type LockHolder } from '../domain/lock.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } from '../domain/run.js';
 import type { RunsTable } from '../store/schema.js';
@@ -11,7 +11,7 @@ import type { ServiceContext } from './context.js';
 import { promoteIntermediateState } from './state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
 import { inOrganizationOf } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 type RunRow = Selectable<RunsTable>;
 
@@ -118,12 +118,7 @@ export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: Pag
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
   const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('seq', 'desc')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
   return { items: rows.map((r) => toRun(ctx, r, facts)), total: Number(n), page };
 }
 

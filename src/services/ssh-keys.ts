@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import type { SshKey, SshKeyInput } from '../domain/ssh-key.js';
 import type { Workspace } from '../domain/workspace.js';
@@ -11,7 +11,7 @@ import type { ServiceContext } from './context.js';
 import { readableOrganization } from './organizations.js';
 import { getWorkspace, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { inOrganizationNamed, inOrganizationOf, inWorkspaceOrganization } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 interface KeyRow {
   id: string;
@@ -102,7 +102,7 @@ export async function listSshKeys(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('organization_id', '=', org.id)
     .executeTakeFirstOrThrow();
-  const rows = await q.orderBy('ssh_keys.seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await q.orderBy('ssh_keys.seq').$call(inPage(page)).execute();
   return { items: rows.map(toKey), total: Number(n), page };
 }
 

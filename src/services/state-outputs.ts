@@ -1,13 +1,13 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../domain/errors.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import type { StateVersionOutput } from '../domain/state-version.js';
 import type { StateVersionOutputsTable } from '../store/schema.js';
 import type { Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { readableVersion, requireState } from './state-versions.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 type Row = Selectable<StateVersionOutputsTable>;
 
@@ -35,7 +35,7 @@ async function pageOfOutputs(
   const base = db.selectFrom('state_version_outputs').where('state_version_id', '=', stateVersionId);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   let rows = base.selectAll().orderBy('seq');
-  if (page) rows = rows.limit(literalLimit(page.size)).offset(offsetOf(page));
+  if (page) rows = rows.$call(inPage(page));
   const items = (await rows.execute()).map((r) => toOutput(r, hideSensitive));
   const total = Number(n);
   return { items, total, page: page ?? { number: 1, size: Math.max(1, total) } };

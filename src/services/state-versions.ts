@@ -4,7 +4,7 @@ import { bool, checkAttributes, int, nullable, str, text } from '../domain/attri
 import { TEXT_LIMITS } from '../domain/limits.js';
 import { conflict, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId, randomTail } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, type Action, type OrgFacts } from '../domain/policy.js';
 import { decodeBase64 } from '../domain/state.js';
 import { summarize } from '../domain/state-resources.js';
@@ -18,7 +18,7 @@ import { stateUrlSigner, type StateUrlSigner } from './state-urls.js';
 import { holdsLock } from './workspace-locks.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { inWorkspaceOrganization } from './write-scope.js';
-import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
+import { inPage, LIMIT_ONE } from '../store/literal-limit.js';
 
 export type StateVersionRow = Selectable<StateVersionsTable>;
 
@@ -324,12 +324,7 @@ export async function listStateVersions(
   requireState(ctx, facts);
   const base = ctx.db.selectFrom('state_versions').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await base
-    .selectAll()
-    .orderBy('seq', 'desc')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
   const sign = await stateUrlSigner(ctx);
   return { items: await stateVersionsOf(ctx.db, rows, ws.current_state_version_id, sign), total: Number(n), page };
 }

@@ -10,7 +10,7 @@ import {
 } from '../domain/access.js';
 import { badRequest, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, scoped, type OrgFacts } from '../domain/policy.js';
 import type { TeamProjectsTable, TeamWorkspacesTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -18,7 +18,7 @@ import { orgFacts, projectGrantOf, workspaceGrantOf } from './access.js';
 import type { ServiceContext } from './context.js';
 import { readableWorkspace } from './workspaces-read.js';
 import { inOrganizationOf } from './write-scope.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 /**
  * Team access to single projects (`team-projects`) and workspaces (`team-workspaces`).
@@ -154,7 +154,7 @@ export async function listTeamProjects(
     q = q.where('team_id', 'in', mine);
   }
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await q.selectAll().orderBy('seq').$call(inPage(page)).execute();
   return { items: rows.map(projectGrantOf), total: Number(n), page };
 }
 
@@ -292,7 +292,7 @@ export async function listTeamWorkspaces(
     q = q.where('team_id', 'in', mine);
   }
   const { n } = await q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await q.selectAll().orderBy('seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await q.selectAll().orderBy('seq').$call(inPage(page)).execute();
   return { items: rows.map((r) => toTeamWorkspace(r, workspace)), total: Number(n), page };
 }
 

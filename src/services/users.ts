@@ -1,13 +1,13 @@
 import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { canOnInstance } from '../domain/policy.js';
 import type { User, UserInput, UserView } from '../domain/user.js';
 import { containsInsensitive } from '../store/like.js';
 import type { UsersTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
-import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
+import { inPage, LIMIT_ONE } from '../store/literal-limit.js';
 
 function toUser(row: UsersTable): User {
   return {
@@ -56,12 +56,7 @@ export async function listUsers(ctx: ServiceContext, page: PageRequest, q?: stri
     query = query.where((eb) => eb.or([containsInsensitive('username', q), containsInsensitive('email', q)]));
   }
   const { n } = await query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-  const rows = await query
-    .selectAll()
-    .orderBy('username')
-    .limit(literalLimit(page.size))
-    .offset(offsetOf(page))
-    .execute();
+  const rows = await query.selectAll().orderBy('username').$call(inPage(page)).execute();
   return { items: rows.map(toUser), total: Number(n), page };
 }
 

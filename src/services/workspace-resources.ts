@@ -1,10 +1,10 @@
-import { offsetOf, type PageRequest, type Paged } from '../domain/paging.js';
+import type { PageRequest, Paged } from '../domain/paging.js';
 import { addressOf, shortModule, shortProvider } from '../domain/state-resources.js';
 import type { WorkspaceResource } from '../domain/state-version.js';
 import type { ServiceContext } from './context.js';
 import { requireState } from './state-versions.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
-import { literalLimit } from '../store/literal-limit.js';
+import { inPage } from '../store/literal-limit.js';
 
 /**
  * The managed resource instances of the workspace's current state, in the state's order (none
@@ -26,7 +26,7 @@ export async function listWorkspaceResources(
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const sv = await ctx.db.selectFrom('state_versions').select('created_at').where('id', '=', svId).executeTakeFirst();
   const date = (sv?.created_at ?? '').slice(0, 10);
-  const rows = await base.selectAll().orderBy('seq').limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const rows = await base.selectAll().orderBy('seq').$call(inPage(page)).execute();
   return {
     items: rows.map((r) => ({
       id: r.id,

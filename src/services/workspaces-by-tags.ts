@@ -3,7 +3,7 @@ import { offsetOf, type PageRequest } from '../domain/paging.js';
 import type { DB } from '../store/schema.js';
 import type { ServiceContext } from './context.js';
 import { totalOfShortPage } from './workspaces-count.js';
-import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
+import { inPage, LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
 
 /**
  * Up to this many matches, a page in name order sorts the matches themselves: reading their names
@@ -70,7 +70,7 @@ export async function workspacesWithTags(
     const seqs = await pageByName(ctx, organizationId, tagIds, ordered, total, sortByName.descending, page);
     return { seqs, total };
   }
-  const paged = await ordered.limit(literalLimit(page.size)).offset(offsetOf(page)).execute();
+  const paged = await ordered.$call(inPage(page)).execute();
   const seqs = paged.map((r) => r.workspace_seq!);
   return { seqs, total: totalOfShortPage(page, seqs.length) ?? (await countAll()) };
 }

@@ -22,7 +22,7 @@ import { workspacesWithTags } from './workspaces-by-tags.js';
 import { pageByCurrentRun } from './workspaces-by-run-order.js';
 import { countMatches, countWorkspaces, onlyCondition, totalOfShortPage } from './workspaces-count.js';
 import { planFilters, readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
-import { LIMIT_ONE, literalLimit } from '../store/literal-limit.js';
+import { inPage, LIMIT_ONE } from '../store/literal-limit.js';
 
 /** A workspace row with what its effective values are derived from. */
 export type WorkspaceRow = Selectable<WorkspacesTable> & {
@@ -417,7 +417,7 @@ export async function listWorkspaces(
       paged = paged.orderBy('workspaces.locked_at', dir);
       break;
   }
-  paged = paged.orderBy('workspaces.seq', dir).limit(literalLimit(page.size)).offset(offsetOf(page));
+  paged = paged.orderBy('workspaces.seq', dir).$call(inPage(page));
   let seqs: number[];
   let total: number;
   if (query.sort?.by === 'current-run.created-at') {

@@ -1,4 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
+import { offsetOf, type PageRequest } from '../domain/paging.js';
 
 /**
  * A limit written into the SQL as a literal, for `.limit(literalLimit(n))`: kysely binds a number
@@ -16,3 +17,13 @@ export function literalLimit(n: number): RawBuilder<number> {
 
 /** `limit 1`, as a literal (see `literalLimit`). */
 export const LIMIT_ONE = literalLimit(1);
+
+/** The page `page` asks for of a query's rows, `.$call(inPage(page))`: its limit a literal, its offset bound. */
+export function inPage(page: PageRequest) {
+  return <Q extends Paginable<Q>>(query: Q): Q => query.limit(literalLimit(page.size)).offset(offsetOf(page));
+}
+
+interface Paginable<Q> {
+  limit(limit: RawBuilder<number>): Q;
+  offset(offset: number): Q;
+}

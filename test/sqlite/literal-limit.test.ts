@@ -10,7 +10,7 @@ import {
   SqliteDialect,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { LIMIT_ONE, literalLimit } from '../../src/store/literal-limit.js';
+import { inPage, LIMIT_ONE, literalLimit } from '../../src/store/literal-limit.js';
 import { ROOT } from '../helpers/cli.js';
 
 interface Rows {
@@ -33,6 +33,14 @@ describe('literal limits', () => {
       const page = db.selectFrom('t').select('n').where('n', '>', 5).limit(literalLimit(20)).offset(40).compile();
       expect(page.sql).toMatch(/ limit 20 offset (\?|\$2)$/);
       expect(page.parameters).toEqual([5, 40]);
+      const third = db
+        .selectFrom('t')
+        .select('n')
+        .where('n', '>', 5)
+        .$call(inPage({ number: 3, size: 20 }))
+        .compile();
+      expect(third.sql).toEqual(page.sql);
+      expect(third.parameters).toEqual([5, 40]);
       const one = db.selectFrom('t').select('n').limit(LIMIT_ONE).compile();
       expect(one.sql).toMatch(/ limit 1$/);
       expect(one.parameters).toEqual([]);
