@@ -2,6 +2,8 @@
 // with the scenario given as JSON in argv[2]; prints a JSON summary on stdout.
 //   read:  { mode: 'read', url, token, connections, duration }
 //   write: { mode: 'write', url, token, organization, connections, count }
+//   pairs: { mode: 'pairs', url, token, connections, count, idsFile } (a JSON array of workspace ids)
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 const options = JSON.parse(process.argv[2]);
@@ -39,6 +41,40 @@ function summary(r) {
   };
 }
 
+/**
+ * `count` lock/unlock pairs, each on the next workspace of `ids`, so that no two connections
+ * contend for the same lock.
+ */
+async function lockPairs(ids, count) {
+  let k = 0;
+  const pairs = await run({
+    connections: options.connections,
+    amount: count * 2,
+    requests: [
+      {
+        method: 'POST',
+        setupRequest: (req, context) => {
+          context.id = ids[k++ % ids.length];
+          return {
+            ...req,
+            path: `/api/v2/workspaces/${context.id}/actions/lock`,
+            body: JSON.stringify({ reason: 'bench' }),
+          };
+        },
+      },
+      {
+        method: 'POST',
+        setupRequest: (req, context) => ({
+          ...req,
+          path: `/api/v2/workspaces/${context.id}/actions/unlock`,
+          body: undefined,
+        }),
+      },
+    ],
+  });
+  return summary({ ...pairs, amountBased: true });
+}
+
 if (options.mode === 'read') {
   const r = await run({
     connections: options.connections,
@@ -70,41 +106,16 @@ if (options.mode === 'read') {
     ],
   });
   const created = summary({ ...creates, amountBased: true });
-  // Lock/unlock pairs: each pair on the next created workspace, so that no two connections
-  // contend for the same lock.
-  let k = 0;
-  const pairs = await run({
-    connections: options.connections,
-    amount: options.count * 2,
-    requests: [
-      {
-        method: 'POST',
-        setupRequest: (req, context) => {
-          context.id = ids[k++ % ids.length];
-          return {
-            ...req,
-            path: `/api/v2/workspaces/${context.id}/actions/lock`,
-            body: JSON.stringify({ reason: 'bench' }),
-          };
-        },
-      },
-      {
-        method: 'POST',
-        setupRequest: (req, context) => ({
-          ...req,
-          path: `/api/v2/workspaces/${context.id}/actions/unlock`,
-          body: undefined,
-        }),
-      },
-    ],
-  });
-  const locked = summary({ ...pairs, amountBased: true });
+  const locked = await lockPairs(ids, options.count);
   console.log(
     JSON.stringify({
       created: { ...created, ids: ids.length },
       pairs: { ...locked, pairs: locked.requests / 2, pairsPerSecond: locked.perSecond / 2 },
     }),
   );
+} else if (options.mode === 'pairs') {
+  const locked = await lockPairs(JSON.parse(readFileSync(options.idsFile, 'utf8')), options.count);
+  console.log(JSON.stringify({ ...locked, pairs: locked.requests / 2, pairsPerSecond: locked.perSecond / 2 }));
 } else {
   throw new Error(`unknown mode ${options.mode}`);
 }

@@ -10,17 +10,25 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BIN, id } from '../lib.mjs';
 
+/**
+ * A copy of `seedFile` in a new temporary folder (`dir`, for the caller to remove) with berth's
+ * own schema: its migrations, run by the built CLI (a read command opens and migrates).
+ */
+export function migratedCopy(seedFile, name) {
+  const dir = mkdtempSync(join(tmpdir(), `berth-${name}-`));
+  const file = join(dir, `${name}.db`);
+  copyFileSync(seedFile, file);
+  execFileSync(process.execPath, [BIN, 'org', 'list', '--json'], {
+    env: { ...process.env, BERTH_DB: file, BERTH_DATABASE_URL: '' },
+    stdio: 'ignore',
+  });
+  return { dir, file };
+}
+
 /** Pairs per second of the floor on a copy of `seedFile`, with `synchronous` as `durability` ('full' | 'normal') sets it. */
 export async function storageFloor(seedFile, { durability, pairs }) {
-  const dir = mkdtempSync(join(tmpdir(), 'berth-floor-'));
-  const file = join(dir, 'floor.db');
-  copyFileSync(seedFile, file);
+  const { dir, file } = migratedCopy(seedFile, 'floor');
   try {
-    // berth's own schema: its migrations, run by the built CLI (a read command opens and migrates).
-    execFileSync(process.execPath, [BIN, 'org', 'list', '--json'], {
-      env: { ...process.env, BERTH_DB: file, BERTH_DATABASE_URL: '' },
-      stdio: 'ignore',
-    });
     const { default: Database } = await import('better-sqlite3');
     const db = new Database(file);
     db.pragma('journal_mode = WAL');
