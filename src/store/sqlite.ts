@@ -84,8 +84,8 @@ export async function openSqliteStore(path: string, options: { durability?: Dura
       // Each request of a batch runs in its own savepoint, so SQLite keeps the original of every
       // page the batch changes in a statement journal; past 64 KiB (16 pages: a batch of a few
       // creates) it spills that journal to a temporary file, a write for each page. In memory,
-      // creates in bench/write-rate.mjs went from 2,400/s to 2,770/s (the workspace insert from
-      // 55 to 31 µs, the audit record's from 25 to 15 µs).
+      // creates in bench/write-rate.mjs went from 2,150-2,230/s to 2,550-2,600/s in interleaved
+      // runs (the workspace insert from 55 to 31 µs, the audit record's from 25 to 15 µs).
       writer.pragma('temp_store = MEMORY');
       writer.pragma(`wal_autocheckpoint = ${checkpointer ? 10000 : 1000}`);
       if (checkpointer) writer.pragma('journal_size_limit = 67108864');
