@@ -22,6 +22,7 @@ import {
 const CONDITIONS: Record<keyof WorkspaceFilterQuery, true> = {
   searchName: true,
   searchTags: true,
+  searchTagsOrKeys: true,
   excludeTags: true,
   wildcardName: true,
   projectId: true,

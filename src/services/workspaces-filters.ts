@@ -18,6 +18,12 @@ export interface TaggedFilter {
 export interface WorkspaceFilterQuery {
   searchName?: string;
   searchTags?: string[];
+  /**
+   * Names of `search[tags]` that are also keys of key-value tags in the organization: a workspace
+   * matches one by a flat tag of that name or an effective binding of that key (see
+   * `withKeyValueTagSearch`).
+   */
+  searchTagsOrKeys?: string[];
   excludeTags?: string[];
   wildcardName?: string;
   projectId?: string;
@@ -134,6 +140,10 @@ export function workspaceFilters(
       return eb('workspaces.seq', 'in', set.orderBy('workspace_seq'));
     });
   }
+  for (const name of query.searchTagsOrKeys ?? []) {
+    const branch = taggedBranches({ key: name, value: '' });
+    out.push((eb) => eb.or([eb('workspaces.seq', 'in', taggedWith(eb, name)), branch.own(eb), branch.inherited(eb)]));
+  }
   for (const tag of query.excludeTags ?? []) out.push((eb) => eb('workspaces.seq', 'not in', taggedWith(eb, tag)));
   if (query.searchName) {
     const pattern = `%${likeEscape(query.searchName.toLowerCase())}%`;
@@ -231,5 +241,45 @@ export function taggedBranches(t: TaggedFilter): { own: WorkspaceFilter; inherit
         .where('okb.key', '=', t.key);
       return eb.and([eb('workspaces.project_id', 'in', inherited), eb.not(eb.exists(ownKey))]);
     },
+  };
+}
+
+/**
+ * `search[tags]` as HCP Terraform answers it: a name matches a flat tag of that name or a
+ * key-value tag of that key (the Terraform CLI lists a `cloud` block's key-value tags with
+ * `filter[tagged]` and their keys in `search[tags]` together). The names that are a key of no
+ * binding in the organization stay flat-tag conditions (the tag index answers those alone); the
+ * others move to `searchTagsOrKeys`.
+ */
+export async function withKeyValueTagSearch<Q extends WorkspaceFilterQuery>(
+  ctx: ServiceContext,
+  organizationId: string,
+  query: Q,
+): Promise<Q> {
+  const names = query.searchTags ?? [];
+  if (names.length === 0) return query;
+  const orgProjects = ctx.db
+    .selectFrom('projects')
+    .select('projects.id')
+    .where('projects.organization_id', '=', organizationId);
+  const keys = await ctx.db
+    .selectFrom('workspace_tag_bindings')
+    .select('key')
+    .where('key', 'in', names)
+    .where('project_id', 'in', orgProjects)
+    .union(
+      ctx.db
+        .selectFrom('project_tag_bindings')
+        .select('key')
+        .where('key', 'in', names)
+        .where('project_id', 'in', orgProjects),
+    )
+    .execute();
+  if (keys.length === 0) return query;
+  const bound = new Set(keys.map((k) => k.key));
+  return {
+    ...query,
+    searchTags: names.filter((n) => !bound.has(n)),
+    searchTagsOrKeys: names.filter((n) => bound.has(n)),
   };
 }

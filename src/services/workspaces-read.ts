@@ -21,7 +21,13 @@ import { metricsOf } from './run-metrics.js';
 import { workspacesWithTags } from './workspaces-by-tags.js';
 import { pageByCurrentRun } from './workspaces-by-run-order.js';
 import { countMatches, countWorkspaces, onlyCondition, totalOfShortPage } from './workspaces-count.js';
-import { planFilters, readableFilter, workspaceFilters, type WorkspaceFilterQuery } from './workspaces-filters.js';
+import {
+  planFilters,
+  readableFilter,
+  withKeyValueTagSearch,
+  workspaceFilters,
+  type WorkspaceFilterQuery,
+} from './workspaces-filters.js';
 import { inPage, LIMIT_ONE } from '../store/literal-limit.js';
 
 /** A workspace row with what its effective values are derived from. */
@@ -384,12 +390,13 @@ export function onlyReadable(ctx: ServiceContext, facts: OrgFacts, q: WorkspaceQ
 export async function listWorkspaces(
   ctx: ServiceContext,
   organization: string,
-  query: WorkspaceListQuery,
+  asked: WorkspaceListQuery,
   page: PageRequest,
 ): Promise<Paged<Workspace>> {
   const { row: org, facts } = await readableOrganization(ctx, organization);
   const readable = readableFilter(ctx, facts);
   if (readable === 'none') return { items: [], total: 0, page };
+  const query = await withKeyValueTagSearch(ctx, org.id, asked);
   if (readable === null && (!query.sort || query.sort.by === 'name') && onlyCondition(query, 'searchTags')) {
     const byName = query.sort && { descending: query.sort.descending };
     const { seqs, total } = await workspacesWithTags(ctx, org.id, query.searchTags!, page, byName);
@@ -424,7 +431,7 @@ export async function listWorkspaces(
     // Workspaces without a current run come last in either direction: two ranges, see there.
     seqs = await pageByCurrentRun(ctx, filters, query.sort.descending, page);
     total = totalOfShortPage(page, seqs.length) ?? (await countMatches(ctx, org.id, query, readable, filters, plan));
-  } else if (query.searchTags?.length) {
+  } else if (query.searchTags?.length && !query.searchTagsOrKeys?.length) {
     // Required tags: the database builds their intersection and sorts it whichever way it is
     // asked, so the page carries the count of the whole set (one pass instead of two).
     const rows = await readRows(ctx.db, paged.select(sql<number>`count(*) over ()`.as('total')));
