@@ -35,15 +35,22 @@ const schema = v.looseObject({
 /** Validates the attributes of `POST /workspaces/:id/state-versions`. */
 export function parseStateVersionAttributes(attributes: unknown): StateVersionInput {
   const a = checkAttributes(schema, attributes);
+  // The Terraform CLI 1.1-1.5 (and `state push` without provider schemas) sends both JSON forms
+  // as empty strings when it has none: empty is absent, as HCP Terraform takes it.
+  const jsonState = a['json-state'] === '' ? null : a['json-state'];
   // The outputs come from the state itself; this form of them only has to be well-formed.
-  if (typeof a['json-state-outputs'] === 'string' && !decodeBase64(a['json-state-outputs']))
+  if (
+    typeof a['json-state-outputs'] === 'string' &&
+    a['json-state-outputs'] !== '' &&
+    !decodeBase64(a['json-state-outputs'])
+  )
     throw invalid('/data/attributes/json-state-outputs', 'Json-state-outputs must be base64-encoded');
   return {
     serial: a.serial,
     md5: a.md5.toLowerCase(),
     lineage: a.lineage ?? null,
     state: a.state ?? null,
-    jsonState: a['json-state'] ?? null,
+    jsonState: jsonState ?? null,
     force: a.force ?? false,
   };
 }

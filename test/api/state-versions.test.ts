@@ -104,6 +104,24 @@ describe('state versions, outputs and resources', () => {
       }
       expect((await api.get(`${P}/workspaces/${id}/state-versions`, owner())).body.data).toEqual([]);
     });
+
+    it('takes an empty json-state and json-state-outputs as absent (the Terraform CLI 1.1-1.5 sends them so)', async () => {
+      const { id } = await workspace();
+      await lock(id);
+      const res = await create(id, {
+        serial: 1,
+        md5: md5(STATE),
+        state: b64(STATE),
+        'json-state': '',
+        'json-state-outputs': '',
+      });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.data.attributes).toMatchObject({
+        status: 'finalized',
+        'hosted-json-state-download-url': null,
+      });
+      await unlock(id);
+    });
   });
 
   describe('documents', () => {
