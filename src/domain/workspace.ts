@@ -52,6 +52,7 @@ export interface WorkspaceInput {
   sourceName?: string | null;
   sourceUrl?: string | null;
   speculativeEnabled?: boolean;
+  structuredRunOutputEnabled?: boolean;
   terraformVersion?: string;
   triggerPatterns?: string[];
   triggerPrefixes?: string[];
@@ -110,6 +111,7 @@ export interface Workspace {
   sourceName: string | null;
   sourceUrl: string | null;
   speculativeEnabled: boolean;
+  structuredRunOutputEnabled: boolean;
   terraformVersion: string;
   triggerPatterns: string[];
   triggerPrefixes: string[];
@@ -187,6 +189,7 @@ const schema = v.looseObject({
   'source-name': nullable(text(L.sourceName)),
   'source-url': nullable(text(L.sourceUrl)),
   'speculative-enabled': opt(bool()),
+  'structured-run-output-enabled': opt(bool()),
   'terraform-version': opt(text(L.terraformVersion)),
   'trigger-patterns': nullable(triggerList()),
   'trigger-prefixes': nullable(triggerList()),
@@ -239,9 +242,11 @@ export function parseWorkspaceInput(
   else input.name = a.name;
 
   if (a['assessments-enabled'] !== undefined) {
-    if (edition !== 'hosted')
+    // The self-hosted edition has no assessments: `false` (what the tfe provider always sends)
+    // asks for what already holds and changes nothing; only turning them on is refused.
+    if (edition === 'hosted') input.assessmentsEnabled = a['assessments-enabled'];
+    else if (a['assessments-enabled'])
       problems.add(`${A}/assessments-enabled`, 'Assessments enabled is only available in the hosted edition');
-    else input.assessmentsEnabled = a['assessments-enabled'];
   }
 
   if (a['execution-mode'] !== undefined && a.operations !== undefined) {
@@ -287,6 +292,7 @@ export function parseWorkspaceInput(
     ['global-remote-state', 'globalRemoteState'],
     ['queue-all-runs', 'queueAllRuns'],
     ['speculative-enabled', 'speculativeEnabled'],
+    ['structured-run-output-enabled', 'structuredRunOutputEnabled'],
   ] as const) {
     if (a[key] !== undefined) input[field] = a[key];
   }

@@ -816,9 +816,26 @@ describe('workspaces: create, read, update', () => {
       expect(ws.relationships['data-retention-policy']).toEqual({ data: null });
       await expect422(
         api,
-        () => api.patch(byId(ws.id), wsBody({ 'assessments-enabled': false })),
+        () => api.patch(byId(ws.id), wsBody({ 'assessments-enabled': true })),
         `${A}/assessments-enabled`,
       );
+    });
+
+    it('self-hosted takes assessments-enabled false (the tfe provider always sends it) as a no-op', async () => {
+      const created = await api.post(
+        '/api/v2/organizations/acme/workspaces',
+        wsBody({ name: 'provider-made', 'assessments-enabled': false, description: 'by tfe' }),
+      );
+      expect(created.status, created.text).toBe(201);
+      expect(created.body.data.attributes.description).toBe('by tfe');
+      expect('assessments-enabled' in created.body.data.attributes).toBe(false);
+      const patched = await api.patch(
+        byId(created.body.data.id),
+        wsBody({ 'assessments-enabled': false, description: 'again' }),
+      );
+      expect(patched.status, patched.text).toBe(200);
+      expect(patched.body.data.attributes.description).toBe('again');
+      expect('assessments-enabled' in patched.body.data.attributes).toBe(false);
     });
 
     it('hosted accepts and returns assessments-enabled (default false)', async () => {
