@@ -26,6 +26,7 @@ export const TEXT_LIMITS = {
   lockReason: 1000,
   // Organizations and users.
   email: 254,
+  ownersTeamSamlRoleId: 255,
   // OAuth tokens.
   oauthTokenName: 255,
   // Tokens of users, teams, organizations and site administrators.

@@ -25,6 +25,8 @@ export interface Organization {
   sendPassingStatusesForUntriggeredSpeculativePlans: boolean;
   aggregatedCommitStatusEnabled: boolean;
   speculativePlanManagementEnabled: boolean;
+  /** The SAML role of the owners team, stored and read back as written; null when not set. */
+  ownersTeamSamlRoleId: string | null;
   createdAt: string;
   defaultProjectId: string;
   /**
@@ -65,6 +67,8 @@ export interface OrganizationInput {
   sendPassingStatusesForUntriggeredSpeculativePlans?: boolean;
   aggregatedCommitStatusEnabled?: boolean;
   speculativePlanManagementEnabled?: boolean;
+  /** `null` (or an empty string) clears it. */
+  ownersTeamSamlRoleId?: string | null;
 }
 
 const schema = v.looseObject({
@@ -80,6 +84,7 @@ const schema = v.looseObject({
   'send-passing-statuses-for-untriggered-speculative-plans': opt(bool()),
   'aggregated-commit-status-enabled': opt(bool()),
   'speculative-plan-management-enabled': opt(bool()),
+  'owners-team-saml-role-id': nullable(text(L.ownersTeamSamlRoleId)),
 });
 
 const ORG_NAME = /^[A-Za-z0-9_-]+$/;
@@ -130,5 +135,7 @@ export function parseOrganizationAttributes(
     sendPassingStatusesForUntriggeredSpeculativePlans: a['send-passing-statuses-for-untriggered-speculative-plans'],
     aggregatedCommitStatusEnabled: a['aggregated-commit-status-enabled'],
     speculativePlanManagementEnabled: a['speculative-plan-management-enabled'],
+    ownersTeamSamlRoleId:
+      a['owners-team-saml-role-id'] === undefined ? undefined : a['owners-team-saml-role-id'] || null,
   };
 }

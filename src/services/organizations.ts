@@ -39,6 +39,7 @@ function toOrganization(ctx: ServiceContext, row: OrgRow, facts: OrgFacts): Orga
     sendPassingStatusesForUntriggeredSpeculativePlans: row.send_passing_statuses === 1,
     aggregatedCommitStatusEnabled: row.aggregated_commit_status_enabled === 1,
     speculativePlanManagementEnabled: row.speculative_plan_management_enabled === 1,
+    ownersTeamSamlRoleId: row.owners_team_saml_role_id ?? null,
     createdAt: row.created_at,
     defaultProjectId: row.default_project_id,
     ...(ctx.settings.edition === 'self-hosted'
@@ -168,6 +169,7 @@ export async function createOrganization(ctx: ServiceContext, input: Organizatio
         send_passing_statuses: input.sendPassingStatusesForUntriggeredSpeculativePlans ? 1 : 0,
         aggregated_commit_status_enabled: input.aggregatedCommitStatusEnabled ? 1 : 0,
         speculative_plan_management_enabled: input.speculativePlanManagementEnabled === false ? 0 : 1,
+        owners_team_saml_role_id: input.ownersTeamSamlRoleId ?? null,
         created_at: now,
       })
       .execute();
@@ -281,6 +283,7 @@ export async function updateOrganization(
       changes.aggregated_commit_status_enabled = input.aggregatedCommitStatusEnabled ? 1 : 0;
     if (input.speculativePlanManagementEnabled !== undefined)
       changes.speculative_plan_management_enabled = input.speculativePlanManagementEnabled ? 1 : 0;
+    if (input.ownersTeamSamlRoleId !== undefined) changes.owners_team_saml_role_id = input.ownersTeamSamlRoleId;
     if (input.costEstimationEnabled !== undefined)
       changes.cost_estimation_enabled = input.costEstimationEnabled ? 1 : 0;
     if (input.sessionTimeout !== undefined) changes.session_timeout = input.sessionTimeout;

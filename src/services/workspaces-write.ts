@@ -232,6 +232,7 @@ export async function createWorkspace(
       source_name: input.sourceName ?? null,
       source_url: input.sourceUrl ?? null,
       speculative_enabled: b(input.speculativeEnabled ?? true),
+      structured_run_output_enabled: b(input.structuredRunOutputEnabled ?? true),
       terraform_version: input.terraformVersion ?? LATEST_ENGINE_VERSION,
       trigger_patterns: JSON.stringify(input.triggerPatterns ?? []),
       trigger_prefixes: JSON.stringify(input.triggerPrefixes ?? []),
@@ -318,6 +319,8 @@ export async function updateWorkspace(
     if (input.globalRemoteState !== undefined) changes.global_remote_state = b(input.globalRemoteState);
     if (input.queueAllRuns !== undefined) changes.queue_all_runs = b(input.queueAllRuns);
     if (input.speculativeEnabled !== undefined) changes.speculative_enabled = b(input.speculativeEnabled);
+    if (input.structuredRunOutputEnabled !== undefined)
+      changes.structured_run_output_enabled = b(input.structuredRunOutputEnabled);
     if (input.terraformVersion !== undefined) changes.terraform_version = input.terraformVersion;
     if (input.triggerPatterns !== undefined) changes.trigger_patterns = JSON.stringify(input.triggerPatterns);
     if (input.triggerPrefixes !== undefined) changes.trigger_prefixes = JSON.stringify(input.triggerPrefixes);

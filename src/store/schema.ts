@@ -22,6 +22,8 @@ export interface OrganizationsTable {
   send_passing_statuses: Generated<number>;
   aggregated_commit_status_enabled: Generated<number>;
   speculative_plan_management_enabled: Generated<number>;
+  /** The SAML role of the owners team (migration 024); null when not set. */
+  owners_team_saml_role_id: Generated<string | null>;
 }
 
 export interface UsersTable {
@@ -171,6 +173,8 @@ export interface WorkspacesTable {
   current_run_created_at: string | null;
   current_state_version_id: string | null;
   ssh_key_id: Generated<string | null>;
+  /** Migration 024; 1 (true) unless set. */
+  structured_run_output_enabled: Generated<number>;
   created_at: string;
   updated_at: string;
 }

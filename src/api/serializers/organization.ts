@@ -27,7 +27,7 @@ export function serializeOrganization(org: Organization): ResourceObject {
       'aggregated-commit-status-enabled': org.aggregatedCommitStatusEnabled,
       'speculative-plan-management-enabled': org.speculativePlanManagementEnabled,
       'saml-enabled': false,
-      'owners-team-saml-role-id': null,
+      'owners-team-saml-role-id': org.ownersTeamSamlRoleId,
       'two-factor-conformant': true,
       'is-unified': false,
       'trial-expires-at': null,

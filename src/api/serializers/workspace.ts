@@ -109,7 +109,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'source-name': ws.sourceName,
     'source-url': ws.sourceUrl,
     'speculative-enabled': ws.speculativeEnabled,
-    'structured-run-output-enabled': true,
+    'structured-run-output-enabled': ws.structuredRunOutputEnabled,
     'tag-names': ws.tagNames,
     'terraform-version': ws.terraformVersion,
     'trigger-patterns': ws.triggerPatterns,

@@ -21,6 +21,7 @@ import * as m020 from './020_console_sign_in_links.js';
 import * as m021 from './021_workspace_lock_index.js';
 import * as m022 from './022_security_generation.js';
 import * as m023 from './023_workspace_counts.js';
+import * as m024 from './024_saml_role_structured_output.js';
 
 export interface Migration {
   version: number;
@@ -52,4 +53,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 21, name: 'workspace_lock_index', up: m021.up },
   { version: 22, name: 'security_generation', up: m022.up },
   { version: 23, name: 'workspace_counts', up: m023.up },
+  { version: 24, name: 'saml_role_structured_output', up: m024.up },
 ];

@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TestApi } from '../helpers/api.js';
+import { createWorkspace, expect422, wsBody } from '../helpers/workspaces.js';
+
+/**
+ * Settings the tfe provider (v0.50) writes and reads back, which must round-trip exactly as HCP
+ * Terraform keeps them, on both editions: an organization's `owners-team-saml-role-id`, a
+ * workspace's `structured-run-output-enabled`, and `trigger-prefixes` / `trigger-patterns`.
+ */
+const P = '/api/v2';
+const orgBody = (attributes: Record<string, unknown>) => ({ data: { type: 'organizations', attributes } });
+
+describe.each([
+  ['self-hosted', {}],
+  ['hosted', { settings: { edition: 'hosted' as const } }],
+])('tfe provider settings (%s edition)', (_edition, options) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.create(options);
+    expect((await api.createOrg('acme')).status).toBe(201);
+  });
+  afterAll(() => api.close());
+
+  describe('owners-team-saml-role-id', () => {
+    it('is null until set, then read back as written, and cleared by null or an empty string', async () => {
+      expect((await api.get(`${P}/organizations/acme`)).body.data.attributes['owners-team-saml-role-id']).toBeNull();
+      const set = await api.patch(`${P}/organizations/acme`, orgBody({ 'owners-team-saml-role-id': 'tf-owners' }));
+      expect(set.status, set.text).toBe(200);
+      expect(set.body.data.attributes['owners-team-saml-role-id']).toBe('tf-owners');
+      expect((await api.get(`${P}/organizations/acme`)).body.data.attributes['owners-team-saml-role-id']).toBe(
+        'tf-owners',
+      );
+      // A PATCH that does not name it keeps it.
+      await api.patch(`${P}/organizations/acme`, orgBody({ 'cost-estimation-enabled': true }));
+      expect((await api.get(`${P}/organizations/acme`)).body.data.attributes['owners-team-saml-role-id']).toBe(
+        'tf-owners',
+      );
+      for (const cleared of [null, '']) {
+        await api.patch(`${P}/organizations/acme`, orgBody({ 'owners-team-saml-role-id': 'again' }));
+        const res = await api.patch(`${P}/organizations/acme`, orgBody({ 'owners-team-saml-role-id': cleared }));
+        expect(res.body.data.attributes['owners-team-saml-role-id']).toBeNull();
+      }
+    });
+
+    it('is taken on create', async () => {
+      const res = await api.post(
+        `${P}/organizations`,
+        orgBody({ name: 'saml-org', email: 'saml@example.com', 'owners-team-saml-role-id': 'admins' }),
+      );
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.data.attributes['owners-team-saml-role-id']).toBe('admins');
+      expect((await api.get(`${P}/organizations/saml-org`)).body.data.attributes['owners-team-saml-role-id']).toBe(
+        'admins',
+      );
+    });
+
+    it('refuses a value that is not a string, or too long (422 at the attribute), changing nothing', async () => {
+      for (const bad of [42, 'x'.repeat(256)]) {
+        const res = await api.patch(`${P}/organizations/acme`, orgBody({ 'owners-team-saml-role-id': bad }));
+        expect(res.status, res.text).toBe(422);
+        expect(res.body.errors[0].source.pointer).toBe('/data/attributes/owners-team-saml-role-id');
+      }
+      expect((await api.get(`${P}/organizations/acme`)).body.data.attributes['owners-team-saml-role-id']).toBeNull();
+    });
+  });
+
+  describe('structured-run-output-enabled', () => {
+    const attr = (res: { body: any }) => res.body.data.attributes['structured-run-output-enabled'];
+
+    it('defaults to true, and is stored and read back as written (show, list, PATCH)', async () => {
+      expect(attr(await createWorkspace(api, 'acme', { name: 'sro-default' }))).toBe(true);
+      const off = await createWorkspace(api, 'acme', { name: 'sro-off', 'structured-run-output-enabled': false });
+      expect(attr(off)).toBe(false);
+      expect(attr(await api.get(`${P}/workspaces/${off.body.data.id}`))).toBe(false);
+      expect(attr(await api.get(`${P}/organizations/acme/workspaces/sro-off`))).toBe(false);
+      const list = await api.get(`${P}/organizations/acme/workspaces?search[name]=sro`);
+      expect(
+        Object.fromEntries(
+          list.body.data.map((w: any) => [w.attributes.name, w.attributes['structured-run-output-enabled']]),
+        ),
+      ).toEqual({ 'sro-default': true, 'sro-off': false });
+      // A PATCH that does not name it keeps it; one that does changes it.
+      expect(attr(await api.patch(`${P}/workspaces/${off.body.data.id}`, wsBody({ description: 'x' })))).toBe(false);
+      const on = await api.patch(
+        `${P}/workspaces/${off.body.data.id}`,
+        wsBody({ 'structured-run-output-enabled': true }),
+      );
+      expect(on.status, on.text).toBe(200);
+      expect(attr(on)).toBe(true);
+      expect(attr(await api.get(`${P}/workspaces/${off.body.data.id}`))).toBe(true);
+    });
+
+    it('refuses a value that is not a boolean (422 at the attribute), changing nothing', async () => {
+      const ws = await createWorkspace(api, 'acme', { name: 'sro-bad' });
+      await expect422(
+        api,
+        () => api.patch(`${P}/workspaces/${ws.body.data.id}`, wsBody({ 'structured-run-output-enabled': 'no' })),
+        '/data/attributes/structured-run-output-enabled',
+      );
+    });
+  });
+});
