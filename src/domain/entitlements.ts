@@ -1,9 +1,12 @@
 /**
  * The entitlement set of an organization (`GET /organizations/:org/entitlement-set`). HCP
  * Terraform derives it from the organization's subscription; berth has no plans, so every
- * organization gets the same set: that of a fully entitled organization, as go-tfe expects of
- * one. Clients read it to decide what to offer; the Terraform CLI reads `operations` (false would
- * force every run to be local).
+ * organization gets the same set: that of a fully entitled organization, except `operations`.
+ * Clients read it to decide what to offer. The Terraform CLI (`cloud` block and `remote`
+ * backend) reads `operations`: when true it asks for a remote run in any workspace whose
+ * execution mode is `remote` (the default); when false it runs every operation locally and keeps
+ * the state in berth. berth executes no runs yet, so it must never send the CLI to one: false
+ * until it does (HCP's state-storage-only organizations answer so too).
  */
 export const ENTITLEMENTS = {
   agents: true,
@@ -12,7 +15,7 @@ export const ENTITLEMENTS = {
   'cost-estimation': true,
   'global-run-tasks': true,
   'module-tests-generation': false,
-  operations: true,
+  operations: false,
   'policy-enforcement': true,
   'private-module-registry': true,
   'private-policy-agents': true,

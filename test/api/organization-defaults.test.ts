@@ -102,7 +102,7 @@ describe('organizations: the document go-tfe reads', () => {
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/aggregated-commit-status-enabled');
   });
 
-  it('serves the entitlement set of a fully entitled organization to members, 404 to others', async () => {
+  it('serves the entitlement set of a fully entitled organization, without operations, to members, 404 to others', async () => {
     await api.createOrg('ent');
     const res = await api.get('/api/v2/organizations/ent/entitlement-set');
     expect(res.status).toBe(200);
@@ -111,7 +111,8 @@ describe('organizations: the document go-tfe reads', () => {
       id: org.attributes['external-id'],
       type: 'entitlement-sets',
       attributes: {
-        operations: true,
+        // berth executes no runs: the Terraform CLI must run its operations locally.
+        operations: false,
         'state-storage': true,
         agents: true,
         'run-tasks': true,

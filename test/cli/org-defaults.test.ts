@@ -59,7 +59,7 @@ describe('berth org defaults, agent pool scope and reserved tag keys (local mode
   it('org entitlements prints the entitlement set', async () => {
     const set = await json('org', 'entitlements', 'acme');
     expect(set.type).toBe('entitlement-sets');
-    expect(set.attributes.operations).toBe(true);
+    expect(set.attributes.operations).toBe(false);
     const table = await cli('org', 'entitlements', 'acme');
     expect(table.stdout).toMatch(/state-storage\s+yes/);
   });
