@@ -3,10 +3,14 @@ import {
   checkCustomOnly,
   CUSTOM_PROJECT_DEFAULTS,
   CUSTOM_WORKSPACE_DEFAULTS,
+  impliedProjectPermissions,
+  impliedWorkspacePermissions,
+  type ProjectAccessLevel,
   type TeamProject,
   type TeamProjectInput,
   type TeamWorkspace,
   type TeamWorkspaceInput,
+  type WorkspaceAccessLevel,
 } from '../domain/access.js';
 import { badRequest, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
@@ -86,7 +90,13 @@ function projectColumns(
     };
   }
   const keep = current?.access === 'custom';
-  const d = CUSTOM_PROJECT_DEFAULTS;
+  // What each key the request leaves out keeps: a custom grant its stored value; a fixed level
+  // turned custom the permission that level implied (what the grant showed until now, as HCP
+  // Terraform's read-only implied attributes); a new custom grant HCP's custom defaults.
+  const d =
+    current && current.access !== 'custom'
+      ? impliedProjectPermissions(current.access as Exclude<ProjectAccessLevel, 'custom'>)
+      : CUSTOM_PROJECT_DEFAULTS;
   const w = input.workspace;
   const bit = (v: boolean | undefined, stored: number | undefined, dflt: boolean) =>
     v !== undefined ? (v ? 1 : 0) : keep && stored !== undefined ? stored : dflt ? 1 : 0;
@@ -226,7 +236,9 @@ function workspaceColumns(
     run_tasks: d.runTasks ? 1 : 0,
   };
   if (access !== 'custom') return defaults;
-  const base = current?.access === 'custom' ? current : defaults;
+  // Keys the request leaves out keep what the grant showed: a custom grant its stored values, a
+  // fixed level turned custom the permissions that level implied; a new custom grant the defaults.
+  const base = !current ? defaults : current.access === 'custom' ? current : impliedColumns(current.access);
   const c = input.custom;
   return {
     runs: c.runs ?? base.runs,
@@ -235,6 +247,19 @@ function workspaceColumns(
     sentinel_mocks: c.sentinelMocks ?? base.sentinel_mocks,
     workspace_locking: c.locking !== undefined ? (c.locking ? 1 : 0) : base.workspace_locking,
     run_tasks: c.runTasks !== undefined ? (c.runTasks ? 1 : 0) : base.run_tasks,
+  };
+}
+
+/** The columns of the permissions a fixed workspace level implies. */
+function impliedColumns(level: string) {
+  const p = impliedWorkspacePermissions(level as Exclude<WorkspaceAccessLevel, 'custom'>);
+  return {
+    runs: p.runs,
+    variables: p.variables,
+    state_versions: p.stateVersions,
+    sentinel_mocks: p.sentinelMocks,
+    workspace_locking: p.locking ? 1 : 0,
+    run_tasks: p.runTasks ? 1 : 0,
   };
 }
 

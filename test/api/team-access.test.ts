@@ -88,10 +88,17 @@ describe('team-projects and team-workspaces', () => {
         { token: f.owner.token },
       );
       expect(custom.status, custom.text).toBe(200);
+      // Keys the request leaves out keep what `maintain` implied (HCP shows those read-only until then).
       expect(custom.body.data.attributes).toMatchObject({
         access: 'custom',
         'project-access': { settings: 'update', teams: 'none' },
-        'workspace-access': { locking: true, runs: 'plan', create: false, variables: 'none', 'state-versions': 'none' },
+        'workspace-access': {
+          locking: true,
+          runs: 'plan',
+          create: true,
+          variables: 'write',
+          'state-versions': 'write',
+        },
       });
       // A custom grant keeps the permissions not named in a later update.
       const more = await api.patch(
@@ -290,13 +297,14 @@ describe('team-projects and team-workspaces', () => {
         { token: f.owner.token },
       );
       expect(custom.status, custom.text).toBe(200);
+      // Keys the request leaves out keep what `write` implied.
       expect(custom.body.data.attributes).toEqual({
         access: 'custom',
         runs: 'plan',
-        variables: 'none',
+        variables: 'write',
         'state-versions': 'read-outputs',
-        'sentinel-mocks': 'none',
-        'workspace-locking': false,
+        'sentinel-mocks': 'read',
+        'workspace-locking': true,
         'run-tasks': false,
       });
       const back = await api.patch(

@@ -100,3 +100,93 @@ describe.each([
     });
   });
 });
+
+/**
+ * A team access changed from a fixed level to `custom` keeps, for every permission the request
+ * leaves out, what the fixed level implied (what HCP Terraform showed, read-only, until then):
+ * the tfe provider's tfe_team_access sends only the permissions its configuration names.
+ */
+describe.each([
+  ['self-hosted', {}],
+  ['hosted', { settings: { edition: 'hosted' as const } }],
+])('team access turned custom (%s edition)', (_edition, options) => {
+  let api: TestApi;
+  let teamId: string;
+  let workspaceId: string;
+  let projectId: string;
+  beforeAll(async () => {
+    api = await TestApi.create(options);
+    expect((await api.createOrg('acme')).status).toBe(201);
+    teamId = (
+      await api.post(`${P}/organizations/acme/teams`, { data: { type: 'teams', attributes: { name: 'devs' } } })
+    ).body.data.id;
+    workspaceId = (await createWorkspace(api, 'acme', { name: 'web' })).body.data.id;
+    projectId = (await api.get(`${P}/organizations/acme`)).body.data.relationships['default-project'].data.id;
+  });
+  afterAll(() => api.close());
+
+  const rel = (type: string, id: string) => ({ data: { type, id } });
+
+  it('team-workspaces: write -> custom keeps runs apply, locking, variables and state write', async () => {
+    const created = await api.post(`${P}/team-workspaces`, {
+      data: {
+        type: 'team-workspaces',
+        attributes: { access: 'write' },
+        relationships: { team: rel('teams', teamId), workspace: rel('workspaces', workspaceId) },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.data.id;
+    const custom = await api.patch(`${P}/team-workspaces/${id}`, {
+      data: { type: 'team-workspaces', attributes: { access: 'custom', variables: 'read' } },
+    });
+    expect(custom.status, custom.text).toBe(200);
+    expect(custom.body.data.attributes).toEqual({
+      access: 'custom',
+      runs: 'apply',
+      variables: 'read',
+      'state-versions': 'write',
+      'sentinel-mocks': 'read',
+      'workspace-locking': true,
+      'run-tasks': false,
+    });
+    expect((await api.get(`${P}/team-workspaces/${id}`)).body.data.attributes).toEqual(custom.body.data.attributes);
+    // A new custom grant starts from HCP's custom defaults.
+    await api.delete(`${P}/team-workspaces/${id}`);
+    const fresh = await api.post(`${P}/team-workspaces`, {
+      data: {
+        type: 'team-workspaces',
+        attributes: { access: 'custom', variables: 'read' },
+        relationships: { team: rel('teams', teamId), workspace: rel('workspaces', workspaceId) },
+      },
+    });
+    expect(fresh.body.data.attributes).toMatchObject({
+      runs: 'read',
+      'state-versions': 'none',
+      'workspace-locking': false,
+    });
+    await api.delete(`${P}/team-workspaces/${fresh.body.data.id}`);
+  });
+
+  it('team-projects: admin -> custom keeps what admin implied', async () => {
+    const created = await api.post(`${P}/team-projects`, {
+      data: {
+        type: 'team-projects',
+        attributes: { access: 'admin' },
+        relationships: { team: rel('teams', teamId), project: rel('projects', projectId) },
+      },
+    });
+    expect(created.status, created.text).toBe(200);
+    const id = created.body.data.id;
+    const custom = await api.patch(`${P}/team-projects/${id}`, {
+      data: { type: 'team-projects', attributes: { access: 'custom', 'workspace-access': { 'run-tasks': false } } },
+    });
+    expect(custom.status, custom.text).toBe(200);
+    expect(custom.body.data.attributes['project-access']).toEqual(created.body.data.attributes['project-access']);
+    expect(custom.body.data.attributes['workspace-access']).toEqual({
+      ...created.body.data.attributes['workspace-access'],
+      'run-tasks': false,
+    });
+    expect(custom.body.data.attributes['workspace-access']).toMatchObject({ runs: 'apply', create: true, move: true });
+  });
+});
