@@ -33,6 +33,8 @@ import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
 import { stateOutputRoutes } from './routes/state-outputs.js';
 import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-sign-in.js';
+import { terraformLoginApprovalRoutes, terraformLoginPageRoutes } from './routes/terraform-login.js';
+import { terraformLoginTokenRoutes } from './routes/terraform-login-token.js';
 import { systemClock } from '../domain/clock.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
 
@@ -62,6 +64,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   const meta = metaRoutes();
   app.route('/', meta.root);
   app.route('/', healthRoutes(options.db));
+  // `terraform login`'s authorization page: a redirect to the console's approval page.
+  app.route('/', terraformLoginPageRoutes());
 
   const v2 = new Hono<AppEnv>();
   // Routes without a token come first: ping, and the state content URLs (their own limit).
@@ -75,6 +79,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   );
   // The console's sign-in: the link's code is the credential, no token.
   v2.route('/', consoleSignInRoutes(options));
+  // `terraform login`'s token endpoint: the approved code and its PKCE verifier are the credential.
+  v2.route('/', terraformLoginTokenRoutes(options));
   v2.use('*', authMiddleware(options));
   v2.route('/', organizationRoutes());
   v2.route('/', projectRoutes());
@@ -97,6 +103,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', auditTrailRoutes());
   v2.route('/', organizationTagRoutes());
   v2.route('/', consoleSignInLinkRoutes());
+  v2.route('/', terraformLoginApprovalRoutes());
 
   app.route('/api/v2', v2);
   return app;

@@ -52,7 +52,8 @@ export type IdPrefix =
   | 'ae'
   | 'rtk'
   | 'ou'
-  | 'csl';
+  | 'csl'
+  | 'tlc';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

@@ -429,6 +429,21 @@ export interface ConsoleSignInLinksTable {
   used_at: string | null;
 }
 
+/** Authorization codes of `terraform login` (migration 026); only their sha256 is stored. */
+export interface TerraformLoginCodesTable {
+  id: string;
+  code_hash: string;
+  user_id: string;
+  client_id: string;
+  redirect_uri: string;
+  /** The PKCE S256 challenge the token request's code_verifier must answer. */
+  code_challenge: string;
+  created_at: string;
+  expires_at: string;
+  /** When the code was traded for a token; null while unused. */
+  used_at: string | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -460,6 +475,7 @@ export interface DB {
   data_retention_policies: DataRetentionPoliciesTable;
   audit_events: AuditEventsTable;
   console_sign_in_links: ConsoleSignInLinksTable;
+  terraform_login_codes: TerraformLoginCodesTable;
   security_generation: SecurityGenerationTable;
   workspace_counts: WorkspaceCountsTable;
   berth_migrations: MigrationsTable;

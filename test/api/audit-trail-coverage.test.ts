@@ -57,6 +57,17 @@ const releasedVersion = async (s: Scene): Promise<string> => {
 const report = (s: Scene, id: string, status: string) =>
   ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
 
+/** A `terraform login` request with a fixed PKCE pair (test/api/terraform-login.test.ts covers the flow). */
+const loginVerifier = 'terraform-login-verifier-of-the-audit-coverage-test';
+const loginRequest = {
+  'client-id': 'terraform-cli',
+  'redirect-uri': 'http://localhost:10001/login',
+  'response-type': 'code',
+  'code-challenge': createHash('sha256').update(loginVerifier).digest('base64url'),
+  'code-challenge-method': 'S256',
+  state: 'st',
+};
+
 const invite = (email: string) => named('organization-memberships', { email });
 const membershipRefs = (id: string) => ({ data: [{ type: 'organization-memberships', id }] });
 /** The membership of the organization's creator. */
@@ -216,6 +227,30 @@ const CASES: Record<string, Case> = {
     const link = await ok(s.api.post(`${P}/console/sign-in-links`));
     return s.act(() =>
       s.api.post(`${P}/console/sign-ins`, named('console-sign-ins', { code: link.attributes.code }), { token: null }),
+    );
+  },
+  'POST /terraform-login/approvals': (s) =>
+    s.act(() => s.api.post(`${P}/terraform-login/approvals`, named('terraform-login-approvals', loginRequest))),
+  'POST /terraform-login/denials': (s) =>
+    s.act(() => s.api.post(`${P}/terraform-login/denials`, named('terraform-login-denials', loginRequest))),
+  'POST /terraform-login/token': async (s) => {
+    const approval = await ok(
+      s.api.post(`${P}/terraform-login/approvals`, named('terraform-login-approvals', loginRequest)),
+    );
+    const code = new URL(approval.attributes['redirect-to']).searchParams.get('code')!;
+    const form = new URLSearchParams({
+      grant_type: 'authorization_code',
+      code,
+      client_id: 'terraform-cli',
+      redirect_uri: loginRequest['redirect-uri'],
+      code_verifier: loginVerifier,
+    });
+    return s.act(() =>
+      s.api.request('POST', `${P}/terraform-login/token`, {
+        raw: form.toString(),
+        token: null,
+        headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      }),
     );
   },
   'PATCH /account/update': (s) =>

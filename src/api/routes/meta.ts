@@ -1,14 +1,24 @@
 import { Hono } from 'hono';
+import { TERRAFORM_LOGIN_CLIENT, TERRAFORM_LOGIN_PORTS } from '../../domain/terraform-login.js';
 
 export const API_VERSION = '2.6';
 export const APP_NAME = 'berth';
 export const BERTH_VERSION = '0.1.0';
 
+/** `terraform login`'s OAuth client configuration (the login.v1 service; docs/api.md). */
+const LOGIN_V1 = {
+  client: TERRAFORM_LOGIN_CLIENT,
+  grant_types: ['authz_code'],
+  authz: '/terraform-login/authorize',
+  token: '/api/v2/terraform-login/token',
+  ports: TERRAFORM_LOGIN_PORTS,
+};
+
 /** Ping (read by go-tfe at start-up) and service discovery (read by Terraform and its provider). */
 export function metaRoutes(): { root: Hono; v2: Hono } {
   const root = new Hono();
   root.get('/.well-known/terraform.json', (c) =>
-    c.json({ 'tfe.v2': '/api/v2/', 'tfe.v2.1': '/api/v2/', 'tfe.v2.2': '/api/v2/' }),
+    c.json({ 'tfe.v2': '/api/v2/', 'tfe.v2.1': '/api/v2/', 'tfe.v2.2': '/api/v2/', 'login.v1': LOGIN_V1 }),
   );
   const v2 = new Hono();
   v2.get('/ping', (c) => {

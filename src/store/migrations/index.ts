@@ -22,6 +22,7 @@ import * as m021 from './021_workspace_lock_index.js';
 import * as m022 from './022_security_generation.js';
 import * as m023 from './023_workspace_counts.js';
 import * as m024 from './024_saml_role_structured_output.js';
+import * as m026 from './026_terraform_login_codes.js';
 
 export interface Migration {
   version: number;
@@ -54,4 +55,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 22, name: 'security_generation', up: m022.up },
   { version: 23, name: 'workspace_counts', up: m023.up },
   { version: 24, name: 'saml_role_structured_output', up: m024.up },
+  { version: 26, name: 'terraform_login_codes', up: m026.up },
 ];
