@@ -26,6 +26,7 @@ import { projectRoutes } from './routes/projects.js';
 import { projectWorkspaceRoutes } from './routes/project-workspaces.js';
 import { organizationTagRoutes } from './routes/organization-tags.js';
 import { userRoutes } from './routes/users.js';
+import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
@@ -85,6 +86,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', organizationRoutes());
   v2.route('/', projectRoutes());
   v2.route('/', userRoutes());
+  v2.route('/', adminSettingsRoutes());
   v2.route('/', teamRoutes());
   v2.route('/', teamTokenRoutes());
   v2.route('/', teamMemberRoutes());

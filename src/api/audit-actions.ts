@@ -73,6 +73,7 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /admin/data-retention-policy-settings': r('instance.data-retention-policy.set', null),
   'PATCH /admin/data-retention-policy-settings': r('instance.data-retention-policy.set', null),
   'DELETE /admin/data-retention-policy-settings': r('instance.data-retention-policy.delete', null),
+  'PATCH /admin/general-settings': r('instance.general-settings.update', null),
 
   'POST /organizations/:org/teams': r('team.create', 'organizations', true),
   'PATCH /teams/:id': r('team.update', 'teams'),

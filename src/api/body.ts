@@ -128,16 +128,22 @@ function objectOr(value: unknown, pointer: string, what: string): Record<string,
 }
 
 /**
- * Reads a single-resource document (`{"data": {...}}`) whose `data.type` must be `type`.
+ * Reads a single-resource document (`{"data": {...}}`) whose `data.type` must be `type` (or, with
+ * `untyped`, empty: go-tfe sends `""` for option structs that name no resource type).
  */
-export async function readResource(c: Context, type: string): Promise<ResourceInput> {
+export async function readResource(
+  c: Context,
+  type: string,
+  options: { untyped?: boolean } = {},
+): Promise<ResourceInput> {
   const body = await readJson(c);
   const data = body!.data;
   if (data === undefined) throw invalidDocument('request body must contain a data member', '/data');
   if (data === null || typeof data !== 'object' || Array.isArray(data))
     throw invalidDocument('data must be an object', '/data');
   const d = data as Record<string, unknown>;
-  if (d.type !== type) throw invalidDocument(`type must be "${type}"`, '/data/type');
+  if (d.type !== type && !(options.untyped && (d.type === '' || d.type === undefined)))
+    throw invalidDocument(`type must be "${type}"`, '/data/type');
   return {
     id: d.id,
     type: d.type,

@@ -1,4 +1,5 @@
 import { assessmentsProblem } from '../domain/assessments.js';
+import { defaultRemoteStateAccess } from './general-settings.js';
 import { forbidden, invalid, notAuthorized } from '../domain/errors.js';
 import { LATEST_ENGINE_VERSION } from '../domain/engine-version.js';
 import { newId } from '../domain/ids.js';
@@ -226,7 +227,7 @@ export async function createWorkspace(
       execution_mode: execution.mode,
       agent_pool_id: execution.agentPoolId,
       file_triggers_enabled: b(input.fileTriggersEnabled ?? true),
-      global_remote_state: b(input.globalRemoteState ?? false),
+      global_remote_state: b(input.globalRemoteState ?? (await defaultRemoteStateAccess(tx, ctx))),
       queue_all_runs: b(input.queueAllRuns ?? false),
       source: 'tfe-api',
       source_name: input.sourceName ?? null,

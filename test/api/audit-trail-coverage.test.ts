@@ -174,6 +174,10 @@ const CASES: Record<string, Case> = {
     s.act(() => s.api.patch(`${P}/admin/data-retention-policy-settings`, goTfeDeleteOlder(30))),
   'DELETE /admin/data-retention-policy-settings': (s) =>
     s.act(() => s.api.delete(`${P}/admin/data-retention-policy-settings`)),
+  'PATCH /admin/general-settings': (s) =>
+    s.act(() =>
+      s.api.patch(`${P}/admin/general-settings`, named('general-settings', { 'default-remote-state-access': true })),
+    ),
   'POST /organizations/:org/teams': (s) => s.act(() => s.api.post(`${P}/organizations/acme/teams`, teamBody('devs'))),
   'PATCH /teams/:id': async (s) => {
     const t = await newTeam(s);
