@@ -410,6 +410,34 @@ export function parseWorkspaceInput(
   return input;
 }
 
+const TRIGGERS_BOTH_DETAIL =
+  'Trigger patterns and trigger prefixes are alternatives: set only one of them to a non-empty list';
+const PATTERNS_NEED_FILE_TRIGGERS_DETAIL = 'Trigger patterns can only be used when file-triggers-enabled is true';
+
+/**
+ * The trigger lists after applying a request to the current values (`current` null on create):
+ * `trigger-prefixes` and `trigger-patterns` are alternatives, so setting one to a non-empty list
+ * empties the other; both non-empty in one request, or patterns given while file triggers are
+ * (or become) disabled, is a 422 at `trigger-patterns`.
+ */
+export function resolveTriggers(
+  current: { fileTriggersEnabled: boolean; patterns: string[]; prefixes: string[] } | null,
+  input: WorkspaceInput,
+): { patterns: string[]; prefixes: string[] } {
+  const problems = new Problems();
+  const patterns = input.triggerPatterns;
+  const prefixes = input.triggerPrefixes;
+  if (patterns?.length && prefixes?.length) problems.add(`${A}/trigger-patterns`, TRIGGERS_BOTH_DETAIL);
+  const fileTriggers = input.fileTriggersEnabled ?? current?.fileTriggersEnabled ?? true;
+  if (patterns?.length && !fileTriggers) problems.add(`${A}/trigger-patterns`, PATTERNS_NEED_FILE_TRIGGERS_DETAIL);
+  problems.throwIfAny();
+  let outPatterns = patterns ?? current?.patterns ?? [];
+  let outPrefixes = prefixes ?? current?.prefixes ?? [];
+  if (patterns?.length) outPrefixes = [];
+  if (prefixes?.length) outPatterns = [];
+  return { patterns: outPatterns, prefixes: outPrefixes };
+}
+
 /** The own execution mode and agent pool after applying a request to the current values. */
 export function resolveExecution(
   current: { mode: ExecutionMode | null; agentPoolId: string | null },

@@ -124,7 +124,8 @@ function tagNamesOfRow(row: WorkspaceView): string[] | undefined {
   return (typeof v === 'string' ? JSON.parse(v) : v) as string[];
 }
 
-function parseList(json: string): string[] {
+/** A stored JSON list of strings (trigger prefixes or patterns). */
+export function parseList(json: string): string[] {
   try {
     const v: unknown = JSON.parse(json);
     return Array.isArray(v) ? v.map(String) : [];

@@ -10,6 +10,7 @@ import {
   mergeVcsRepo,
   nameTakenError,
   resolveExecution,
+  resolveTriggers,
   type VcsRepo,
   type Workspace,
   type WorkspaceInput,
@@ -26,6 +27,7 @@ import { checkTagOverrides } from './reserved-tag-keys.js';
 import { findProjectRow } from './projects-read.js';
 import {
   findWorkspaceRow,
+  parseList,
   parseVcsRepo,
   readableWorkspace,
   tagNamesOf,
@@ -205,6 +207,7 @@ export async function createWorkspace(
     if (await nameTaken(tx, org.id, name)) throw nameTakenError();
     if (input.tagBindings) await checkTagOverrides(tx, org.id, project.id, input.tagBindings, TAG_BINDINGS_POINTER);
     const execution = resolveExecution({ mode: null, agentPoolId: null }, input);
+    const triggers = resolveTriggers(null, input);
     if (input.agentPoolId && execution.agentPoolId) await checkAgentPool(tx, org.id, execution.agentPoolId, null);
     const vcsRepo = await checkVcsRepo(tx, org.id, mergeVcsRepo(null, input.vcsRepo), null);
     const overridden = input.autoDestroyActivityDuration !== undefined || input.inheritsProjectAutoDestroy === false;
@@ -235,8 +238,8 @@ export async function createWorkspace(
       speculative_enabled: b(input.speculativeEnabled ?? true),
       structured_run_output_enabled: b(input.structuredRunOutputEnabled ?? true),
       terraform_version: input.terraformVersion ?? LATEST_ENGINE_VERSION,
-      trigger_patterns: JSON.stringify(input.triggerPatterns ?? []),
-      trigger_prefixes: JSON.stringify(input.triggerPrefixes ?? []),
+      trigger_patterns: JSON.stringify(triggers.patterns),
+      trigger_prefixes: JSON.stringify(triggers.prefixes),
       working_directory: input.workingDirectory ?? null,
       vcs_repo: vcsRepo ? JSON.stringify(vcsRepo) : null,
       vcs_oauth_token_id: vcsRepo?.oauthTokenId ?? null,
@@ -323,8 +326,22 @@ export async function updateWorkspace(
     if (input.structuredRunOutputEnabled !== undefined)
       changes.structured_run_output_enabled = b(input.structuredRunOutputEnabled);
     if (input.terraformVersion !== undefined) changes.terraform_version = input.terraformVersion;
-    if (input.triggerPatterns !== undefined) changes.trigger_patterns = JSON.stringify(input.triggerPatterns);
-    if (input.triggerPrefixes !== undefined) changes.trigger_prefixes = JSON.stringify(input.triggerPrefixes);
+    if (
+      input.triggerPatterns !== undefined ||
+      input.triggerPrefixes !== undefined ||
+      input.fileTriggersEnabled !== undefined
+    ) {
+      const current = {
+        fileTriggersEnabled: row.file_triggers_enabled === 1,
+        patterns: parseList(row.trigger_patterns),
+        prefixes: parseList(row.trigger_prefixes),
+      };
+      const triggers = resolveTriggers(current, input);
+      if (input.triggerPatterns !== undefined || JSON.stringify(triggers.patterns) !== row.trigger_patterns)
+        changes.trigger_patterns = JSON.stringify(triggers.patterns);
+      if (input.triggerPrefixes !== undefined || JSON.stringify(triggers.prefixes) !== row.trigger_prefixes)
+        changes.trigger_prefixes = JSON.stringify(triggers.prefixes);
+    }
     if (input.workingDirectory !== undefined) changes.working_directory = input.workingDirectory;
 
     if (input.tagBindings !== undefined)

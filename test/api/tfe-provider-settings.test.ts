@@ -190,3 +190,116 @@ describe.each([
     expect(custom.body.data.attributes['workspace-access']).toMatchObject({ runs: 'apply', create: true, move: true });
   });
 });
+
+/**
+ * `trigger-prefixes` and `trigger-patterns` are alternatives (HCP Terraform's workspace API: with
+ * file triggers enabled a workspace uses either one; the tfe provider marks them conflicting):
+ * setting one to a non-empty list empties the other, and patterns need file triggers enabled.
+ */
+describe.each([
+  ['self-hosted', {}],
+  ['hosted', { settings: { edition: 'hosted' as const } }],
+])('trigger prefixes and patterns (%s edition)', (_edition, options) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.create(options);
+    expect((await api.createOrg('acme')).status).toBe(201);
+  });
+  afterAll(() => api.close());
+
+  const triggers = (res: { body: any }) => ({
+    prefixes: res.body.data.attributes['trigger-prefixes'],
+    patterns: res.body.data.attributes['trigger-patterns'],
+    files: res.body.data.attributes['file-triggers-enabled'],
+  });
+
+  it('a PATCH that sets one list empties the other, and the reverse; an empty list leaves the other alone', async () => {
+    const ws = await createWorkspace(api, 'acme', { name: 'mono', 'trigger-prefixes': ['/modules'] });
+    const id = ws.body.data.id;
+    expect(triggers(ws)).toEqual({ prefixes: ['/modules'], patterns: [], files: true });
+    const toPatterns = await api.patch(`${P}/workspaces/${id}`, wsBody({ 'trigger-patterns': ['/**/*.tf'] }));
+    expect(toPatterns.status, toPatterns.text).toBe(200);
+    expect(triggers(toPatterns)).toEqual({ prefixes: [], patterns: ['/**/*.tf'], files: true });
+    expect(triggers(await api.get(`${P}/workspaces/${id}`))).toEqual({
+      prefixes: [],
+      patterns: ['/**/*.tf'],
+      files: true,
+    });
+    const toPrefixes = await api.patch(`${P}/workspaces/${id}`, wsBody({ 'trigger-prefixes': ['/vendor'] }));
+    expect(triggers(toPrefixes)).toEqual({ prefixes: ['/vendor'], patterns: [], files: true });
+    // An empty list given next to the other one (as the tfe provider sends them) is no conflict.
+    const both = await api.patch(
+      `${P}/workspaces/${id}`,
+      wsBody({ 'trigger-prefixes': [], 'trigger-patterns': ['/a/*'] }),
+    );
+    expect(both.status, both.text).toBe(200);
+    expect(triggers(both)).toEqual({ prefixes: [], patterns: ['/a/*'], files: true });
+    const emptied = await api.patch(`${P}/workspaces/${id}`, wsBody({ 'trigger-prefixes': [] }));
+    expect(triggers(emptied)).toEqual({ prefixes: [], patterns: ['/a/*'], files: true });
+  });
+
+  it('both lists non-empty in one request is a 422 at trigger-patterns, on create and update, changing nothing', async () => {
+    await expect422(
+      api,
+      () =>
+        api.post(
+          `${P}/organizations/acme/workspaces`,
+          wsBody({ name: 'both', 'trigger-prefixes': ['/m'], 'trigger-patterns': ['/p/*'] }),
+        ),
+      '/data/attributes/trigger-patterns',
+    );
+    const ws = await createWorkspace(api, 'acme', { name: 'both-update' });
+    await expect422(
+      api,
+      () =>
+        api.patch(
+          `${P}/workspaces/${ws.body.data.id}`,
+          wsBody({ 'trigger-prefixes': ['/m'], 'trigger-patterns': ['/p/*'] }),
+        ),
+      '/data/attributes/trigger-patterns',
+    );
+  });
+
+  it('trigger-patterns with file-triggers-enabled false (in the request or stored) is a 422, changing nothing', async () => {
+    await expect422(
+      api,
+      () =>
+        api.post(
+          `${P}/organizations/acme/workspaces`,
+          wsBody({ name: 'nofiles', 'file-triggers-enabled': false, 'trigger-patterns': ['/p/*'] }),
+        ),
+      '/data/attributes/trigger-patterns',
+      'Trigger patterns can only be used when file-triggers-enabled is true',
+    );
+    const ws = await createWorkspace(api, 'acme', { name: 'files-off', 'file-triggers-enabled': false });
+    const id = ws.body.data.id;
+    await expect422(
+      api,
+      () => api.patch(`${P}/workspaces/${id}`, wsBody({ 'trigger-patterns': ['/p/*'] })),
+      '/data/attributes/trigger-patterns',
+    );
+    const on = await createWorkspace(api, 'acme', { name: 'files-on' });
+    await expect422(
+      api,
+      () =>
+        api.patch(
+          `${P}/workspaces/${on.body.data.id}`,
+          wsBody({ 'file-triggers-enabled': false, 'trigger-patterns': ['/p/*'] }),
+        ),
+      '/data/attributes/trigger-patterns',
+    );
+    // Enabling file triggers in the same request makes patterns valid; prefixes need no file triggers.
+    const enable = await api.patch(
+      `${P}/workspaces/${id}`,
+      wsBody({ 'file-triggers-enabled': true, 'trigger-patterns': ['/p/*'] }),
+    );
+    expect(enable.status, enable.text).toBe(200);
+    expect(triggers(enable)).toEqual({ prefixes: [], patterns: ['/p/*'], files: true });
+    const prefixesOff = await createWorkspace(api, 'acme', {
+      name: 'prefixes-off',
+      'file-triggers-enabled': false,
+      'trigger-prefixes': ['/m'],
+    });
+    expect(triggers(prefixesOff)).toEqual({ prefixes: ['/m'], patterns: [], files: false });
+  });
+});

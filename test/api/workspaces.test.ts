@@ -254,7 +254,8 @@ describe('workspaces: create, read, update', () => {
           'source-url': 'https://tool.example.com',
           'speculative-enabled': false,
           'terraform-version': '~> 1.5.0',
-          'trigger-patterns': ['/modules/**/*.tf'],
+          // Patterns and prefixes are alternatives, and patterns need file triggers (tfe-provider-settings.test.ts).
+          'trigger-patterns': [],
           'trigger-prefixes': ['/shared'],
           'working-directory': 'infra/prod',
           'setting-overwrites': { 'execution-mode': true, 'agent-pool': true },
@@ -287,7 +288,7 @@ describe('workspaces: create, read, update', () => {
         'source-url': 'https://tool.example.com',
         'speculative-enabled': false,
         'terraform-version': '~> 1.5.0',
-        'trigger-patterns': ['/modules/**/*.tf'],
+        'trigger-patterns': [],
         'trigger-prefixes': ['/shared'],
         'working-directory': 'infra/prod',
         'setting-overwrites': { 'execution-mode': true, 'agent-pool': true },
