@@ -95,10 +95,16 @@ const schema = v.looseObject({
   'organization-access': opt(access),
 });
 
-/** Letters, digits, spaces, `-`, `_` and `.`; no leading or trailing space; at most 64 characters. */
-const TEAM_NAME = /^[A-Za-z0-9_.-]([A-Za-z0-9 _.-]*[A-Za-z0-9_.-])?$/;
+/**
+ * Letters, digits, spaces, `-`, `_`, `.` and `/`; no leading or trailing space; at most 64
+ * characters. HCP Terraform documents letters, digits, `-` and `_` but takes more: the tfe
+ * provider's acceptance tests, run against it, create `team name with spaces` and
+ * `team/name/with/slashes`. No route addresses a team by name (names travel in
+ * `filter[names]`, URL-encoded), so a `/` is safe.
+ */
+const TEAM_NAME = /^[A-Za-z0-9_./-]([A-Za-z0-9 _./-]*[A-Za-z0-9_./-])?$/;
 export const TEAM_NAME_DETAIL =
-  'Name may only contain letters, numbers, spaces, "-", "_" and "." (at most 64, no leading or trailing space)';
+  'Name may only contain letters, numbers, spaces, "-", "_", "." and "/" (at most 64, no leading or trailing space)';
 const SSO_TEAM_ID_MAX = 255;
 
 export function parseTeamAttributes(attributes: unknown, mode: 'create' | 'update'): TeamInput {

@@ -67,7 +67,7 @@ describe('teams, memberships and tokens', () => {
   });
 
   it('validates names and access types', async () => {
-    const bad = await api.post('/api/v2/organizations/acme/teams', teamBody('bad/name'), { token: owner.token });
+    const bad = await api.post('/api/v2/organizations/acme/teams', teamBody('bad:name'), { token: owner.token });
     expect(bad.status).toBe(422);
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/name');
     const badAccess = await api.post(

@@ -303,3 +303,51 @@ describe.each([
     expect(triggers(prefixesOff)).toEqual({ prefixes: ['/m'], patterns: [], files: false });
   });
 });
+
+/**
+ * Team names with `/` (the tfe provider's acceptance tests create `team/name/with/slashes` in HCP
+ * Terraform, and import it as `ORG/team/name/with/slashes`, found with `filter[names]`).
+ */
+describe.each([
+  ['self-hosted', {}],
+  ['hosted', { settings: { edition: 'hosted' as const } }],
+])('team names with slashes (%s edition)', (_edition, options) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.create(options);
+    expect((await api.createOrg('acme')).status).toBe(201);
+  });
+  afterAll(() => api.close());
+
+  const teamBody = (name: string) => ({ data: { type: 'teams', attributes: { name } } });
+
+  it('creates, finds by filter[names] (URL-encoded or not), reads, renames and deletes a team named with slashes', async () => {
+    const created = await api.post(`${P}/organizations/acme/teams`, teamBody('team/name/with/slashes'));
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.attributes.name).toBe('team/name/with/slashes');
+    const id = created.body.data.id;
+    for (const query of [
+      `filter%5Bnames%5D=${encodeURIComponent('team/name/with/slashes')}`,
+      'filter[names]=team/name/with/slashes',
+    ]) {
+      const found = await api.get(`${P}/organizations/acme/teams?${query}`);
+      expect(found.status).toBe(200);
+      expect(found.body.data.map((t: any) => t.id)).toEqual([id]);
+    }
+    expect((await api.get(`${P}/teams/${id}`)).body.data.attributes.name).toBe('team/name/with/slashes');
+    const renamed = await api.patch(`${P}/teams/${id}`, teamBody('/leading/and/trailing/'));
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(renamed.body.data.attributes.name).toBe('/leading/and/trailing/');
+    // Unique in the organization, slashes or not.
+    expect((await api.post(`${P}/organizations/acme/teams`, teamBody('/leading/and/trailing/'))).status).toBe(422);
+    expect((await api.delete(`${P}/teams/${id}`)).status).toBe(204);
+  });
+
+  it('still refuses other characters (422 at the name)', async () => {
+    for (const name of ['a\\b', 'a?b', ' x/y']) {
+      const res = await api.post(`${P}/organizations/acme/teams`, teamBody(name));
+      expect(res.status, name).toBe(422);
+      expect(res.body.errors[0].source.pointer).toBe('/data/attributes/name');
+    }
+  });
+});
