@@ -80,6 +80,8 @@ import DbCopy from '../commands/db/copy.js';
 import AdminRetentionDelete from '../commands/admin/retention/delete.js';
 import AdminRetentionSet from '../commands/admin/retention/set.js';
 import AdminRetentionShow from '../commands/admin/retention/show.js';
+import AdminSettingsSet from '../commands/admin/settings/set.js';
+import AdminSettingsShow from '../commands/admin/settings/show.js';
 import OrgRetentionDelete from '../commands/org/retention/delete.js';
 import OrgRetentionSet from '../commands/org/retention/set.js';
 import OrgRetentionShow from '../commands/org/retention/show.js';
@@ -187,6 +189,8 @@ export const COMMANDS = {
   'admin:retention:delete': AdminRetentionDelete,
   'admin:retention:set': AdminRetentionSet,
   'admin:retention:show': AdminRetentionShow,
+  'admin:settings:set': AdminSettingsSet,
+  'admin:settings:show': AdminSettingsShow,
   'org:retention:delete': OrgRetentionDelete,
   'org:retention:set': OrgRetentionSet,
   'org:retention:show': OrgRetentionShow,
