@@ -7,6 +7,7 @@ import { LocksPage } from './pages/locks.js';
 import { OrganizationsPage } from './pages/organizations.js';
 import { ProjectsPage } from './pages/projects.js';
 import { SignInPage } from './pages/sign-in.js';
+import { TerraformLoginPage } from './pages/terraform-login.js';
 import { WorkspacePage } from './pages/workspace.js';
 import { WorkspacesPage } from './pages/workspaces.js';
 import { useRoute, type Route } from './router.js';
@@ -107,6 +108,8 @@ function Page({ route }: { route: Route }) {
       return <LocksPage org={route.org} query={route.query} />;
     case 'audit':
       return <AuditPage org={route.org} query={route.query} />;
+    case 'terraform-login':
+      return <TerraformLoginPage query={route.query} />;
     default:
       return (
         <p class="error" data-testid="error-message">
@@ -131,6 +134,8 @@ function titleOf(route: Route, signedIn: boolean): string {
       return `Locks of ${route.org}`;
     case 'audit':
       return `Audit trail of ${route.org}`;
+    case 'terraform-login':
+      return 'Terraform login';
     default:
       return 'Not found';
   }

@@ -11,6 +11,7 @@ export type Route =
   | { page: 'workspace'; org: string; name: string; query: URLSearchParams }
   | { page: 'locks'; org: string; query: URLSearchParams }
   | { page: 'audit'; org: string; query: URLSearchParams }
+  | { page: 'terraform-login'; query: URLSearchParams }
   | { page: 'not-found'; query: URLSearchParams };
 
 /** The route of a hash (`#/orgs/acme/workspaces?page=2`). */
@@ -29,6 +30,7 @@ export function parseRoute(hash: string): Route {
     return { page: 'not-found', query };
   }
   if (parts.length === 0) return { page: 'organizations', query };
+  if (parts.length === 1 && parts[0] === 'terraform-login') return { page: 'terraform-login', query };
   if (parts[0] !== 'orgs' || parts.length < 2) return { page: 'not-found', query };
   const org = parts[1];
   const [, , section, name] = parts;

@@ -16,6 +16,10 @@ describe('the console: hash routes', () => {
     expect(parseRoute('#/orgs/acme/projects')).toMatchObject({ page: 'projects', org: 'acme' });
     expect(parseRoute('#/orgs/acme/locks')).toMatchObject({ page: 'locks', org: 'acme' });
     expect(parseRoute('#/orgs/acme/audit')).toMatchObject({ page: 'audit', org: 'acme' });
+    const login = parseRoute('#/terraform-login?client_id=terraform-cli&state=s1');
+    expect(login).toMatchObject({ page: 'terraform-login' });
+    expect(login.query.get('client_id')).toBe('terraform-cli');
+    expect(parseRoute('#/terraform-login/extra')).toMatchObject({ page: 'not-found' });
     const ws = parseRoute('#/orgs/my%20org/workspaces/app-prod');
     expect(ws).toMatchObject({ page: 'workspace', org: 'my org', name: 'app-prod' });
     const list = parseRoute('#/orgs/acme/workspaces?search=app&locked=true&page=2');
