@@ -77,17 +77,20 @@ export function parseAccountAttributes(attributes: unknown): AccountInput {
 }
 
 /**
- * The username a user created by an invitation starts with: the address's local part, cut to
- * the characters usernames allow (`user` when nothing is left). The caller makes it unique.
+ * An invitation to an email nobody has yet claims no username: it is held by a placeholder user
+ * (its id is what the membership's `user` relationship names, as HCP Terraform gives invited
+ * people a user id) whose stored username is `~` and its own id. No username a person can choose
+ * starts with `~` (see USERNAME), so it never takes one from anyone, and it is unique as ids are.
+ * It is shown as `""` (HCP Terraform's username of an invited person without an account); the
+ * user created later with that email takes the placeholder over (users.createUser).
  */
-export function usernameFromEmail(email: string): string {
-  const local = email.split('@')[0] ?? '';
-  const cleaned = local
-    .replace(/[^A-Za-z0-9_.-]/g, '')
-    .replace(/^[^A-Za-z0-9]+/, '')
-    .slice(0, MAX_USERNAME - 4);
-  return cleaned === '' ? 'user' : cleaned;
-}
+const PENDING_PREFIX = '~';
+export const pendingUsername = (userId: string): string => `${PENDING_PREFIX}${userId}`;
+export const isPendingUsername = (stored: string): boolean => stored.startsWith(PENDING_PREFIX);
+/** The username documents show: `""` for an invitation's placeholder. */
+export const shownUsername = (stored: string): string => (isPendingUsername(stored) ? '' : stored);
+/** A `like` pattern of every placeholder's stored username (`~` is no wildcard). */
+export const PENDING_USERNAME_LIKE = `${PENDING_PREFIX}%`;
 
 /** `base`, or `base-2`, `base-3`, ... : the first not in `taken`. */
 export function freeUsername(base: string, taken: ReadonlySet<string>): string {

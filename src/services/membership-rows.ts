@@ -1,5 +1,6 @@
 import { newId } from '../domain/ids.js';
 import type { MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
+import { PENDING_USERNAME_LIKE } from '../domain/user.js';
 import type { Tx } from '../store/transaction.js';
 
 /** Low-level reads and writes of organization memberships, shared by the services that need them. */
@@ -92,4 +93,19 @@ export async function toMemberships(db: Tx, rows: MembershipRow[]): Promise<Orga
     teamIds: teams.get(r.id) ?? [],
     createdAt: r.created_at,
   }));
+}
+
+/**
+ * Removes the user if it is an invitation's placeholder (domain/user.ts) left without any
+ * membership: an invitation of someone without an account leaves nothing behind.
+ */
+export async function dropUnusedPlaceholder(tx: Tx, userId: string): Promise<void> {
+  await tx
+    .deleteFrom('users')
+    .where('id', '=', userId)
+    .where('username', 'like', PENDING_USERNAME_LIKE)
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('organization_memberships').select('id').where('user_id', '=', userId))),
+    )
+    .execute();
 }

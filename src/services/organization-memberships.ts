@@ -5,12 +5,12 @@ import type { InviteInput, MembershipStatus, OrganizationMembership } from '../d
 import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import type { Team } from '../domain/team.js';
-import { freeUsername, usernameFromEmail, type User } from '../domain/user.js';
+import { PENDING_USERNAME_LIKE, isPendingUsername, pendingUsername, type User } from '../domain/user.js';
 import { containsInsensitive } from '../store/like.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
-import { membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
+import { dropUnusedPlaceholder, membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
 import { readableOrganization } from './organizations.js';
 import { ensureOwnersKeepAMember, teamMemberCount } from './team-members.js';
 import { getTeam } from './teams.js';
@@ -50,28 +50,26 @@ async function one(db: Tx, row: MembershipRow): Promise<OrganizationMembership> 
   return (await toMemberships(db, [row]))[0];
 }
 
-/** The user with this email (the oldest, compared without case), or a new one named after it. */
+/**
+ * The user with this email (a person's account first, else the placeholder of an earlier
+ * invitation; compared without case), or a new placeholder: an invitation claims no username
+ * (domain/user.ts, `pendingUsername`), and the person who later gets an account with this email
+ * takes the placeholder over, invitations and all (users.createUser).
+ */
 async function userForEmail(tx: Tx, email: string, now: string): Promise<string> {
   const found = await tx
     .selectFrom('users')
-    .select('id')
+    .select(['id', 'username'])
     .where((eb) => eb(eb.fn('lower', ['email']), '=', email.toLowerCase()))
     .orderBy('created_at')
     .orderBy('id')
-    .executeTakeFirst();
-  if (found) return found.id;
-  const base = usernameFromEmail(email);
-  const taken = await tx.selectFrom('users').select('username').where('username', 'like', `${base}%`).execute();
+    .execute();
+  const account = found.find((u) => !isPendingUsername(u.username)) ?? found[0];
+  if (account) return account.id;
   const id = newId('user');
   await tx
     .insertInto('users')
-    .values({
-      id,
-      username: freeUsername(base, new Set(taken.map((t) => t.username))),
-      email,
-      site_admin: 0,
-      created_at: now,
-    })
+    .values({ id, username: pendingUsername(id), email, site_admin: 0, created_at: now })
     .execute();
   return id;
 }
@@ -158,7 +156,10 @@ export async function listMemberships(
   if (filter.q) {
     const q = filter.q;
     query = query.where((eb) =>
-      eb.or([containsInsensitive('users.username', q), containsInsensitive('users.email', q)]),
+      eb.or([
+        eb.and([eb('users.username', 'not like', PENDING_USERNAME_LIKE), containsInsensitive('users.username', q)]),
+        containsInsensitive('users.email', q),
+      ]),
     );
   }
   const { n } = await query
@@ -211,6 +212,8 @@ export async function deleteMembership(ctx: ServiceContext, id: string): Promise
     await tx.deleteFrom('team_members').where('user_id', '=', row.user_id).where('team_id', 'in', teams).execute();
     if (owner) await ensureOwnersKeepAMember(tx, row.organization_id);
     await tx.deleteFrom('organization_memberships').where('id', '=', id).execute();
+    // An invitation of someone without an account leaves nothing behind.
+    await dropUnusedPlaceholder(tx, row.user_id);
   });
 }
 

@@ -1,5 +1,5 @@
 import { isSiteAdmin } from '../domain/actor.js';
-import { addCreatorMembership } from './membership-rows.js';
+import { addCreatorMembership, dropUnusedPlaceholder } from './membership-rows.js';
 import { BerthError, conflict, forbidden, invalid, notAuthorized, notFound } from '../domain/errors.js';
 import { resolveDefaultExecution } from '../domain/execution.js';
 import { newId } from '../domain/ids.js';
@@ -7,6 +7,7 @@ import type { ExecutionMode, Organization, OrganizationInput } from '../domain/o
 import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { DEFAULT_PROJECT_NAME, type Project } from '../domain/project.js';
+import { PENDING_USERNAME_LIKE } from '../domain/user.js';
 import { containsInsensitive } from '../store/like.js';
 import { sql, type Selectable, type Updateable } from 'kysely';
 import type { OrganizationsTable } from '../store/schema.js';
@@ -329,8 +330,18 @@ export async function deleteOrganization(ctx: ServiceContext, name: string): Pro
         )
         .executeTakeFirst();
       if (Number(batch.numDeletedRows) >= ORG_DELETE_BATCH) return false;
+      // The placeholders of its invitations of people without an account go too (unless they
+      // are invited elsewhere).
+      const invited = await tx
+        .selectFrom('organization_memberships')
+        .innerJoin('users', 'users.id', 'organization_memberships.user_id')
+        .select('users.id')
+        .where('organization_memberships.organization_id', '=', orgId)
+        .where('users.username', 'like', PENDING_USERNAME_LIKE)
+        .execute();
       const deleted = await tx.deleteFrom('organizations').where('id', '=', orgId).executeTakeFirst();
       if (Number(deleted.numDeletedRows) !== 1) throw conflict('organization changed while deleting');
+      for (const u of invited) await dropUnusedPlaceholder(tx, u.id);
       return true;
     });
     if (done) return;

@@ -1,7 +1,7 @@
 import { BerthError, notFound } from '../domain/errors.js';
 import { MAX_TEAM_MEMBERS, tooMany } from '../domain/limits.js';
 import type { OrganizationMembership } from '../domain/organization-membership.js';
-import type { User } from '../domain/user.js';
+import { PENDING_USERNAME_LIKE, type User } from '../domain/user.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
@@ -21,7 +21,11 @@ export type MemberRefs = { usernames: string[] } | { membershipIds: string[] };
 async function namedMemberships(tx: Tx, organizationId: string, refs: MemberRefs): Promise<MembershipRow[]> {
   const base = membershipRows(tx).where('m.organization_id', '=', organizationId);
   if ('usernames' in refs) {
-    const rows = await base.where('users.username', 'in', refs.usernames).execute();
+    // An invitation's placeholder has no username to be named by.
+    const rows = await base
+      .where('users.username', 'in', refs.usernames)
+      .where('users.username', 'not like', PENDING_USERNAME_LIKE)
+      .execute();
     const missing = refs.usernames.filter((n) => !rows.some((r) => r.username === n));
     if (missing.length > 0) throw notFound(`user(s) not found: ${missing.join(', ')}`);
     return rows;

@@ -2,7 +2,7 @@ import { BerthError, conflict, forbidden, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { PageRequest, Paged } from '../domain/paging.js';
 import { canOnInstance } from '../domain/policy.js';
-import type { User, UserInput, UserView } from '../domain/user.js';
+import { PENDING_USERNAME_LIKE, shownUsername, type User, type UserInput, type UserView } from '../domain/user.js';
 import { containsInsensitive } from '../store/like.js';
 import type { UsersTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
@@ -12,7 +12,7 @@ import { inPage, LIMIT_ONE } from '../store/literal-limit.js';
 function toUser(row: UsersTable): User {
   return {
     id: row.id,
-    username: row.username,
+    username: shownUsername(row.username),
     email: row.email,
     isSiteAdmin: row.site_admin === 1,
     createdAt: row.created_at,
@@ -44,7 +44,25 @@ export async function createUser(ctx: ServiceContext, input: UserInput): Promise
         },
       ]);
     }
-    await tx.insertInto('users').values(row).execute();
+    // A person invited before they had an account: their invitations' placeholder (the oldest
+    // with this email, compared without case) becomes their user, so the pending invitations
+    // are theirs to accept.
+    const placeholder = await tx
+      .selectFrom('users')
+      .select('id')
+      .where('username', 'like', PENDING_USERNAME_LIKE)
+      .where((eb) => eb(eb.fn('lower', ['email']), '=', input.email.toLowerCase()))
+      .orderBy('created_at')
+      .orderBy('id')
+      .executeTakeFirst();
+    if (placeholder) {
+      row.id = placeholder.id;
+      await tx
+        .updateTable('users')
+        .set({ username: row.username, email: row.email, site_admin: row.site_admin, created_at: row.created_at })
+        .where('id', '=', placeholder.id)
+        .execute();
+    } else await tx.insertInto('users').values(row).execute();
   });
   return toUser(row);
 }

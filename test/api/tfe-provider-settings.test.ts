@@ -351,3 +351,92 @@ describe.each([
     }
   });
 });
+
+/**
+ * An invitation to an email nobody has: a membership whose user has an empty username (go-tfe's
+ * OrganizationMembership with its User), which claims no username, goes to whoever is created
+ * later with that email, and leaves nothing behind when deleted.
+ */
+describe.each([
+  ['self-hosted', {}],
+  ['hosted', { settings: { edition: 'hosted' as const } }],
+])('invitations of people without an account (%s edition)', (_edition, options) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.create(options);
+    expect((await api.createOrg('acme')).status).toBe(201);
+  });
+  afterAll(() => api.close());
+
+  const invite = (email: string) =>
+    api.post(`${P}/organizations/acme/organization-memberships?include=user`, {
+      data: { type: 'organization-memberships', attributes: { email } },
+    });
+  const createUser = (username: string, email: string) =>
+    api.post(`${P}/admin/users`, { data: { type: 'users', attributes: { username, email } } });
+
+  it('the membership user shows an empty username, and the username stays free', async () => {
+    const res = await invite('example@corp.test');
+    expect(res.status, res.text).toBe(201);
+    const userId = res.body.data.relationships.user.data.id;
+    expect(res.body.data.attributes).toMatchObject({ status: 'invited', email: 'example@corp.test' });
+    expect(res.body.included).toEqual([
+      expect.objectContaining({ id: userId, type: 'users', attributes: expect.objectContaining({ username: '' }) }),
+    ]);
+    const listed = await api.get(`${P}/organizations/acme/organization-memberships?include=user&q=example`);
+    expect(listed.body.included.find((u: any) => u.id === userId).attributes.username).toBe('');
+    // `example` (the address's local part) is free for someone else.
+    const other = await createUser('example', 'someone.else@corp.test');
+    expect(other.status, other.text).toBe(201);
+    expect(other.body.data.id).not.toBe(userId);
+    // Nobody can name the invitation by a username.
+    const team = await api.post(`${P}/organizations/acme/teams`, {
+      data: { type: 'teams', attributes: { name: 'ops' } },
+    });
+    for (const username of ['', `~${userId}`]) {
+      const add = await api.post(`${P}/teams/${team.body.data.id}/relationships/users`, {
+        data: [{ type: 'users', id: username }],
+      });
+      expect(add.status, username).not.toBe(204);
+    }
+  });
+
+  it('the user later created with that email gets the pending invitation, and can accept it', async () => {
+    const res = await invite('Late.Comer@corp.test');
+    const membershipId = res.body.data.id;
+    const placeholder = res.body.data.relationships.user.data.id;
+    const created = await createUser('latecomer', 'late.comer@corp.test');
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.data.attributes.username).toBe('latecomer');
+    const token = (
+      await api.post(`${P}/users/${created.body.data.id}/authentication-tokens`, {
+        data: { type: 'authentication-tokens', attributes: {} },
+      })
+    ).body.data.attributes.token;
+    const mine = await api.get(`${P}/organization-memberships`, { token });
+    expect(mine.body.data.map((m: any) => [m.id, m.attributes.status])).toEqual([[membershipId, 'invited']]);
+    expect(created.body.data.id).toBe(placeholder);
+    const accepted = await api.post(`${P}/organization-memberships/${membershipId}/actions/accept`, undefined, {
+      token,
+    });
+    expect(accepted.status, accepted.text).toBe(200);
+    const shown = await api.get(`${P}/organization-memberships/${membershipId}?include=user`);
+    expect(shown.body.data.attributes.status).toBe('active');
+    expect(shown.body.included[0].attributes.username).toBe('latecomer');
+  });
+
+  it('deleting the invitation leaves no user behind; so does deleting the organization', async () => {
+    const res = await invite('gone@corp.test');
+    const userId = res.body.data.relationships.user.data.id;
+    expect((await api.delete(`${P}/organization-memberships/${res.body.data.id}`)).status).toBe(204);
+    expect(await api.store.db.selectFrom('users').select('id').where('id', '=', userId).execute()).toEqual([]);
+
+    expect((await api.createOrg('doomed')).status).toBe(201);
+    const doomed = await api.post(`${P}/organizations/doomed/organization-memberships`, {
+      data: { type: 'organization-memberships', attributes: { email: 'doomed@corp.test' } },
+    });
+    const doomedUser = doomed.body.data.relationships.user.data.id;
+    expect((await api.delete(`${P}/organizations/doomed`)).status).toBe(204);
+    expect(await api.store.db.selectFrom('users').select('id').where('id', '=', doomedUser).execute()).toEqual([]);
+  });
+});
