@@ -77,7 +77,7 @@ const layers = {
 const nodeGlobals = Object.fromEntries(Object.getOwnPropertyNames(globalThis).map((name) => [name, 'readonly']));
 
 export default defineConfig(
-  { ignores: ['dist/', 'node_modules/', 'coverage/', 'bench/.cache/', 'oclif.manifest.json'] },
+  { ignores: ['dist/', 'dist-build-*/', 'node_modules/', 'coverage/', 'bench/.cache/', 'oclif.manifest.json'] },
   js.configs.recommended,
   tseslint.configs.recommendedTypeChecked,
   {

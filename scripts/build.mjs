@@ -8,8 +8,8 @@
 // (a prompt is shown), the HTTP server adapter (`serve`), and the native SQLite addon.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -58,13 +58,15 @@ function oclifSortPlugin() {
   };
 }
 
-await rm(`${root}/dist`, { recursive: true, force: true });
-// A stale manifest would be read back instead of the commands just built.
-await rm(`${root}/oclif.manifest.json`, { force: true });
+// The bundle is written beside dist/ and renamed into it, so that a CLI started while a build runs
+// (tests in another process, serve) finds the old bundle or the new one, never none or half of
+// one. The folder is a sibling of dist/, so the source map's relative paths stay right.
+const staging = `dist-build-${process.pid}`;
+await mkdir(`${root}/dist`, { recursive: true });
 await build({
   absWorkingDir: root,
   entryPoints: { cli: 'src/cli/index.ts' },
-  outdir: 'dist',
+  outdir: staging,
   outExtension: { '.js': '.cjs' },
   bundle: true,
   format: 'cjs',
@@ -90,14 +92,25 @@ await build({
   logLevel: 'warning',
   plugins: [asciiRegexPlugin(), oclifSortPlugin()],
 });
-const bundle = await readFile(`${root}/dist/cli.cjs`);
+const bundle = await readFile(`${root}/${staging}/cli.cjs`);
 const nonAscii = bundle.findIndex((b) => b > 0x7f);
 if (nonAscii >= 0) {
+  await rm(`${root}/${staging}`, { recursive: true, force: true });
   console.error(`build: dist/cli.cjs has a non-ASCII byte at offset ${nonAscii}; escape it (see asciiRegexPlugin)`);
   process.exit(1);
 }
+await rename(`${root}/${staging}/cli.cjs.map`, `${root}/dist/cli.cjs.map`);
+await rename(`${root}/${staging}/cli.cjs`, `${root}/dist/cli.cjs`);
+await rm(`${root}/${staging}`, { recursive: true, force: true });
+// Code caches of earlier bundles (named by their size and time) are of no use any more.
+const current = statSync(`${root}/dist/cli.cjs`);
+const keep = `cli.cjs.${current.size}-${Math.trunc(current.mtimeMs)}.v8cache`;
+for (const f of await readdir(`${root}/dist`))
+  if (f.endsWith('.v8cache') && f !== keep) await rm(`${root}/dist/${f}`, { force: true });
 
-// The manifest: oclif reads it instead of importing every command to list them.
+// The manifest: oclif reads it instead of importing every command to list them. A stale one would
+// be read back instead of the commands just built.
+await rm(`${root}/oclif.manifest.json`, { force: true });
 const { Config } = await import('@oclif/core');
 const config = await Config.load({ root });
 const plugin = config.getPluginsList().find((p) => p.root === config.root || p.name === 'berth');
