@@ -440,3 +440,66 @@ describe.each([
     expect(await api.store.db.selectFrom('users').select('id').where('id', '=', doomedUser).execute()).toEqual([]);
   });
 });
+
+/**
+ * A user added to a team while their invitation is pending (by organization membership id, which
+ * HCP Terraform allows with only an invitation): the team's `users` leaves them out (HCP: invited
+ * users who have not accepted do not appear among a team's users) and its
+ * `organization-memberships` relates their membership, which is what the tfe provider's
+ * tfe_team_organization_member(s) read back (go-tfe TeamMembers.ListOrganizationMemberships).
+ */
+describe.each([
+  ['self-hosted', {}],
+  ['hosted', { settings: { edition: 'hosted' as const } }],
+])('team members with a pending invitation (%s edition)', (_edition, options) => {
+  let api: TestApi;
+  beforeAll(async () => {
+    api = await TestApi.create(options);
+    expect((await api.createOrg('acme')).status).toBe(201);
+  });
+  afterAll(() => api.close());
+
+  it('relates the membership, not the user, until they accept', async () => {
+    const team = (
+      await api.post(`${P}/organizations/acme/teams`, { data: { type: 'teams', attributes: { name: 'devs' } } })
+    ).body.data.id;
+    const invited = await api.post(`${P}/organizations/acme/organization-memberships`, {
+      data: { type: 'organization-memberships', attributes: { email: 'pending@corp.test' } },
+    });
+    const membershipId = invited.body.data.id;
+    const add = await api.post(`${P}/teams/${team}/relationships/organization-memberships`, {
+      data: [{ type: 'organization-memberships', id: membershipId }],
+    });
+    expect(add.status, add.text).toBe(204);
+    const read = await api.get(`${P}/teams/${team}?include=organization-memberships`);
+    expect(read.body.data.relationships.users.data).toEqual([]);
+    expect(read.body.data.attributes['users-count']).toBe(0);
+    expect(read.body.data.relationships['organization-memberships'].data).toEqual([
+      { type: 'organization-memberships', id: membershipId },
+    ]);
+    expect(read.body.included).toEqual([
+      expect.objectContaining({ id: membershipId, attributes: expect.objectContaining({ status: 'invited' }) }),
+    ]);
+    // The membership names the team it will join, and its user (no username yet).
+    const membership = await api.get(`${P}/organization-memberships/${membershipId}?include=user`);
+    expect(membership.body.data.relationships.teams.data).toEqual([{ type: 'teams', id: team }]);
+    expect(membership.body.included[0].attributes.username).toBe('');
+    // Once they have an account and accept, they are among the team's users.
+    const user = await api.post(`${P}/admin/users`, {
+      data: { type: 'users', attributes: { username: 'pending', email: 'pending@corp.test' } },
+    });
+    const token = (
+      await api.post(`${P}/users/${user.body.data.id}/authentication-tokens`, {
+        data: { type: 'authentication-tokens', attributes: {} },
+      })
+    ).body.data.attributes.token;
+    expect(
+      (await api.post(`${P}/organization-memberships/${membershipId}/actions/accept`, undefined, { token })).status,
+    ).toBe(200);
+    const after = await api.get(`${P}/teams/${team}?include=users,organization-memberships`);
+    expect(after.body.data.relationships.users.data).toEqual([{ type: 'users', id: user.body.data.id }]);
+    expect(after.body.data.relationships['organization-memberships'].data).toEqual([
+      { type: 'organization-memberships', id: membershipId },
+    ]);
+  });
+});
