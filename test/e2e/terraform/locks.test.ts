@@ -1,0 +1,127 @@
+import { expect, it } from 'vitest';
+import { AUTO, cloudBlock, describeTerraform, flat, serveForTerraform } from '../../helpers/terraform.js';
+
+/**
+ * Workspace locks as the real Terraform CLI meets them: a lock taken with `berth workspace lock`
+ * refuses plan and apply; an apply with -lock-timeout waits for it and goes on once it is
+ * released; a lock left by a crashed run goes with `terraform force-unlock`. The `cloud` block's
+ * lock id is ORG/WORKSPACE.
+ */
+
+/** One terraform_data whose local-exec hangs (a command that never ends) when `hang` is true. */
+const config = (org: string, workspace: string) =>
+  cloudBlock(org, `name = "${workspace}"`) +
+  `
+variable "hang" {
+  type    = bool
+  default = false
+}
+
+variable "greeting" {
+  type    = string
+  default = "hello"
+}
+
+resource "terraform_data" "marker" {
+  input = var.greeting
+
+  provisioner "local-exec" {
+    command = var.hang ? "echo hanging-now && tail -f /dev/null" : "echo provisioned"
+  }
+}
+
+output "greeting" {
+  value = terraform_data.marker.output
+}
+`;
+
+describeTerraform('terraform and workspace locks in berth', () => {
+  const ctx = serveForTerraform();
+  const tf = () => ctx.sandbox();
+
+  async function initialized(org: string, workspace: string) {
+    const berth = await ctx.org(org);
+    const dir = tf().workdir(org, { 'main.tf': config(org, workspace) });
+    const init = await tf().run(dir, ['init', ...AUTO]);
+    expect(init.code, init.output).toBe(0);
+    return { berth, dir };
+  }
+
+  it('a lock held with berth workspace lock refuses terraform plan and apply', async () => {
+    const { berth, dir } = await initialized('locked', 'app');
+    const locked = await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance window');
+    expect(locked.code, locked.stderr).toBe(0);
+
+    for (const command of [
+      ['plan', ...AUTO],
+      ['apply', '-auto-approve', ...AUTO],
+    ]) {
+      const refused = await tf().run(dir, command);
+      expect(refused.code, refused.output).toBe(1);
+      const message = flat(refused.stderr);
+      expect(message).toContain('Error acquiring the state lock');
+      expect(message).toContain('workspace already locked (lock ID: "locked/app")');
+    }
+    // Nothing was written, and berth's lock is the one it was.
+    expect(await berth.json('state', 'list', 'app')).toEqual([]);
+    const ws = await berth.json('workspace', 'show', 'app');
+    expect(ws.attributes).toMatchObject({ locked: true, 'locked-reason': 'maintenance window' });
+
+    expect((await berth.remote('workspace', 'unlock', 'app')).code).toBe(0);
+    const apply = await tf().run(dir, ['apply', '-auto-approve', ...AUTO]);
+    expect(apply.code, apply.output).toBe(0);
+    expect(apply.stdout).toContain('Apply complete!');
+  });
+
+  it('terraform apply -lock-timeout waits for a lock held in berth and applies once it is released', async () => {
+    const { berth, dir } = await initialized('waiting', 'app');
+    expect((await berth.remote('workspace', 'lock', 'app')).code).toBe(0);
+
+    const apply = tf().start(dir, ['apply', '-auto-approve', '-lock-timeout=60s', ...AUTO]);
+    // The CLI says so when its first attempts did not get the lock: it is waiting now.
+    await apply.waitFor('Acquiring state lock. This may take a few moments...');
+    // Still waiting: it did not give up, nor write anything.
+    expect(apply.output).not.toContain('Error acquiring the state lock');
+    expect(await berth.json('state', 'list', 'app')).toEqual([]);
+
+    const unlocked = await berth.remote('workspace', 'unlock', 'app');
+    expect(unlocked.code, unlocked.stderr).toBe(0);
+    const done = await apply.done;
+    expect(done.code, done.output).toBe(0);
+    expect(done.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    expect(await berth.json('state', 'list', 'app')).toHaveLength(1);
+    // terraform released its own lock at the end.
+    expect((await berth.json('workspace', 'show', 'app')).attributes.locked).toBe(false);
+  });
+
+  it('terraform force-unlock -force frees a workspace locked by a crashed run', async () => {
+    const { berth, dir } = await initialized('crashed', 'app');
+    const hanging = tf().start(dir, ['apply', '-auto-approve', '-var', 'hang=true', ...AUTO]);
+    // The apply holds the lock while its provisioner runs; then it dies without unlocking.
+    await hanging.waitFor('hanging-now');
+    expect((await berth.json('workspace', 'show', 'app')).attributes.locked).toBe(true);
+    const killed = await hanging.kill('SIGKILL');
+    expect(killed.signal).toBe('SIGKILL');
+    expect((await berth.json('workspace', 'show', 'app')).attributes.locked).toBe(true);
+
+    // The next run is refused, and names the lock id to force.
+    const refused = await tf().run(dir, ['plan', ...AUTO]);
+    expect(refused.code, refused.output).toBe(1);
+    const lockId = /workspace already locked \(lock ID: "([^"]+)"\)/.exec(flat(refused.stderr))?.[1];
+    expect(lockId).toBe('crashed/app');
+
+    const unlocked = await tf().run(dir, ['force-unlock', '-force', '-no-color', lockId!]);
+    expect(unlocked.code, unlocked.output).toBe(0);
+    expect(unlocked.stdout).toContain('Terraform state has been successfully unlocked!');
+    expect((await berth.json('workspace', 'show', 'app')).attributes.locked).toBe(false);
+
+    // A wrong id is refused by the CLI before it asks berth anything.
+    const wrong = await tf().run(dir, ['force-unlock', '-force', '-no-color', 'crashed/other']);
+    expect(wrong.code).toBe(1);
+    expect(flat(wrong.stderr)).toContain('does not match existing lock ID "crashed/app"');
+
+    const apply = await tf().run(dir, ['apply', '-auto-approve', ...AUTO]);
+    expect(apply.code, apply.output).toBe(0);
+    expect(apply.stdout).toContain('Apply complete!');
+  });
+});
