@@ -296,6 +296,47 @@ describe('the Terraform CLI cloud block (local execution mode) against berth ser
       );
     });
 
+    it('Terraform 1.1-1.5 without a JSON form: empty json-state and json-state-outputs are taken as absent', async () => {
+      // The remote backend of those versions base64-encodes whatever JSON it has: when it has none
+      // (init migrating a local state, state push without provider schemas), an empty string.
+      await configure();
+      await stateManager();
+      expect((await lock()).status).toBe(200);
+      const state = stateFile(currentSerial + 1, lineage);
+      const created = await tfe('POST', `/workspaces/${workspaceId}/state-versions`, {
+        data: {
+          type: 'state-versions',
+          attributes: {
+            lineage,
+            serial: currentSerial + 1,
+            md5: md5(state),
+            state: state.toString('base64'),
+            force: false,
+            'json-state': '',
+            'json-state-outputs': '',
+          },
+        },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      expect(created.body.data.attributes).toMatchObject({
+        status: 'finalized',
+        serial: currentSerial + 1,
+        'hosted-json-state-download-url': null,
+      });
+      // Not left locked: the CLI unlocks after a successful write.
+      expect((await unlock()).status).toBe(200);
+      currentSerial++;
+      const current = await tfe('GET', `/workspaces/${workspaceId}/current-state-version`);
+      expect(current.body.data.id).toBe(created.body.data.id);
+      expect(await download(current.body.data.attributes['hosted-state-download-url'])).toEqual(state);
+      // The outputs come from the state itself.
+      const outputs = await tfe('GET', `/workspaces/${workspaceId}/current-state-version-outputs`);
+      expect(outputs.body.data.map((o: any) => [o.attributes.name, o.attributes.value])).toEqual([
+        ['greeting', 'hello'],
+        ['secret', null],
+      ]);
+    });
+
     it('a stale serial is refused while the lock is held, and the lock then released', async () => {
       expect((await lock()).status).toBe(200);
       const state = stateFile(1, lineage);
