@@ -12,7 +12,7 @@ export default class Api extends BerthCommand<typeof Api> {
 
 --field KEY=VALUE (-F) adds a typed value (true, false, null and numbers become JSON; @FILE reads a file), --raw-field KEY=VALUE (-f) a string. KEY may nest with brackets: data[attributes][name]=web. For GET and DELETE the fields become query parameters, otherwise a JSON body. --input FILE (- for stdin) sends the file as the body instead.
 
-The response body is printed as it comes (JSON pretty-printed; --jq filters it). The exit code follows the status: 0 for 2xx, else berth's exit code for that status (3 not found, 5 invalid, 6 unauthorized, ...), with "HTTP STATUS" on stderr.`;
+The response body is printed as it comes (JSON pretty-printed; --jq filters a success). The exit code follows the status: 0 for 2xx, else berth's exit code for that status (3 not found, 5 invalid, 6 unauthorized, ...); an error answer is printed whole whatever --jq says, with "HTTP STATUS: title: detail" on stderr.`;
   static override examples = [
     '<%= config.bin %> api GET /organizations',
     '<%= config.bin %> api GET /organizations/acme/workspaces --jq ".data[].attributes.name"',
@@ -48,10 +48,14 @@ The response body is printed as it comes (JSON pretty-printed; --jq filters it).
     }
     const res = await (await this.client()).send(method, path, body);
     const json = res.text === '' ? undefined : tryJson(res.text);
-    if (json !== undefined) this.print(json, () => JSON.stringify(json, null, 2));
+    const failed = res.status >= 300;
+    // An error is printed whole: a --jq written for the success document would hide it.
+    if (json !== undefined && !failed) this.print(json, () => JSON.stringify(json, null, 2));
+    else if (json !== undefined) process.stdout.write(`${JSON.stringify(json, null, 2)}\n`);
     else if (res.text !== '') process.stdout.write(res.text.endsWith('\n') ? res.text : `${res.text}\n`);
-    if (res.status >= 300) {
-      this.note(`HTTP ${res.status}`);
+    if (failed) {
+      const reasons = errorLines(json);
+      this.note(reasons.length > 0 ? reasons.map((r) => `HTTP ${res.status}: ${r}`).join('\n') : `HTTP ${res.status}`);
       this.exit(exitCodeFor(new BerthError([{ status: res.status, title: `HTTP ${res.status}` }])));
     }
   }
@@ -63,4 +67,15 @@ function tryJson(text: string): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** `title: detail (pointer)` of each JSON:API error object of an answer, if it has any. */
+function errorLines(json: unknown): string[] {
+  const errors = (json as { errors?: unknown } | undefined)?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors.map((e: { title?: unknown; detail?: unknown; source?: { pointer?: unknown } }) => {
+    const parts = [e.title, e.detail].filter((x) => typeof x === 'string' && x !== '').join(': ');
+    const pointer = typeof e.source?.pointer === 'string' ? ` (${e.source.pointer})` : '';
+    return `${parts || 'error'}${pointer}`;
+  });
 }

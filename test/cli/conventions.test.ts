@@ -206,6 +206,40 @@ describe('berth api', () => {
     expect(bad.code).toBe(5);
     expect((await cli('api', 'FETCH', '/organizations')).code).toBe(2);
   });
+
+  it('an error is printed whole whatever --jq says, with its titles and details on stderr', async () => {
+    const r = await cli(
+      'api',
+      'PATCH',
+      '/organizations/acme/workspaces/from-api',
+      '-f',
+      'data[type]=workspaces',
+      '-F',
+      'data[attributes][auto-apply]=maybe',
+      '--jq',
+      '.data.attributes.name',
+    );
+    expect(r.code).toBe(5);
+    expect(r.stdout).not.toBe('null\n');
+    expect(JSON.parse(r.stdout).errors[0].source.pointer).toBe('/data/attributes/auto-apply');
+    expect(r.stderr).toMatch(/HTTP 422: .*Auto-apply must be a boolean \(\/data\/attributes\/auto-apply\)/);
+  });
+
+  it("the README's PATCH by name with a typed field works as written", async () => {
+    const r = await cli(
+      'api',
+      'PATCH',
+      '/organizations/acme/workspaces/from-api',
+      '-f',
+      'data[type]=workspaces',
+      '-F',
+      'data[attributes][auto-apply]=false',
+      '--jq',
+      '.data.attributes["auto-apply"]',
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('false\n');
+  });
 });
 
 describe('--dry-run', () => {
