@@ -98,7 +98,8 @@ describeTerraform('terraform and workspace locks in berth', () => {
     const { berth, dir } = await initialized('crashed', 'app');
     const hanging = tf().start(dir, ['apply', '-auto-approve', '-var', 'hang=true', ...AUTO]);
     // The apply holds the lock while its provisioner runs; then it dies without unlocking.
-    await hanging.waitFor('hanging-now');
+    // (Its own output line, not the "Executing:" line that shows the command.)
+    await hanging.waitFor(/\(local-exec\): hanging-now$/m);
     expect((await berth.json('workspace', 'show', 'app')).attributes.locked).toBe(true);
     const killed = await hanging.kill('SIGKILL');
     expect(killed.signal).toBe('SIGKILL');
