@@ -9,6 +9,14 @@ export function isHeldByCaller(err: unknown): boolean {
 }
 
 /**
+ * The API's 409 for unlocking a workspace that is not locked (its detail names that case, for
+ * unlock and force-unlock alike): for a person, nothing left to do.
+ */
+export function isNotLocked(err: unknown): boolean {
+  return err instanceof BerthError && err.status === 409 && /the workspace is not locked/.test(err.detail ?? '');
+}
+
+/**
  * Explains a lock conflict as a person needs it: who holds the lock, by name, since when and why
  * (`Workspace app is locked by alice (user) since 14:02, 3 minutes ago: "migration".`). The
  * status stays that of the original error, and the detail keeps "is locked by", so the exit code

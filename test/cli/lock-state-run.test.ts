@@ -48,15 +48,22 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     expect(shown.stdout).toMatch(/Locked\s+yes, locked by admin \(user\) since \d\d:\d\d, just now: "db migration"\n/);
   });
 
-  it('unlock by someone else exits 8; --force releases it; unlocking an unlocked workspace exits 4', async () => {
+  it('unlock by someone else exits 8; --force releases it; unlocking an unlocked workspace says so and exits 0', async () => {
     const other = await runCli(['workspace', 'unlock', 'app'], { ...env, BERTH_TOKEN: bobToken });
     expect(other.code).toBe(8);
     const forced = await runCli(['workspace', 'unlock', 'app', '--force'], { ...env, BERTH_TOKEN: bobToken });
     expect(forced.code).toBe(0);
     expect(forced.stdout).toContain('Force-unlocked workspace app');
     const none = await cli('workspace', 'unlock', 'app');
-    expect(none.code).toBe(4);
-    expect(none.stderr).toContain('not locked');
+    expect(none.code).toBe(0);
+    expect(none.stdout).toBe('Workspace app is not locked: nothing to unlock.\n');
+    const noneJson = await cli('workspace', 'unlock', 'app', '--json');
+    expect(noneJson.code).toBe(0);
+    expect(JSON.parse(noneJson.stdout).attributes).toMatchObject({ name: 'app', locked: false });
+    expect(noneJson.stderr).toContain('is not locked');
+    const noneForced = await cli('workspace', 'unlock', 'app', '--force');
+    expect(noneForced.code).toBe(0);
+    expect(noneForced.stdout).toContain('is not locked');
   });
 
   it('a member who may read but not lock gets exit 3 and a message that names both causes', async () => {
