@@ -19,6 +19,7 @@ import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
 import { pruneRetainedData } from '../services/data-retention.js';
+import { recoverStagedStateFiles } from '../services/state-content.js';
 import { BerthError } from '../domain/errors.js';
 import { errorResponse, internalError } from './errors.js';
 import { cachedAnswers, stampFailures, type NodeListener } from './cached-answers.js';
@@ -145,6 +146,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // The web console at `/` (docs/console.md): only serve mounts it, and it reads its files lazily.
   app.route('/', consoleAssetRoutes(options.consoleDir ?? fileURLToPath(new URL('./console/', import.meta.url))));
   const createdToken = await ensureSiteAdminToken(store.db, new Date());
+  // Big state files staged by a serve that died before recording them (state-content.ts).
+  const recovered = await recoverStagedStateFiles({ db: store.db, clock: options.clock ?? systemClock });
+  if (recovered.adopted + recovered.discarded > 0)
+    options.log(
+      `state files left by an interrupted upload: ${recovered.adopted} recorded, ${recovered.discarded} removed`,
+    );
 
   // The retention pruning task: deletes what the data retention policies no longer keep.
   let pruneTimer: NodeJS.Timeout | null = null;

@@ -242,8 +242,12 @@ describe('state versions, outputs and resources', () => {
       const json = '{"format_version":"1.0","values":{}}';
       expect((await put(a['hosted-json-state-upload-url'], 'not json')).status).toBe(422);
       expect((await put(a['hosted-json-state-upload-url'], json)).status).toBe(200);
-      expect((await put(a['hosted-json-state-upload-url'], json)).status).toBe(409);
+      // Taken once: the same file again (a retry whose answer was lost) is a 200 that changes nothing.
+      expect((await put(a['hosted-json-state-upload-url'], json)).status).toBe(200);
+      expect((await put(a['hosted-json-state-upload-url'], '{"other":1}')).status).toBe(409);
       expect((await put(a['hosted-state-upload-url'], STATE.toString())).status).toBe(200);
+      expect((await put(a['hosted-state-upload-url'], STATE.toString())).status).toBe(200);
+      expect((await put(a['hosted-state-upload-url'], '{"version":4}')).status).toBe(409);
       const sv = (await api.get(`${P}/state-versions/${created.body.data.id}`, owner())).body.data;
       expect(sv.attributes).toMatchObject({
         status: 'finalized',

@@ -12,13 +12,18 @@ export interface ServeProcess {
 
 /**
  * Starts `berth serve --port 0` on `db` (a SQLite file or a `postgres://` URL) as a real process and waits until it listens. Rate
- * limiting is off unless `extraArgs` sets `--rate-limit` (tests send bursts with one token).
+ * limiting is off unless `extraArgs` sets `--rate-limit` (tests send bursts with one token). `env`
+ * adds environment variables (test hooks).
  */
-export function startServe(db: string, extraArgs: string[] = []): Promise<ServeProcess> {
+export function startServe(
+  db: string,
+  extraArgs: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ServeProcess> {
   const rate = extraArgs.includes('--rate-limit') ? [] : ['--rate-limit', '0'];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', db, ...rate, ...extraArgs], {
-      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '', BERTH_DATABASE_URL: '' },
+      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '', BERTH_DATABASE_URL: '', ...env },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';
