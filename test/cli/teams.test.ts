@@ -186,7 +186,8 @@ describe('berth team, token and whoami (local mode)', () => {
     const tokens = JSON.parse(list.stdout).filter((t: any) => t.attributes.description === 'laptop');
     expect(tokens).toHaveLength(1);
     expect(list.stdout).not.toContain(token);
-    expect((await runCli(['token', 'revoke', tokens[0].id], asAlice)).code).toBe(0);
+    // Its own token: --yes (test/cli/token-revoke-own.test.ts).
+    expect((await runCli(['token', 'revoke', tokens[0].id, '--yes'], asAlice)).code).toBe(0);
     const after = await runCli(['whoami'], asAlice);
     expect(after.code).toBe(6);
   });
