@@ -280,6 +280,11 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     // oclif's UnexpectedArgsError (its class name does not survive bundling; its message and `args` do).
     if (/^Unexpected arguments?: /.test(err.message) && Array.isArray((err as { args?: unknown }).args))
       return this.tooManyArguments((err as Error & { args: string[] }).args);
+    // Its RequiredArgsError and NonExistentFlagsError: one line, not oclif's message plus the usage.
+    if (/^Missing \d+ required args?/.test(err.message) && Array.isArray((err as { args?: unknown }).args))
+      return this.missingArguments((err as Error & { args: { name: string; description?: string }[] }).args);
+    if (/^Nonexistent flags?: /.test(err.message) && Array.isArray((err as { flags?: unknown }).flags))
+      return this.unknownFlags((err as Error & { flags: string[] }).flags);
     // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
     if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
     // Ctrl-C at a prompt: a new line so the shell prompt starts clean, nothing else, exit 130.
@@ -301,6 +306,27 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       `Error: too many arguments: ${extra.map((a) => JSON.stringify(a)).join(' ')}. ${command} takes ${
         takes.length === 0 ? 'no arguments' : takes.join(' ')
       }; quote a value that has spaces ("my name"). See \`${command} --help\`.\n`,
+    );
+    process.exitCode = EXIT.usage;
+    return this.exit(EXIT.usage);
+  }
+
+  /** A required argument is missing: which, what it is, and where the help is. */
+  private missingArguments(missing: { name: string; description?: string }[]): never {
+    const command = `${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''}`.trim();
+    const names = missing.map((a) => `${a.name.toUpperCase()}${a.description ? ` (${a.description})` : ''}`);
+    process.stderr.write(
+      `Error: missing argument${missing.length === 1 ? '' : 's'} ${names.join(', ')}. See \`${command} --help\`.\n`,
+    );
+    process.exitCode = EXIT.usage;
+    return this.exit(EXIT.usage);
+  }
+
+  /** A flag the command does not have. */
+  private unknownFlags(flags: string[]): never {
+    const command = `${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''}`.trim();
+    process.stderr.write(
+      `Error: unknown flag${flags.length === 1 ? '' : 's'} ${flags.join(', ')} for ${command}. See \`${command} --help\`.\n`,
     );
     process.exitCode = EXIT.usage;
     return this.exit(EXIT.usage);

@@ -16,15 +16,21 @@ const ALIASES: Record<string, string[]> = {
 
 export type Dispatch = { argv: string[] } | { error: string };
 
-function levenshtein(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, i) => i);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++)
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
-    previous = current;
-  }
-  return previous[b.length];
+/**
+ * Edit distance where swapping two neighbouring letters counts as one edit (optimal string
+ * alignment), so that `lsit` is one typo away from `list`, as people make them.
+ */
+function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
+  for (let i = 1; i <= a.length; i++)
+    for (let j = 1; j <= b.length; j++) {
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.length][b.length];
 }
 
 /** The words that may follow `words` (the next level of the command tree). */
@@ -40,8 +46,24 @@ export function suggestions(word: string, options: string[]): string[] {
   const expanded = ALIASES[word] ?? [];
   const limit = Math.max(1, Math.floor(word.length / 3));
   return options.filter(
-    (o) => expanded.includes(o) || levenshtein(word, o) <= limit || (word.length >= 2 && o.startsWith(word)),
+    (o) => expanded.includes(o) || editDistance(word, o) <= limit || (word.length >= 2 && o.startsWith(word)),
   );
+}
+
+/**
+ * The leading command words of `words` with their aliases spelled out (`ws lock` to `workspace
+ * lock`), the rest as typed: what shell completion sees, so that it completes after an alias
+ * exactly as after the full name.
+ */
+export function expandAliases(words: string[], ids: string[]): string[] {
+  const resolved: string[] = [];
+  let i = 0;
+  for (; i < words.length && !words[i].startsWith('-'); i++) {
+    const hit = [words[i], ...(ALIASES[words[i]] ?? [])].find((w) => nextWords(ids, resolved).includes(w));
+    if (!hit) break;
+    resolved.push(hit);
+  }
+  return [...resolved, ...words.slice(i)];
 }
 
 /**

@@ -231,5 +231,8 @@ export async function execute(options: { development?: boolean; dir: string }): 
     process.exitCode = 2;
     return undefined;
   }
+  // oclif reads process.argv again when it shows a command's usage after a parse error (a
+  // missing argument, an unknown flag): it must see the command as resolved, not its alias.
+  process.argv = [...process.argv.slice(0, 2), ...resolved.argv];
   return oclifExecute({ ...options, args: resolved.argv });
 }

@@ -1,5 +1,6 @@
 import { BerthCommand } from '../../cli/base-command.js';
 import { commandsFromConfig, complete, unquote } from '../../cli/completion.js';
+import { expandAliases } from '../../cli/dispatch.js';
 
 export default class CompletionCandidates extends BerthCommand<typeof CompletionCandidates> {
   static override hidden = true;
@@ -7,7 +8,15 @@ export default class CompletionCandidates extends BerthCommand<typeof Completion
   static override strict = false;
 
   async run(): Promise<void> {
-    const words = this.argv.slice(this.argv.indexOf('--') + 1).map(unquote);
+    const typed = this.argv.slice(this.argv.indexOf('--') + 1).map(unquote);
+    // Aliases (`ws lock`) complete like the full names; the word being completed stays as typed.
+    const words = [
+      ...expandAliases(
+        typed.slice(0, -1),
+        this.config.commands.map((c) => c.id),
+      ),
+      ...typed.slice(-1),
+    ];
     const { candidates, argument } = complete(
       commandsFromConfig(this.config.commands),
       words.length > 0 ? words : [''],
