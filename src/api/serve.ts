@@ -145,7 +145,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   // The web console at `/` (docs/console.md): only serve mounts it, and it reads its files lazily.
   app.route('/', consoleAssetRoutes(options.consoleDir ?? fileURLToPath(new URL('./console/', import.meta.url))));
-  const createdToken = await ensureSiteAdminToken(store.db, new Date());
   // Big state files staged by a serve that died before recording them (state-content.ts).
   const recovered = await recoverStagedStateFiles({ db: store.db, clock: options.clock ?? systemClock });
   if (recovered.adopted + recovered.discarded > 0)
@@ -377,6 +376,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     await store.close();
     throw new ServeSetupError(setupMessage(err, options));
   }
+  // Only once listening works: a start that fails (the port in use) must not mint a token it never shows.
+  const createdToken = await ensureSiteAdminToken(store.db, new Date());
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   server.on('clientError', answerClientError);
   // An Expect other than 100-continue: node's own answer would be an empty 417.
