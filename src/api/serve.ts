@@ -273,6 +273,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     // Shutting down (even if it began while this request was in flight): the connection closes
     // after this answer, so that a keep-alive client does not send its next request into a reset.
     if (closing) response.headers.set('Connection', 'close');
+    // Answered before its body arrived (an expired upload URL's 404, a 401, a 413): a little more
+    // is read and dropped, keeping the connection; more than that, and it closes after the answer.
+    else if (leavesMuchBodyUnread(env.incoming)) {
+      response.headers.set('Connection', 'close');
+      lingerOnClose(env.incoming);
+    }
     if (result.counted) {
       const key = tokenKey(env.incoming.headers.authorization);
       // A refused token (revoked) loses the bucket of its own.
@@ -436,6 +442,44 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 const API_PATH = /^\/api\/v2(?:[/?]|$)/;
+
+/** What of a request body still to come, once its answer is ready, serve drains to keep the connection. */
+const DRAIN_BYTES = 1024 * 1024;
+/** How long a connection closed after an early answer still reads (and drops) what the client sends. */
+const LINGER_MS = 2000;
+
+/**
+ * Whether the answer is ready while more than DRAIN_BYTES of the request body have yet to arrive
+ * (or an unknown amount: a chunked body, or one the app began to read). Node then reads and drops
+ * the rest; the HTTP adapter cuts the connection if that takes more than half a second, which a
+ * client told to keep the connection alive meets as a reset on its next request.
+ */
+function leavesMuchBodyUnread(incoming: IncomingMessage | Http2Bindings['incoming']): incoming is IncomingMessage {
+  if (!('httpVersionMajor' in incoming) || incoming.httpVersionMajor !== 1 || incoming.complete) return false;
+  const length = Number(incoming.headers['content-length']);
+  if (!Number.isSafeInteger(length) || incoming.readableDidRead) return true;
+  return length - incoming.readableLength > DRAIN_BYTES;
+}
+
+/**
+ * Closes the connection of an early answer without resetting it: the write side ends after the
+ * answer, while what the client still sends is read and dropped for LINGER_MS (until it closes its
+ * side). Closing at once would make the kernel answer the rest with a reset, which can make the
+ * client lose the answer itself.
+ */
+function lingerOnClose(incoming: IncomingMessage): void {
+  const socket = incoming.socket;
+  let ending = false;
+  // Node calls it once the answer is written (Connection: close); so does the adapter's drain.
+  socket.destroySoon = () => {
+    if (ending) return;
+    ending = true;
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
+}
 
 function pathOf(target: string): string {
   const q = target.indexOf('?');

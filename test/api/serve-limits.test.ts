@@ -74,6 +74,68 @@ function trickle(
 
 const errorOf = (res: RawResponse) => JSON.parse(res.body).errors[0];
 
+/**
+ * A raw keep-alive connection: `response()` waits for the next whole answer (framed by its
+ * Content-Length), `ended()` for the server to close its side; a reset rejects both.
+ */
+function rawConnection(port: number) {
+  // Half-open: the client may go on sending after the server closed its side.
+  const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+  socket.setEncoding('latin1');
+  let buffered = '';
+  let ended = false;
+  let failed: Error | null = null;
+  let wake: (() => void) | null = null;
+  const poke = () => {
+    wake?.();
+    wake = null;
+  };
+  socket.on('data', (d: string) => {
+    buffered += d;
+    poke();
+  });
+  socket.on('end', () => {
+    ended = true;
+    poke();
+  });
+  socket.on('error', (err) => {
+    failed = err;
+    poke();
+  });
+  const take = () => {
+    const at = buffered.indexOf('\r\n\r\n');
+    if (at < 0) return null;
+    const head = buffered.slice(0, at);
+    const length = Number(/^content-length: *(\d+)/im.exec(head)?.[1] ?? 0);
+    if (buffered.length < at + 4 + length) return null;
+    const body = buffered.slice(at + 4, at + 4 + length);
+    buffered = buffered.slice(at + 4 + length);
+    return { status: Number(head.split(' ')[1]), head, body };
+  };
+  const until = async <T>(ready: () => T | null): Promise<T> => {
+    for (;;) {
+      const value = ready();
+      if (value !== null) return value;
+      if (failed) throw failed;
+      if (ended) throw new Error(`the server closed the connection; left unread: ${JSON.stringify(buffered)}`);
+      await new Promise<void>((resolve) => (wake = resolve));
+    }
+  };
+  const closing = new Promise<string>((resolve) =>
+    socket.on('close', () => resolve(failed ? `reset: ${String(failed)}` : 'closed without an error')),
+  );
+  return {
+    socket,
+    closed: () => closing,
+    response: () => until(take),
+    ended: () =>
+      until(() => (failed ? null : ended ? true : null)).catch((err: Error) => {
+        if (ended && !failed) return true;
+        throw err;
+      }),
+  };
+}
+
 describe('limits of serve: bodies, URLs, headers', () => {
   const tmp = tempDb();
   let server: RunningServer;
@@ -231,6 +293,46 @@ describe('limits of serve: bodies, URLs, headers', () => {
     expect(put.status).toBe(200);
     const got = JSON.parse((await send(`${server.url}/api/v2/state-versions/${svId}`, 'GET', auth)).body);
     expect(got.data.attributes).toMatchObject({ status: 'finalized', size: state.length });
+  });
+
+  it('an early answer to an upload (unknown version: 404) keeps the connection or closes it cleanly', async () => {
+    const port = Number(new URL(server.url).port);
+    const head = (length: number) =>
+      `PUT /api/v2/state-versions/sv-UNKNOWNUNKNOWN12/content?expires=9999999999&signature=x HTTP/1.1\r\n` +
+      `Host: 127.0.0.1\r\nContent-Type: application/octet-stream\r\nContent-Length: ${length}\r\n\r\n`;
+    const health = 'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n';
+
+    // 300 KiB, all sent: the 404 keeps the connection, the rest of the body is read and dropped,
+    // and the next request on that connection is answered (it used to meet a closed connection).
+    const kept = rawConnection(port);
+    kept.socket.write(head(300 * 1024));
+    kept.socket.write(Buffer.alloc(300 * 1024, 'a'));
+    const notFound = await kept.response();
+    expect(notFound.status).toBe(404);
+    expect(notFound.head).toMatch(/^connection: keep-alive/im);
+    kept.socket.write(health);
+    expect((await kept.response()).status).toBe(200);
+    kept.socket.destroy();
+
+    // 8 MiB declared, 64 KiB sent before the answer: too much to wait for, so the 404 says
+    // Connection: close; what the client still sends meanwhile is read (no reset), then it closes.
+    const closed = rawConnection(port);
+    closed.socket.write(head(8 * 1024 * 1024));
+    closed.socket.write(Buffer.alloc(64 * 1024, 'a'));
+    const early = await closed.response();
+    expect(early.status).toBe(404);
+    expect(JSON.parse(early.body).errors[0].status).toBe('404');
+    expect(early.head).toMatch(/^connection: close/im);
+    closed.socket.write(Buffer.alloc(256 * 1024, 'a'));
+    expect(await closed.ended()).toBe(true);
+    // Still sending after the server closed its side: read and dropped, not answered with a reset.
+    closed.socket.end(Buffer.alloc(256 * 1024, 'a'));
+    expect(await closed.closed()).toBe('closed without an error');
+    // The client's next request, on a new connection.
+    const next = rawConnection(port);
+    next.socket.write(health);
+    expect((await next.response()).status).toBe(200);
+    next.socket.destroy();
   });
 
   it('answers 414 with a JSON:API error to a URL over 8 KiB, and serves one at the limit', async () => {

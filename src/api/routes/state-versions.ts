@@ -1,5 +1,4 @@
 import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
 import { badRequest, payloadTooLarge } from '../../domain/errors.js';
 import type { StateVersion } from '../../domain/state-version.js';
 import type { ServiceContext } from '../../services/context.js';
@@ -9,6 +8,7 @@ import { outputsOfVersion } from '../../services/state-outputs.js';
 import type { StateUrlQuery } from '../../services/state-urls.js';
 import * as states from '../../services/state-versions.js';
 import { readResource } from '../body.js';
+import { requestBodyLimit } from '../body-limit.js';
 import { readStateBody } from '../state-body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
@@ -98,11 +98,11 @@ export function stateVersionRoutes(): Hono<AppEnv> {
  */
 export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
-  const limit = bodyLimit({
-    maxSize: STATE_BODY_LIMIT,
-    onError: () => {
-      throw payloadTooLarge(`state uploads are limited to ${STATE_BODY_LIMIT} bytes`);
-    },
+  // Decided on node's Content-Length header when there is one: hono's own limit would wrap the
+  // body in a web stream, which, left unread by an early answer (an expired URL's 404), stops
+  // node from draining the rest and the kept-alive connection was cut (body-limit.ts).
+  const limit = requestBodyLimit(STATE_BODY_LIMIT, () => {
+    throw payloadTooLarge(`state uploads are limited to ${STATE_BODY_LIMIT} bytes`);
   });
   const files: [string, StateFileKind][] = [
     ['content', 'state'],
