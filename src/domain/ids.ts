@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 /** Base58-like alphabet: no 0, O, I or l, as the ids of HCP Terraform appear to use. */
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
@@ -62,4 +62,18 @@ export function newId(prefix: IdPrefix): string {
 
 export function looksLikeId(prefix: IdPrefix, value: string): boolean {
   return new RegExp(`^${prefix}-[A-Za-z0-9]{16}$`).test(value);
+}
+
+/**
+ * An id of the form `newId` makes, derived from `seed` (the same seed, the same id): for a name
+ * shown in place of another, such as the user of an invitation (domain/organization-membership.ts).
+ */
+export function derivedId(prefix: IdPrefix, seed: string): string {
+  let out = '';
+  for (let round = 0; out.length < 16; round++) {
+    for (const b of createHash('sha256').update(`${round}:${seed}`, 'utf8').digest()) {
+      if (b < 232 && out.length < 16) out += ALPHABET[b % 58];
+    }
+  }
+  return `${prefix}-${out}`;
 }

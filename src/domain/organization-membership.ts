@@ -1,22 +1,46 @@
 import { BerthError, Problems } from './errors.js';
-import { isEmail } from './user.js';
+import { derivedId } from './ids.js';
+import { isEmail, type UserView } from './user.js';
 
 export const MEMBERSHIP_STATUSES = ['invited', 'active'] as const;
 export type MembershipStatus = (typeof MEMBERSHIP_STATUSES)[number];
 
 /**
- * A user's membership of an organization. `invited` until the user accepts, then `active`. Only
- * an active member acts through their teams; `teamIds` are the teams an invited member will join.
+ * A user's membership of an organization, as one caller sees it. `invited` until the user
+ * accepts, then `active`. Only an active member acts through their teams; `teamIds` are the
+ * teams an invited member will join.
+ *
+ * An invitation tells nobody but the invitee who the invited person is (`invitee`): until they
+ * accept, it shows the email it was sent to, as typed, and a user id of its own
+ * (`inviteeUserId`), the same whether the email has an account or not. Anyone else sees the
+ * user's own email and id.
  */
 export interface OrganizationMembership {
   id: string;
   status: MembershipStatus;
   email: string;
   organizationName: string;
+  /** The user's id, or the invitation's own (`invitee`). */
   userId: string;
+  /** Shown as an invitation of an email: no account behind it is revealed. */
+  invitee: boolean;
   teamIds: string[];
   createdAt: string;
 }
+
+/**
+ * The user id an invitation shows until it is accepted: derived from the membership's id, so it
+ * is stable across reads, ties the email to no account, and names no user (`GET /users/:id` 404).
+ */
+export const inviteeUserId = (membershipId: string): string => derivedId('user', `invitee:${membershipId}`);
+
+/**
+ * The user of a membership as its reader may see it: an account (`view.details`: the whole user,
+ * for the user itself and site administrators; else its public face and the membership's email),
+ * or an invitee (the email the invitation was sent to, and nothing else).
+ */
+export type MemberUser =
+  { kind: 'account'; view: UserView; email: string } | { kind: 'invitee'; id: string; email: string };
 
 export interface InviteInput {
   email: string;

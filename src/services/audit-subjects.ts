@@ -165,10 +165,19 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       const r = await db
         .selectFrom('organization_memberships')
         .innerJoin('users', 'users.id', 'organization_memberships.user_id')
-        .select(['users.username', 'organization_memberships.organization_id'])
+        .select([
+          'users.username',
+          'users.email',
+          'organization_memberships.email as invited_email',
+          'organization_memberships.status',
+          'organization_memberships.organization_id',
+        ])
         .where('organization_memberships.id', '=', id)
         .executeTakeFirst();
-      return r ? inOrg(db, type, id, r.username, r.organization_id) : unresolved(type, id);
+      // An invitation is named by the email it was sent to: the trail, read by the organization,
+      // must not tell whose account it is (docs/api.md, "Organization memberships").
+      const name = r && (r.status === 'active' ? r.username : (r.invited_email ?? r.email));
+      return r ? inOrg(db, type, id, name ?? null, r.organization_id) : unresolved(type, id);
     }
     case 'team-projects': {
       const r = await db

@@ -1,5 +1,10 @@
+import type { Actor } from '../domain/actor.js';
 import { newId } from '../domain/ids.js';
-import type { MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
+import {
+  inviteeUserId,
+  type MembershipStatus,
+  type OrganizationMembership,
+} from '../domain/organization-membership.js';
 import { PENDING_USERNAME_LIKE } from '../domain/user.js';
 import type { Tx } from '../store/transaction.js';
 
@@ -11,7 +16,10 @@ export interface MembershipRow {
   user_id: string;
   status: string;
   created_at: string;
+  /** The user's own email. */
   email: string;
+  /** The email the invitation was sent to, as typed (migration 027). */
+  invited_email: string | null;
   username: string;
   org_name: string;
 }
@@ -29,6 +37,7 @@ export function membershipRows(db: Tx) {
       'm.status',
       'm.created_at',
       'users.email',
+      'm.email as invited_email',
       'users.username',
       'organizations.name as org_name',
     ]);
@@ -82,17 +91,27 @@ export async function teamIdsOf(db: Tx, rows: MembershipRow[]): Promise<Map<stri
   return out;
 }
 
-export async function toMemberships(db: Tx, rows: MembershipRow[]): Promise<OrganizationMembership[]> {
+/**
+ * Memberships as `reader` may see them: an invitation shows the email it was sent to (as typed)
+ * and, to anyone but the invitee, a user id of its own, so that it tells the inviter nothing
+ * about the account behind the email (domain/organization-membership.ts).
+ */
+export async function toMemberships(db: Tx, rows: MembershipRow[], reader: Actor): Promise<OrganizationMembership[]> {
   const teams = await teamIdsOf(db, rows);
-  return rows.map((r) => ({
-    id: r.id,
-    status: r.status as MembershipStatus,
-    email: r.email,
-    organizationName: r.org_name,
-    userId: r.user_id,
-    teamIds: teams.get(r.id) ?? [],
-    createdAt: r.created_at,
-  }));
+  return rows.map((r) => {
+    const invited = r.status !== 'active';
+    const invitee = invited && !(reader.kind === 'user' && reader.userId === r.user_id);
+    return {
+      id: r.id,
+      status: r.status as MembershipStatus,
+      email: invited ? (r.invited_email ?? r.email) : r.email,
+      organizationName: r.org_name,
+      userId: invitee ? inviteeUserId(r.id) : r.user_id,
+      invitee,
+      teamIds: teams.get(r.id) ?? [],
+      createdAt: r.created_at,
+    };
+  });
 }
 
 /**

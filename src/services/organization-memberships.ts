@@ -1,12 +1,18 @@
 import { BerthError, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import { MAX_TEAM_MEMBERS, tooMany } from '../domain/limits.js';
-import type { InviteInput, MembershipStatus, OrganizationMembership } from '../domain/organization-membership.js';
+import type {
+  InviteInput,
+  MemberUser,
+  MembershipStatus,
+  OrganizationMembership,
+} from '../domain/organization-membership.js';
 import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
 import type { Team } from '../domain/team.js';
-import { PENDING_USERNAME_LIKE, isPendingUsername, pendingUsername, type User } from '../domain/user.js';
-import { containsInsensitive } from '../store/like.js';
+import { isPendingUsername, pendingUsername } from '../domain/user.js';
+import { sql } from 'kysely';
+import { containsInsensitive, containsInsensitiveOf } from '../store/like.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
@@ -14,7 +20,7 @@ import { dropUnusedPlaceholder, membershipRows, toMemberships, type MembershipRo
 import { readableOrganization } from './organizations.js';
 import { ensureOwnersKeepAMember, teamMemberCount } from './team-members.js';
 import { getTeam } from './teams.js';
-import { usersByIds } from './users.js';
+import { seesUserDetails, usersByIds } from './users.js';
 import { inOrganizationOf } from './write-scope.js';
 import { inPage } from '../store/literal-limit.js';
 
@@ -46,8 +52,8 @@ async function visibleMembership(ctx: ServiceContext, tx: Tx, id: string) {
   return { row, manage, self };
 }
 
-async function one(db: Tx, row: MembershipRow): Promise<OrganizationMembership> {
-  return (await toMemberships(db, [row]))[0];
+async function one(ctx: ServiceContext, db: Tx, row: MembershipRow): Promise<OrganizationMembership> {
+  return (await toMemberships(db, [row], ctx.actor))[0];
 }
 
 /**
@@ -117,7 +123,7 @@ export async function inviteMember(
     const id = newId('ou');
     await tx
       .insertInto('organization_memberships')
-      .values({ id, organization_id: org.id, user_id: userId, status: 'invited', created_at: now })
+      .values({ id, organization_id: org.id, user_id: userId, status: 'invited', created_at: now, email: input.email })
       .execute();
     if (input.teamIds.length > 0) {
       await tx
@@ -128,9 +134,12 @@ export async function inviteMember(
         if ((await teamMemberCount(tx, teamId)) > MAX_TEAM_MEMBERS)
           throw tooMany('/data/relationships/teams', 'A team has too many members', MAX_TEAM_MEMBERS);
     }
-    return one(tx, (await membershipRows(tx).where('m.id', '=', id).executeTakeFirst())!);
+    return one(ctx, tx, (await membershipRows(tx).where('m.id', '=', id).executeTakeFirst())!);
   });
 }
+
+/** The email an invitation was sent to (its user's, for a membership written before migration 027). */
+const INVITED_EMAIL = sql`coalesce(${sql.ref('m.email')}, ${sql.ref('users.email')})`;
 
 export interface MembershipFilter {
   /** Only these emails (compared without case). */
@@ -148,17 +157,27 @@ export async function listMemberships(
 ): Promise<Paged<OrganizationMembership>> {
   const org = await managedOrganization(ctx, ctx.db, orgName);
   let query = membershipRows(ctx.db).where('m.organization_id', '=', org.id);
+  // An invitation is found by the email it was sent to, never by its user's username or own
+  // email: what the inviter did not type stays unknown to them (toMemberships).
   if (filter.emails && filter.emails.length > 0) {
     const emails = filter.emails.map((e) => e.toLowerCase());
-    query = query.where((eb) => eb(eb.fn('lower', ['users.email']), 'in', emails));
+    query = query.where((eb) =>
+      eb.or([
+        eb.and([eb('m.status', '=', 'active'), eb(eb.fn('lower', ['users.email']), 'in', emails)]),
+        eb.and([eb('m.status', '!=', 'active'), sql<boolean>`lower(${INVITED_EMAIL}) in (${sql.join(emails)})`]),
+      ]),
+    );
   }
   if (filter.status) query = query.where('m.status', '=', filter.status);
   if (filter.q) {
     const q = filter.q;
     query = query.where((eb) =>
       eb.or([
-        eb.and([eb('users.username', 'not like', PENDING_USERNAME_LIKE), containsInsensitive('users.username', q)]),
-        containsInsensitive('users.email', q),
+        eb.and([
+          eb('m.status', '=', 'active'),
+          eb.or([containsInsensitive('users.username', q), containsInsensitive('users.email', q)]),
+        ]),
+        eb.and([eb('m.status', '!=', 'active'), containsInsensitiveOf(INVITED_EMAIL, q)]),
       ]),
     );
   }
@@ -167,7 +186,7 @@ export async function listMemberships(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   const rows = await query.orderBy('m.created_at').orderBy('m.id').$call(inPage(page)).execute();
-  return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
+  return { items: await toMemberships(ctx.db, rows, ctx.actor), total: Number(n), page };
 }
 
 /** The caller's own memberships, in every organization (`GET /organization-memberships`). */
@@ -185,12 +204,12 @@ export async function listOwnMemberships(
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .executeTakeFirstOrThrow();
   const rows = await query.orderBy('organizations.name').$call(inPage(page)).execute();
-  return { items: await toMemberships(ctx.db, rows), total: Number(n), page };
+  return { items: await toMemberships(ctx.db, rows, ctx.actor), total: Number(n), page };
 }
 
 export async function getMembership(ctx: ServiceContext, id: string): Promise<OrganizationMembership> {
   const { row } = await visibleMembership(ctx, ctx.db, id);
-  return one(ctx.db, row);
+  return one(ctx, ctx.db, row);
 }
 
 /**
@@ -241,22 +260,37 @@ export async function acceptMembership(ctx: ServiceContext, id: string): Promise
       await tx.deleteFrom('invited_team_members').where('membership_id', '=', id).execute();
       await tx.updateTable('organization_memberships').set({ status: 'active' }).where('id', '=', id).execute();
     }
-    return one(tx, { ...row, status: 'active' });
+    return one(ctx, tx, { ...row, status: 'active' });
   });
 }
 
-/** The users and teams a list of memberships may include (`include=user,teams`), as the caller may see them. */
+/**
+ * The users and teams a list of memberships may include (`include=user,teams`), as the caller may
+ * see them: an invitation's user is only the email it was sent to (`invitee`); a member is seen
+ * whole by itself and site administrators, by everyone else as its public face and the email
+ * its membership shows (HCP Terraform shows the email of its members to those who manage them).
+ */
 export async function membershipIncludes(
   ctx: ServiceContext,
   items: OrganizationMembership[],
   include: { user: boolean; teams: boolean },
-): Promise<{ users: User[]; teams: Team[] }> {
-  const users = include.user
-    ? await usersByIds(
-        ctx.db,
-        items.map((m) => m.userId),
-      )
-    : [];
+): Promise<{ users: MemberUser[]; teams: Team[] }> {
+  const users: MemberUser[] = [];
+  if (include.user) {
+    const seen = new Set<string>();
+    for (const m of items) {
+      if (m.invitee && !seen.has(m.userId)) users.push({ kind: 'invitee', id: m.userId, email: m.email });
+      seen.add(m.userId);
+    }
+    const accounts = items.filter((m) => !m.invitee);
+    for (const user of await usersByIds(
+      ctx.db,
+      accounts.map((m) => m.userId),
+    )) {
+      const email = accounts.find((m) => m.userId === user.id)!.email;
+      users.push({ kind: 'account', view: { user, details: seesUserDetails(ctx, user.id) }, email });
+    }
+  }
   const teams: Team[] = [];
   if (include.teams) {
     for (const id of new Set(items.flatMap((m) => m.teamIds))) {

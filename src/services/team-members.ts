@@ -168,7 +168,11 @@ export async function teamMemberDetails(
   const users = include.users && team.userIds.length > 0 ? await usersByIds(ctx.db, team.userIds) : [];
   const memberships =
     include.memberships && membershipIds.length > 0
-      ? await toMemberships(ctx.db, await membershipRows(ctx.db).where('m.id', 'in', membershipIds).execute())
+      ? await toMemberships(
+          ctx.db,
+          await membershipRows(ctx.db).where('m.id', 'in', membershipIds).execute(),
+          ctx.actor,
+        )
       : [];
   return { membershipIds, users, memberships };
 }

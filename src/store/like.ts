@@ -10,5 +10,10 @@ export function likeEscape(text: string): string {
  * match that works the same on SQLite and PostgreSQL.
  */
 export function containsInsensitive(column: string, text: string): RawBuilder<boolean> {
-  return sql<boolean>`lower(${sql.ref(column)}) like ${`%${likeEscape(text.toLowerCase())}%`} escape '\\'`;
+  return containsInsensitiveOf(sql.ref(column), text);
+}
+
+/** `containsInsensitive` of an expression rather than a column. */
+export function containsInsensitiveOf(expression: RawBuilder<unknown>, text: string): RawBuilder<boolean> {
+  return sql<boolean>`lower(${expression}) like ${`%${likeEscape(text.toLowerCase())}%`} escape '\\'`;
 }

@@ -91,6 +91,8 @@ export interface OrganizationMembershipsTable {
   user_id: string;
   status: string;
   created_at: string;
+  /** The email the invitation was sent to, as typed (migration 027); null only if written by hand. */
+  email: string | null;
 }
 
 /** The teams an invited member joins when they accept (migration 014). */

@@ -11,9 +11,8 @@ import { readResource } from '../body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';
-import { serializeMembership } from '../serializers/organization-membership.js';
+import { serializeMemberUser, serializeMembership } from '../serializers/organization-membership.js';
 import { serializeTeam } from '../serializers/team.js';
-import { serializeUser } from '../serializers/user.js';
 
 const INCLUDES = ['user', 'teams'] as const;
 
@@ -43,7 +42,7 @@ async function included(c: Context<AppEnv>, items: OrganizationMembership[]): Pr
     user: inc.has('user'),
     teams: inc.has('teams'),
   });
-  return [...users.map(serializeUser), ...teams.map(serializeTeam)];
+  return [...users.map(serializeMemberUser), ...teams.map(serializeTeam)];
 }
 
 /**
@@ -66,7 +65,7 @@ export function organizationMembershipRoutes(): Hono<AppEnv> {
     const m = await memberships.inviteMember(c.get('ctx'), c.req.param('org'), input);
     // The user is included unasked, as HCP Terraform does.
     const { users } = await memberships.membershipIncludes(c.get('ctx'), [m], { user: true, teams: false });
-    return sendResource(c, serializeMembership(m), { status: 201, included: users.map(serializeUser) });
+    return sendResource(c, serializeMembership(m), { status: 201, included: users.map(serializeMemberUser) });
   });
 
   r.get('/organization-memberships', async (c) => {

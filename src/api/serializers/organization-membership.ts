@@ -1,5 +1,6 @@
-import type { OrganizationMembership } from '../../domain/organization-membership.js';
+import type { MemberUser, OrganizationMembership } from '../../domain/organization-membership.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
+import { avatarUrl, serializePublicUser, serializeUser } from './user.js';
 
 /** An `organization-memberships` document: status and email, the organization, the user and the teams. */
 export function serializeMembership(m: OrganizationMembership): ResourceObject {
@@ -17,5 +18,31 @@ export function serializeMembership(m: OrganizationMembership): ResourceObject {
       teams: { data: m.teamIds.map((id) => ({ id, type: 'teams' })) },
     },
     links: { self: `${API_PREFIX}/organization-memberships/${m.id}` },
+  };
+}
+
+/**
+ * The user of a membership, as its reader may see it (services/organization-memberships.ts,
+ * `membershipIncludes`). An invitee is the email the invitation was sent to and nothing else:
+ * `username` "" (HCP Terraform's invited people have none to show), no site-administrator flag,
+ * no dates or settings, the same whether the email has an account or not.
+ */
+export function serializeMemberUser(u: MemberUser): ResourceObject {
+  if (u.kind === 'account') {
+    if (u.view.details) return serializeUser(u.view.user);
+    const doc = serializePublicUser(u.view.user);
+    return { ...doc, attributes: { ...doc.attributes, email: u.email } };
+  }
+  return {
+    id: u.id,
+    type: 'users',
+    attributes: {
+      username: '',
+      email: u.email,
+      'avatar-url': avatarUrl(u.email),
+      'is-service-account': false,
+      'v2-only': false,
+    },
+    links: { self: `${API_PREFIX}/users/${u.id}` },
   };
 }

@@ -23,6 +23,7 @@ import * as m022 from './022_security_generation.js';
 import * as m023 from './023_workspace_counts.js';
 import * as m024 from './024_saml_role_structured_output.js';
 import * as m026 from './026_terraform_login_codes.js';
+import * as m027 from './027_invitation_emails.js';
 
 export interface Migration {
   version: number;
@@ -56,4 +57,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 23, name: 'workspace_counts', up: m023.up },
   { version: 24, name: 'saml_role_structured_output', up: m024.up },
   { version: 26, name: 'terraform_login_codes', up: m026.up },
+  { version: 27, name: 'invitation_emails', up: m027.up },
 ];
