@@ -3,6 +3,7 @@ import { BerthClient } from '../client/client.js';
 import { HttpTransport } from '../client/transport.js';
 import { DatabaseLocationError, resolveDatabaseLocation, type DatabaseLocation } from '../store/location.js';
 import { configPath, readConfig } from './config.js';
+import { missingDatabaseProblem } from './database-file.js';
 import { resolveConnection } from './connection.js';
 import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './exit-codes.js';
 import { compileJq, renderJqResults } from './jq.js';
@@ -82,6 +83,12 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
 
   /** Commands that may name a profile that does not exist yet (they create it): config set, login. */
   static createsProfile = false;
+
+  /**
+   * Set-up commands, which may create a SQLite database file that does not exist yet (org create,
+   * serve, restore); every other command refuses a missing file (cli/database-file.ts).
+   */
+  static createsDatabase = false;
 
   protected flags!: BaseFlags<T>;
   protected args!: BaseArgs<T>;
@@ -210,13 +217,19 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   /** The database of local mode and serve: `--database` / `$BERTH_DATABASE_URL`, else the SQLite file. */
   protected databaseLocation(): DatabaseLocation {
     const flags = this.flags as { db?: string; database?: string };
+    let location: DatabaseLocation;
     try {
-      return resolveDatabaseLocation(flags);
+      location = resolveDatabaseLocation(flags);
     } catch (err) {
       if (err instanceof DatabaseLocationError)
         this.error(`--database (or BERTH_DATABASE_URL): ${err.message}`, { exit: 2 });
       throw err;
     }
+    const missing = (this.ctor as typeof BerthCommand).createsDatabase
+      ? null
+      : missingDatabaseProblem(location, flags, process.env);
+    if (missing) this.usageFailure(missing);
+    return location;
   }
 
   /**
@@ -307,6 +320,13 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
         takes.length === 0 ? 'no arguments' : takes.join(' ')
       }; quote a value that has spaces ("my name"). See \`${command} --help\`.\n`,
     );
+    process.exitCode = EXIT.usage;
+    return this.exit(EXIT.usage);
+  }
+
+  /** A usage or configuration error as one line on stderr (oclif's own would wrap it), exit 2. */
+  protected usageFailure(message: string): never {
+    process.stderr.write(`Error: ${message}\n`);
     process.exitCode = EXIT.usage;
     return this.exit(EXIT.usage);
   }

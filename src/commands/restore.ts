@@ -4,6 +4,8 @@ import { renderFields } from '../cli/output.js';
 
 export default class Restore extends BerthCommand<typeof Restore> {
   static override summary = 'Restore a backup (from `berth backup`) into a new database file.';
+  /** Sets berth up: may create the SQLite database file. */
+  static override createsDatabase = true;
   static override description =
     'Checks the backup first (SQLite integrity check, and that it is a berth database), then writes it to --to PATH, else to the database file (--db or $BERTH_DB). ' +
     'Refuses to overwrite an existing database, which may be the one a running `berth serve` uses, unless --force. Stop the server before a forced restore over its database.';

@@ -6,6 +6,8 @@ import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../dom
 
 export default class Serve extends BerthCommand<typeof Serve> {
   static override summary = 'Run the HTTP API server (HCP Terraform API v2 dialect).';
+  /** Sets berth up: may create the SQLite database file. */
+  static override createsDatabase = true;
   static override description =
     'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), signs hosted-state URLs for --state-url-ttl seconds (300), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
   static override examples = [

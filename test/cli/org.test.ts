@@ -24,11 +24,13 @@ describe('berth org (local mode)', () => {
     expect(org.relationships['default-project'].data.id).toMatch(/^prj-/);
   });
 
-  it('creates the database file (and its folder) on first use', async () => {
+  it('org create creates the database file (and its folder) on first use', async () => {
     const nested = tempDb();
-    const r = await runCli(['org', 'list', '--json'], { BERTH_DB: `${nested.dir}/deep/er/b.db` });
+    const env = { BERTH_DB: `${nested.dir}/deep/er/b.db` };
+    expect((await runCli(['org', 'create', 'first', '--email', 'f@first.test'], env)).code).toBe(0);
+    const r = await runCli(['org', 'list', '--json'], env);
     expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toEqual([]);
+    expect(JSON.parse(r.stdout).map((o: { id: string }) => o.id)).toEqual(['first']);
     nested.cleanup();
   });
 

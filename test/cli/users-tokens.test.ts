@@ -1,10 +1,14 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempDb } from '../helpers/cli.js';
 
 describe('berth user and berth token (local mode)', () => {
   const tmp = tempDb();
   const env = { BERTH_DB: tmp.db };
   const cli = (...args: string[]) => runCli(args, env);
+  // Only set-up commands create the database (test/cli/missing-database.test.ts).
+  beforeAll(async () => {
+    expect((await cli('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
+  });
   afterAll(() => tmp.cleanup());
 
   it('creates, lists and deletes users', async () => {

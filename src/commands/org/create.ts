@@ -4,6 +4,8 @@ import { organizationFields } from '../../cli/views/organization.js';
 
 export default class OrgCreate extends BerthCommand<typeof OrgCreate> {
   static override summary = 'Create an organization.';
+  /** Sets berth up: may create the SQLite database file. */
+  static override createsDatabase = true;
   static override description =
     'Creates an organization with its "Default Project" and its owners team. When a user token creates it, that user becomes an owner.';
   static override examples = [
