@@ -1,11 +1,17 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Actor } from '../domain/actor.js';
 import { unauthorized } from '../domain/errors.js';
-import { authenticate } from '../services/tokens.js';
+import { authenticateUntil } from '../services/tokens.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { systemClock } from '../domain/clock.js';
 import type { AppEnv, AppOptions } from './env.js';
 import { requestHeader } from './node-headers.js';
+
+/**
+ * When the token of a request under `serve` expires (milliseconds since the epoch), for tokens
+ * that do: the read cache keeps the request's answer no longer (serve.ts, read-cache.ts).
+ */
+export const tokenExpiries = new WeakMap<object, number>();
 
 /**
  * Turns `Authorization: Bearer TOKEN` into the request's actor and service context. A missing or
@@ -24,10 +30,14 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
     }
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
     if (!match) throw unauthorized('the token is missing, malformed, revoked or unknown');
-    return authenticate(options.db, match[1], clock.now()).then((actor) => {
-      if (!actor) throw unauthorized('the token is missing, malformed, revoked or unknown');
+    return authenticateUntil(options.db, match[1], clock.now()).then((found) => {
+      if (!found) throw unauthorized('the token is missing, malformed, revoked or unknown');
       options.onAuthenticated?.(header);
-      return proceed(c, next, actor);
+      if (found.expiredAt !== null) {
+        const incoming = (c.env as { incoming?: object } | undefined)?.incoming;
+        if (incoming) tokenExpiries.set(incoming, Date.parse(found.expiredAt));
+      }
+      return proceed(c, next, found.actor);
     });
   };
 

@@ -16,6 +16,8 @@ import { hash } from 'node:crypto';
 export interface CachedAnswer {
   stamp: string;
   storedAt: number;
+  /** When the request's token expires (`wallClock` milliseconds), or null: never served from then on. */
+  expiresAt: number | null;
   headers: Record<string, string>;
   body: string;
   /** `headers` and the body's content-length as one flat name, value, name, value... list, built once. */
@@ -33,6 +35,8 @@ export interface ReadCacheOptions {
    */
   maxTotalChars: number;
   now?: () => number;
+  /** The time tokens expire by, in milliseconds since the epoch (serve's clock; tests fix it). */
+  wallClock?: () => number;
 }
 
 export const DEFAULT_READ_CACHE: ReadCacheOptions = {
@@ -62,6 +66,7 @@ const SAMPLE = 16;
 export class ReadCache {
   readonly #entries = new Map<string, CachedAnswer>();
   readonly #now: () => number;
+  readonly #wallClock: () => number;
   #totalChars = 0;
   readonly counters: ReadCacheCounters = { lookups: 0, hits: 0, stored: 0 };
   /** Answers kept and hits, over about the last STORE_WINDOW answers kept (see `wantsAnswer`). */
@@ -75,6 +80,7 @@ export class ReadCache {
     private readonly options: ReadCacheOptions = DEFAULT_READ_CACHE,
   ) {
     this.#now = options.now ?? (() => performance.now());
+    this.#wallClock = options.wallClock ?? (() => Date.now());
   }
 
   static key(authorization: string | undefined, target: string): string {
@@ -87,12 +93,19 @@ export class ReadCache {
     return this.stamp();
   }
 
-  /** The answer kept for `key` if it was computed at `stamp` (the current one) and is young enough. */
+  /**
+   * The answer kept for `key` if it was computed at `stamp` (the current one), is young enough,
+   * and its token has not expired since (from that very moment, its requests are 401s).
+   */
   get(key: string, stamp: string): CachedAnswer | null {
     this.counters.lookups++;
     const hit = this.#entries.get(key);
     if (!hit) return null;
-    if (hit.stamp !== stamp || this.#now() - hit.storedAt > this.options.maxAgeMs) {
+    if (
+      hit.stamp !== stamp ||
+      this.#now() - hit.storedAt > this.options.maxAgeMs ||
+      (hit.expiresAt !== null && this.#wallClock() >= hit.expiresAt)
+    ) {
       this.#drop(key);
       return null;
     }
@@ -115,8 +128,17 @@ export class ReadCache {
     return ++this.#skipped % SAMPLE === 0;
   }
 
-  /** Keeps an answer computed while the database was at `stamp` (taken before computing it). */
-  set(key: string, stamp: string, headers: Record<string, string>, body: string): void {
+  /**
+   * Keeps an answer computed while the database was at `stamp` (taken before computing it), for a
+   * token that expires at `expiresAt` (`wallClock` milliseconds; null: never).
+   */
+  set(
+    key: string,
+    stamp: string,
+    headers: Record<string, string>,
+    body: string,
+    expiresAt: number | null = null,
+  ): void {
     if (body.length > this.options.maxBodyBytes) return;
     this.#drop(key);
     while (
@@ -125,7 +147,7 @@ export class ReadCache {
     )
       this.#drop(this.#entries.keys().next().value!);
     const headerList = [...Object.entries(headers).flat(), 'content-length', String(Buffer.byteLength(body))];
-    this.#entries.set(key, { stamp, storedAt: this.#now(), headers, body, headerList });
+    this.#entries.set(key, { stamp, storedAt: this.#now(), expiresAt, headers, body, headerList });
     this.#totalChars += body.length;
     this.counters.stored++;
     if (++this.#recentStores >= STORE_WINDOW) {

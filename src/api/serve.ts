@@ -13,6 +13,7 @@ import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore, type Durability } from '../store/open.js';
 import { createApp } from './app.js';
+import { tokenExpiries } from './auth.js';
 import { JSONAPI, renderedDocument } from './documents.js';
 import { requestIdOf } from './request-id.js';
 import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
@@ -65,7 +66,10 @@ export interface ServeOptions {
    * turns it off. The first run comes one interval after the start.
    */
   pruneIntervalMs?: number;
-  /** The clock of the pruning task and of the rate limiter's windows (tests fix it). */
+  /**
+   * The clock of the app (token expiry, timestamps), of the read cache's token expiries, of the
+   * pruning task and of the rate limiter's windows (tests fix it).
+   */
   clock?: Clock;
   /** Serve HTTPS with this PEM certificate (chain) and key instead of plain HTTP. */
   tls?: { cert: Buffer | string; key: Buffer | string };
@@ -121,6 +125,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
   // A given clock (tests) drives the rate limiter's windows too; else the monotonic clock does.
   const clock = options.clock;
+  const appClock = clock ?? systemClock;
   const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
 
   const stateUrlTtlSeconds = options.stateUrlTtlSeconds ?? DEFAULT_STATE_URL_TTL_SECONDS;
@@ -140,6 +145,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const app = createApp({
     db: store.db,
     settings,
+    clock: appClock,
     onUnexpectedError: reportError,
     onAuthenticated: limiter ? (authorization) => knownTokens.add(tokenKey(authorization)!) : undefined,
   });
@@ -177,6 +183,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       ? null
       : new ReadCache(store.changeStamp, {
           ...DEFAULT_READ_CACHE,
+          // Tokens expire by the app's clock.
+          wallClock: () => appClock.now().getTime(),
           ...(options.readCacheEntries ? { maxEntries: options.readCacheEntries } : {}),
         });
   // Answers from the read cache are built with plain-object headers, which the HTTP adapter
@@ -248,7 +256,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // As text: the HTTP adapter writes a string body directly, without a stream.
       body = await response.text();
     }
-    readCache.set(key, stamp, headers, body);
+    readCache.set(key, stamp, headers, body, tokenExpiries.get(env.incoming) ?? null);
     return {
       response: new Response(body, { status: 200, headers: { ...headers, ...extra, 'x-request-id': requestId } }),
       requestId,

@@ -11,6 +11,8 @@ import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { orgFacts } from './access.js';
 import { ensureAdminUser } from './admin-user.js';
+import { accounts } from './users.js';
+import { isPendingUsername } from '../domain/user.js';
 import { cachedFacts, generationFor, rememberSnapshot } from './auth-cache.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
@@ -49,7 +51,8 @@ async function tokenIdentity(db: Kysely<DB>, hash: string): Promise<TokenIdentit
   switch (row.kind) {
     case 'site-admin':
     case 'user':
-      if (!row.user_id || !row.username) return null;
+      // An invitation's placeholder is no user: a token of one (none is ever made) is refused.
+      if (!row.user_id || !row.username || isPendingUsername(row.username)) return null;
       return {
         actor: {
           kind: 'user',
@@ -85,6 +88,18 @@ async function tokenIdentity(db: Kysely<DB>, hash: string): Promise<TokenIdentit
  * (services/auth-cache.ts), so it must not outlive the request it was made for.
  */
 export async function authenticate(db: Kysely<DB>, token: string, now: Date = new Date()): Promise<Actor | null> {
+  return (await authenticateUntil(db, token, now))?.actor ?? null;
+}
+
+/**
+ * `authenticate`, with the time the token expires (null: never): what `serve`'s read cache
+ * keeps an answer for that token no longer than.
+ */
+export async function authenticateUntil(
+  db: Kysely<DB>,
+  token: string,
+  now: Date = new Date(),
+): Promise<{ actor: Actor; expiredAt: string | null } | null> {
   const hash = hashToken(token);
   const gen = await generationFor(db);
   const identity = await cachedFacts(
@@ -102,7 +117,7 @@ export async function authenticate(db: Kysely<DB>, token: string, now: Date = ne
   // An actor object of this request's own, which its look-ups of access facts know it by.
   const actor = { ...identity.actor };
   rememberSnapshot(actor, db, gen);
-  return actor;
+  return { actor, expiredAt: identity.expiredAt };
 }
 
 /** Who a new token records as its creator: the acting user, team or organization (by id). */
@@ -200,7 +215,7 @@ export async function createUserToken(
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
   return writeTransaction(ctx, async (tx) => {
-    const user = await tx.selectFrom('users').select('id').where('id', '=', userId).executeTakeFirst();
+    const user = await accounts(tx).select('id').where('id', '=', userId).executeTakeFirst();
     if (!user) throw notFound(`user ${userId} not found`);
     const { n } = await tx
       .selectFrom('tokens')
@@ -238,6 +253,9 @@ function toInfo(row: Selectable<TokensTable>, organizationName: string | null = 
 export async function listUserTokens(ctx: ServiceContext, userId: string): Promise<TokenInfo[]> {
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === userId;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
+  if (!self && !(await accounts(ctx.db).select('id').where('id', '=', userId).executeTakeFirst())) {
+    throw notFound(`user ${userId} not found`);
+  }
   const rows = await ctx.db
     .selectFrom('tokens')
     .selectAll()

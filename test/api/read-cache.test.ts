@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ReadCache } from '../../src/api/read-cache.js';
+import { startServer } from '../../src/api/serve.js';
+import { tempDb } from '../helpers/cli.js';
 import { openStore } from '../../src/store/open.js';
 import { sharedDatabase } from '../helpers/store.js';
 
@@ -138,5 +142,60 @@ describe('the store change stamp', () => {
       await b.close();
       await shared.cleanup();
     }
+  });
+});
+
+describe("serve's read cache and a token's expiry", () => {
+  it('answers 401 from the very moment the token expires: a kept answer is not served past it', async () => {
+    const tmp = tempDb();
+    const stats = join(tmp.dir, 'read-cache-stats.json');
+    // serve's clock, which the app's token checks and the read cache both read: moved by hand.
+    let now = Date.parse('2030-01-01T00:00:00.000Z');
+    const server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: () => {},
+      rateLimit: 0,
+      clock: { now: () => new Date(now) },
+      readCacheStatsFile: stats,
+    });
+    try {
+      const call = (method: string, path: string, token: string, body?: unknown) =>
+        fetch(`${server.url}/api/v2${path}`, {
+          method,
+          headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/vnd.api+json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      const admin = server.createdToken!;
+      const org = await call('POST', '/organizations', admin, {
+        data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } },
+      });
+      expect(org.status).toBe(201);
+      const expiry = now + 60_000;
+      const made = await call('POST', '/organizations/acme/authentication-token', admin, {
+        data: { type: 'authentication-tokens', attributes: { 'expired-at': new Date(expiry).toISOString() } },
+      });
+      expect(made.status).toBe(201);
+      const token = ((await made.json()) as any).data.attributes.token as string;
+
+      // Polled before the expiry: answered, from the cache after the first time.
+      for (const at of [now, now + 30_000, expiry - 1, expiry - 1]) {
+        now = at;
+        const res = await call('GET', '/organizations/acme', token);
+        expect(res.status).toBe(200);
+        await res.text();
+      }
+      // The very moment it expires: 401, with the cache on as with it off.
+      now = expiry;
+      const expired = await call('GET', '/organizations/acme', token);
+      expect(expired.status).toBe(401);
+      await expired.text();
+    } finally {
+      await server.close();
+    }
+    // The cache did answer the polls (else this would prove nothing about it).
+    expect(JSON.parse(readFileSync(stats, 'utf8')).hits).toBeGreaterThan(0);
+    tmp.cleanup();
   });
 });
