@@ -6,7 +6,7 @@ import { configPath, readConfig } from './config.js';
 import { missingDatabaseProblem } from './database-file.js';
 import { resolveConnection } from './connection.js';
 import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './exit-codes.js';
-import { compileJq, renderJqResults } from './jq.js';
+import { compileJq, JqFilterError, type JqFilter } from './jq-filter.js';
 import {
   configureColour,
   OUTPUT_FORMATS,
@@ -66,7 +66,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     })(),
     jq: Flags.string({
       description:
-        'filter the JSON output with a jq expression (a built-in subset of jq; implies --json), e.g. ".[].attributes.name"',
+        'filter the JSON output with a jq expression (all of jq; implies --json), e.g. ".[].attributes.name"',
       helpGroup: 'GLOBAL',
     }),
     columns: Flags.string({
@@ -97,7 +97,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   private clientInstance?: BerthClient;
   /** The output format this invocation resolved to (flags, then the profile, then table). */
   protected outputFormat: OutputFormat = 'table';
-  private jqFilter?: ReturnType<typeof compileJq>;
+  private jqFilter?: JqFilter;
   /** Where each resolved setting came from: a flag, a variable, a file, a profile, or the default. */
   protected sources: Record<'profile' | 'server' | 'token' | 'org' | 'output', string> = {
     profile: 'default',
@@ -142,6 +142,11 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     f.token = connection.token;
     f.org = connection.org;
     this.outputFormat = this.resolveOutput(f, connection.output);
+    if (f.jq !== undefined)
+      this.jqFilter = await compileJq(f.jq).catch((err: unknown) => {
+        if (err instanceof JqFilterError) this.error(err.message, { exit: 2 });
+        throw err;
+      });
     this.recordSources(connection.sources, connection.output);
     setTableFormat(this.outputFormat === 'csv' ? 'csv' : 'table');
     f.json = this.outputFormat === 'json' || this.outputFormat === 'yaml';
@@ -183,11 +188,6 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     if (f.jq !== undefined) {
       if (f.output && f.output !== 'json')
         this.error(`--jq filters JSON; it cannot be combined with --output ${f.output}`, { exit: 2 });
-      try {
-        this.jqFilter = compileJq(f.jq);
-      } catch (err) {
-        this.error((err as Error).message, { exit: 2 });
-      }
       return 'json';
     }
     if (f.json) return 'json';
@@ -278,8 +278,11 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     if (!this.jsonMode) return human();
     if (!this.jqFilter) return renderJson(json);
     try {
-      return renderJqResults(this.jqFilter(json));
+      const { text, warnings } = this.jqFilter(json);
+      if (warnings !== '') this.note(warnings);
+      return text;
     } catch (err) {
+      if (err instanceof JqFilterError && err.warnings !== '') this.note(err.warnings);
       return this.error((err as Error).message, { exit: 2 });
     }
   }

@@ -21,16 +21,27 @@ describe('imports that the start-up time depends on', () => {
     ).toEqual([]);
   });
 
-  it('the prompt library and the HTTP server adapter are only loaded lazily (await import)', () => {
+  it('the prompt library, the HTTP server adapter and jq are only loaded lazily (await import)', () => {
     const eager = files.filter(
       (f) =>
-        /^import [^;]*from '(@inquirer\/prompts|@hono\/node-server)'/m.test(f.text) &&
-        !/^import type /m.test(f.text.match(/^import [^;]*from '(@inquirer\/prompts|@hono\/node-server)'/m)![0]),
+        /^import [^;]*from '(@inquirer\/prompts|@hono\/node-server|jq-wasm)'/m.test(f.text) &&
+        !/^import type /m.test(
+          f.text.match(/^import [^;]*from '(@inquirer\/prompts|@hono\/node-server|jq-wasm)'/m)![0],
+        ),
     );
     // src/api/serve.ts is itself loaded only by `serve` (await import in src/commands/serve.ts).
     expect(eager.map((f) => f.path)).toEqual([join('src', 'api', 'serve.ts')]);
     expect(files.find((f) => f.path === join('src', 'commands', 'serve.ts'))!.text).toMatch(
       /await import\('\.\.\/api\/serve\.js'\)/,
     );
+    expect(files.find((f) => f.path === join('src', 'cli', 'jq-filter.ts'))!.text).toMatch(/await import\('jq-wasm'\)/);
+  });
+
+  it("the built bundle requires jq-wasm only inside --jq's lazy import, and holds none of it", () => {
+    const bundle = readFileSync(join(ROOT, 'dist', 'cli.cjs'), 'utf8');
+    // esbuild turns `await import(x)` of an external package into a require() inside a promise.
+    expect(bundle.match(/require\("jq-wasm"\)/g)).toHaveLength(1);
+    expect(bundle).toMatch(/Promise\.resolve\(\)\.then\(\(\)=>__toESM\(require\("jq-wasm"\)/);
+    expect(bundle).not.toContain('JqError');
   });
 });

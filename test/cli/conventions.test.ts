@@ -79,11 +79,39 @@ describe('output formats', () => {
     expect((await cli('workspace', 'list', '--jq', '.[] | select(.attributes.name == "none")')).stdout).toBe('');
   });
 
+  it('--jq is all of jq: interpolation, @tsv, @csv, split, ..', async () => {
+    const run = async (filter: string) => {
+      const r = await cli('workspace', 'list', '--jq', filter);
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      return r.stdout;
+    };
+    expect(await run('.[] | "\\(.attributes.name) locked=\\(.attributes.locked)"')).toBe(
+      'web locked=false\ndb locked=true\n',
+    );
+    expect(await run('.[] | [.attributes.name, .attributes.locked] | @tsv')).toBe('web\tfalse\ndb\ttrue\n');
+    expect(await run('.[] | [.attributes.name, .attributes.description] | @csv')).toBe(
+      '"web",\n"db","the, ""database"""\n',
+    );
+    expect(await run('.[] | .id | split("-") | .[0]')).toBe('ws\nws\n');
+    expect(await run('[.. | select(type == "string" and startswith("migr"))] | unique | .[]')).toBe('migration\n');
+  });
+
   it('an invalid --jq is a usage error before anything runs', async () => {
     const r = await cli('workspace', 'create', 'never', '--jq', '.[');
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--jq');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/--jq: syntax error, unexpected end of file at line 1, column 2/);
+    const unknown = await cli('workspace', 'create', 'never', '--jq', '.[] | sel(.x)');
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toContain('--jq: sel/1 is not defined');
     expect((await cli('workspace', 'list', '--jq', '.[].attributes.name')).stdout).not.toContain('never');
+  });
+
+  it('a --jq that fails on the data is a usage error naming --jq, with nothing on stdout', async () => {
+    const r = await cli('workspace', 'list', '--jq', '.[] | .attributes.name | .[]');
+    expect(r).toMatchObject({ code: 2, stdout: '' });
+    expect(r.stderr).toContain('--jq: Cannot iterate over string ("web")');
   });
 
   it('--output yaml and csv; csv quotes fields and honours --columns', async () => {
@@ -161,6 +189,8 @@ describe('berth api', () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout).data).toMatchObject({ id: 'acme', type: 'organizations' });
     expect((await cli('api', 'get', 'organizations', '--jq', '.data[].id')).stdout).toBe('acme\n');
+    const tsv = await cli('api', 'GET', '/organizations', '--jq', '.data[] | [.id, .type] | @tsv');
+    expect(tsv).toMatchObject({ code: 0, stdout: 'acme\torganizations\n' });
   });
 
   it('POST with fields builds the JSON:API body; the change is real and audited', async () => {
