@@ -57,10 +57,13 @@ async function one(ctx: ServiceContext, db: Tx, row: MembershipRow): Promise<Org
 }
 
 /**
- * The user with this email (a person's account first, else the placeholder of an earlier
- * invitation; compared without case), or a new placeholder: an invitation claims no username
- * (domain/user.ts, `pendingUsername`), and the person who later gets an account with this email
- * takes the placeholder over, invitations and all (users.createUser).
+ * Who an invitation of this email goes to (compared without case): the placeholder of earlier
+ * invitations still pending, if any, else the oldest account with the email, else a new
+ * placeholder. An invitation claims no username (domain/user.ts, `pendingUsername`); the person
+ * a site administrator later creates with this email takes the placeholder over, invitations and
+ * all (users.createUser). The placeholder comes first: berth verifies no email, so an account
+ * that set its email (`PATCH /account/update`) to one with pending invitations gets neither
+ * those nor the later ones.
  */
 async function userForEmail(tx: Tx, email: string, now: string): Promise<string> {
   const found = await tx
@@ -70,7 +73,7 @@ async function userForEmail(tx: Tx, email: string, now: string): Promise<string>
     .orderBy('created_at')
     .orderBy('id')
     .execute();
-  const account = found.find((u) => !isPendingUsername(u.username)) ?? found[0];
+  const account = found.find((u) => isPendingUsername(u.username)) ?? found[0];
   if (account) return account.id;
   const id = newId('user');
   await tx

@@ -67,9 +67,19 @@ export async function createUser(ctx: ServiceContext, input: UserInput): Promise
   return toUser(row);
 }
 
+/**
+ * The users of the instance: every row of `users` but the placeholders of invitations to emails
+ * nobody has an account for (domain/user.ts, `pendingUsername`). A placeholder is no user: it is
+ * not listed, counted, searched, found by id, deleted or given a token; only its invitations
+ * show it, as the email they were sent to.
+ */
+export function accounts(db: Tx) {
+  return db.selectFrom('users').where('username', 'not like', PENDING_USERNAME_LIKE);
+}
+
 export async function listUsers(ctx: ServiceContext, page: PageRequest, q?: string): Promise<Paged<User>> {
   requireAdmin(ctx);
-  let query = ctx.db.selectFrom('users');
+  let query = accounts(ctx.db);
   if (q) {
     query = query.where((eb) => eb.or([containsInsensitive('username', q), containsInsensitive('email', q)]));
   }
@@ -82,7 +92,7 @@ export async function listUsers(ctx: ServiceContext, page: PageRequest, q?: stri
 export async function getUser(ctx: ServiceContext, id: string): Promise<User> {
   const self = ctx.actor.kind === 'user' && ctx.actor.userId === id;
   if (!self && !canOnInstance(ctx.actor, 'instance:manage-users')) throw notFound();
-  const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await accounts(ctx.db).selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`user ${id} not found`);
   return toUser(row);
 }
@@ -128,7 +138,7 @@ async function sharesOrganization(ctx: ServiceContext, id: string): Promise<bool
 export async function showUser(ctx: ServiceContext, id: string): Promise<UserView> {
   const details = seesUserDetails(ctx, id);
   if (!details && !(await sharesOrganization(ctx, id))) throw notFound(`user ${id} not found`);
-  const row = await ctx.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  const row = await accounts(ctx.db).selectAll().where('id', '=', id).executeTakeFirst();
   if (!row) throw notFound(`user ${id} not found`);
   return { user: toUser(row), details };
 }
@@ -139,8 +149,7 @@ export async function showUser(ctx: ServiceContext, id: string): Promise<UserVie
  */
 export async function usersByIds(db: Tx, ids: string[]): Promise<User[]> {
   if (ids.length === 0) return [];
-  const rows = await db
-    .selectFrom('users')
+  const rows = await accounts(db)
     .selectAll()
     .where('id', 'in', [...new Set(ids)])
     .orderBy('username')
@@ -172,7 +181,12 @@ export async function deleteUser(ctx: ServiceContext, id: string): Promise<void>
         `user ${id} holds the lock of ${held.length} workspace(s): ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}; unlock them (force-unlock) before deleting the user`,
       );
     }
-    const result = await tx.deleteFrom('users').where('id', '=', id).executeTakeFirst();
+    // An invitation's placeholder is no user to delete (deleting its invitations removes it).
+    const result = await tx
+      .deleteFrom('users')
+      .where('id', '=', id)
+      .where('username', 'not like', PENDING_USERNAME_LIKE)
+      .executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) throw notFound(`user ${id} not found`);
   });
 }
