@@ -62,7 +62,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.use('*', requestIdMiddleware());
   app.use('*', auditMiddleware(options));
-  const meta = metaRoutes();
+  const meta = metaRoutes(options.db);
   app.route('/', meta.root);
   app.route('/', healthRoutes(options.db));
   // `terraform login`'s authorization page: a redirect to the console's approval page.

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { pendingMigrations } from '../store/migrate.js';
 import type { DB } from '../store/schema.js';
 
@@ -19,4 +19,13 @@ export async function readiness(db: Kysely<DB>): Promise<Readiness> {
   if (pending.length > 0)
     return { ready: false, reason: `migrations pending: ${pending.map((m) => m.version).join(', ')}` };
   return { ready: true };
+}
+
+/**
+ * Throws the database's own error when it does not answer (an unreachable PostgreSQL: the API
+ * answers 503 with Retry-After), so that a request that reads nothing else (`/api/v2/ping`)
+ * tells a client the truth with the read cache off as with it on (its stamp query fails first).
+ */
+export async function requireDatabase(db: Kysely<DB>): Promise<void> {
+  await sql`select 1`.execute(db);
 }

@@ -144,5 +144,29 @@ describe('serve while PostgreSQL is down', () => {
     await proxy.up();
     await expect.poll(async () => (await call('GET', '/api/v2/organizations/acme')).status).toBe(200);
     expect((await call('GET', '/api/v2/ping')).status).toBe(204);
+    await server.close();
+  });
+
+  it('answers ping 503 with the read cache off too (it used to say 204: ping read nothing)', async () => {
+    const url = new URL(schema.url);
+    url.host = `127.0.0.1:${proxy.port}`;
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: url.toString(),
+      log: () => {},
+      rateLimit: 0,
+      readCacheEntries: 0,
+    });
+    expect((await call('GET', '/api/v2/ping')).status).toBe(204);
+    await proxy.down();
+    for (const path of ['/api/v2/ping', '/api/v2/organizations/acme', '/readyz']) {
+      const r = await call('GET', path);
+      expect(r.status, `${path}: ${r.text}`).toBe(503);
+      expect(r.headers.get('retry-after'), path).toBe('1');
+      expect(JSON.parse(r.text).errors[0]).toMatchObject({ status: '503', title: 'service unavailable' });
+    }
+    await proxy.up();
+    await expect.poll(async () => (await call('GET', '/api/v2/ping')).status).toBe(204);
   });
 });

@@ -1,4 +1,7 @@
 import { Hono } from 'hono';
+import type { Kysely } from 'kysely';
+import { requireDatabase } from '../../services/health.js';
+import type { DB } from '../../store/schema.js';
 import { TERRAFORM_LOGIN_CLIENT, TERRAFORM_LOGIN_PORTS } from '../../domain/terraform-login.js';
 
 export const API_VERSION = '2.6';
@@ -14,14 +17,18 @@ const LOGIN_V1 = {
   ports: TERRAFORM_LOGIN_PORTS,
 };
 
-/** Ping (read by go-tfe at start-up) and service discovery (read by Terraform and its provider). */
-export function metaRoutes(): { root: Hono; v2: Hono } {
+/**
+ * Ping (read by go-tfe at start-up) and service discovery (read by Terraform and its provider).
+ * Ping answers 503 while the database does not (docs/api.md, "Limits of serve").
+ */
+export function metaRoutes(db: Kysely<DB>): { root: Hono; v2: Hono } {
   const root = new Hono();
   root.get('/.well-known/terraform.json', (c) =>
     c.json({ 'tfe.v2': '/api/v2/', 'tfe.v2.1': '/api/v2/', 'tfe.v2.2': '/api/v2/', 'login.v1': LOGIN_V1 }),
   );
   const v2 = new Hono();
-  v2.get('/ping', (c) => {
+  v2.get('/ping', async (c) => {
+    await requireDatabase(db);
     c.header('TFP-API-Version', API_VERSION);
     c.header('TFP-AppName', APP_NAME);
     c.header('X-TFE-Version', `berth-${BERTH_VERSION}`);
