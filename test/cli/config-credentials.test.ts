@@ -77,7 +77,10 @@ describe('configuration and credentials', () => {
   it('BERTH_SERVER wins over TFE_ADDRESS; without any server the CLI is in local mode', async () => {
     const bogus = await whoami({ BERTH_SERVER: 'http://127.0.0.1:9', TFE_ADDRESS: server.url, TFE_TOKEN: aliceToken });
     expect(bogus.code).toBe(7);
-    const local = await whoami({ BERTH_DB: join(tmp.dir, 'local.db'), TFE_TOKEN: aliceToken });
+    const localDb = { BERTH_DB: join(tmp.dir, 'local.db') };
+    // Only set-up commands create a database (test/cli/missing-database.test.ts).
+    expect((await cli(['org', 'create', 'here', '--email', 'h@here.test'], localDb)).code).toBe(0);
+    const local = await whoami({ ...localDb, TFE_TOKEN: aliceToken });
     // Local mode acts as the site-administrator user admin.
     expect(local).toMatchObject({ kind: 'user', username: 'admin', 'site-admin': true });
   });
