@@ -4,6 +4,7 @@ import { HttpTransport } from '../client/transport.js';
 import { DatabaseLocationError, resolveDatabaseLocation, type DatabaseLocation } from '../store/location.js';
 import { configPath, readConfig } from './config.js';
 import { missingDatabaseProblem } from './database-file.js';
+import { unexpectedArgumentMessage } from './dispatch.js';
 import { resolveConnection } from './connection.js';
 import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './exit-codes.js';
 import { compileJq, JqFilterError, type JqFilter } from './jq-filter.js';
@@ -133,9 +134,8 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     };
     const config = readConfig(configPath());
     if (f.profile !== 'default' && !config.profiles[f.profile] && !(this.ctor as typeof BerthCommand).createsProfile)
-      this.error(
+      this.usageFailure(
         `no profile "${f.profile}" in ${configPath()}${Object.keys(config.profiles).length > 0 ? ` (profiles: ${Object.keys(config.profiles).join(', ')})` : ''}; create it with \`berth config set KEY VALUE --profile ${f.profile}\``,
-        { exit: 2 },
       );
     const connection = resolveConnection(f, process.env, config, f.profile);
     f.server = connection.server;
@@ -318,6 +318,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
   private tooManyArguments(extra: string[]): never {
     const command = `${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''}`.trim();
     const takes = Object.keys(this.ctor.args ?? {}).map((a) => a.toUpperCase());
+    if (takes.length === 0) return this.usageFailure(unexpectedArgumentMessage(extra[0], command));
     process.stderr.write(
       `Error: too many arguments: ${extra.map((a) => JSON.stringify(a)).join(' ')}. ${command} takes ${
         takes.length === 0 ? 'no arguments' : takes.join(' ')

@@ -66,11 +66,65 @@ export function expandAliases(words: string[], ids: string[]): string[] {
   return [...resolved, ...words.slice(i)];
 }
 
+/** What dispatch knows of the commands beyond their ids (both optional, for the pure tests). */
+export interface DispatchOptions {
+  bin?: string;
+  /** The global flags (every command has them): names, whether they take a value, short names. */
+  globalFlags?: { name: string; char?: string; takesValue: boolean }[];
+  /** Whether a command takes positional arguments (a command that takes none refuses one). */
+  takesArguments?: (id: string) => boolean;
+}
+
+/**
+ * Global flags typed before the command (`berth --profile ops ws ls`): taken off the front, to be
+ * put after the command words, where oclif reads them. Answers the flags, the index of the first
+ * word after them, or the flag it does not know.
+ */
+function leadingGlobalFlags(
+  argv: string[],
+  flags: NonNullable<DispatchOptions['globalFlags']>,
+): { taken: string[]; next: number } | { unknown: string } {
+  const taken: string[] = [];
+  let i = 0;
+  while (i < argv.length && argv[i].startsWith('-') && argv[i] !== '--') {
+    const word = argv[i];
+    const long = word.startsWith('--') ? word.slice(2).split('=')[0] : undefined;
+    const flag = flags.find((f) =>
+      long !== undefined ? f.name === long || (!f.takesValue && `no-${f.name}` === long) : f.char === word[1],
+    );
+    if (!flag) return { unknown: word };
+    // The value is the next word, unless given in the same one (--org=acme, -oacme).
+    const inline = long !== undefined ? word.includes('=') : word.length > 2;
+    const width = flag.takesValue && !inline ? 2 : 1;
+    if (i + width > argv.length) return { taken: [...taken, ...argv.slice(i)], next: argv.length };
+    taken.push(...argv.slice(i, i + width));
+    i += width;
+  }
+  return { taken, next: i };
+}
+
 /**
  * Resolves the leading command words of `argv` (with aliases); everything after the command is
- * left as typed. `help WORDS...` becomes `WORDS... --help`.
+ * left as typed. `help WORDS...` becomes `WORDS... --help`. Global flags typed before the command
+ * move after it; a word after a command that takes no arguments is refused here, since oclif
+ * would read it as part of the command's name.
  */
-export function dispatch(argv: string[], ids: string[], bin = 'berth'): Dispatch {
+export function dispatch(argv: string[], ids: string[], options: DispatchOptions | string = {}): Dispatch {
+  const { bin = 'berth', globalFlags = [], takesArguments } = typeof options === 'string' ? { bin: options } : options;
+  // --help, -h and --version first are oclif's; so is an empty command line.
+  const first = argv[0];
+  let globals: string[] = [];
+  if (first?.startsWith('-') && !['--help', '-h', '--version', '--'].includes(first) && globalFlags.length > 0) {
+    const leading = leadingGlobalFlags(argv, globalFlags);
+    if ('unknown' in leading)
+      return {
+        error: `unknown flag ${leading.unknown} before the command; only global flags (${globalFlags.map((f) => `--${f.name}`).join(', ')}) may come before it. Run "${bin} help" for the commands.`,
+      };
+    globals = leading.taken;
+    argv = argv.slice(leading.next);
+    if (argv.length === 0 || argv[0].startsWith('-'))
+      return { error: `a command is missing after ${globals.join(' ')}. Run "${bin} help" for the commands.` };
+  }
   const helpAsked = argv[0] === 'help' && !ids.includes('help');
   const rest = helpAsked ? argv.slice(1) : argv;
   const words: string[] = [];
@@ -92,7 +146,13 @@ export function dispatch(argv: string[], ids: string[], bin = 'berth'): Dispatch
       error: `"${typed}" is not a ${bin} command.${hint} Run "${[bin, 'help', ...words].join(' ')}" for the list.`,
     };
   }
-  const resolved = [...words, ...rest.slice(i)];
   if (helpAsked) return { argv: [...words, '--help'] };
-  return { argv: resolved };
+  if (complete && next !== undefined && !next.startsWith('-') && takesArguments && !takesArguments(id))
+    return { error: unexpectedArgumentMessage(next, `${bin} ${words.join(' ')}`) };
+  return { argv: [...words, ...globals, ...rest.slice(i)] };
+}
+
+/** A word given to a command that takes no arguments (the same words as the command's own check). */
+export function unexpectedArgumentMessage(word: string, command: string): string {
+  return `unexpected argument ${JSON.stringify(word)}: ${command} takes no arguments. See \`${command} --help\`.`;
 }

@@ -107,6 +107,7 @@ import WorkspaceTagsList from '../commands/workspace/tags/list.js';
 import WorkspaceTagsRemove from '../commands/workspace/tags/remove.js';
 import Version from '../commands/version.js';
 import Api from '../commands/api.js';
+import { BerthCommand } from './base-command.js';
 import { dispatch } from './dispatch.js';
 import { execute as oclifExecute } from './oclif.js';
 
@@ -225,7 +226,15 @@ export { flush, handle } from './oclif.js';
  * oclif parses and runs the command.
  */
 export async function execute(options: { development?: boolean; dir: string }): Promise<unknown> {
-  const resolved = dispatch(process.argv.slice(2), Object.keys(COMMANDS));
+  const commands: Record<string, { args?: object; strict?: boolean }> = COMMANDS;
+  const resolved = dispatch(process.argv.slice(2), Object.keys(COMMANDS), {
+    globalFlags: Object.entries(BerthCommand.baseFlags).map(([name, flag]) => ({
+      name,
+      char: (flag as { char?: string }).char,
+      takesValue: flag.type !== 'boolean',
+    })),
+    takesArguments: (id) => commands[id].strict === false || Object.keys(commands[id].args ?? {}).length > 0,
+  });
   if ('error' in resolved) {
     process.stderr.write(`Error: ${resolved.error}\n`);
     process.exitCode = 2;
