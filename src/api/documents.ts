@@ -59,8 +59,8 @@ export function renderedDocument(res: Response): RenderedDocument | undefined {
 }
 
 /**
- * Every JSON:API body goes out through here, with the JSON:API media type and the request's
- * `X-Request-Id` (request-id.ts). The response is made here with a plain object of headers rather
+ * Every JSON:API body goes out through here, with the JSON:API media type, `Cache-Control:
+ * no-store` and the request's `X-Request-Id` (request-id.ts). The response is made here with a plain object of headers rather
  * than through hono's `c.body`, which makes a `Headers` object as soon as there are two: under
  * `serve`, the HTTP adapter writes a plain object as it is, while a `Headers` object costs its
  * making and reading back, a large share of a small request's time. `serve` reads the headers and
@@ -75,7 +75,8 @@ export function sendDocument(
 ): Response {
   const text = JSON.stringify(body);
   const requestId = c.get('requestId') as string | undefined;
-  const all: Record<string, string> = { 'content-type': JSONAPI, ...headers };
+  // What a token may read is never kept by a browser or a proxy (docs/api.md, "Transport").
+  const all: Record<string, string> = { 'content-type': JSONAPI, 'cache-control': 'no-store', ...headers };
   if (requestId) all['x-request-id'] = requestId;
   const res = new Response(text, { status, headers: all });
   rendered.set(res, { headers: all, body: text });

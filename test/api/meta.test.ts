@@ -26,6 +26,13 @@ describe('meta endpoints', () => {
     expect(res.headers.get('TFP-API-Version')).toBeTruthy();
   });
 
+  it('says Cache-Control: no-store on authenticated answers, errors included', async () => {
+    for (const path of ['/api/v2/organizations', '/api/v2/account/details', '/api/v2/organizations/nope']) {
+      const res = await api.get(path);
+      expect(res.headers.get('cache-control'), path).toBe('no-store');
+    }
+  });
+
   it('serves service discovery as plain application/json', async () => {
     const res = await api.get('/.well-known/terraform.json', { token: null });
     expect(res.status).toBe(200);

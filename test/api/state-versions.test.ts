@@ -259,6 +259,15 @@ describe('state versions, outputs and resources', () => {
       expect(raw.text).toBe(STATE.toString());
       const js = await api.request('GET', path(sv.attributes['hosted-json-state-download-url']), { token: null });
       expect(js.text).toBe(json);
+      // A state holds secrets: no cache keeps it, no browser sniffs it or shows it in place.
+      for (const [res, file] of [
+        [raw, `${sv.id}.tfstate`],
+        [js, `${sv.id}.json`],
+      ] as const) {
+        expect(res.headers.get('cache-control')).toBe('no-store');
+        expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+        expect(res.headers.get('content-disposition')).toBe(`attachment; filename="${file}"`);
+      }
       await unlock(id);
     });
 

@@ -35,6 +35,9 @@ describe('serve: the read cache follows every write', () => {
     // The cached answer carries the same headers as the computed one.
     expect([...again.headers.keys()].sort()).toEqual([...first.headers.keys()].sort());
     expect(again.headers.get('content-length')).toBe(first.headers.get('content-length'));
+    // Answers of a token are kept by no browser or proxy, from the cache as computed.
+    expect(first.headers.get('cache-control')).toBe('no-store');
+    expect(again.headers.get('cache-control')).toBe('no-store');
 
     const lock = await runCli(['workspace', 'lock', 'app'], local());
     expect(lock.code, lock.stderr).toBe(0);

@@ -120,8 +120,15 @@ export function stateContentRoutes(context: Pick<ServiceContext, 'db' | 'clock'>
       return c.body(null, 200);
     });
     r.get(`/state-versions/:id/${path}`, async (c) => {
-      const body = await downloadStateFile(context, c.req.param('id'), kind, signedQuery(c));
-      return c.body(new Uint8Array(body), 200, { 'Content-Type': 'application/json' });
+      const id = c.req.param('id');
+      const body = await downloadStateFile(context, id, kind, signedQuery(c));
+      // A state holds secrets: never kept by a cache, never sniffed into something a browser runs.
+      return c.body(new Uint8Array(body), 200, {
+        'Content-Type': 'application/json',
+        'Cache-Control': 'no-store',
+        'X-Content-Type-Options': 'nosniff',
+        'Content-Disposition': `attachment; filename="${id}${kind === 'state' ? '.tfstate' : '.json'}"`,
+      });
     });
   }
   return r;
