@@ -1,5 +1,6 @@
 import { Command, Flags, type Interfaces } from './oclif.js';
 import { BerthClient } from '../client/client.js';
+import { BerthError } from '../domain/errors.js';
 import { HttpTransport } from '../client/transport.js';
 import { DatabaseLocationError, resolveDatabaseLocation, type DatabaseLocation } from '../store/location.js';
 import { configPath, readConfig } from './config.js';
@@ -310,6 +311,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       return this.exit(EXIT.interrupted);
     }
     process.stderr.write(`${messageFor(err)}\n`);
+    if (err instanceof BerthError && err.status === 401) process.stderr.write(`${this.unauthorizedHint()}\n`);
     process.exitCode = exitCodeFor(err);
     return this.exit(exitCodeFor(err));
   }
@@ -326,6 +328,15 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     );
     process.exitCode = EXIT.usage;
     return this.exit(EXIT.usage);
+  }
+
+  /** After a 401: which server refused which credential, and where that credential came from. */
+  private unauthorizedHint(): string {
+    const f = this.flags as { server?: string; token?: string; db?: string; database?: string } | undefined;
+    const where = f?.server ? `server ${f.server}` : 'the local database';
+    const login = f?.server ? `\`berth login ${f.server}\`` : '--token or BERTH_TOKEN';
+    if (!f?.token) return `No token was given for ${where}: log in with ${login}.`;
+    return `The ${where} refused the token from ${this.sources.token} (unknown, revoked or expired): log in again with ${login}, or change it there.`;
   }
 
   /** A usage or configuration error as one line on stderr (oclif's own would wrap it), exit 2. */

@@ -21,6 +21,7 @@ import ConfigList from '../commands/config/list.js';
 import ConfigSet from '../commands/config/set.js';
 import ConfigUnset from '../commands/config/unset.js';
 import Login from '../commands/login.js';
+import Logout from '../commands/logout.js';
 import OrgCreate from '../commands/org/create.js';
 import OrgDelete from '../commands/org/delete.js';
 import OrgInvite from '../commands/org/invite.js';
@@ -119,6 +120,7 @@ export const COMMANDS = {
   'config:set': ConfigSet,
   'config:unset': ConfigUnset,
   login: Login,
+  logout: Logout,
   'agent-pool:create': AgentPoolCreate,
   'agent-pool:delete': AgentPoolDelete,
   'agent-pool:list': AgentPoolList,
