@@ -176,11 +176,8 @@ export async function setUpHostileTenant(url, adminToken) {
           'source-name': fill(len.sourceName),
           'source-url': `https://${'u'.repeat(len.sourceUrl)}`,
           'working-directory': fill(len.workingDirectory),
+          // Prefixes and patterns are alternatives (a workspace holds one list or the other).
           'trigger-prefixes': Array.from(
-            { length: lists },
-            (_, j) => `${j}${fill(len.triggerEntry - String(j).length)}`,
-          ),
-          'trigger-patterns': Array.from(
             { length: lists },
             (_, j) => `${j}${fill(len.triggerEntry - String(j).length)}`,
           ),

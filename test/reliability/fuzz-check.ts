@@ -13,6 +13,31 @@ const NON_JSONAPI = new Set([
   'GET /api/v2/state-versions/:id/json-content',
 ]);
 
+/**
+ * OAuth endpoints of `terraform login` (docs/api.md "terraform login (login.v1)"): the token
+ * endpoint answers as OAuth 2.0 says, in JSON (`{"error": ...}` on refusal, `{"access_token": ...}`
+ * on success); the authorization page redirects a browser (302, no body) or refuses with a
+ * JSON:API error.
+ */
+const OAUTH = new Set(['POST /api/v2/terraform-login/token', 'GET /terraform-login/authorize']);
+
+/** What is wrong with an answer of an OAuth endpoint, or null. */
+function oauthProblem(res: { status: number; contentType: string | null; text: string }, where: string): string | null {
+  if (res.status === 302) return res.text === '' ? null : `302 with a body: ${where}`;
+  const type = res.contentType ?? '';
+  if (!type.startsWith('application/json') && !type.startsWith('application/vnd.api+json'))
+    return `content type ${res.contentType}: ${where}`;
+  let doc: any;
+  try {
+    doc = JSON.parse(res.text);
+  } catch {
+    return `not JSON: ${where}`;
+  }
+  if (res.status >= 400)
+    return typeof doc?.error === 'string' || Array.isArray(doc?.errors) ? null : `refusal without an error: ${where}`;
+  return typeof doc?.access_token === 'string' ? null : `success without access_token: ${where}`;
+}
+
 export interface World {
   api: TestApi;
   acme: SeededOrg;
@@ -63,6 +88,7 @@ export async function problemWith(w: World, req: FuzzRequest): Promise<string | 
     w.checksum = after;
   }
   if (res.status >= 400 && changed) return `rejected request changed the database: ${where}`;
+  if (OAUTH.has(routeKey(req.route))) return oauthProblem(res, where);
   if (res.text === '')
     return res.status === 204 || res.status === 202 || (res.status === 200 && req.route.path.endsWith('/content'))
       ? null

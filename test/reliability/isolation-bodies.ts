@@ -26,6 +26,20 @@ const policy = () => ({
 });
 const report = () => ({ data: { type: 'run-reports', attributes: { status: 'planning' } } });
 const none = undefined;
+/** A well-formed `terraform login` request (test/api/terraform-login.test.ts covers the flow). */
+const loginRequest = (type: string) => ({
+  data: {
+    type,
+    attributes: {
+      'client-id': 'terraform-cli',
+      'redirect-uri': 'http://localhost:10000/login',
+      'response-type': 'code',
+      'code-challenge': 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM',
+      'code-challenge-method': 'S256',
+      state: 'abc',
+    },
+  },
+});
 
 /** The routes of one workspace, by id and by organization and name alike. */
 function workspaceRoutes(base: string): Record<string, IsolationCase> {
@@ -149,6 +163,18 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'POST /api/v2/console/sign-ins': {
     expect: 'own',
     body: () => ({ data: { type: 'console-sign-ins', attributes: { code: 'A'.repeat(43) } } }),
+  },
+  // terraform login: an approval or a denial is the caller's own (team and organization tokens get
+  // 403) and names no organization; the authorization page and the token endpoint take no token.
+  'GET /terraform-login/authorize': { expect: 'own' },
+  'POST /api/v2/terraform-login/token': { expect: 'own' },
+  'POST /api/v2/terraform-login/approvals': { expect: 'own', body: () => loginRequest('terraform-login-approvals') },
+  'POST /api/v2/terraform-login/denials': { expect: 'own', body: () => loginRequest('terraform-login-denials') },
+  // Instance settings: site administrators only; nobody of B is one.
+  'GET /api/v2/admin/general-settings': { expect: 404 },
+  'PATCH /api/v2/admin/general-settings': {
+    expect: 404,
+    body: () => ({ data: { type: 'general-settings', attributes: { 'default-remote-state-access': true } } }),
   },
   'GET /api/v2/organizations/:org/teams': { expect: 404 },
   'POST /api/v2/organizations/:org/teams': {

@@ -1,4 +1,4 @@
-import { Flags } from '@oclif/core';
+import { Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { usageError } from '../../../cli/prompts.js';
 import { generalSettingsFields } from '../../../cli/views/admin-settings.js';
