@@ -1,7 +1,7 @@
 import type { Selectable, Updateable } from 'kysely';
 import { conflict, notAuthorized, notFound } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
-import { lockedByOther, type LockHolder } from '../domain/lock.js';
+import { holderOf, lockedByOther, sameHolder, type LockHolder } from '../domain/lock.js';
 import type { PageRequest, Paged } from '../domain/paging.js';
 import { can, type OrgFacts } from '../domain/policy.js';
 import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } from '../domain/run.js';
@@ -122,6 +122,10 @@ export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: Pag
   return { items: rows.map((r) => toRun(ctx, r, facts)), total: Number(n), page };
 }
 
+function heldBy(ws: WorkspaceRow, holder: LockHolder): boolean {
+  return sameHolder({ kind: ws.locked_by_kind as LockHolder['kind'], id: ws.locked_by_id ?? '' }, holder);
+}
+
 function runHolds(ws: WorkspaceRow, runId: string): boolean {
   return ws.locked === 1 && ws.locked_by_kind === 'runs' && ws.locked_by_id === runId;
 }
@@ -129,7 +133,9 @@ function runHolds(ws: WorkspaceRow, runId: string): boolean {
 /**
  * Moves a run to `report.status`, recording phase times. A run that starts planning or applying
  * takes the workspace lock (409 when someone else holds it); a run that ends releases it,
- * promoting the state it wrote, as an unlock does.
+ * promoting the state it wrote, as an unlock does. When the caller itself holds the workspace
+ * lock (a person recording history while they keep the workspace locked), the run works under
+ * that lock: it neither takes nor releases it.
  */
 export async function transitionRun(ctx: ServiceContext, id: string, report: RunReport): Promise<Run> {
   const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
@@ -152,7 +158,8 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
     if (report.policyCheckFailed !== undefined) changes.policy_check_failed = report.policyCheckFailed ? 1 : 0;
 
     const locking = LOCKING_STATUSES.includes(to);
-    if (locking && !runHolds(ws, id)) {
+    const heldByCaller = ws.locked === 1 && heldBy(ws, holderOf(ctx.actor));
+    if (locking && !runHolds(ws, id) && !heldByCaller) {
       if (ws.locked === 1) {
         throw conflict(lockedByOther({ kind: ws.locked_by_kind as LockHolder['kind'], id: ws.locked_by_id ?? '' }));
       }

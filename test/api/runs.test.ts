@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
+import { createUserToken } from '../../src/services/tokens.js';
+import { createUser } from '../../src/services/users.js';
 import { TestApi } from '../helpers/api.js';
 
 describe('run records, the locks runs hold, and the metrics they feed', () => {
@@ -80,11 +83,28 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
 
   it('a run cannot start planning while someone else holds the lock (409)', async () => {
     const ws = await workspace();
-    await api.post(`/api/v2/workspaces/${ws}/actions/lock`);
+    // Another site administrator, a user of their own, holds the lock.
+    const ctx = TestApi.ctx(api.store, LOCAL_SITE_ADMIN);
+    const other = await createUser(ctx, { username: 'other-admin', email: 'other@example.com', isSiteAdmin: true });
+    const token = (await createUserToken(ctx, other.id, null)).token!;
+    expect((await api.post(`/api/v2/workspaces/${ws}/actions/lock`, undefined, { token })).status).toBe(200);
     const r = await run(ws);
     const res = await report(r.id, 'planning');
     expect(res.status).toBe(409);
     expect((await api.get(`/api/v2/runs/${r.id}`)).body.data.attributes.status).toBe('pending');
+  });
+
+  it('a run reported by the caller who holds the workspace lock works under that lock and leaves it held', async () => {
+    const ws = await workspace();
+    expect((await api.post(`/api/v2/workspaces/${ws}/actions/lock`, { reason: 'import' })).status).toBe(200);
+    const r = await run(ws);
+    for (const status of ['planning', 'planned', 'applying', 'applied'])
+      expect((await report(r.id, status)).status).toBe(200);
+    expect((await api.get(`/api/v2/runs/${r.id}`)).body.data.attributes.status).toBe('applied');
+    const doc = (await api.get(`/api/v2/workspaces/${ws}`)).body.data;
+    // The caller's own lock, untouched: neither taken over by the run nor released when it ended.
+    expect(doc.attributes).toMatchObject({ locked: true, 'locked-reason': 'import' });
+    expect(doc.relationships['locked-by']?.data?.type).not.toBe('runs');
   });
 
   it('refuses impossible transitions (409) and accepts discard and cancel (202)', async () => {

@@ -1,9 +1,50 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { explainLockConflict } from '../../cli/lock-conflict.js';
+import { describeLock } from '../../cli/lock-holder.js';
 import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { runFields } from '../../cli/views/run.js';
+import type { BerthClient } from '../../client/client.js';
+import type { Resource } from '../../client/jsonapi.js';
+import type { RunAttributes, WorkspaceAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
+import { tokensApi } from '../../client/teams.js';
+import { BerthError } from '../../domain/errors.js';
+
+/**
+ * Refuses, before a run is created, a workspace whose lock someone else holds: the run could not
+ * start, and a pending run left behind would become the workspace's current run. A lock the
+ * caller holds is no obstacle (the run is recorded under it). A holder the CLI cannot compare
+ * (a lock taken with an organization token) is left to the server.
+ */
+async function refuseForeignLock(client: BerthClient, workspaceId: string): Promise<void> {
+  const doc = await client.get<WorkspaceAttributes>(`/workspaces/${encodeURIComponent(workspaceId)}`, {
+    include: 'locked_by',
+  });
+  const ws = doc.data;
+  if (!ws.attributes.locked) return;
+  const holder = ws.relationships?.['locked-by']?.data;
+  if (!holder || Array.isArray(holder)) return;
+  if (holder.type === 'users' || holder.type === 'teams') {
+    const me = (await tokensApi(client).whoami()).data.attributes;
+    if (holder.type === 'users' && me['user-id'] === holder.id) return;
+    if (holder.type === 'teams' && me['team-id'] === holder.id) return;
+  }
+  throw new BerthError([
+    {
+      status: 409,
+      title: 'conflict',
+      detail: `Workspace ${ws.attributes.name} is ${describeLock(ws, doc.included ?? [])}; a run cannot be recorded until it is unlocked (nothing was recorded).`,
+    },
+  ]);
+}
+
+/** Ends a run that could not be recorded, so that it is not left pending as the workspace's current run. */
+async function abandon(state: WorkspaceStateClient, run: Resource<RunAttributes>): Promise<void> {
+  const status = run.attributes.status === 'pending' ? 'discarded' : 'canceled';
+  await state.report(run.id, { status }).catch(() => undefined);
+}
 
 const OUTCOMES = ['applied', 'errored', 'planned_and_finished', 'discarded', 'canceled'] as const;
 
@@ -11,7 +52,7 @@ export default class RunRecord extends BerthCommand<typeof RunRecord> {
   static override summary = 'Record a run executed elsewhere, with its outcome and phase durations.';
   static override description = `For scripts that import run history: creates a run and reports its phases through berth's executor extension (POST /runs/:id/actions/report), ending at --finished-at (default now). The durations feed the workspace's performance attributes.
 
-While it is reported, the run holds the workspace lock, so the workspace must not be locked by someone else.`;
+While it is reported, the run holds the workspace lock, so the workspace must not be locked by someone else. A workspace you have locked yourself is fine: the run is recorded under your lock, which stays held. When the run cannot be recorded, nothing is left behind: a workspace locked by someone else is refused before any run is created (exit 8, naming the holder).`;
   static override examples = [
     '<%= config.bin %> run record app-prod --org acme --status applied --plan-ms 42000 --apply-ms 180000 --message "nightly"',
     '<%= config.bin %> run record acme/app-prod --status errored --plan-ms 9000 --error "provider crashed"',
@@ -46,9 +87,11 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     const planEnd = applyStart;
     const planStart = planEnd - f['plan-ms'];
 
-    const state = new WorkspaceStateClient(await this.client());
+    const client = await this.client();
+    const state = new WorkspaceStateClient(client);
     const ref = parseWorkspaceArg(this.args.workspace, f.org);
     const id = await state.workspaceId(ref);
+    await refuseForeignLock(client, id);
     const run = (await state.createRun(id, { message: f.message, 'is-destroy': f.destroy })).data;
     const steps: { status: string; at: string }[] = [];
     if (f.status !== 'canceled') steps.push({ status: 'planning', at: iso(planStart) });
@@ -59,13 +102,19 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     }
     steps.push({ status: f.status, at: iso(end) });
     let last = run;
-    for (const step of steps) {
-      const final = step === steps[steps.length - 1];
-      last = await state.report(run.id, {
-        ...step,
-        ...(final && f.error ? { 'error-message': f.error } : {}),
-        ...(final && f['policy-failed'] ? { 'policy-check-failed': true } : {}),
-      });
+    try {
+      for (const step of steps) {
+        const final = step === steps[steps.length - 1];
+        last = await state.report(run.id, {
+          ...step,
+          ...(final && f.error ? { 'error-message': f.error } : {}),
+          ...(final && f['policy-failed'] ? { 'policy-check-failed': true } : {}),
+        });
+      }
+    } catch (err) {
+      // Taken by someone else between the check and the report: end the run, then say who holds it.
+      await abandon(state, last);
+      await explainLockConflict(err, client, id);
     }
     const name = 'name' in ref ? ref.name : undefined;
     this.print(last, () => `Recorded run ${last.id} (${last.attributes.status}).\n${runFields(last, name)}`);
