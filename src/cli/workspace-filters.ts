@@ -18,13 +18,16 @@ const split = (v: string | undefined) =>
 export const workspaceFilterFlags = {
   search: Flags.string({ description: 'names containing this text (case-insensitive)' }),
   wildcard: Flags.string({ description: 'name pattern with * as prefix, suffix or both, e.g. "app-*"' }),
-  tags: Flags.string({ description: 'flat tags the workspaces must all have (comma-separated)' }),
+  tags: Flags.string({
+    description: 'flat tags the workspaces must all have (comma-separated names; key-value tags: --tag)',
+  }),
   'exclude-tags': Flags.string({ description: 'flat tags the workspaces must not have (comma-separated)' }),
   project: Flags.string({ char: 'p', description: 'only this project (prj- id or name)' }),
   'run-status': Flags.string({ description: 'current run status(es), comma-separated, e.g. applied,errored' }),
   tag: Flags.string({
     description: 'key-value tag key[=value]; repeat for AND; no value means any value',
     multiple: true,
+    multipleNonGreedy: true,
   }),
   locked: Flags.boolean({ description: 'only locked workspaces (--no-locked: only unlocked ones)', allowNo: true }),
 };
@@ -46,6 +49,15 @@ export async function filtersFromFlags(
   f: FilterFlagValues,
 ): Promise<WorkspaceListFilters> {
   if (f.tag?.some((t) => t.trim() === '')) throw usageError('--tag needs a key');
+  // Flat tags never contain "=": `--tags env=prod` is a key-value tag given to the wrong flag.
+  for (const flag of ['tags', 'exclude-tags'] as const) {
+    const pair = split(f[flag])?.find((t) => t.includes('='));
+    if (pair !== undefined)
+      throw usageError(
+        `--${flag} ${pair}: --${flag} takes flat tags (comma-separated names, no "=")` +
+          (flag === 'tags' ? `; for the key-value tag ${pair} use --tag ${pair}` : ''),
+      );
+  }
   // Values that can match nothing are mistakes, not empty results.
   const statuses = split(f['run-status']);
   const unknown = statuses?.filter((s) => !isRunStatus(s)) ?? [];

@@ -26,8 +26,18 @@ The response body is printed as it comes (JSON pretty-printed; --jq filters a su
     path: Args.string({ description: 'path under /api/v2, e.g. /organizations/acme/workspaces', required: true }),
   };
   static override flags = {
-    field: Flags.string({ char: 'F', description: 'a typed parameter KEY=VALUE (repeatable)', multiple: true }),
-    'raw-field': Flags.string({ char: 'f', description: 'a string parameter KEY=VALUE (repeatable)', multiple: true }),
+    field: Flags.string({
+      char: 'F',
+      description: 'a typed parameter KEY=VALUE (repeatable)',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
+    'raw-field': Flags.string({
+      char: 'f',
+      description: 'a string parameter KEY=VALUE (repeatable)',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     input: Flags.string({
       description: 'file to send as the request body (- for stdin)',
       exclusive: ['field', 'raw-field'],

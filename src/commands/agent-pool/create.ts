@@ -22,6 +22,7 @@ export default class AgentPoolCreate extends BerthCommand<typeof AgentPoolCreate
     'allow-workspace': Flags.string({
       description: 'a workspace (name in --org, ORG/NAME or ws- id) the pool serves (repeatable)',
       multiple: true,
+      multipleNonGreedy: true,
     }),
   };
 

@@ -25,6 +25,7 @@ export default class AgentPoolUpdate extends BerthCommand<typeof AgentPoolUpdate
     'allow-workspace': Flags.string({
       description: 'a workspace (name in --org, ORG/NAME or ws- id) the pool serves; replaces the list (repeatable)',
       multiple: true,
+      multipleNonGreedy: true,
       exclusive: ['clear-allowed-workspaces'],
     }),
     'clear-allowed-workspaces': Flags.boolean({

@@ -13,7 +13,11 @@ export default class OrgInvite extends BerthCommand<typeof OrgInvite> {
   ];
   static override args = { email: Args.string({ description: "the user's email", required: true }) };
   static override flags = {
-    team: Flags.string({ description: 'a team (team- id or name) to join on accepting; repeatable', multiple: true }),
+    team: Flags.string({
+      description: 'a team (team- id or name) to join on accepting; repeatable',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
   };
 
   async run(): Promise<void> {

@@ -23,7 +23,11 @@ export default class ProjectCreate extends BerthCommand<typeof ProjectCreate> {
     'auto-destroy-duration': Flags.string({
       description: 'default inactivity period before its workspaces are destroyed, e.g. 14d or 36h',
     }),
-    tag: Flags.string({ description: 'a key-value tag KEY=VALUE (repeatable, at most 10)', multiple: true }),
+    tag: Flags.string({
+      description: 'a key-value tag KEY=VALUE (repeatable, at most 10)',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     'default-execution-mode': Flags.string({
       description: "the project's own default for its workspaces (else it follows the organization's)",
       options: ['remote', 'local', 'agent'],

@@ -27,8 +27,13 @@ export default class ProjectList extends BerthCommand<typeof ProjectList> {
       description: 'only projects where you may do this',
       options: ['create-workspace', 'update'],
       multiple: true,
+      multipleNonGreedy: true,
     }),
-    tag: Flags.string({ description: 'KEY (any value) or KEY=VALUE; repeat to require several', multiple: true }),
+    tag: Flags.string({
+      description: 'KEY (any value) or KEY=VALUE; repeat to require several',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     sort: Flags.string({ description: 'order by name; default is creation order', options: ['name', '-name'] }),
     ...pagingFlags,
   };

@@ -37,11 +37,13 @@ export default class ProjectUpdate extends BerthCommand<typeof ProjectUpdate> {
     tag: Flags.string({
       description: 'KEY=VALUE: add this tag or change its value; the other tags stay (repeatable)',
       multiple: true,
+      multipleNonGreedy: true,
       exclusive: ['clear-tags'],
     }),
     'remove-tag': Flags.string({
       description: 'KEY: remove this tag of the project (repeatable)',
       multiple: true,
+      multipleNonGreedy: true,
       exclusive: ['clear-tags'],
     }),
     'clear-tags': Flags.boolean({

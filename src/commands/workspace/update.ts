@@ -49,8 +49,13 @@ export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate
     tag: Flags.string({
       description: 'KEY=VALUE: add this tag or change its value; the other tags stay (repeatable)',
       multiple: true,
+      multipleNonGreedy: true,
     }),
-    'remove-tag': Flags.string({ description: 'KEY: remove this tag of the workspace (repeatable)', multiple: true }),
+    'remove-tag': Flags.string({
+      description: 'KEY: remove this tag of the workspace (repeatable)',
+      multiple: true,
+      multipleNonGreedy: true,
+    }),
     'clear-tags': Flags.boolean({
       description: "remove every tag of the workspace's own (prints which)",
       exclusive: ['tag', 'remove-tag'],

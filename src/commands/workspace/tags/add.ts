@@ -26,6 +26,11 @@ With --all-matching and the filters of \`workspace list\`, every argument is a t
   };
 
   async run(): Promise<void> {
+    const pair = this.positionals.slice(this.flags['all-matching'] ? 0 : 1).find((t) => t.includes('='));
+    if (pair !== undefined)
+      throw usageError(
+        `"${pair}" is not a flat tag (names have no "="); for a key-value tag use berth workspace update WORKSPACE --tag ${pair}`,
+      );
     const client = await this.client();
     const relations = new WorkspaceRelationsClient(client);
     if (this.flags['all-matching']) {
