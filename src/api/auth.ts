@@ -32,9 +32,9 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
     if (!match) throw unauthorized('the token is missing, malformed, revoked or unknown');
     return authenticateUntil(options.db, match[1], clock.now()).then((found) => {
       if (!found) throw unauthorized('the token is missing, malformed, revoked or unknown');
-      options.onAuthenticated?.(header);
+      const incoming = (c.env as { incoming?: object } | undefined)?.incoming;
+      options.onAuthenticated?.(header, found.actor, incoming);
       if (found.expiredAt !== null) {
-        const incoming = (c.env as { incoming?: object } | undefined)?.incoming;
         if (incoming) tokenExpiries.set(incoming, Date.parse(found.expiredAt));
       }
       return proceed(c, next, found.actor);

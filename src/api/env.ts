@@ -23,10 +23,11 @@ export interface AppOptions {
   /** Receives unexpected errors (logged by `serve`). */
   onUnexpectedError?: (err: unknown) => void;
   /**
-   * Told the Authorization header of every request whose bearer token the API accepted (`serve`'s
-   * rate limiter gives only such tokens a bucket of their own).
+   * Told the Authorization header and the actor of every request whose bearer token the API
+   * accepted, with node's request under `serve` (whose rate limiter counts the request against
+   * the token's user, team or organization). It may throw (a 429): the route does not run.
    */
-  onAuthenticated?: (authorization: string) => void;
+  onAuthenticated?: (authorization: string, actor: Actor, incoming: object | undefined) => void;
 }
 
 export interface AppEnv {

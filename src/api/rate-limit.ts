@@ -1,6 +1,10 @@
+import type { Actor } from '../domain/actor.js';
 import { hashToken } from '../domain/token.js';
 
-/** HCP Terraform's documented default: 30 requests per second per user (or per address). */
+/**
+ * HCP Terraform's documented default: 30 requests per second per user (the tokens of one user
+ * share it), per address for requests without a token.
+ */
 export const DEFAULT_RATE_LIMIT = 30;
 
 /** Most keys kept at once; beyond it the key whose window started first is dropped. */
@@ -119,47 +123,76 @@ export function tokenKey(authorization: string | undefined): string | null {
 let last: { authorization: string; key: string | null } = { authorization: '', key: null };
 
 /**
- * What a request is counted against: its bearer token (by hash), or the client's address when it
- * carries none (ping, state content URLs, malformed headers). Given `known`, only a token known to
- * be valid has a bucket of its own: an unknown or invalid one counts against the address, or
- * made-up tokens would each get a fresh bucket and no limit at all.
+ * The bucket an authenticated actor counts against. As HCP Terraform does, a request is counted
+ * against the user its token belongs to: a user's tokens share one budget, so more tokens bring
+ * no more requests. A team token acts as its team (HCP: the team's service account; a team's
+ * tokens share its budget), an organization token as its organization's, an audit trail token as
+ * that organization's audit trail.
+ */
+export function subjectKey(actor: Actor): string {
+  switch (actor.kind) {
+    case 'user':
+      return `u:${actor.userId}`;
+    case 'team':
+      return `team:${actor.teamId}`;
+    case 'organization':
+      return `org:${actor.organizationId}`;
+    case 'audit-trail':
+      return `audit:${actor.organizationId}`;
+    case 'site-admin':
+      return 'site-admin';
+  }
+}
+
+/**
+ * What a request is counted against: the subject of its bearer token (its user, team or
+ * organization: see `subjectKey`) when the token is known to be valid, or the client's address
+ * (ping, state content URLs, malformed headers, a token not yet accepted). Made-up tokens must
+ * not each get a fresh bucket, or there would be no limit at all. The subject comes from `known`,
+ * filled when the API accepts a token: no database read.
  */
 export function rateLimitKey(
   authorization: string | undefined,
   address: string | undefined,
-  known?: { has(key: string): boolean },
+  known?: { subjectOf(key: string): string | undefined },
 ): string {
   const key = tokenKey(authorization);
-  if (key && (!known || known.has(key))) return key;
+  const subject = key && known?.subjectOf(key);
+  if (subject) return subject;
   return `a:${address ?? 'unknown'}`;
 }
 
 /**
- * The keys of the tokens that authenticated lately (a token is learned when the API accepts it,
- * forgotten when the API refuses it with a 401), at most `max`: past that, the one learned
- * first is forgotten (its next request counts against its address and learns it again).
+ * The tokens that authenticated lately, each with its subject (a token is learned when the API
+ * accepts it, forgotten when the API refuses it with a 401), at most `max`: past that, the one
+ * learned first is forgotten (its next request counts against its address and learns it again).
+ * A token's subject never changes (a token belongs to one user, team or organization for life).
  */
 export class KnownTokens {
-  readonly #keys = new Set<string>();
+  readonly #subjects = new Map<string, string>();
 
   constructor(private readonly max = DEFAULT_MAX_KEYS) {}
 
   has(key: string): boolean {
-    return this.#keys.has(key);
+    return this.#subjects.has(key);
   }
 
-  add(key: string): void {
-    if (this.#keys.has(key)) return;
-    if (this.#keys.size >= this.max) this.#keys.delete(this.#keys.values().next().value!);
-    this.#keys.add(key);
+  subjectOf(key: string): string | undefined {
+    return this.#subjects.get(key);
+  }
+
+  add(key: string, subject: string): void {
+    if (this.#subjects.has(key)) return;
+    if (this.#subjects.size >= this.max) this.#subjects.delete(this.#subjects.keys().next().value!);
+    this.#subjects.set(key, subject);
   }
 
   delete(key: string): void {
-    this.#keys.delete(key);
+    this.#subjects.delete(key);
   }
 
   get size(): number {
-    return this.#keys.size;
+    return this.#subjects.size;
   }
 }
 

@@ -16,7 +16,7 @@ import { createApp } from './app.js';
 import { tokenExpiries } from './auth.js';
 import { JSONAPI, renderedDocument } from './documents.js';
 import { requestIdOf } from './request-id.js';
-import { LOCAL_SITE_ADMIN } from '../domain/actor.js';
+import { LOCAL_SITE_ADMIN, type Actor } from '../domain/actor.js';
 import { systemClock, type Clock } from '../domain/clock.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
 import { pruneRetainedData } from '../services/data-retention.js';
@@ -46,6 +46,7 @@ import {
   rateLimitHeaders,
   rateLimitKey,
   retryAfterSeconds,
+  subjectKey,
   tokenKey,
   type RateDecision,
 } from './rate-limit.js';
@@ -73,7 +74,7 @@ export interface ServeOptions {
   clock?: Clock;
   /** Serve HTTPS with this PEM certificate (chain) and key instead of plain HTTP. */
   tls?: { cert: Buffer | string; key: Buffer | string };
-  /** Requests per second per token (per client address without one) under /api/v2; 0 turns it off. Default 30. */
+  /** Requests per second per user (team, organization; per client address without a token) under /api/v2; 0 turns it off. Default 30. */
   rateLimit?: number;
   /**
    * Entries of the read cache of GET answers (read-cache.ts); 0 turns it off. Default 1000.
@@ -139,15 +140,34 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
   const settings = { ...(await loadSettings(store.db)), stateUrlTtlSeconds };
-  // Tokens that authenticated: only they get a rate limit bucket of their own (rate-limit.ts).
+  // Tokens that authenticated, with their subjects (user, team, organization): only they are
+  // counted against their subject before the API reads them (rate-limit.ts).
   const knownTokens = new KnownTokens();
+  // What each request under /api/v2 was counted against, while it is answered.
+  const counting = new WeakMap<object, Counting>();
+  // A token the API has just accepted: learned with its subject; a request counted against
+  // another bucket (its address: the token was not known yet) moves to its subject's, and is
+  // refused there (before its route runs) when the subject's budget is spent.
+  const countAgainstSubject = (authorization: string, actor: Actor, incoming: object | undefined) => {
+    const subject = subjectKey(actor);
+    knownTokens.add(tokenKey(authorization)!, subject);
+    const counted = incoming && counting.get(incoming);
+    if (!counted || counted.key === subject) return;
+    limiter!.refund(counted.key);
+    counted.key = subject;
+    const decision = limiter!.take(subject);
+    Object.assign(counted.headers, rateLimitHeaders(decision));
+    if (!decision.allowed) throw rateLimited(decision);
+  };
   const reportError = (err: unknown) => options.log(errorLine(err));
   const app = createApp({
     db: store.db,
     settings,
     clock: appClock,
     onUnexpectedError: reportError,
-    onAuthenticated: limiter ? (authorization) => knownTokens.add(tokenKey(authorization)!) : undefined,
+    onAuthenticated: limiter
+      ? (authorization, actor, incoming) => countAgainstSubject(authorization, actor, incoming)
+      : undefined,
   });
   // The web console at `/` (docs/console.md): only serve mounts it, and it reads its files lazily.
   app.route('/', consoleAssetRoutes(options.consoleDir ?? fileURLToPath(new URL('./console/', import.meta.url))));
@@ -194,8 +214,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     requestId: string | null;
     /** Built here with the extra (rate limit) headers already in it; else they are still to be set. */
     cached: boolean;
-    /** The rate limit bucket the request was counted against. */
-    counted?: string;
+    /** Whether the request was counted by the rate limiter (and allowed). */
+    counted?: boolean;
   }
   // GETs are computed a few at a time (read-gate.ts): what reads may hold in memory is bounded.
   const reads = new ConcurrencyGate(MAX_CONCURRENT_READS);
@@ -287,16 +307,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       response.headers.set('Connection', 'close');
       lingerOnClose(env.incoming);
     }
-    if (result.counted) {
+    if (result.counted && response.status === 401) {
+      // A refused token (revoked) is forgotten: its next request counts as an unknown one's.
       const key = tokenKey(env.incoming.headers.authorization);
-      // A refused token (revoked) loses the bucket of its own.
-      if (response.status === 401 && key) knownTokens.delete(key);
-      // A valid token the API accepted for the first time: the request was its own, not its address's.
-      else if (key && result.counted !== key && knownTokens.has(key)) {
-        limiter!.refund(result.counted);
-        for (const [name, value] of Object.entries(rateLimitHeaders(limiter!.take(key))))
-          response.headers.set(name, value);
-      }
+      if (key) knownTokens.delete(key);
     }
     // The path only: query strings may carry secrets (state content URLs); headers are never logged.
     const requestId = result.requestId ?? requestIdOf(env) ?? response.headers.get('x-request-id') ?? '-';
@@ -308,13 +322,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (tooLong) return { response: tooLong, requestId: null, cached: false };
     const extra: Record<string, string> = {};
     let decision: RateDecision | null = null;
-    let counted: string | undefined;
     // The path the app routes on, not the raw target: an absolute-form target (`GET http://h/api/v2/...`),
     // a percent-encoded one (`/%61pi/v2/...`) or dot segments (`/./api/v2/...`) reach the same routes.
     if (limiter && API_PATH.test(getPath(request))) {
-      counted = rateLimitKey(env.incoming.headers.authorization, env.incoming.socket.remoteAddress, knownTokens);
-      decision = limiter.take(counted);
+      const key = rateLimitKey(env.incoming.headers.authorization, env.incoming.socket.remoteAddress, knownTokens);
+      decision = limiter.take(key);
       Object.assign(extra, rateLimitHeaders(decision));
+      // `extra` is filled again if the API moves the request to its token's subject (countAgainstSubject).
+      if (decision.allowed) counting.set(env.incoming, { key, headers: extra });
     }
     const result =
       decision && !decision.allowed
@@ -330,7 +345,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         });
       else for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
     }
-    return decision?.allowed ? { ...result, counted } : result;
+    return decision?.allowed ? { ...result, counted: true } : result;
   };
 
   // Requests the HTTP adapter would refuse with an empty answer get a JSON:API error first.
@@ -515,15 +530,28 @@ export function errorLine(err: unknown): string {
   return `unexpected error: ${(err as Error)?.stack ?? String(err)}`;
 }
 
+/** The 429 of a refused request, with Retry-After (the X-RateLimit-* headers are set by serve). */
+function rateLimited(decision: RateDecision): BerthError {
+  return new BerthError(
+    [
+      {
+        status: 429,
+        title: 'Too many requests',
+        detail: `more than ${decision.limit} requests per second; retry after the time in Retry-After`,
+      },
+    ],
+    { 'Retry-After': String(retryAfterSeconds(decision)) },
+  );
+}
+
 function tooManyRequests(decision: RateDecision): Response {
-  const err = new BerthError([
-    {
-      status: 429,
-      title: 'Too many requests',
-      detail: `more than ${decision.limit} requests per second; retry after the time in Retry-After`,
-    },
-  ]);
-  return errorResponse(err, { 'Retry-After': String(retryAfterSeconds(decision)) });
+  return errorResponse(rateLimited(decision));
+}
+
+/** What a request under /api/v2 was counted against: its bucket, and the headers of its answer. */
+interface Counting {
+  key: string;
+  headers: Record<string, string>;
 }
 
 /** Whether an address a server is bound to is reachable only from this machine. */

@@ -40,7 +40,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
     }),
     'tls-key': Flags.string({ description: 'PEM private key file of --tls-cert', env: 'BERTH_TLS_KEY' }),
     'rate-limit': Flags.integer({
-      description: 'requests per second per token (per client address without one) under /api/v2; 0 turns it off',
+      description:
+        'requests per second per user (team, organization; per client address without a token) under /api/v2; 0 turns it off',
       default: 30,
       min: 0,
       env: 'BERTH_RATE_LIMIT',

@@ -2,7 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { RateLimiter, rateLimitHeaders, rateLimitKey, retryAfterSeconds } from '../../src/api/rate-limit.js';
+import {
+  KnownTokens,
+  RateLimiter,
+  rateLimitHeaders,
+  rateLimitKey,
+  retryAfterSeconds,
+  subjectKey,
+  tokenKey,
+} from '../../src/api/rate-limit.js';
 import { startServer, type RunningServer } from '../../src/api/serve.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { hashToken } from '../../src/domain/token.js';
@@ -50,14 +58,24 @@ describe('the rate limiter', () => {
     expect(rl.take('k499').allowed).toBe(false);
   });
 
-  it('keys a request by the hash of its token, never the token; by address without one', () => {
+  it("keys a known token's request by its subject, found by the token's hash (never the token); by address otherwise", () => {
     const token = 'berth.abcdefghijklmn.0123456789012345678901234567890123456789';
-    const key = rateLimitKey(`Bearer ${token}`, '127.0.0.1');
-    expect(key).toBe(`t:${hashToken(token)}`);
-    expect(key).not.toContain(token);
-    expect(rateLimitKey(`bearer   ${token}  `, '10.0.0.1')).toBe(key);
-    expect(rateLimitKey(undefined, '127.0.0.2')).toBe('a:127.0.0.2');
-    expect(rateLimitKey('Basic Zm9vOmJhcg==', '::1')).toBe('a:::1');
+    const known = new KnownTokens();
+    // Unknown: the address.
+    expect(rateLimitKey(`Bearer ${token}`, '127.0.0.1', known)).toBe('a:127.0.0.1');
+    known.add(
+      tokenKey(`Bearer ${token}`)!,
+      subjectKey({ kind: 'user', tokenId: 'at-1', userId: 'user-1', username: 'u', siteAdmin: false }),
+    );
+    expect(tokenKey(`Bearer ${token}`)).toBe(`t:${hashToken(token)}`);
+    expect(rateLimitKey(`Bearer ${token}`, '127.0.0.1', known)).toBe('u:user-1');
+    expect(rateLimitKey(`bearer   ${token}  `, '10.0.0.1', known)).toBe('u:user-1');
+    expect(rateLimitKey(undefined, '127.0.0.2', known)).toBe('a:127.0.0.2');
+    expect(rateLimitKey('Basic Zm9vOmJhcg==', '::1', known)).toBe('a:::1');
+    expect(subjectKey({ kind: 'team', tokenId: 'at-2', teamId: 'team-1', organizationId: 'org-1' })).toBe(
+      'team:team-1',
+    );
+    expect(subjectKey({ kind: 'organization', tokenId: 'at-3', organizationId: 'org-1' })).toBe('org:org-1');
   });
 
   it('gives the three X-RateLimit headers, Reset in seconds with milliseconds', () => {
@@ -174,7 +192,7 @@ describe('rate limiting in serve', () => {
 });
 
 /** A user and a token of theirs, made through the API as the site administrator. */
-async function userToken(base: string, admin: string, username: string): Promise<{ token: string }> {
+async function userToken(base: string, admin: string, username: string): Promise<{ token: string; userId: string }> {
   const headers = { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/vnd.api+json' };
   const user = await fetch(`${base}/api/v2/admin/users`, {
     method: 'POST',
@@ -185,8 +203,91 @@ async function userToken(base: string, admin: string, username: string): Promise
   const userId = ((await user.json()) as any).data.id;
   const minted = await fetch(`${base}/api/v2/users/${userId}/authentication-tokens`, { method: 'POST', headers });
   expect(minted.status).toBe(201);
-  return { token: ((await minted.json()) as any).data.attributes.token };
+  return { token: ((await minted.json()) as any).data.attributes.token, userId };
 }
+
+describe('one budget per user, team or organization, not per token (HCP Terraform: per user)', () => {
+  const tmp = tempDb();
+  const NOW = new Date('2026-06-30T12:00:00.000Z');
+  let limited: RunningServer;
+  let open: RunningServer;
+  let admin: string;
+
+  beforeAll(async () => {
+    limited = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: () => {},
+      clock: { now: () => NOW },
+      rateLimit: 5,
+    });
+    admin = limited.createdToken!;
+    open = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: 0 });
+  });
+  afterAll(async () => {
+    await limited?.close();
+    await open?.close();
+    tmp.cleanup();
+  });
+
+  const status = async (token: string) => {
+    const res = await fetch(`${limited.url}/api/v2/organizations`, { headers: { Authorization: `Bearer ${token}` } });
+    await res.arrayBuffer();
+    return { status: res.status, remaining: res.headers.get('x-ratelimit-remaining') };
+  };
+  const post = async (path: string, body?: unknown) => {
+    const res = await fetch(`${open.url}/api/v2${path}`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/vnd.api+json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    expect(res.status, path).toBeLessThan(300);
+    return (await res.json()) as any;
+  };
+
+  it("counts every token of one user against the user's budget: twenty tokens bring no more requests", async () => {
+    const { userId, token: first } = await userToken(open.url, admin, 'many-tokens');
+    const tokens = [first];
+    for (let i = 0; i < 19; i++)
+      tokens.push((await post(`/users/${userId}/authentication-tokens`)).data.attributes.token);
+    const answers = [];
+    for (const token of tokens) answers.push(await status(token));
+    // Five in the window for the user, whichever tokens carried them; the other fifteen are 429.
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(5);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(15);
+    expect(answers.slice(0, 5).map((a) => a.remaining)).toEqual(['4', '3', '2', '1', '0']);
+    // Known now, each token is counted against the user before the API reads it (and the read cache answers).
+    expect(await status(tokens[0])).toEqual({ status: 429, remaining: '0' });
+    // Another user keeps a budget of their own.
+    const other = await userToken(open.url, admin, 'someone-else');
+    expect(await status(other.token)).toEqual({ status: 200, remaining: '4' });
+  });
+
+  it("counts a team's tokens against the team, an organization token against its organization", async () => {
+    await post('/organizations', {
+      data: { type: 'organizations', attributes: { name: 'acme', email: 'ops@acme.test' } },
+    });
+    const team = await post('/organizations/acme/teams', {
+      data: { type: 'teams', attributes: { name: 'deployers' } },
+    });
+    const teamTokens = [];
+    for (let i = 0; i < 3; i++)
+      teamTokens.push(
+        (
+          await post(`/teams/${team.data.id}/authentication-tokens`, {
+            data: { type: 'authentication-tokens', attributes: { description: `deploy ${i}` } },
+          })
+        ).data.attributes.token,
+      );
+    const orgToken = (await post('/organizations/acme/authentication-token')).data.attributes.token;
+    const teamAnswers = [];
+    for (let i = 0; i < 7; i++) teamAnswers.push((await status(teamTokens[i % 3])).status);
+    expect(teamAnswers).toEqual([200, 200, 200, 200, 200, 429, 429]);
+    // The organization's token is a subject of its own, not the team's.
+    expect(await status(orgToken)).toEqual({ status: 200, remaining: '4' });
+  });
+});
 
 describe('made-up tokens do not get past the rate limit', () => {
   const tmp = tempDb();

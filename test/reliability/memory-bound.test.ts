@@ -36,7 +36,7 @@ describe('a hostile user cannot push serve past a fixed memory bound', () => {
   let serve: ServeProcess;
 
   beforeAll(async () => {
-    // The default rate limit (30 requests per second per token): the four tokens of one user.
+    // The default rate limit (30 requests per second per user): the four tokens of one user share it.
     serve = await startServe(tmp.db, ['--rate-limit', '30', '--prune-interval', '0']);
   });
   afterAll(async () => {
