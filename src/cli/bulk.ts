@@ -6,7 +6,8 @@ import { Flags } from './oclif.js';
 import { renderTable } from './output.js';
 import { canPrompt, confirm, usageError } from './prompts.js';
 import { anyFilter, filtersFromFlags, workspaceFilterFlags } from './workspace-filters.js';
-import { WorkspacesClient } from '../client/workspaces.js';
+import type { WorkspaceAttributes } from '../client/resources.js';
+import { listQuery } from '../client/workspaces.js';
 
 export interface BulkResult {
   id: string;
@@ -51,11 +52,16 @@ export async function confirmBulk(
   items: Resource[],
   verb: string,
   flags: { yes?: boolean; json?: boolean; 'dry-run'?: boolean },
+  preview?: (items: Resource[]) => string,
 ): Promise<void> {
   if (flags['dry-run']) verb = `Dry run (nothing changes): ${verb}`;
   const names = items.map((w) => String(w.attributes.name));
+  const count = `${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}`;
+  // A preview table (e.g. who holds each lock and why) says more than names; every row is shown.
   process.stderr.write(
-    `${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`,
+    preview
+      ? `${count}:\n${preview(items)}\n`
+      : `${count}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? `, … (${names.length - 20} more)` : ''}\n`,
   );
   if (flags.yes || flags['dry-run']) return;
   if (!canPrompt(flags))
@@ -72,9 +78,10 @@ export async function runBulk(
   verb: string,
   flags: { yes?: boolean; json?: boolean; 'dry-run'?: boolean },
   act: (item: Resource) => Promise<unknown>,
+  preview?: (items: Resource[]) => string,
 ): Promise<BulkOutcome> {
   if (items.length === 0) return { results: [], exitCode: 0 };
-  await confirmBulk(items, verb, flags);
+  await confirmBulk(items, verb, flags, preview);
   if (flags['dry-run'])
     return {
       results: items.map((item) => ({ id: item.id, name: String(item.attributes.name), ok: true, dryRun: true })),
@@ -108,13 +115,17 @@ export async function runBulk(
   return { results, exitCode };
 }
 
-export function bulkTable(results: BulkResult[]): string {
+export function bulkTable(
+  results: BulkResult[],
+  extra: { header: string; value: (r: BulkResult) => unknown }[] = [],
+): string {
   const failed = results.filter((r) => !r.ok).length;
   const dryRun = results.some((r) => r.dryRun);
   const notes = results.flatMap((r) => (r.note ? [r.note] : []));
   const table = renderTable(results, [
     { header: 'WORKSPACE', value: (r) => r.name },
     { header: 'ID', value: (r) => r.id },
+    ...extra,
     { header: 'RESULT', value: (r) => (r.dryRun ? 'would change' : r.ok ? (r.note ?? 'ok') : 'failed') },
     { header: 'DETAIL', value: (r) => r.error },
   ]);
@@ -133,8 +144,23 @@ export async function matchingWorkspaces(
   workspaceArgs: string | string[] | undefined,
   flags: Parameters<typeof filtersFromFlags>[2],
 ): Promise<Resource[]> {
+  return (await matchingWorkspacesWith(client, org, workspaceArgs, flags)).data;
+}
+
+/** As matchingWorkspaces, with the resources `include` (e.g. `locked_by`) brought along. */
+export async function matchingWorkspacesWith(
+  client: BerthClient,
+  org: string,
+  workspaceArgs: string | string[] | undefined,
+  flags: Parameters<typeof filtersFromFlags>[2],
+  include?: string,
+): Promise<{ data: Resource<WorkspaceAttributes>[]; included: Resource[] }> {
   if (workspaceArgs !== undefined && workspaceArgs.length > 0)
     throw usageError('give either WORKSPACE or --all-matching with filters, not both');
   if (!anyFilter(flags)) throw usageError('--all-matching needs at least one filter (e.g. --search, --tag, --project)');
-  return new WorkspacesClient(client).listAll(org, await filtersFromFlags(client, org, flags));
+  const filters = await filtersFromFlags(client, org, flags);
+  return client.listPages<WorkspaceAttributes>(
+    `/organizations/${encodeURIComponent(org)}/workspaces`,
+    listQuery({ ...filters, include }),
+  );
 }

@@ -82,9 +82,10 @@ function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
 }
 
 /** A table for humans. When stdout is not a terminal, a plain tab-free layout without borders. */
-export function renderTable<T>(rows: T[], allColumns: Column<T>[]): string {
-  const columns = pickColumns(allColumns);
-  if (tableFormat === 'csv')
+export function renderTable<T>(rows: T[], allColumns: Column<T>[], options: { diagnostic?: boolean } = {}): string {
+  // A diagnostic table (a preview on stderr) is for people: --columns and --output csv shape stdout only.
+  const columns = options.diagnostic ? allColumns.filter((c) => !c.optional) : pickColumns(allColumns);
+  if (tableFormat === 'csv' && !options.diagnostic)
     return csv([columns.map((c) => columnKey(c.header)), ...rows.map((r) => columns.map((c) => c.value(r)))]);
   const table = new Table({
     head: columns.map((c) => chalk.bold(c.header)),

@@ -77,8 +77,12 @@ describe('bulk lock and unlock (--all-matching)', () => {
   it('unlocks the locked matches, as a table', async () => {
     const r = await cli('workspace', 'unlock', '--all-matching', '--wildcard', 'app-*', '--yes');
     expect(r.code).toBe(8);
-    expect(r.stdout).toMatch(/app-1\s+ws-\S+\s+ok/);
-    expect(r.stdout).toMatch(/app-2\s+ws-\S+\s+failed\s+conflict: Workspace app-2 is locked by bob \(user\)/);
+    // Each row says whose lock it was and why (the preview on stderr did too).
+    expect(r.stdout).toMatch(/app-1\s+ws-\S+\s+admin \(user\)\s+freeze\s+ok/);
+    expect(r.stdout).toMatch(
+      /app-2\s+ws-\S+\s+bob \(user\)\s+bob was here\s+failed\s+conflict: Workspace app-2 is locked by bob \(user\)/,
+    );
+    expect(r.stderr).toMatch(/app-2\s+bob \(user\)\s+just now\s+bob was here/);
     expect(r.stdout).toContain('2 succeeded, 1 failed.');
     const forced = await cli(
       'workspace',
