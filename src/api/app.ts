@@ -30,6 +30,7 @@ import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
+import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
 import { stateOutputRoutes } from './routes/state-outputs.js';
@@ -37,6 +38,7 @@ import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-s
 import { terraformLoginApprovalRoutes, terraformLoginPageRoutes } from './routes/terraform-login.js';
 import { terraformLoginTokenRoutes } from './routes/terraform-login-token.js';
 import { systemClock } from '../domain/clock.js';
+import { DEFAULT_SETTINGS } from '../services/context.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
 
 /**
@@ -72,6 +74,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   // Routes without a token come first: ping, and the state content URLs (their own limit).
   v2.route('/', meta.v2);
   v2.route('/', stateContentRoutes({ db: options.db, clock: options.clock ?? systemClock }));
+  v2.route(
+    '/',
+    runContentRoutes({
+      db: options.db,
+      clock: options.clock ?? systemClock,
+      settings: options.settings ?? DEFAULT_SETTINGS,
+    }),
+  );
   v2.use(
     '*',
     requestBodyLimit(BODY_LIMIT, () => {
@@ -101,6 +111,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', stateVersionRoutes());
   v2.route('/', stateOutputRoutes());
   v2.route('/', runRoutes());
+  v2.route('/', runExecutionRoutes());
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', auditTrailRoutes());
   v2.route('/', organizationTagRoutes());

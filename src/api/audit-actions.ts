@@ -156,6 +156,9 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /runs/:id/actions/discard': r('run.discard', 'runs'),
   'POST /runs/:id/actions/cancel': r('run.cancel', 'runs'),
   'POST /runs/:id/actions/report': r('run.report', 'runs'),
+  'POST /runs/:id/actions/force-cancel': r('run.force-cancel', 'runs'),
+  'POST /workspaces/:id/configuration-versions': r('configuration-version.create', 'workspaces', true),
+  'PUT /configuration-versions/:id/upload': r('configuration-version.upload', 'configuration-versions'),
 };
 
 const PREFIX = '/api/v2';

@@ -93,6 +93,8 @@ export interface ServeOptions {
   consoleDir?: string;
 }
 
+  /** Execute runs (experimental, `--execute-runs`): the terraform binary and the executor's bounds. */
+  executeRuns?: { terraformPath: string; concurrency: number; timeLimitMs: number };
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
 export class ServeSetupError extends Error {
   override name = 'ServeSetupError';
@@ -139,7 +141,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   await store.optimize();
   store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
-  const settings = { ...(await loadSettings(store.db)), stateUrlTtlSeconds };
+  const settings = {
+    ...(await loadSettings(store.db)),
+    stateUrlTtlSeconds,
+    executesRuns: options.executeRuns !== undefined,
+  };
   // Tokens that authenticated, with their subjects (user, team, organization): only they are
   // counted against their subject before the API reads them (rate-limit.ts).
   const knownTokens = new KnownTokens();
@@ -199,6 +205,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const accessLog = new AccessLog(options.log);
   // Successful GET answers, reused while the database is unchanged (read-cache.ts).
   const readCache =
+  // The executor of runs (src/runner/), only with --execute-runs.
+  let executor: { stop(): Promise<void> } | null = null;
+  if (options.executeRuns) {
+    const { Executor } = await import('../runner/executor.js');
+    const { inProcessPort } = await import('../runner/in-process-port.js');
+    const started = new Executor(inProcessPort(store.db, appClock), { ...options.executeRuns, log: options.log });
+    started.start();
+    executor = started;
+  }
+
     options.readCacheEntries === 0
       ? null
       : new ReadCache(store.changeStamp, {
@@ -478,6 +494,7 @@ const LINGER_MS = 2000;
  * client told to keep the connection alive meets as a reset on its next request.
  */
 function leavesMuchBodyUnread(incoming: IncomingMessage | Http2Bindings['incoming']): incoming is IncomingMessage {
+      const executorStopped = executor?.stop() ?? Promise.resolve();
   if (!('httpVersionMajor' in incoming) || incoming.httpVersionMajor !== 1 || incoming.complete) return false;
   const length = Number(incoming.headers['content-length']);
   if (!Number.isSafeInteger(length) || incoming.readableDidRead) return true;
@@ -489,6 +506,7 @@ function leavesMuchBodyUnread(incoming: IncomingMessage | Http2Bindings['incomin
  * answer, while what the client still sends is read and dropped for LINGER_MS (until it closes its
  * side). Closing at once would make the kernel answer the rest with a reset, which can make the
  * client lose the answer itself.
+        .then(() => executorStopped)
  */
 function lingerOnClose(incoming: IncomingMessage): void {
   const socket = incoming.socket;

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
@@ -83,6 +84,26 @@ export default class Serve extends BerthCommand<typeof Serve> {
       options: ['full', 'normal'],
       env: 'BERTH_DURABILITY',
     }),
+    'execute-runs': Flags.boolean({
+      description:
+        'EXPERIMENTAL: execute runs with the terraform binary (PATH, or --terraform-binary); the entitlement set then answers operations: true, so the Terraform CLI runs plans and applies here. Whoever may queue a run may run code on this machine (README, "Executing runs")',
+      default: false,
+      env: 'BERTH_EXECUTE_RUNS',
+    }),
+    'terraform-binary': Flags.string({
+      description: 'the terraform binary that executes runs (default: terraform on the PATH)',
+    }),
+    'run-concurrency': Flags.integer({
+      description: 'runs executing at once (--execute-runs)',
+      default: 2,
+      min: 1,
+      max: 64,
+    }),
+    'run-time-limit': Flags.integer({
+      description: 'minutes a plan or an apply may take before it is stopped (--execute-runs)',
+      default: 60,
+      min: 1,
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -90,6 +111,33 @@ export default class Serve extends BerthCommand<typeof Serve> {
       env: 'BERTH_KEEP_ALIVE_TIMEOUT',
     }),
   };
+
+  /** The terraform binary for --execute-runs (--terraform-binary, else the PATH's), or a clear stop. */
+  private findTerraform(): string {
+    const given = this.flags['terraform-binary'];
+    const candidates = given
+      ? [given]
+      : (process.env.PATH ?? '')
+          .split(delimiter)
+          .filter(Boolean)
+          .map((d) => join(d, 'terraform'));
+    for (const file of candidates) {
+      try {
+        if (statSync(file).isFile()) {
+          accessSync(file, constants.X_OK);
+          return file;
+        }
+      } catch {
+        // not there, or not executable
+      }
+    }
+    return this.error(
+      given
+        ? `--execute-runs: ${given} is not an executable file`
+        : '--execute-runs needs a terraform binary: none on the PATH (give one with --terraform-binary)',
+      { exit: 2 },
+    );
+  }
 
   /** Reads the TLS files, or stops with a usage error that says which file and why. */
   private readTls(): { cert: Buffer; key: Buffer } | undefined {
@@ -122,6 +170,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     const { startServer, ServeSetupError } = await import('../api/serve.js');
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const tls = this.readTls();
+    const executeRuns = this.flags['execute-runs'] ? this.findTerraform() : undefined;
     const server = await startServer({
       host: this.flags.host,
       port: this.flags.port,
@@ -135,6 +184,14 @@ export default class Serve extends BerthCommand<typeof Serve> {
       readCacheEntries: this.flags['read-cache'],
       readCacheStatsFile: process.env.BERTH_READ_CACHE_STATS || undefined,
       stateUrlTtlSeconds: this.flags['state-url-ttl'],
+      executeRuns:
+        executeRuns === undefined
+          ? undefined
+          : {
+              terraformPath: executeRuns,
+              concurrency: this.flags['run-concurrency'],
+              timeLimitMs: this.flags['run-time-limit'] * 60_000,
+            },
       limits: {
         maxHeaderSize: this.flags['max-header-size'],
         headersTimeoutMs: this.flags['headers-timeout'] * 1000,
@@ -166,6 +223,11 @@ export default class Serve extends BerthCommand<typeof Serve> {
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
     const durability = server.durability ? ` (durability ${server.durability})` : '';
+    log(
+      executeRuns
+        ? `executing runs (experimental) with ${executeRuns}, at most ${this.flags['run-concurrency']} at once`
+        : 'not executing runs: the Terraform CLI runs plans and applies locally (--execute-runs to change it)',
+    );
     log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`);
     await stopped;
     log('berth stopped');

@@ -5,8 +5,9 @@
  * Clients read it to decide what to offer. The Terraform CLI (`cloud` block and `remote`
  * backend) reads `operations`: when true it asks for a remote run in any workspace whose
  * execution mode is `remote` (the default); when false it runs every operation locally and keeps
- * the state in berth. berth executes no runs yet, so it must never send the CLI to one: false
- * until it does (HCP's state-storage-only organizations answer so too).
+ * the state in berth. `operations` is an instance capability, not a constant: true only when this
+ * instance executes runs (`berth serve --execute-runs`, experimental), false otherwise, so that by
+ * default the CLI runs everything locally (HCP's state-storage-only organizations answer so too).
  */
 export const ENTITLEMENTS = {
   agents: true,
@@ -31,3 +32,14 @@ export const ENTITLEMENTS = {
   'waypoint-actions': false,
   'waypoint-templates-and-addons': true,
 } as const satisfies Record<string, boolean>;
+
+/** What the instance can do, as `berth serve` found at start-up (not stored). */
+export interface InstanceCapabilities {
+  /** `berth serve --execute-runs` with a usable terraform binary. */
+  executesRuns: boolean;
+}
+
+/** The entitlement set of this instance: `operations` is whether it executes runs. */
+export function entitlementsFor(capabilities: InstanceCapabilities): Record<keyof typeof ENTITLEMENTS, boolean> {
+  return { ...ENTITLEMENTS, operations: capabilities.executesRuns };
+}

@@ -196,6 +196,14 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       const r = await db.selectFrom('runs').select('workspace_id').where('id', '=', id).executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);
     }
+    case 'configuration-versions': {
+      const r = await db
+        .selectFrom('configuration_versions')
+        .select('workspace_id')
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return workspaceSubject(db, type, id, r?.workspace_id ?? null);
+    }
     case 'state-versions': {
       const r = await db.selectFrom('state_versions').select('workspace_id').where('id', '=', id).executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);

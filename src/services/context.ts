@@ -9,6 +9,11 @@ export interface InstanceSettings {
   edition: 'self-hosted' | 'hosted';
   /** How long hosted-state URLs work, in seconds (not stored: `berth serve --state-url-ttl`; default 300). */
   stateUrlTtlSeconds?: number;
+  /**
+   * This instance executes runs (not stored: `berth serve --execute-runs` with a terraform binary,
+   * experimental). The entitlement set's `operations` answers it.
+   */
+  executesRuns?: boolean;
 }
 
 /** What every service operation receives. */

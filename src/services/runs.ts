@@ -77,7 +77,8 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
     // A destroy run applies by nature: it needs permission to apply.
     if (input.isDestroy && !can(ctx.actor, 'workspace:apply-run', facts))
       throw notAuthorized('queue destroy runs in this workspace');
-    const row: RunRow = {
+    // A recorded run: the columns of executed runs (run-execution.ts) keep their defaults.
+    const row = {
       seq: 0,
       id: newId('run'),
       workspace_id: ws.id,
@@ -95,7 +96,7 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
       created_by_id: ctx.actor.tokenId,
       created_at: now,
       updated_at: now,
-    };
+    } as RunRow;
     const { seq: _seq, ...values } = row;
     await tx.insertInto('runs').values(values).execute();
     await tx

@@ -51,6 +51,11 @@ function urlKey(db: Kysely<DB>): Promise<string> {
   return key;
 }
 
+/** The instance's URL-signing secret, for the other signed URLs (configuration uploads, run logs). */
+export function signingKey(db: Kysely<DB>): Promise<string> {
+  return urlKey(db);
+}
+
 /** Signs the hosted-state URLs of state versions: the query string of one file's URL for one use. */
 export type StateUrlSigner = (id: string, kind: StateFileKind, use: StateUrlUse) => string;
 

@@ -339,6 +339,57 @@ export interface RunsTable {
   created_by_id: string | null;
   created_at: string;
   updated_at: string;
+  configuration_version_id: string | null;
+  plan_only: Generated<number>;
+  refresh: Generated<number>;
+  refresh_only: Generated<number>;
+  auto_apply: Generated<number>;
+  allow_empty_apply: Generated<number>;
+  target_addrs: string | null;
+  replace_addrs: string | null;
+  variables: string | null;
+  has_changes: Generated<number>;
+  plan_status: string | null;
+  apply_status: string | null;
+  plan_additions: number | null;
+  plan_changes: number | null;
+  plan_destructions: number | null;
+  apply_additions: number | null;
+  apply_changes: number | null;
+  apply_destructions: number | null;
+  status_timestamps: string | null;
+  claimed_by: string | null;
+  cancel_requested: Generated<number>;
+}
+
+/** A configuration a run plans (migration 028). */
+export interface ConfigurationVersionsTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  status: string;
+  source: string;
+  speculative: number;
+  provisional: number;
+  auto_queue_runs: number;
+  size: number;
+  error_message: string | null;
+  created_by_kind: string | null;
+  created_by_id: string | null;
+  created_at: string;
+  uploaded_at: string | null;
+}
+
+export interface ConfigurationFilesTable {
+  configuration_version_id: string;
+  body: Buffer;
+}
+
+export interface RunLogsTable {
+  seq: Generated<number>;
+  run_id: string;
+  phase: string;
+  body: Buffer;
 }
 
 export interface TeamProjectsTable {
@@ -462,6 +513,9 @@ export interface DB {
   state_version_outputs: StateVersionOutputsTable;
   state_version_resources: StateVersionResourcesTable;
   runs: RunsTable;
+  configuration_versions: ConfigurationVersionsTable;
+  configuration_files: ConfigurationFilesTable;
+  run_logs: RunLogsTable;
   team_projects: TeamProjectsTable;
   team_workspaces: TeamWorkspacesTable;
   workspace_tag_bindings: WorkspaceTagBindingsTable;

@@ -44,7 +44,12 @@ export function organizationRoutes(): Hono<AppEnv> {
   });
 
   r.get('/organizations/:name/entitlement-set', async (c) =>
-    sendResource(c, serializeEntitlements(await orgs.getOrganization(c.get('ctx'), c.req.param('name')))),
+    sendResource(
+      c,
+      serializeEntitlements(await orgs.getOrganization(c.get('ctx'), c.req.param('name')), {
+        executesRuns: c.get('ctx').settings.executesRuns === true,
+      }),
+    ),
   );
 
   r.delete('/organizations/:name', async (c) => {

@@ -11,11 +11,38 @@ import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf } from '../query.js';
 import { serializeRun } from '../serializers/run.js';
+import { serializeExecutedRun } from '../serializers/run-execution.js';
+import * as exec from '../../services/run-execution.js';
+import { badRequest } from '../../domain/errors.js';
+import { RESOURCE_ADDRESS, VARIABLE_NAME } from '../../domain/run-execution.js';
 
 const runAttributes = v.looseObject({
   message: nullable(text(TEXT_LIMITS.runMessage)),
   'is-destroy': v.optional(bool()),
 });
+/** What a run that berth executes takes beyond a recorded one's (HCP's run attributes). */
+const executedRunAttributes = v.looseObject({
+  refresh: v.optional(bool()),
+  'refresh-only': v.optional(bool()),
+  'plan-only': v.optional(bool()),
+  'auto-apply': nullable(bool()),
+  'allow-empty-apply': v.optional(bool()),
+  'target-addrs': nullable(v.array(v.pipe(str(), v.regex(RESOURCE_ADDRESS, 'must be resource addresses')))),
+  'replace-addrs': nullable(v.array(v.pipe(str(), v.regex(RESOURCE_ADDRESS, 'must be resource addresses')))),
+  variables: nullable(
+    v.pipe(
+      v.array(
+        v.object({
+          key: v.pipe(str(), v.regex(VARIABLE_NAME, 'must be a variable name')),
+          value: text(64 * 1024),
+        }),
+        'must be a list of {key, value}',
+      ),
+      v.maxLength(500, 'must have at most 500 entries'),
+    ),
+  ),
+});
+
 const reportAttributes = v.looseObject({
   status: v.picklist(RUN_STATUSES, `must be one of: ${RUN_STATUSES.join(', ')}`),
   at: v.optional(
@@ -35,6 +62,37 @@ export function runRoutes(): Hono<AppEnv> {
     const doc = await readResource(c, 'runs');
     const a = checkAttributes(runAttributes, doc.attributes);
     const ws = (doc.relationships.workspace as { data?: { id?: unknown } } | undefined)?.data?.id;
+    const cv = (doc.relationships['configuration-version'] as { data?: { id?: unknown } } | undefined)?.data?.id;
+    if (typeof ws === 'string' && (cv !== undefined || c.get('ctx').settings.executesRuns)) {
+      // A run berth executes (berth serve --execute-runs).
+      if (!c.get('ctx').settings.executesRuns)
+        throw badRequest('this berth does not execute runs (start it with berth serve --execute-runs)');
+      if (cv !== undefined && typeof cv !== 'string')
+        throw new BerthError([
+          {
+            status: 422,
+            title: 'invalid attribute',
+            detail: 'Configuration version must be an id',
+            pointer: '/data/relationships/configuration-version/data/id',
+          },
+        ]);
+      const e = checkAttributes(executedRunAttributes, doc.attributes);
+      const run = await exec.createExecutedRun(c.get('ctx'), {
+        workspaceId: ws,
+        configurationVersionId: (cv) ?? null,
+        message: a.message ?? 'Queued manually via the API',
+        isDestroy: a['is-destroy'] ?? false,
+        refresh: e.refresh ?? true,
+        refreshOnly: e['refresh-only'] ?? false,
+        planOnly: e['plan-only'] ?? false,
+        autoApply: e['auto-apply'] ?? null,
+        allowEmptyApply: e['allow-empty-apply'] ?? false,
+        targetAddrs: e['target-addrs'] ?? [],
+        replaceAddrs: e['replace-addrs'] ?? [],
+        variables: e.variables ?? [],
+      });
+      return sendResource(c, serializeExecutedRun(run), { status: 201 });
+    }
     if (typeof ws !== 'string') {
       throw new BerthError([
         {
@@ -52,7 +110,11 @@ export function runRoutes(): Hono<AppEnv> {
     });
     return sendResource(c, serializeRun(run), { status: 201 });
   });
-  r.get('/runs/:id', async (c) => sendResource(c, serializeRun(await runs.getRun(c.get('ctx'), c.req.param('id')))));
+  r.get('/runs/:id', async (c) => {
+    const executed = await exec.getExecutedRun(c.get('ctx'), c.req.param('id'));
+    if (executed) return sendResource(c, serializeExecutedRun(executed));
+    return sendResource(c, serializeRun(await runs.getRun(c.get('ctx'), c.req.param('id'))));
+  });
   r.get('/workspaces/:id/runs', async (c) =>
     sendCollection(c, await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c)), serializeRun),
   );
@@ -60,6 +122,12 @@ export function runRoutes(): Hono<AppEnv> {
   // HCP Terraform's run actions: 202 Accepted, no body.
   const action = (to: RunStatus) => async (c: Context<AppEnv>) => {
     await readJson(c, { optional: true });
+    // A run berth executes follows HCP's actions (run-execution.ts); a recorded one moves as told.
+    if (await exec.getExecutedRun(c.get('ctx'), c.req.param('id')!)) {
+      const name = to === 'apply_queued' ? 'apply' : to === 'discarded' ? 'discard' : 'cancel';
+      await exec.actOnRun(c.get('ctx'), c.req.param('id')!, name);
+      return c.body(null, 202);
+    }
     await runs.transitionRun(c.get('ctx'), c.req.param('id')!, { status: to });
     return c.body(null, 202);
   };

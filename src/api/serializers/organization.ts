@@ -1,4 +1,4 @@
-import { ENTITLEMENTS } from '../../domain/entitlements.js';
+import { entitlementsFor, type InstanceCapabilities } from '../../domain/entitlements.js';
 import type { Organization } from '../../domain/organization.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
@@ -75,11 +75,11 @@ export function serializeOrganization(org: Organization): ResourceObject {
 }
 
 /** The organization's `entitlement-sets` resource; its id is the organization's external id. */
-export function serializeEntitlements(org: Organization): ResourceObject {
+export function serializeEntitlements(org: Organization, capabilities: InstanceCapabilities): ResourceObject {
   return {
     id: org.id,
     type: 'entitlement-sets',
-    attributes: { ...ENTITLEMENTS },
+    attributes: entitlementsFor(capabilities),
     links: { self: `${API_PREFIX}/entitlement-sets/${org.id}` },
   };
 }

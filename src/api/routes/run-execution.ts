@@ -1,0 +1,123 @@
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
+import { bool, checkAttributes } from '../../domain/attributes.js';
+import { payloadTooLarge } from '../../domain/errors.js';
+import { MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
+import * as cvs from '../../services/configuration-versions.js';
+import type { ServiceContext } from '../../services/context.js';
+import * as exec from '../../services/run-execution.js';
+import { readJson, readResource } from '../body.js';
+import { requestBodyLimit } from '../body-limit.js';
+import { API_PREFIX, sendCollection, sendResource } from '../documents.js';
+import type { AppEnv } from '../env.js';
+import { pageOf } from '../query.js';
+import { readStateBody } from '../state-body.js';
+import {
+  serializeConfigurationVersion,
+  serializeExecutedApply,
+  serializeExecutedPlan,
+} from '../serializers/run-execution.js';
+
+const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+
+const cvAttributes = v.looseObject({
+  'auto-queue-runs': v.optional(bool()),
+  speculative: v.optional(bool()),
+  provisional: v.optional(bool()),
+});
+
+/** Configuration versions, plans and applies of executed runs (token-authenticated). */
+export function runExecutionRoutes(): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  r.post('/workspaces/:id/configuration-versions', async (c) => {
+    const doc = await readResource(c, 'configuration-versions');
+    const a = checkAttributes(cvAttributes, doc.attributes);
+    const cv = await cvs.createConfigurationVersion(
+      c.get('ctx'),
+      { id: c.req.param('id') },
+      {
+        autoQueueRuns: a['auto-queue-runs'] ?? true,
+        speculative: a.speculative ?? false,
+        provisional: a.provisional ?? false,
+      },
+    );
+    return sendResource(c, serializeConfigurationVersion(cv, origin(c)), { status: 201 });
+  });
+  r.get('/workspaces/:id/configuration-versions', async (c) =>
+    sendCollection(c, await cvs.listConfigurationVersions(c.get('ctx'), { id: c.req.param('id') }, pageOf(c)), (cv) =>
+      serializeConfigurationVersion(cv, origin(c)),
+    ),
+  );
+  r.get('/configuration-versions/:id', async (c) =>
+    sendResource(
+      c,
+      serializeConfigurationVersion(await cvs.getConfigurationVersion(c.get('ctx'), c.req.param('id')), origin(c)),
+    ),
+  );
+  r.get('/configuration-versions/:id/download', async (c) => {
+    const body = await cvs.downloadConfiguration(c.get('ctx'), c.req.param('id'));
+    return c.body(new Uint8Array(body), 200, {
+      'Content-Type': 'application/octet-stream',
+      'Cache-Control': 'no-store',
+      'Content-Disposition': `attachment; filename="${c.req.param('id')}.tar.gz"`,
+    });
+  });
+  const logUrl = async (c: Context<AppEnv>, phaseId: string) =>
+    `${origin(c)}${API_PREFIX}/run-logs/${phaseId}/${await exec.logUrlPath(c.get('ctx'), phaseId)}`;
+  r.get('/plans/:id', async (c) => {
+    const id = c.req.param('id');
+    const run = await exec.runOfPhase(c.get('ctx'), id);
+    return sendResource(c, serializeExecutedPlan(run, await logUrl(c, id)));
+  });
+  r.get('/applies/:id', async (c) => {
+    const id = c.req.param('id');
+    const run = await exec.runOfPhase(c.get('ctx'), id);
+    return sendResource(c, serializeExecutedApply(run, await logUrl(c, id)));
+  });
+  // The run's events (HCP lists warnings there; the CLI prints them): berth records none yet.
+  r.get('/runs/:id/run-events', async (c) => {
+    const page = pageOf(c);
+    await exec.readableRun(c.get('ctx'), c.req.param('id'));
+    return sendCollection(c, { items: [], total: 0, page }, (x: never) => x);
+  });
+  r.post('/runs/:id/actions/force-cancel', async (c) => {
+    await readJson(c, { optional: true });
+    await exec.actOnRun(c.get('ctx'), c.req.param('id'), 'force-cancel');
+    return c.body(null, 202);
+  });
+  return r;
+}
+
+/**
+ * The signed URLs of executed runs, mounted before token authentication: the configuration
+ * upload (its own body limit) and the log reads. A log URL carries its signature in the path:
+ * go-tfe's log reader replaces the query string with `limit=&offset=`.
+ */
+export function runContentRoutes(context: Pick<ServiceContext, 'db' | 'clock' | 'settings'>): Hono<AppEnv> {
+  const r = new Hono<AppEnv>();
+  const limit = requestBodyLimit(MAX_CONFIGURATION_BYTES, () => {
+    throw payloadTooLarge(`configuration archives are limited to ${MAX_CONFIGURATION_BYTES} bytes`);
+  });
+  r.put('/configuration-versions/:id/upload', limit, async (c) => {
+    await cvs.uploadConfiguration(
+      { ...context, commitHook: c.get('commitHook') },
+      c.req.param('id'),
+      { expires: c.req.query('expires'), signature: c.req.query('signature') },
+      await readStateBody(c),
+    );
+    return c.body(null, 200);
+  });
+  r.get('/run-logs/:phase/:expires/:signature', async (c) => {
+    const log = await exec.readLog(context, c.req.param('phase'), c.req.param('expires'), c.req.param('signature'));
+    const offset = Math.max(0, Number.parseInt(c.req.query('offset') ?? '0', 10) || 0);
+    const limitRaw = Number.parseInt(c.req.query('limit') ?? '', 10);
+    const size = Number.isFinite(limitRaw) && limitRaw > 0 ? Math.min(limitRaw, 1024 * 1024) : 1024 * 1024;
+    const part = offset >= log.length ? Buffer.alloc(0) : log.subarray(offset, offset + size);
+    return c.body(new Uint8Array(part), 200, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Cache-Control': 'no-store',
+      'X-Content-Type-Options': 'nosniff',
+    });
+  });
+  return r;
+}

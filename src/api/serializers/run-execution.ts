@@ -1,0 +1,143 @@
+import type { ConfigurationVersionView } from '../../services/configuration-versions.js';
+import type { ExecutedRun, PhaseStatus, ResourceCounts } from '../../domain/run-execution.js';
+import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
+import { serializeRun } from './run.js';
+
+const tail = (id: string) => id.replace(/^run-/, '');
+
+/** An executed run: a recorded run's document plus what HCP shows of a run berth executes. */
+export function serializeExecutedRun(r: ExecutedRun): ResourceObject {
+  const base = serializeRun(r);
+  const e = r.execution;
+  return {
+    ...base,
+    attributes: {
+      ...base.attributes,
+      'status-timestamps': e.statusTimestamps,
+      'has-changes': e.hasChanges,
+      'plan-only': e.planOnly,
+      refresh: e.refresh,
+      'refresh-only': e.refreshOnly,
+      'auto-apply': e.autoApply,
+      'allow-empty-apply': e.allowEmptyApply,
+      'target-addrs': e.targetAddrs.length ? e.targetAddrs : null,
+      'replace-addrs': e.replaceAddrs.length ? e.replaceAddrs : null,
+      variables: e.variables,
+      'save-plan': false,
+      actions: {
+        'is-cancelable': r.permissions.canCancel,
+        'is-confirmable': r.permissions.canApply,
+        'is-discardable': r.permissions.canDiscard,
+        'is-force-cancelable': r.mayForceCancel,
+      },
+      permissions: {
+        'can-apply': r.permissions.canApply,
+        'can-cancel': r.permissions.canCancel,
+        'can-discard': r.permissions.canDiscard,
+        'can-force-cancel': r.mayForceCancel,
+        'can-force-execute': false,
+      },
+    },
+    relationships: {
+      ...base.relationships,
+      'configuration-version': toOne(
+        'configuration-versions',
+        e.configurationVersionId,
+        `${API_PREFIX}/configuration-versions/${e.configurationVersionId}`,
+      ),
+      plan: toOne('plans', `plan-${tail(r.id)}`, `${API_PREFIX}/plans/plan-${tail(r.id)}`),
+      apply: toOne('applies', `apply-${tail(r.id)}`, `${API_PREFIX}/applies/apply-${tail(r.id)}`),
+      'task-stages': { data: [] },
+      'policy-checks': { data: [] },
+    },
+  };
+}
+
+function phaseDocument(
+  type: 'plans' | 'applies',
+  id: string,
+  r: ExecutedRun,
+  status: PhaseStatus,
+  counts: ResourceCounts | null,
+  logReadUrl: string,
+  started: string | null,
+  finished: string | null,
+): ResourceObject {
+  const timestamps: Record<string, string> = {};
+  if (started) timestamps['started-at'] = started;
+  if (finished) timestamps[`${status}-at`] = finished;
+  return {
+    id,
+    type,
+    attributes: {
+      status,
+      'has-changes': type === 'plans' ? r.execution.hasChanges : undefined,
+      'resource-additions': counts?.additions ?? 0,
+      'resource-changes': counts?.changes ?? 0,
+      'resource-destructions': counts?.destructions ?? 0,
+      'resource-imports': 0,
+      'log-read-url': logReadUrl,
+      'status-timestamps': timestamps,
+    },
+    relationships: { run: toOne('runs', r.id, `${API_PREFIX}/runs/${r.id}`) },
+    links: { self: `${API_PREFIX}/${type}/${id}` },
+  };
+}
+
+export function serializeExecutedPlan(r: ExecutedRun, logReadUrl: string): ResourceObject {
+  return phaseDocument(
+    'plans',
+    `plan-${tail(r.id)}`,
+    r,
+    r.execution.planStatus,
+    r.execution.plan,
+    logReadUrl,
+    r.planStartedAt,
+    r.planFinishedAt,
+  );
+}
+
+export function serializeExecutedApply(r: ExecutedRun, logReadUrl: string): ResourceObject {
+  return phaseDocument(
+    'applies',
+    `apply-${tail(r.id)}`,
+    r,
+    r.execution.applyStatus,
+    r.execution.apply,
+    logReadUrl,
+    r.applyStartedAt,
+    r.applyFinishedAt,
+  );
+}
+
+/** A configuration version; `origin` makes its upload URL absolute. */
+export function serializeConfigurationVersion(cv: ConfigurationVersionView, origin: string): ResourceObject {
+  const timestamps: Record<string, string> = {};
+  if (cv.uploadedAt) timestamps['uploaded-at'] = cv.uploadedAt;
+  return {
+    id: cv.id,
+    type: 'configuration-versions',
+    attributes: {
+      'auto-queue-runs': cv.autoQueueRuns,
+      error: null,
+      'error-message': cv.errorMessage,
+      source: cv.source,
+      speculative: cv.speculative,
+      provisional: cv.provisional,
+      status: cv.status,
+      'status-timestamps': timestamps,
+      'created-at': cv.createdAt,
+      size: cv.size,
+      ...(cv.uploadQuery
+        ? { 'upload-url': `${origin}${API_PREFIX}/configuration-versions/${cv.id}/upload?${cv.uploadQuery}` }
+        : {}),
+    },
+    relationships: {
+      workspace: toOne('workspaces', cv.workspaceId, `${API_PREFIX}/workspaces/${cv.workspaceId}`),
+    },
+    links: {
+      self: `${API_PREFIX}/configuration-versions/${cv.id}`,
+      download: `${API_PREFIX}/configuration-versions/${cv.id}/download`,
+    },
+  };
+}

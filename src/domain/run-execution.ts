@@ -1,0 +1,138 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { Run, RunStatus } from './run.js';
+
+/**
+ * Runs that berth executes itself (`berth serve --execute-runs`, experimental; issue 34): the
+ * configuration versions they plan, their plan and apply phases, their logs and the signed URLs
+ * that upload a configuration and read a log. Pure: no I/O.
+ */
+
+/** The largest configuration archive (`tar.gz`) berth takes: 64 MiB, like a state file. */
+export const MAX_CONFIGURATION_BYTES = 64 * 1024 * 1024;
+
+/** A phase's log is cut beyond this many bytes (a line says so); the phase itself goes on. */
+export const MAX_LOG_BYTES = 8 * 1024 * 1024;
+
+/** HCP's framing of a log stream: go-tfe's log reader waits for STX first and stops at ETX. */
+export const LOG_START = '\x02';
+export const LOG_END = '\x03';
+
+export type ConfigurationStatus = 'pending' | 'uploaded' | 'errored';
+
+export interface ConfigurationVersion {
+  id: string;
+  workspaceId: string;
+  status: ConfigurationStatus;
+  source: string;
+  speculative: boolean;
+  provisional: boolean;
+  autoQueueRuns: boolean;
+  size: number;
+  errorMessage: string | null;
+  createdAt: string;
+  uploadedAt: string | null;
+}
+
+/** A phase's status, as HCP names those of plans and applies. */
+export type PhaseStatus = 'pending' | 'queued' | 'running' | 'finished' | 'errored' | 'canceled' | 'unreachable';
+
+export interface ResourceCounts {
+  additions: number;
+  changes: number;
+  destructions: number;
+}
+
+/** What an executed run holds beyond a recorded one. */
+export interface RunExecution {
+  configurationVersionId: string;
+  planOnly: boolean;
+  refresh: boolean;
+  refreshOnly: boolean;
+  autoApply: boolean;
+  allowEmptyApply: boolean;
+  targetAddrs: string[];
+  replaceAddrs: string[];
+  variables: RunVariable[];
+  hasChanges: boolean;
+  planStatus: PhaseStatus;
+  applyStatus: PhaseStatus;
+  plan: ResourceCounts | null;
+  apply: ResourceCounts | null;
+  statusTimestamps: Record<string, string>;
+  /** force-cancel is allowed once a cancel was asked and the run is still going. */
+  cancelRequested: boolean;
+}
+
+export interface ExecutedRun extends Run {
+  execution: RunExecution;
+  mayForceCancel: boolean;
+}
+
+/** A run variable: its value is an HCL expression, as in HCP. */
+export interface RunVariable {
+  key: string;
+  value: string;
+}
+
+/** A variable name as Terraform accepts it. */
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
+
+/** A resource address for -target and -replace: no spaces, quotes only inside index brackets. */
+export const RESOURCE_ADDRESS = /^[A-Za-z0-9_.\-[\]"*]{1,512}$/;
+
+/** The statuses in which an executed run is in its workspace's queue and holds it (one at a time). */
+export const ACTIVE_STATUSES: RunStatus[] = [
+  'plan_queued',
+  'planning',
+  'planned',
+  'cost_estimated',
+  'policy_checked',
+  'policy_soft_failed',
+  'policy_override',
+  'confirmed',
+  'apply_queued',
+  'applying',
+];
+
+/**
+ * The statuses a user's action may move an executed run from: apply (planned -> confirmed),
+ * discard (awaiting confirmation), cancel (queued or running). Anything else is a 409.
+ */
+export const APPLYABLE: RunStatus[] = ['planned', 'cost_estimated', 'policy_checked', 'policy_override'];
+export const DISCARDABLE: RunStatus[] = ['pending', ...APPLYABLE, 'policy_soft_failed'];
+export const CANCELABLE: RunStatus[] = ['pending', 'plan_queued', 'planning', 'confirmed', 'apply_queued', 'applying'];
+
+/** Signs the URL of a configuration upload or a log read: HMAC-SHA256 over purpose, id and expiry. */
+export function runUrlSignature(key: string, purpose: string, id: string, expires: number): string {
+  return createHmac('sha256', key).update(`run-url\n${purpose}\n${id}\n${expires}`).digest('base64url');
+}
+
+export function signedRunQuery(key: string, purpose: string, id: string, now: Date, ttlSeconds: number): string {
+  const expires = Math.floor(now.getTime() / 1000) + ttlSeconds;
+  return `expires=${expires}&signature=${runUrlSignature(key, purpose, id, expires)}`;
+}
+
+export function runUrlValid(
+  key: string,
+  purpose: string,
+  id: string,
+  expires: string | undefined,
+  signature: string | undefined,
+  now: Date,
+): boolean {
+  if (expires === undefined || signature === undefined || !/^\d{1,12}$/.test(expires)) return false;
+  const at = Number(expires);
+  if (at * 1000 <= now.getTime()) return false;
+  const expected = Buffer.from(runUrlSignature(key, purpose, id, at));
+  const given = Buffer.from(signature);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+/** How long a log URL works: logs are read while a plan or apply runs, for up to its time limit. */
+export const LOG_URL_TTL_SECONDS = 6 * 3600;
+
+/** The part of a log that `?offset=&limit=` asks for (go-tfe's log reader pages so). */
+export function logSlice(log: Buffer, offset: number, limit: number): Buffer {
+  if (offset >= log.length) return Buffer.alloc(0);
+  return log.subarray(offset, Math.min(log.length, offset + limit));
+}

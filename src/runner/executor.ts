@@ -1,0 +1,353 @@
+import { spawn } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { extract } from 'tar';
+import { MAX_LOG_BYTES, type ResourceCounts } from '../domain/run-execution.js';
+import type { ClaimedRun, Phase, PhaseResult, RunnerPort } from './port.js';
+
+/**
+ * The executor of `berth serve --execute-runs` (experimental): claims queued plans and applies
+ * through its port, at most `concurrency` at once, and runs `terraform init`, `plan` and `apply`
+ * as child processes in a fresh temporary folder holding the configuration, with a clean
+ * environment, a time limit, and cancellation (SIGINT, then SIGKILL after a grace period). Output
+ * streams into the phase's log as it is written. The workspace's state goes through a local
+ * backend forced by an override file; the state an apply wrote is recorded through the port.
+ */
+
+export interface ExecutorOptions {
+  terraformPath: string;
+  /** Runs executing at once (default 2). */
+  concurrency?: number;
+  /** Milliseconds a phase may take before it is interrupted (default one hour). */
+  timeLimitMs?: number;
+  /** Milliseconds between SIGINT and SIGKILL when stopping terraform (default 10 s). */
+  graceMs?: number;
+  /** Milliseconds between looks for queued runs and for cancellations (default 1 s). */
+  pollMs?: number;
+  /** Where problems of the executor itself are told (serve's log). */
+  log?: (line: string) => void;
+  /** A name for this executor in the runs it claims. */
+  name?: string;
+}
+
+/** The override file that keeps the run's state local: it replaces the `cloud` block or backend. */
+export const OVERRIDE_FILE = 'zz_berth_override.tf';
+const OVERRIDE = 'terraform {\n  backend "local" {\n    path = "terraform.tfstate"\n  }\n}\n';
+const VARIABLES_FILE = 'zz_berth_run.auto.tfvars';
+const PLAN_FILE = 'berth.tfplan';
+
+interface Child {
+  code: number | null;
+  timedOut: boolean;
+  stopped: 'cancel' | 'force' | null;
+}
+
+export class Executor {
+  private readonly concurrency: number;
+  private readonly active = new Set<Promise<void>>();
+  /** Working folders kept from a plan to its apply (the saved plan lives there). */
+  private readonly kept = new Map<string, string>();
+  private timer: NodeJS.Timeout | null = null;
+  private stopping = false;
+  private claiming = false;
+  private readonly name: string;
+
+  constructor(
+    private readonly port: RunnerPort,
+    private readonly options: ExecutorOptions,
+  ) {
+    this.concurrency = options.concurrency ?? 2;
+    this.name = options.name ?? `serve-${process.pid}`;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), this.options.pollMs ?? 1000);
+    this.timer.unref();
+    this.tick();
+  }
+
+  /** Stops claiming, interrupts what runs, and waits for it to end. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.active]);
+    for (const dir of this.kept.values()) await rm(dir, { recursive: true, force: true });
+  }
+
+  private log(line: string) {
+    this.options.log?.(`executor: ${line}`);
+  }
+
+  /** Claims queued phases while there is room. */
+  tick(): void {
+    if (this.stopping || this.claiming) return;
+    this.claiming = true;
+    void (async () => {
+      try {
+        await this.dropFinished();
+        while (!this.stopping && this.active.size < this.concurrency) {
+          const claim = await this.port.claim(this.name);
+          if (!claim) break;
+          const job = this.execute(claim).catch((err) => this.log(`run ${claim.runId}: ${String(err)}`));
+          this.active.add(job);
+          void job.finally(() => {
+            this.active.delete(job);
+            this.tick();
+          });
+        }
+      } catch (err) {
+        this.log(`claiming runs failed: ${String(err)}`);
+      } finally {
+        this.claiming = false;
+      }
+    })();
+  }
+
+  /** Removes the folders of planned runs that ended without an apply (discarded, canceled). */
+  private async dropFinished() {
+    for (const [runId, dir] of this.kept) {
+      if ((await this.port.stopRequested(runId)) === 'force') {
+        this.kept.delete(runId);
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  }
+
+  private async execute(claim: ClaimedRun): Promise<void> {
+    const log = new LogWriter(this.port, claim.runId, claim.phase);
+    let dir = this.kept.get(claim.runId);
+    this.kept.delete(claim.runId);
+    let result: PhaseResult;
+    // Three lines first, as HCP's logs start: the CLI skips the first three lines of an apply's log.
+    log.write(`Terraform run ${claim.runId} (${claim.phase})\non berth\nInitializing plugins and modules...\n`);
+    try {
+      if (claim.phase === 'plan' || !dir) {
+        if (dir) await rm(dir, { recursive: true, force: true });
+        dir = await mkdtemp(join(tmpdir(), 'berth-run-'));
+        result = await this.prepare(claim, dir, log);
+        if (result.outcome === 'finished') result = await this.plan(claim, dir, log);
+        if (result.outcome === 'finished' && claim.phase === 'apply') result = await this.apply(claim, dir, log);
+      } else {
+        result = await this.apply(claim, dir, log);
+      }
+    } catch (err) {
+      log.write(`\nberth could not execute this run: ${(err as Error)?.message ?? String(err)}\n`);
+      result = { outcome: 'errored', errorMessage: 'berth could not execute this run' };
+    }
+    await log.flush();
+    const keep = claim.phase === 'plan' && result.outcome === 'finished' && result.hasChanges && !claim.planOnly;
+    if (keep && dir) this.kept.set(claim.runId, dir);
+    else if (dir) await rm(dir, { recursive: true, force: true });
+    await this.port.finishPhase(claim.runId, claim.phase, result);
+    // A kept folder whose run goes no further is removed at the next tick.
+  }
+
+  /** Extracts the configuration, writes the override, the state and the run variables, runs init. */
+  private async prepare(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
+    const archive = await this.port.configuration(claim.configurationVersionId);
+    if (!archive) return { outcome: 'errored', errorMessage: 'the configuration version has no configuration' };
+    const work = join(dir, 'work');
+    await mkdir(work);
+    await mkdir(join(dir, 'home'));
+    try {
+      await pipeline(Readable.from([archive]), extract({ cwd: work, strict: true }));
+    } catch (err) {
+      log.write(`The configuration archive cannot be extracted: ${(err as Error).message}\n`);
+      return { outcome: 'errored', errorMessage: 'the configuration archive cannot be extracted' };
+    }
+    // What the uploading CLI had initialised locally (its backend, its workspace) is not ours.
+    await rm(join(work, '.terraform', 'terraform.tfstate'), { force: true });
+    await rm(join(work, '.terraform', 'environment'), { force: true });
+    await writeFile(join(work, OVERRIDE_FILE), OVERRIDE);
+    const state = await this.port.currentState(claim.runId);
+    if (state) await writeFile(join(work, 'terraform.tfstate'), state);
+    if (claim.variables.length > 0)
+      await writeFile(join(work, VARIABLES_FILE), claim.variables.map((v) => `${v.key} = ${v.value}\n`).join(''));
+    const init = await this.terraform(claim, dir, ['init', '-input=false', '-no-color', '-reconfigure'], log, true);
+    if (init.stopped) return { outcome: 'canceled' };
+    if (init.code !== 0) {
+      log.write(log.held);
+      return { outcome: 'errored', errorMessage: init.timedOut ? 'terraform init timed out' : 'terraform init failed' };
+    }
+    return { outcome: 'finished' };
+  }
+
+  private async plan(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
+    const args = ['plan', '-input=false', '-no-color', `-out=${PLAN_FILE}`, '-detailed-exitcode'];
+    if (claim.isDestroy) args.push('-destroy');
+    if (claim.refreshOnly) args.push('-refresh-only');
+    if (!claim.refresh) args.push('-refresh=false');
+    for (const t of claim.targetAddrs) args.push(`-target=${t}`);
+    for (const r of claim.replaceAddrs) args.push(`-replace=${r}`);
+    const run = await this.terraform(claim, dir, args, log);
+    if (run.stopped) return { outcome: 'canceled' };
+    if (run.code !== 0 && run.code !== 2)
+      return { outcome: 'errored', errorMessage: run.timedOut ? 'the plan timed out' : 'the plan failed' };
+    const counts = await this.planCounts(dir);
+    const hasChanges = run.code === 2;
+    return { outcome: 'finished', hasChanges, counts };
+  }
+
+  private async apply(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
+    const statePath = join(dir, 'work', 'terraform.tfstate');
+    const before = await readFile(statePath).catch(() => null);
+    const counts = await this.planCounts(dir);
+    const run = await this.terraform(claim, dir, ['apply', '-input=false', '-no-color', PLAN_FILE], log);
+    // Whatever happened, a state that changed is recorded: a failed apply may have changed things.
+    const after = await readFile(statePath).catch(() => null);
+    if (after && (!before || !after.equals(before))) await this.port.storeState(claim.runId, after);
+    if (run.stopped) return { outcome: 'canceled' };
+    if (run.code !== 0)
+      return { outcome: 'errored', errorMessage: run.timedOut ? 'the apply timed out' : 'the apply failed' };
+    return { outcome: 'finished', counts };
+  }
+
+  /** Additions, changes and destructions of the saved plan (`terraform show -json`). */
+  private async planCounts(dir: string): Promise<ResourceCounts | undefined> {
+    const out: Buffer[] = [];
+    const code = await new Promise<number | null>((resolve) => {
+      const child = spawn(this.options.terraformPath, ['show', '-json', '-no-color', PLAN_FILE], {
+        cwd: join(dir, 'work'),
+        env: cleanEnv(dir),
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.on('error', () => resolve(null));
+      child.on('close', resolve);
+    });
+    if (code !== 0) return undefined;
+    try {
+      const plan = JSON.parse(Buffer.concat(out).toString()) as {
+        resource_changes?: { change?: { actions?: string[] } }[];
+      };
+      const counts = { additions: 0, changes: 0, destructions: 0 };
+      for (const rc of plan.resource_changes ?? []) {
+        const actions = rc.change?.actions ?? [];
+        if (actions.includes('create')) counts.additions++;
+        if (actions.includes('delete')) counts.destructions++;
+        if (actions.includes('update')) counts.changes++;
+      }
+      return counts;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /**
+   * Runs terraform in the run's folder, its output into the log (or held, with `hold`), within the
+   * time limit, stopping it when the run is canceled.
+   */
+  private terraform(claim: ClaimedRun, dir: string, args: string[], log: LogWriter, hold = false): Promise<Child> {
+    return new Promise((resolve, reject) => {
+      const child = spawn(this.options.terraformPath, args, {
+        cwd: join(dir, 'work'),
+        env: cleanEnv(dir),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      const result: Child = { code: null, timedOut: false, stopped: null };
+      const take = (d: Buffer) => (hold ? log.hold(d) : log.write(d));
+      child.stdout.on('data', take);
+      child.stderr.on('data', take);
+      let killTimer: NodeJS.Timeout | null = null;
+      const interrupt = () => {
+        if (killTimer) return;
+        child.kill('SIGINT');
+        killTimer = setTimeout(() => child.kill('SIGKILL'), this.options.graceMs ?? 10_000);
+      };
+      const limit = setTimeout(() => {
+        result.timedOut = true;
+        log.write(`\nThe time limit of this phase was reached: stopping terraform.\n`);
+        interrupt();
+      }, this.options.timeLimitMs ?? 3_600_000);
+      const watch = setInterval(() => {
+        void this.port.stopRequested(claim.runId).then(
+          (stop) => {
+            if (!stop || result.stopped === 'force') return;
+            result.stopped = stop;
+            if (stop === 'force') child.kill('SIGKILL');
+            else interrupt();
+          },
+          () => undefined,
+        );
+      }, this.options.pollMs ?? 1000);
+      child.on('error', (err) => {
+        clearTimeout(limit);
+        clearInterval(watch);
+        reject(err);
+      });
+      child.on('close', (code) => {
+        clearTimeout(limit);
+        clearInterval(watch);
+        if (killTimer) clearTimeout(killTimer);
+        result.code = code;
+        resolve(result);
+      });
+    });
+  }
+}
+
+/**
+ * The environment of terraform in a run: nothing of berth's own (no database URL, no token), a
+ * HOME of the run's own, automation mode.
+ */
+export function cleanEnv(dir: string): NodeJS.ProcessEnv {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: join(dir, 'home'),
+    TMPDIR: dir,
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    CHECKPOINT_DISABLE: '1',
+    TF_WORKSPACE: 'default',
+    ...(process.env.LANG ? { LANG: process.env.LANG } : {}),
+  };
+}
+
+/** Writes a phase's log in order, batching what comes while a write is under way; bounded. */
+class LogWriter {
+  private pending: Buffer[] = [];
+  private written = 0;
+  private flushing: Promise<void> = Promise.resolve();
+  private cut = false;
+  held = Buffer.alloc(0);
+
+  constructor(
+    private readonly port: RunnerPort,
+    private readonly runId: string,
+    private readonly phase: Phase,
+  ) {}
+
+  hold(chunk: Buffer) {
+    if (this.held.length < 256 * 1024) this.held = Buffer.concat([this.held, chunk]);
+  }
+
+  write(chunk: Buffer | string) {
+    if (this.cut) return;
+    let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    if (this.written + buf.length > MAX_LOG_BYTES) {
+      buf = Buffer.concat([
+        buf.subarray(0, Math.max(0, MAX_LOG_BYTES - this.written)),
+        Buffer.from('\n[berth: the log is cut here, it reached its size limit]\n'),
+      ]);
+      this.cut = true;
+    }
+    this.written += buf.length;
+    this.pending.push(buf);
+    this.flushing = this.flushing.then(() => this.drain());
+  }
+
+  private async drain() {
+    if (this.pending.length === 0) return;
+    const chunk = Buffer.concat(this.pending);
+    this.pending = [];
+    await this.port.appendLog(this.runId, this.phase, chunk);
+  }
+
+  async flush() {
+    await this.flushing;
+    await this.drain();
+  }
+}
