@@ -2,8 +2,8 @@ import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { lockHolderName, lockHolderOf, lockSince } from '../../cli/lock-holder.js';
 import { confirmByTyping } from '../../cli/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/refusals.js';
 import type { WorkspaceAttributes } from '../../client/resources.js';
-import { notAuthorized } from '../../domain/errors.js';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
@@ -27,8 +27,7 @@ export default class OrgDelete extends BerthCommand<typeof OrgDelete> {
     const org = this.args.name;
     const { data } = await client.organizations.get(org);
     // Refused before anything is announced, with the API's answer to a non-owner (a 404, exit 3).
-    const permissions = data.attributes.permissions as Record<string, boolean> | undefined;
-    if (permissions?.['can-destroy'] === false) throw notAuthorized(`delete organization ${org}`);
+    refuseUnlessPermitted(data, 'can-destroy', { status: 404, action: `delete organization ${org}` });
     const name = encodeURIComponent(org);
     const count = async (what: string) =>
       (await client.list(`/organizations/${name}/${what}`, {}, { pageSize: 1 })).pagination?.['total-count'] ?? 0;

@@ -1,6 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/refusals.js';
 import { resolveProject } from '../../cli/resolve-project.js';
 import { deleteProject } from '../../client/projects.js';
 
@@ -23,6 +24,8 @@ export default class ProjectDelete extends BerthCommand<typeof ProjectDelete> {
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
     const label = `${project.attributes.name} (${project.id})`;
+    // Refused before the confirmation, with the API's answer (403, exit 6).
+    refuseUnlessPermitted(project, 'can-destroy', { status: 403, action: `delete project ${project.attributes.name}` });
     await confirmDestructive(`delete project ${label}`, this.flags);
     await deleteProject(client, project.id);
     this.print({ id: project.id, type: 'projects', deleted: true }, () => `Deleted project ${label}.`);

@@ -1,6 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/refusals.js';
 import { teamsApi } from '../../client/teams.js';
 
 export default class TeamDelete extends BerthCommand<typeof TeamDelete> {
@@ -14,6 +15,10 @@ export default class TeamDelete extends BerthCommand<typeof TeamDelete> {
   async run(): Promise<void> {
     const api = teamsApi(await this.client());
     const team = await api.resolve(this.args.team, this.flags.org);
+    // Refused before the confirmation, with the API's answer (404, exit 3); the owners team's own
+    // refusal (403: it is never deleted) is the API's to say.
+    if (team.attributes.name !== 'owners')
+      refuseUnlessPermitted(team, 'can-destroy', { status: 404, action: `delete team ${team.attributes.name}` });
     await confirmDestructive(`delete team ${team.attributes.name}`, this.flags);
     await api.delete(team.id);
     this.print({ id: team.id, type: 'teams', deleted: true }, () => `Deleted team ${team.attributes.name}.`);

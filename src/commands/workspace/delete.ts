@@ -1,6 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { confirmByTyping, confirmDestructive } from '../../cli/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/refusals.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 
@@ -26,6 +27,10 @@ export default class WorkspaceDelete extends BerthCommand<typeof WorkspaceDelete
     const { data } = await ws.get(parseWorkspaceArg(this.args.workspace, this.flags.org));
     const ref = { id: data.id };
     const name = data.attributes.name;
+    // Refused before the confirmation, with the API's own answer (force: 403, exit 6; safe: 404, exit 3).
+    if (this.flags.force)
+      refuseUnlessPermitted(data, 'can-force-delete', { status: 403, action: `force delete workspace ${name}` });
+    else refuseUnlessPermitted(data, 'can-destroy', { status: 404, action: `delete workspace ${name}` });
     if (this.flags.force)
       await confirmByTyping(
         `force delete workspace ${name} (${data.id}) and everything in it, managed resources or not`,
