@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ReadCache } from './read-cache.js';
-import { rateLimitHeaders, rateLimitKey, type KnownTokens, type RateLimiter } from './rate-limit.js';
+import { knownSubject, rateLimitHeaders, type KnownTokens, type RateLimiter } from './rate-limit.js';
 
 export type NodeListener = (req: IncomingMessage, res: ServerResponse) => void;
 
@@ -43,7 +43,11 @@ export function cachedAnswers(options: CachedAnswersOptions, next: NodeListener)
     // A flat name, value, ... list: Node writes it as it is, with no header object to build.
     const headers = hit.headerList.concat('x-request-id', requestId);
     if (limiter) {
-      const decision = limiter.take(rateLimitKey(req.headers.authorization, req.socket.remoteAddress, knownTokens));
+      // Only a token the API accepted lately is counted here (against its user, team or
+      // organization); any other request takes the full path, which counts it (rate-limit.ts).
+      const subject = knownSubject(req.headers.authorization, knownTokens);
+      if (subject === null) return next(req, res);
+      const decision = limiter.take(subject);
       // Refused: the full path answers the 429 (a refused take consumes nothing).
       if (!decision.allowed) return next(req, res);
       for (const [name, value] of Object.entries(rateLimitHeaders(decision))) headers.push(name, value);

@@ -144,22 +144,83 @@ export function subjectKey(actor: Actor): string {
   }
 }
 
+/** Routes under /api/v2 that read no token (their credential, if any, is in the body): method and path. */
+const TOKENLESS_ROUTES: Record<string, RegExp> = {
+  GET: /^\/api\/v2\/ping$/,
+  HEAD: /^\/api\/v2\/ping$/,
+  POST: /^\/api\/v2\/(?:console\/sign-ins|terraform-login\/token)$/,
+};
+
+/** A hosted-state URL (state-versions routes): signed, read without a token. */
+const STATE_CONTENT = /^\/api\/v2\/state-versions\/([^/]+)\/(content|json-content)$/;
+
+/** Checks a hosted-state URL's signature (services/state-urls.ts), without a database read. */
+export type SignedStateUrlCheck = (
+  id: string,
+  kind: 'state' | 'json-state',
+  use: 'upload' | 'download',
+  query: { expires: string | undefined; signature: string | undefined },
+) => boolean;
+
+/** What serve knows of a request under /api/v2 before the app reads it. */
+export interface RateRequest {
+  method: string;
+  /** The path the app routes on (decoded, without the query string). */
+  path: string;
+  /** The query string, without `?`. */
+  query: string;
+  authorization: string | undefined;
+  address: string | undefined;
+}
+
 /**
- * What a request is counted against: the subject of its bearer token (its user, team or
- * organization: see `subjectKey`) when the token is known to be valid, or the client's address
- * (ping, state content URLs, malformed headers, a token not yet accepted). Made-up tokens must
- * not each get a fresh bucket, or there would be no limit at all. The subject comes from `known`,
- * filled when the API accepts a token: no database read.
+ * The bucket a request is counted against before the app reads it, or null when that can only be
+ * known once the API has read its token (an unknown bearer token: its subject's bucket if the API
+ * accepts it, else the address's failed-authentication bucket; see serve.ts). No database read:
+ *
+ * - a token the API accepted lately: its subject (user, team, organization; `known`);
+ * - a hosted-state URL: its signature is its credential, so a valid one counts against its state
+ *   version (`s:`), whatever the address; an invalid or expired one is a failed authentication;
+ * - the routes that read no token (ping, the console's sign-in, `terraform login`'s token
+ *   endpoint): the client address (`a:`), whatever Authorization header they carry;
+ * - anything else without a bearer token (none, or a malformed header) cannot authenticate: the
+ *   address's failed-authentication bucket (`x:`), which made-up credentials spend, so that
+ *   they never spend the budget of tokenless routes, state URLs or new tokens.
  */
 export function rateLimitKey(
+  req: RateRequest,
+  known: { subjectOf(key: string): string | undefined },
+  signedStateUrl?: SignedStateUrlCheck,
+): string | null {
+  const address = req.address ?? 'unknown';
+  const method = req.method === 'HEAD' ? 'GET' : req.method;
+  const state = method === 'GET' || method === 'PUT' ? STATE_CONTENT.exec(req.path) : null;
+  if (state) {
+    const params = new URLSearchParams(req.query);
+    const query = { expires: params.get('expires') ?? undefined, signature: params.get('signature') ?? undefined };
+    const kind = state[2] === 'content' ? 'state' : 'json-state';
+    return signedStateUrl?.(state[1], kind, method === 'PUT' ? 'upload' : 'download', query)
+      ? `s:${state[1]}`
+      : failedAuthenticationKey(address);
+  }
+  if (TOKENLESS_ROUTES[req.method]?.test(req.path)) return `a:${address}`;
+  const key = tokenKey(req.authorization);
+  if (!key) return failedAuthenticationKey(address);
+  return known.subjectOf(key) ?? null;
+}
+
+/** The bucket of failed authentications (unknown tokens, bad signatures, no token) of an address. */
+export function failedAuthenticationKey(address: string | undefined): string {
+  return `x:${address ?? 'unknown'}`;
+}
+
+/** The subject of a request's bearer token if the API accepted it lately, else null. */
+export function knownSubject(
   authorization: string | undefined,
-  address: string | undefined,
-  known?: { subjectOf(key: string): string | undefined },
-): string {
+  known: { subjectOf(key: string): string | undefined },
+): string | null {
   const key = tokenKey(authorization);
-  const subject = key && known?.subjectOf(key);
-  if (subject) return subject;
-  return `a:${address ?? 'unknown'}`;
+  return (key && known.subjectOf(key)) || null;
 }
 
 /**

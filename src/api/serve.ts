@@ -21,6 +21,7 @@ import { systemClock, type Clock } from '../domain/clock.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
 import { pruneRetainedData } from '../services/data-retention.js';
 import { recoverStagedStateFiles } from '../services/state-content.js';
+import { stateUrlChecker } from '../services/state-urls.js';
 import { BerthError } from '../domain/errors.js';
 import { errorResponse, internalError } from './errors.js';
 import { cachedAnswers, stampFailures, type NodeListener } from './cached-answers.js';
@@ -44,6 +45,7 @@ import {
   KnownTokens,
   RateLimiter,
   rateLimitHeaders,
+  failedAuthenticationKey,
   rateLimitKey,
   retryAfterSeconds,
   subjectKey,
@@ -91,10 +93,10 @@ export interface ServeOptions {
   limits?: Partial<ServerLimits>;
   /** The built web console served at `/` (default: dist/console beside the CLI bundle). */
   consoleDir?: string;
-}
-
   /** Execute runs (experimental, `--execute-runs`): the terraform binary and the executor's bounds. */
   executeRuns?: { terraformPath: string; concurrency: number; timeLimitMs: number };
+}
+
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
 export class ServeSetupError extends Error {
   override name = 'ServeSetupError';
@@ -146,6 +148,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     stateUrlTtlSeconds,
     executesRuns: options.executeRuns !== undefined,
   };
+  // Hosted-state URLs are counted by their signature, checked here without a database read.
+  const signedStateUrl = limiter ? await stateUrlChecker({ db: store.db, clock: appClock }) : undefined;
   // Tokens that authenticated, with their subjects (user, team, organization): only they are
   // counted against their subject before the API reads them (rate-limit.ts).
   const knownTokens = new KnownTokens();
@@ -159,7 +163,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     knownTokens.add(tokenKey(authorization)!, subject);
     const counted = incoming && counting.get(incoming);
     if (!counted || counted.key === subject) return;
-    limiter!.refund(counted.key);
+    if (counted.key !== null) limiter!.refund(counted.key);
     counted.key = subject;
     const decision = limiter!.take(subject);
     Object.assign(counted.headers, rateLimitHeaders(decision));
@@ -201,10 +205,6 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     pruneTimer.unref();
   }
 
-  // Access log lines are written in batches (access-log.ts).
-  const accessLog = new AccessLog(options.log);
-  // Successful GET answers, reused while the database is unchanged (read-cache.ts).
-  const readCache =
   // The executor of runs (src/runner/), only with --execute-runs.
   let executor: { stop(): Promise<void> } | null = null;
   if (options.executeRuns) {
@@ -215,6 +215,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     executor = started;
   }
 
+  // Access log lines are written in batches (access-log.ts).
+  const accessLog = new AccessLog(options.log);
+  // Successful GET answers, reused while the database is unchanged (read-cache.ts).
+  const readCache =
     options.readCacheEntries === 0
       ? null
       : new ReadCache(store.changeStamp, {
@@ -338,20 +342,46 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     if (tooLong) return { response: tooLong, requestId: null, cached: false };
     const extra: Record<string, string> = {};
     let decision: RateDecision | null = null;
+    let deferred = false;
     // The path the app routes on, not the raw target: an absolute-form target (`GET http://h/api/v2/...`),
     // a percent-encoded one (`/%61pi/v2/...`) or dot segments (`/./api/v2/...`) reach the same routes.
-    if (limiter && API_PATH.test(getPath(request))) {
-      const key = rateLimitKey(env.incoming.headers.authorization, env.incoming.socket.remoteAddress, knownTokens);
-      decision = limiter.take(key);
-      Object.assign(extra, rateLimitHeaders(decision));
-      // `extra` is filled again if the API moves the request to its token's subject (countAgainstSubject).
-      if (decision.allowed) counting.set(env.incoming, { key, headers: extra });
+    const path = limiter ? getPath(request) : '';
+    if (limiter && API_PATH.test(path)) {
+      const q = target.indexOf('?');
+      const key = rateLimitKey(
+        {
+          method: request.method,
+          path,
+          query: q === -1 ? '' : target.slice(q + 1),
+          authorization: env.incoming.headers.authorization,
+          address: env.incoming.socket.remoteAddress,
+        },
+        knownTokens,
+        signedStateUrl,
+      );
+      if (key === null) {
+        // An unknown token: counted once the API has read it (countAgainstSubject, or below).
+        deferred = true;
+        counting.set(env.incoming, { key: null, headers: extra });
+      } else {
+        decision = limiter.take(key);
+        Object.assign(extra, rateLimitHeaders(decision));
+        // `extra` is filled again if the API moves the request to its token's subject (countAgainstSubject).
+        if (decision.allowed) counting.set(env.incoming, { key, headers: extra });
+      }
     }
-    const result =
+    let result: Answer =
       decision && !decision.allowed
         ? { response: tooManyRequests(decision), requestId: null, cached: false }
         : await answer(request, target, env, extra);
-    if (!result.cached && decision) {
+    if (deferred && counting.get(env.incoming)?.key === null) {
+      // The API did not accept the token: a failed authentication, counted against the address's
+      // bucket for those (not the one of tokenless routes). Past its budget, a 429 instead.
+      const failed = limiter!.take(failedAuthenticationKey(env.incoming.socket.remoteAddress));
+      Object.assign(extra, rateLimitHeaders(failed));
+      if (!failed.allowed) result = { response: tooManyRequests(failed), requestId: null, cached: false };
+    }
+    if (!result.cached && (decision || deferred)) {
       // A document of the app: made again with the headers as one plain object (documents.ts).
       const doc = renderedDocument(result.response);
       if (doc)
@@ -361,7 +391,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         });
       else for (const [name, value] of Object.entries(extra)) result.response.headers.set(name, value);
     }
-    return decision?.allowed ? { ...result, counted: true } : result;
+    return decision?.allowed || deferred ? { ...result, counted: true } : result;
   };
 
   // Requests the HTTP adapter would refuse with an empty answer get a JSON:API error first.
@@ -452,6 +482,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     createdToken,
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
+      const executorStopped = executor?.stop() ?? Promise.resolve();
       collector.stop();
       closing ??= new Promise<void>((resolve) => {
         // Until the last in-flight request is answered, drop connections as soon as they idle.
@@ -463,6 +494,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeIdleConnections();
       })
         .then(() => pruning)
+        .then(() => executorStopped)
         .then(() => accessLog.flush())
         .then(() => {
           if (options.readCacheStatsFile)
@@ -494,7 +526,6 @@ const LINGER_MS = 2000;
  * client told to keep the connection alive meets as a reset on its next request.
  */
 function leavesMuchBodyUnread(incoming: IncomingMessage | Http2Bindings['incoming']): incoming is IncomingMessage {
-      const executorStopped = executor?.stop() ?? Promise.resolve();
   if (!('httpVersionMajor' in incoming) || incoming.httpVersionMajor !== 1 || incoming.complete) return false;
   const length = Number(incoming.headers['content-length']);
   if (!Number.isSafeInteger(length) || incoming.readableDidRead) return true;
@@ -506,7 +537,6 @@ function leavesMuchBodyUnread(incoming: IncomingMessage | Http2Bindings['incomin
  * answer, while what the client still sends is read and dropped for LINGER_MS (until it closes its
  * side). Closing at once would make the kernel answer the rest with a reset, which can make the
  * client lose the answer itself.
-        .then(() => executorStopped)
  */
 function lingerOnClose(incoming: IncomingMessage): void {
   const socket = incoming.socket;
@@ -568,7 +598,8 @@ function tooManyRequests(decision: RateDecision): Response {
 
 /** What a request under /api/v2 was counted against: its bucket, and the headers of its answer. */
 interface Counting {
-  key: string;
+  /** null: not counted yet (an unknown token, until the API has read it). */
+  key: string | null;
   headers: Record<string, string>;
 }
 

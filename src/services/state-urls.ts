@@ -93,3 +93,14 @@ export async function requireSignedStateUrl(
   if (!stateUrlValid(key, id, kind, use, query.expires, query.signature, ctx.clock.now()))
     throw notFound('state version not found (or the URL has expired: read the state version again for a new one)');
 }
+
+/**
+ * A synchronous check of hosted-state URLs with the instance's secret (loaded, or made, once):
+ * what `serve`'s rate limiter counts such a URL by, without a database read per request.
+ */
+export async function stateUrlChecker(
+  ctx: Pick<ServiceContext, 'db' | 'clock'>,
+): Promise<(id: string, kind: StateFileKind, use: StateUrlUse, query: StateUrlQuery) => boolean> {
+  const key = await urlKey(ctx.db);
+  return (id, kind, use, query) => stateUrlValid(key, id, kind, use, query.expires, query.signature, ctx.clock.now());
+}

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
@@ -58,20 +58,39 @@ describe('the rate limiter', () => {
     expect(rl.take('k499').allowed).toBe(false);
   });
 
-  it("keys a known token's request by its subject, found by the token's hash (never the token); by address otherwise", () => {
+  it("keys a known token's request by its subject, found by the token's hash (never the token); others by address", () => {
     const token = 'berth.abcdefghijklmn.0123456789012345678901234567890123456789';
     const known = new KnownTokens();
-    // Unknown: the address.
-    expect(rateLimitKey(`Bearer ${token}`, '127.0.0.1', known)).toBe('a:127.0.0.1');
+    const req = (path: string, authorization?: string, method = 'GET', query = '') => ({
+      method,
+      path,
+      query,
+      authorization,
+      address: '127.0.0.1',
+    });
+    // Unknown: only the API can tell (null: counted once it has read the token).
+    expect(rateLimitKey(req('/api/v2/organizations', `Bearer ${token}`), known)).toBeNull();
     known.add(
       tokenKey(`Bearer ${token}`)!,
       subjectKey({ kind: 'user', tokenId: 'at-1', userId: 'user-1', username: 'u', siteAdmin: false }),
     );
     expect(tokenKey(`Bearer ${token}`)).toBe(`t:${hashToken(token)}`);
-    expect(rateLimitKey(`Bearer ${token}`, '127.0.0.1', known)).toBe('u:user-1');
-    expect(rateLimitKey(`bearer   ${token}  `, '10.0.0.1', known)).toBe('u:user-1');
-    expect(rateLimitKey(undefined, '127.0.0.2', known)).toBe('a:127.0.0.2');
-    expect(rateLimitKey('Basic Zm9vOmJhcg==', '::1', known)).toBe('a:::1');
+    expect(rateLimitKey(req('/api/v2/organizations', `Bearer ${token}`), known)).toBe('u:user-1');
+    expect(rateLimitKey(req('/api/v2/organizations', `bearer   ${token}  `), known)).toBe('u:user-1');
+    // No token, or a malformed header, on a route that needs one: a failed authentication.
+    expect(rateLimitKey(req('/api/v2/organizations'), known)).toBe('x:127.0.0.1');
+    expect(rateLimitKey(req('/api/v2/organizations', 'Basic Zm9vOmJhcg=='), known)).toBe('x:127.0.0.1');
+    // The routes that read no token count against the address, whatever header they carry.
+    expect(rateLimitKey(req('/api/v2/ping'), known)).toBe('a:127.0.0.1');
+    expect(rateLimitKey(req('/api/v2/ping', 'Bearer berth.made.up'), known)).toBe('a:127.0.0.1');
+    expect(rateLimitKey(req('/api/v2/console/sign-ins', undefined, 'POST'), known)).toBe('a:127.0.0.1');
+    expect(rateLimitKey(req('/api/v2/terraform-login/token', undefined, 'POST'), known)).toBe('a:127.0.0.1');
+    // A state URL by its signature: its version when valid, a failed authentication when not.
+    const valid = (id: string, kind: string, use: string, q: { signature?: string }) =>
+      id === 'sv-1' && kind === 'state' && use === 'download' && q.signature === 'good';
+    const state = (query: string) => req('/api/v2/state-versions/sv-1/content', undefined, 'GET', query);
+    expect(rateLimitKey(state('expires=1&signature=good'), known, valid)).toBe('s:sv-1');
+    expect(rateLimitKey(state('expires=1&signature=bad'), known, valid)).toBe('x:127.0.0.1');
     expect(subjectKey({ kind: 'team', tokenId: 'at-2', teamId: 'team-1', organizationId: 'org-1' })).toBe(
       'team:team-1',
     );
@@ -289,10 +308,11 @@ describe('one budget per user, team or organization, not per token (HCP Terrafor
   });
 });
 
-describe('made-up tokens do not get past the rate limit', () => {
+describe('made-up credentials are limited without starving tokenless routes, state URLs or new tokens', () => {
   const tmp = tempDb();
   const NOW = new Date('2026-06-30T12:00:00.000Z');
   let server: RunningServer;
+  let open: RunningServer;
 
   beforeAll(async () => {
     server = await startServer({
@@ -302,14 +322,48 @@ describe('made-up tokens do not get past the rate limit', () => {
       log: () => {},
       clock: { now: () => NOW },
     });
+    open = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: 0 });
   });
   afterAll(async () => {
     await server?.close();
+    await open?.close();
     tmp.cleanup();
   });
 
-  it('2,000 requests with fresh random tokens: 30 are answered 401, the rest 429; a known token keeps its own budget', async () => {
+  /** A state version pushed through the unlimited server: its signed download URL, on the limited one. */
+  async function stateDownloadUrl(admin: string): Promise<string> {
+    const headers = { Authorization: `Bearer ${admin}`, 'Content-Type': 'application/vnd.api+json' };
+    const post = async (path: string, body: unknown) => {
+      const res = await fetch(`${open.url}/api/v2${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+      const text = await res.text();
+      expect(res.status, text).toBeLessThan(300);
+      return JSON.parse(text || '{}');
+    };
+    await post('/organizations', {
+      data: { type: 'organizations', attributes: { name: 'acme', email: 'a@acme.test' } },
+    });
+    const ws = await post('/organizations/acme/workspaces', {
+      data: { type: 'workspaces', attributes: { name: 'w' } },
+    });
+    await post(`/workspaces/${ws.data.id}/actions/lock`, {});
+    const state = Buffer.from(JSON.stringify({ version: 4, serial: 1, lineage: 'l', outputs: {}, resources: [] }));
+    const sv = await post(`/workspaces/${ws.data.id}/state-versions`, {
+      data: {
+        type: 'state-versions',
+        attributes: {
+          serial: 1,
+          md5: createHash('md5').update(state).digest('hex'),
+          state: state.toString('base64'),
+        },
+      },
+    });
+    const url = new URL(sv.data.attributes['hosted-state-download-url']);
+    return `${server.url}${url.pathname}${url.search}`;
+  }
+
+  it('2,000 requests with fresh random tokens: 30 are answered 401, the rest 429; ping, a signed state URL, a new token and a known one still get in', async () => {
     const admin = server.createdToken!;
+    const download = await stateDownloadUrl(admin);
     // The site administrator's token is learned by its first request.
     expect(
       (await fetch(`${server.url}/api/v2/organizations`, { headers: { Authorization: `Bearer ${admin}` } })).status,
@@ -331,8 +385,27 @@ describe('made-up tokens do not get past the rate limit', () => {
     }
     expect(statuses.filter((s) => s === 401)).toHaveLength(30);
     expect(statuses.filter((s) => s === 429)).toHaveLength(1970);
-    // The address is spent (tokenless requests share it); the administrator's token is not.
-    expect((await fetch(`${server.url}/api/v2/ping`)).status).toBe(429);
+    const spent = await fetch(`${server.url}/api/v2/organizations`, { headers: { Authorization: 'Bearer berth.x.y' } });
+    expect(spent.status).toBe(429);
+    expect(spent.headers.get('retry-after')).toBe('1');
+    expect(spent.headers.get('x-ratelimit-remaining')).toBe('0');
+    // Requests without a token to a route that needs one, and forged state URLs, are failed authentications too.
+    expect((await fetch(`${server.url}/api/v2/organizations`)).status).toBe(429);
+    expect((await fetch(download.replace(/signature=[^&]+/, 'signature=forged'))).status).toBe(429);
+    // None of it spent the budget of the address's tokenless routes...
+    const ping = await fetch(`${server.url}/api/v2/ping`);
+    expect(ping.status).toBe(204);
+    expect(ping.headers.get('x-ratelimit-remaining')).toBe('29');
+    // ...of a signed state URL (its signature is its credential)...
+    const state = await fetch(download);
+    expect(state.status).toBe(200);
+    expect(state.headers.get('x-ratelimit-remaining')).toBe('29');
+    // ...of a token minted just now (its first request counts against its user, never the junk)...
+    const { token } = await userToken(open.url, admin, 'newcomer');
+    const first = await fetch(`${server.url}/api/v2/organizations`, { headers: { Authorization: `Bearer ${token}` } });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('29');
+    // ...or of a known token.
     const known = await fetch(`${server.url}/api/v2/organizations`, { headers: { Authorization: `Bearer ${admin}` } });
     expect(known.status).toBe(200);
     expect(known.headers.get('x-ratelimit-remaining')).toBe('28');
