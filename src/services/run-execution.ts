@@ -20,6 +20,7 @@ import {
   type ResourceCounts,
   type RunVariable,
 } from '../domain/run-execution.js';
+import { literalLimit } from '../store/literal-limit.js';
 import type { ConfigurationVersionsTable, DB, RunsTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
@@ -494,7 +495,7 @@ export async function claimRun(db: Db, executor: string, now: string): Promise<C
       .distinct()
       .where('status', '=', 'pending')
       .where('configuration_version_id', 'is not', null)
-      .limit(100)
+      .limit(literalLimit(100))
       .execute();
     for (const w of waiting) await scheduleWorkspace(tx, w.workspace_id, now);
   });
