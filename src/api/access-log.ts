@@ -32,3 +32,34 @@ export class AccessLog {
     this.write(lines.join('\n'));
   }
 }
+
+/**
+ * What the access log records of a request target: its path, without the query string (a
+ * hosted-state or configuration upload URL carries its signature there), and with the signature
+ * of a log-read URL (`/run-logs/:phase/:expires/:signature`, signed in the path because go-tfe's
+ * log reader replaces the query) replaced by `REDACTED`. The path is normalized first (dot
+ * segments, percent-encoding), as the router sees it, so no spelling of the route escapes.
+ */
+export function loggedPath(target: string): string {
+  const q = target.indexOf('?');
+  const path = q === -1 ? target : target.slice(0, q);
+  if (!/run-logs|%|\/\.|^[a-z]+:/i.test(path)) return path;
+  let segments: string[];
+  try {
+    segments = new URL(path, 'http://berth.invalid').pathname.split('/');
+  } catch {
+    return path;
+  }
+  const at = segments.findIndex((s) => decodeSegment(s) === 'run-logs');
+  // Anything after the phase: the expiry, the signature, and whatever follows (never a route).
+  if (at === -1 || segments.length <= at + 2) return path;
+  return [...segments.slice(0, at + 2), 'REDACTED'].join('/');
+}
+
+function decodeSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+}

@@ -27,7 +27,7 @@ import { errorResponse, internalError } from './errors.js';
 import { cachedAnswers, stampFailures, type NodeListener } from './cached-answers.js';
 import { expectationFailed, refuse, refuseConnect, requestProblem } from './refusals.js';
 import { databaseErrorAnswer, isDatabaseUnavailable } from '../store/database-errors.js';
-import { AccessLog } from './access-log.js';
+import { AccessLog, loggedPath } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { ConcurrencyGate, MAX_CONCURRENT_READS } from './read-gate.js';
 import { consoleAssetRoutes } from './console-assets.js';
@@ -305,7 +305,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   let closing: Promise<void> | null = null;
   const logAccess = (method: string, target: string, status: number, started: number, requestId: string) =>
-    accessLog.add(`${method} ${pathOf(target)} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
+    accessLog.add(`${method} ${loggedPath(target)} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const started = performance.now();
     const target = env.incoming.url ?? '/';
@@ -550,11 +550,6 @@ function lingerOnClose(incoming: IncomingMessage): void {
     timer.unref();
     socket.once('close', () => clearTimeout(timer));
   };
-}
-
-function pathOf(target: string): string {
-  const q = target.indexOf('?');
-  return q === -1 ? target : target.slice(0, q);
 }
 
 /** A fresh `X-Request-Id` for answers made outside the app (every answer carries one). */

@@ -1,5 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { AccessLog } from '../../src/api/access-log.js';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AccessLog, loggedPath } from '../../src/api/access-log.js';
+import { startServer, type RunningServer } from '../../src/api/serve.js';
+import { tempDb } from '../helpers/cli.js';
 
 describe('access log batches', () => {
   beforeEach(() => vi.useFakeTimers());
@@ -31,5 +33,65 @@ describe('access log batches', () => {
     log.flush();
     vi.advanceTimersByTime(100);
     expect(writes).toEqual(['1\n2\n3', '4']);
+  });
+});
+
+describe('access log paths', () => {
+  const SIG = 'c2lnbmF0dXJlLW9mLWEtbG9nLXVybC10aGF0LWlzLXNlY3JldA';
+
+  it('leave the query out, and the expiry and signature of a log-read URL (signed in its path)', () => {
+    expect(loggedPath('/api/v2/state-versions/sv-1/content?expires=1&signature=abc')).toBe(
+      '/api/v2/state-versions/sv-1/content',
+    );
+    expect(loggedPath('/api/v2/workspaces/ws-1')).toBe('/api/v2/workspaces/ws-1');
+    expect(loggedPath(`/api/v2/run-logs/plan-abc/1893456000/${SIG}?offset=0&limit=100`)).toBe(
+      '/api/v2/run-logs/plan-abc/REDACTED',
+    );
+  });
+
+  it('redact every spelling the router takes for the log route', () => {
+    for (const target of [
+      `/api/v2/run-logs/plan-abc/1893456000/${SIG}`,
+      `/api/v2/run%2Dlogs/plan-abc/1893456000/${SIG}`,
+      `/%61pi/v2/run-logs/plan-abc/1893456000/${SIG}`,
+      `/api/v2/./run-logs/plan-abc/1893456000/${SIG}`,
+      `/api/v2/x/../run-logs/plan-abc/1893456000/${SIG}`,
+      `/api/v2/run-logs/plan-abc/1893456000/%${SIG}`,
+      `http://berth.test/api/v2/run-logs/apply-abc/1893456000/${SIG}`,
+    ]) {
+      const logged = loggedPath(target);
+      expect(logged, target).not.toContain(SIG);
+      expect(logged, target).not.toContain('1893456000');
+      expect(logged, target).toMatch(/\/REDACTED$/);
+    }
+  });
+});
+
+describe('serve access log', () => {
+  const tmp = tempDb();
+  let server: RunningServer;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: tmp.db,
+      log: (l) => lines.push(...l.split('\n')),
+    });
+  });
+  afterAll(async () => {
+    await server?.close();
+    tmp.cleanup();
+  });
+
+  it('records a log-read request without its signature', async () => {
+    const sig = 'bG9nLXNpZ25hdHVyZS1pbi10aGUtcGF0aC1vZi10aGUtdXJs';
+    const res = await fetch(`${server.url}/api/v2/run-logs/plan-0123456789abcdef/1893456000/${sig}?offset=0`);
+    expect(res.status).toBe(404);
+    const id = res.headers.get('x-request-id')!;
+    await expect.poll(() => lines.find((l) => l.endsWith(id))).toBeDefined();
+    const line = lines.find((l) => l.endsWith(id))!;
+    expect(line).toMatch(/^GET \/api\/v2\/run-logs\/plan-0123456789abcdef\/REDACTED 404 /);
+    expect(lines.join('\n')).not.toContain(sig);
   });
 });
