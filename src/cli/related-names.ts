@@ -2,6 +2,8 @@
 import type { BerthClient } from '../client/client.js';
 import type { Resource } from '../client/jsonapi.js';
 import { getProject, listAllProjects } from '../client/projects.js';
+import { WorkspaceRelationsClient } from '../client/relations.js';
+import type { WorkspaceAttributes } from '../client/resources.js';
 import { AgentPoolsClient, WorkspacesClient } from '../client/workspaces.js';
 import { BerthError } from '../domain/errors.js';
 
@@ -91,4 +93,33 @@ export async function workspaceNamesOf(
     if (!(err instanceof BerthError)) throw err;
   }
   return names;
+}
+
+/**
+ * What a person's view of a workspace shows besides its document, by name: its SSH key and the
+ * workspaces that may read its state (not read when every workspace of the organization may).
+ * What the caller may not read is left out (the key shows as set, without its name).
+ */
+export async function workspaceExtras(
+  client: BerthClient,
+  ws: Resource<WorkspaceAttributes>,
+): Promise<{ sshKey: string | null; remoteStateConsumers?: string[] }> {
+  const key = ws.relationships?.['ssh-key']?.data;
+  let sshKey: string | null = null;
+  if (key && !Array.isArray(key)) {
+    try {
+      sshKey = String((await client.get(`/ssh-keys/${encodeURIComponent(key.id)}`)).data.attributes.name);
+    } catch (err) {
+      if (!(err instanceof BerthError)) throw err;
+      sshKey = 'set (you may not read its name)';
+    }
+  }
+  if (ws.attributes['global-remote-state']) return { sshKey };
+  try {
+    const consumers = await new WorkspaceRelationsClient(client).consumers({ id: ws.id });
+    return { sshKey, remoteStateConsumers: consumers.map((c) => c.attributes.name) };
+  } catch (err) {
+    if (!(err instanceof BerthError)) throw err;
+    return { sshKey };
+  }
 }

@@ -38,7 +38,7 @@ describe('names, not ids, in human output (local mode)', () => {
   it('workspace show names the project and where tags are inherited from', async () => {
     const shown = await berth('workspace', 'show', 'app-1', '--include', 'effective_tag_bindings');
     expect(shown.stdout).toMatch(/Project\s+Platform\n/);
-    expect(shown.stdout).toMatch(/Tag bindings\s+dept=ops \(inherited from Platform\)/);
+    expect(shown.stdout).toMatch(/\nTags\s+dept=ops \(inherited from Platform\)/);
     const tags = await berth('project', 'tags', 'effective', 'Platform');
     expect(tags.stdout).toMatch(/dept\s+ops/);
   });

@@ -1,5 +1,6 @@
 import type { Resource } from '../../client/jsonapi.js';
 import { renderFields, renderTable } from '../output.js';
+import type { TeamGrant } from '../team-grants.js';
 
 const access = (t: Resource) =>
   Object.entries(t.attributes['organization-access'] ?? {})
@@ -15,12 +16,19 @@ export function teamTable(teams: Resource[]): string {
   ]);
 }
 
-export function teamFields(t: Resource): string {
+/** A team for a person: with `grants`, its project and workspace access by name (`web (workspace): write`). */
+export function teamFields(t: Resource, grants?: TeamGrant[]): string {
   return renderFields([
     ['ID', t.id],
     ['Name', t.attributes.name],
     ['Visibility', t.attributes.visibility],
     ['Organization access', t.attributes['is-owners'] ? 'owners (everything)' : access(t)],
+    ...(grants === undefined
+      ? []
+      : ([
+          ['Project access', grants.filter((g) => g.kind === 'project').map((g) => `${g.name}: ${g.access}`)],
+          ['Workspace access', grants.filter((g) => g.kind === 'workspace').map((g) => `${g.name}: ${g.access}`)],
+        ] as [string, unknown][])),
     ['SSO team id', t.attributes['sso-team-id'] ?? ''],
     ['Member token management', t.attributes['allow-member-token-management'] ? 'allowed' : 'not allowed'],
     ['Members', (t as Resource & { meta?: { usernames?: string[] } }).meta?.usernames ?? []],

@@ -51,13 +51,30 @@ export function workspaceTable(
   ]);
 }
 
-/** The includes a person's view of a workspace needs (project and lock holder names), added to those asked for. */
+/**
+ * The includes a person's view of a workspace needs (project and lock holder names, key-value
+ * tags), added to those asked for.
+ */
 export function withNames(include?: string): string {
-  const all = [...(include ?? '').split(','), 'project', 'locked_by'].map((s) => s.trim()).filter((s) => s !== '');
+  const all = [...(include ?? '').split(','), 'project', 'locked_by', 'effective_tag_bindings']
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
   return [...new Set(all)].join(',');
 }
 
-export function workspaceFields(w: Resource<WorkspaceAttributes>, included: Resource[] = []): string {
+/** What a person's view of a workspace shows besides the workspace's own document, by name. */
+export interface WorkspaceExtras {
+  /** The SSH key's name (null: none). */
+  sshKey?: string | null;
+  /** The workspaces that may read its state, by name (undefined: not read). */
+  remoteStateConsumers?: string[];
+}
+
+export function workspaceFields(
+  w: Resource<WorkspaceAttributes>,
+  included: Resource[] = [],
+  extras: WorkspaceExtras = {},
+): string {
   const a = w.attributes;
   const projectId = one(w, 'project');
   const project = included.find((r) => r.type === 'projects' && r.id === projectId) as
@@ -90,27 +107,32 @@ export function workspaceFields(w: Resource<WorkspaceAttributes>, included: Reso
       'VCS repository',
       a['vcs-repo'] ? `${a['vcs-repo'].identifier}${a['vcs-repo'].branch ? ` @ ${a['vcs-repo'].branch}` : ''}` : null,
     ],
+    ['SSH key', extras.sshKey ?? null],
     ['Global remote state', a['global-remote-state']],
+    [
+      'Remote state consumers',
+      a['global-remote-state'] ? 'every workspace of the organization' : (extras.remoteStateConsumers ?? null),
+    ],
     ['Queue all runs', a['queue-all-runs']],
     ['Speculative plans', a['speculative-enabled']],
-    ['Tags', a['tag-names']],
+    ['Tags', tagsOf(included, project)],
+    ['Flat tags', a['tag-names']],
     ['Locked', a.locked ? `yes, ${describeLock(w, included)}` : 'no'],
     ['Resources', a['resource-count']],
     ['Created', a['created-at']],
     ['Updated', a['updated-at']],
   ];
   if ('assessments-enabled' in a) fields.splice(9, 0, ['Assessments', a['assessments-enabled']]);
-  const tags = included.filter((r) => r.type === 'effective-tag-bindings') as Resource<TagBindingAttributes>[];
-  if (tags.length > 0) {
-    fields.push([
-      'Tag bindings',
-      tags.map(
-        (t) =>
-          `${t.attributes.key}=${t.attributes.value}${t.links?.['inherited-from'] ? ` (inherited from ${project ? project.attributes.name : 'the project'})` : ''}`,
-      ),
-    ]);
-  }
   return renderFields(fields);
+}
+
+/** The key-value tags (`key=value`, inherited ones say from which project). */
+function tagsOf(included: Resource[], project: Resource<ProjectAttributes> | undefined): string[] {
+  const tags = included.filter((r) => r.type === 'effective-tag-bindings') as Resource<TagBindingAttributes>[];
+  return tags.map(
+    (t) =>
+      `${t.attributes.key}=${t.attributes.value}${t.links?.['inherited-from'] ? ` (inherited from ${project ? project.attributes.name : 'the project'})` : ''}`,
+  );
 }
 
 export function agentPoolTable(list: Resource[]): string {

@@ -1,5 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
+import { teamGrants } from '../../cli/team-grants.js';
 import { teamFields } from '../../cli/views/team.js';
 import { teamsApi } from '../../client/teams.js';
 
@@ -12,7 +13,14 @@ export default class TeamShow extends BerthCommand<typeof TeamShow> {
   static override args = { team: Args.string({ description: 'team- id, or name within --org', required: true }) };
 
   async run(): Promise<void> {
-    const team = await teamsApi(await this.client()).resolve(this.args.team, this.flags.org);
-    this.print(team, () => teamFields(team));
+    const client = await this.client();
+    const team = await teamsApi(client).resolve(this.args.team, this.flags.org);
+    // Its project and workspace access, by name, for a person (--json keeps the team resource).
+    const org = team.relationships?.organization?.data;
+    const grants =
+      this.jsonMode || !org || Array.isArray(org) || team.attributes['is-owners']
+        ? undefined
+        : await teamGrants(client, org.id, team.id);
+    this.print(team, () => teamFields(team, grants));
   }
 }

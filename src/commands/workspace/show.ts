@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { agentPoolOf } from '../../cli/related-names.js';
+import { agentPoolOf, workspaceExtras } from '../../cli/related-names.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
@@ -37,8 +37,9 @@ export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
     const client = await this.client();
     const result = await new WorkspacesClient(client).get(ref, include);
     const pool = this.jsonMode ? null : await agentPoolOf(client, result.data, 'agent-pool');
+    const extras = this.jsonMode ? {} : await workspaceExtras(client, result.data);
     this.print(document ? { data: result.data, included: result.included ?? [] } : result.data, () =>
-      workspaceFields(result.data, [...(result.included ?? []), ...(pool ? [pool] : [])]),
+      workspaceFields(result.data, [...(result.included ?? []), ...(pool ? [pool] : [])], extras),
     );
   }
 }

@@ -1,6 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { usageError } from '../../cli/prompts.js';
+import { workspaceExtras } from '../../cli/related-names.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import {
@@ -95,10 +96,11 @@ export default class WorkspaceUpdate extends BerthCommand<typeof WorkspaceUpdate
           : '';
     // The human view names the project and the lock holder: one more read, with includes.
     const shown = this.jsonMode ? { data, included: [] } : await workspaces.get({ id: data.id }, withNames());
+    const extras = this.jsonMode ? {} : await workspaceExtras(client, shown.data);
     this.print(
       data,
       () =>
-        `Updated workspace ${data.attributes.name} (${data.id}).${cleared ? ` ${cleared}` : ''}\n${workspaceFields(shown.data, shown.included)}`,
+        `Updated workspace ${data.attributes.name} (${data.id}).${cleared ? ` ${cleared}` : ''}\n${workspaceFields(shown.data, shown.included, extras)}`,
     );
   }
 }

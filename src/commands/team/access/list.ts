@@ -2,18 +2,8 @@ import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { limitFlag } from '../../../cli/flags/paging.js';
 import { renderTable } from '../../../cli/output.js';
-import { listAllProjects } from '../../../client/projects.js';
-import { teamAccessApi } from '../../../client/team-access.js';
+import { teamGrants } from '../../../cli/team-grants.js';
 import { teamsApi } from '../../../client/teams.js';
-import { WorkspacesClient } from '../../../client/workspaces.js';
-
-interface Row {
-  kind: 'project' | 'workspace';
-  name: string;
-  targetId: string;
-  access: string;
-  id: string;
-}
 
 export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> {
   static override summary = 'List the projects and workspaces a team has access to (those you can see).';
@@ -31,26 +21,7 @@ export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> 
     const org = this.requireOrg();
     const client = await this.client();
     const team = await teamsApi(client).resolve(this.args.team, org);
-    const api = teamAccessApi(client);
-    const rows: Row[] = [];
-    const mine = (g: { relationships?: Record<string, { data?: unknown }> }) =>
-      (g.relationships?.team?.data as { id?: string } | undefined)?.id === team.id;
-    for (const p of await listAllProjects(client, org)) {
-      for (const g of (await api.list('project', p.id)).filter(mine)) {
-        rows.push({ kind: 'project', name: p.attributes.name, targetId: p.id, access: g.attributes.access, id: g.id });
-      }
-    }
-    for (const w of await new WorkspacesClient(client).listAll(org)) {
-      for (const g of (await api.list('workspace', w.id)).filter(mine)) {
-        rows.push({
-          kind: 'workspace',
-          name: w.attributes.name,
-          targetId: w.id,
-          access: g.attributes.access,
-          id: g.id,
-        });
-      }
-    }
+    const rows = await teamGrants(client, org, team.id);
     if (this.flags.limit !== undefined) rows.splice(this.flags.limit);
     this.print(rows, () =>
       rows.length === 0
