@@ -5,6 +5,7 @@ import { systemClock } from '../domain/clock.js';
 import {
   pointedAt,
   resolveSubject,
+  configurationVersionCreator,
   stateVersionCreator,
   type Subject,
   type SubjectRef,
@@ -65,8 +66,13 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
     const subjectIn = async (db: typeof options.db): Promise<Subject> =>
       (subject ??= ref ? await resolveSubject(db, ref) : NOTHING);
     // State uploads carry no token: the creator of the state version is the actor.
-    const uploader =
-      route.action === 'state-version.upload' && params.id ? await stateVersionCreator(options.db, params.id) : null;
+    const uploader = !params.id
+      ? null
+      : route.action === 'state-version.upload'
+        ? await stateVersionCreator(options.db, params.id)
+        : route.action === 'configuration-version.upload'
+          ? await configurationVersionCreator(options.db, params.id)
+          : null;
 
     const clock = () => c.get('ctx')?.clock ?? options.clock ?? systemClock;
     const actor = () => {

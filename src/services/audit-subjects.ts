@@ -228,10 +228,23 @@ export function pointedAt(original: Subject, created: Subject): Subject {
  * capability they were handed), found through the token they used.
  */
 export async function stateVersionCreator(db: Db, stateVersionId: string): Promise<AuditActor | null> {
+  return creatorOf(db, 'state_versions', stateVersionId);
+}
+
+/** The actor behind a configuration upload URL: whoever created the configuration version. */
+export async function configurationVersionCreator(db: Db, id: string): Promise<AuditActor | null> {
+  return creatorOf(db, 'configuration_versions', id);
+}
+
+async function creatorOf(
+  db: Db,
+  table: 'state_versions' | 'configuration_versions',
+  id: string,
+): Promise<AuditActor | null> {
   const sv = await db
-    .selectFrom('state_versions')
+    .selectFrom(table)
     .select(['created_by_kind', 'created_by_id'])
-    .where('id', '=', stateVersionId)
+    .where('id', '=', id)
     .executeTakeFirst();
   if (!sv?.created_by_kind) return null;
   const token = sv.created_by_id

@@ -453,6 +453,13 @@ export async function readLog(
   if (!runUrlValid(key, LOG_PURPOSE, phaseId, expires, signature, ctx.clock.now()))
     throw notFound('log not found (or its URL has expired)');
   const phase: Phase = phaseId.startsWith('apply-') ? 'apply' : 'plan';
+  // A run deleted since (with its workspace or organization) has no log, not an empty one.
+  const run = await ctx.db
+    .selectFrom('runs')
+    .select('configuration_version_id')
+    .where('id', '=', `run-${tailOf(phaseId)}`)
+    .executeTakeFirst();
+  if (!run || !isExecuted(run)) throw notFound('log not found (or its URL has expired)');
   const rows = await ctx.db
     .selectFrom('run_logs')
     .select('body')

@@ -142,6 +142,9 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
   const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
     const { row, ws, facts } = await readableRun(ctx, tx, id);
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('change runs in this workspace');
+    // A run berth executes moves by its executor (run-execution.ts); a report would fake its progress.
+    if (row.configuration_version_id !== null)
+      throw conflict(`Run ${id} is executed by berth: its progress cannot be reported`);
     const from = row.status as RunStatus;
     const to = report.status;
     // Confirming or applying needs permission to apply; the rest of a run's life, to plan.

@@ -4,6 +4,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { auditRouteOf } from '../../src/api/audit-actions.js';
 import { createApp } from '../../src/api/app.js';
 import { openStore } from '../../src/store/open.js';
+import { DEFAULT_SETTINGS } from '../../src/services/context.js';
+import { claimRun } from '../../src/services/run-execution.js';
+import { gzipSync } from 'node:zlib';
 import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { accessFixture, teamBody, teamProjectBody, teamWorkspaceBody, type AccessFixture } from '../helpers/access.js';
 import { goTfeAssignSshKey, goTfeDeleteOlder, goTfeTagsByName } from '../fixtures/go-tfe.js';
@@ -56,6 +59,37 @@ const releasedVersion = async (s: Scene): Promise<string> => {
 };
 const report = (s: Scene, id: string, status: string) =>
   ok(s.api.post(`${P}/runs/${id}/actions/report`, named('run-reports', { status })));
+
+/** A configuration version of `web` (the instance executes runs), uploaded unless told otherwise. */
+const newConfiguration = async (s: Scene, upload = true, autoQueueRuns = false) => {
+  const cv = await ok(
+    s.api.post(
+      `${P}/workspaces/${s.web}/configuration-versions`,
+      named('configuration-versions', { 'auto-queue-runs': autoQueueRuns }),
+    ),
+  );
+  if (upload) expect((await uploadTo(s, cv.attributes['upload-url'])).status).toBe(200);
+  return cv;
+};
+/** PUTs a configuration archive to its signed upload URL (no token: the URL is the credential). */
+const uploadTo = async (s: Scene, uploadUrl: string): Promise<ApiResponse> => {
+  const url = new URL(uploadUrl);
+  const res = await s.api.app.fetch(
+    new Request(`http://berth.test${url.pathname}${url.search}`, {
+      method: 'PUT',
+      headers: { 'Content-Type': 'application/octet-stream' },
+      body: gzipSync(Buffer.from('terraform {}')),
+    }),
+  );
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : null, text };
+};
+/** Routes whose case needs an instance that executes runs (berth serve --execute-runs). */
+const EXECUTING = new Set([
+  'POST /api/v2/workspaces/:id/configuration-versions',
+  'PUT /api/v2/configuration-versions/:id/upload',
+  'POST /api/v2/runs/:id/actions/force-cancel',
+]);
 
 /** A `terraform login` request with a fixed PKCE pair (test/api/terraform-login.test.ts covers the flow). */
 const loginVerifier = 'terraform-login-verifier-of-the-audit-coverage-test';
@@ -456,6 +490,21 @@ const CASES: Record<string, Case> = {
     const run = await newRun(s);
     return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/cancel`));
   },
+  'POST /workspaces/:id/configuration-versions': (s) =>
+    s.act(() => s.api.post(`${P}/workspaces/${s.web}/configuration-versions`, named('configuration-versions', {}))),
+  // With auto-queue-runs the upload also queues a run: still one record, the upload's.
+  'PUT /configuration-versions/:id/upload': async (s) => {
+    const cv = await newConfiguration(s, false, true);
+    return s.act(() => uploadTo(s, cv.attributes['upload-url']));
+  },
+  'POST /runs/:id/actions/force-cancel': async (s) => {
+    await newConfiguration(s);
+    const run = await newRun(s);
+    // The executor's side claims it (planning); a cancel is asked, then forced.
+    expect((await claimRun(s.api.store.db, 'test-executor', new Date().toISOString()))?.runId).toBe(run.id);
+    await ok(s.api.post(`${P}/runs/${run.id}/actions/cancel`));
+    return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/force-cancel`));
+  },
   'POST /runs/:id/actions/report': async (s) => {
     const run = await newRun(s);
     return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/report`, named('run-reports', { status: 'planning' })));
@@ -499,7 +548,7 @@ describe('audit trail coverage', () => {
 
   it.each(ROUTES)('%s leaves exactly one record when it succeeds', async (key) => {
     const [method, path] = key.split(' ') as [string, string];
-    api = await TestApi.create();
+    api = await TestApi.create(EXECUTING.has(key) ? { settings: { ...DEFAULT_SETTINGS, executesRuns: true } } : {});
     const f = await accessFixture(api);
     const db = api.store.db;
     const all = () => db.selectFrom('audit_events').selectAll().orderBy('seq').execute();

@@ -11,6 +11,8 @@ export interface IsolationCase {
   expect: 404 | 'own';
   body?: (a: SeededOrg, b: SeededOrg) => unknown;
   query?: (a: SeededOrg) => string;
+  /** The path's parameters, when not A's real values (a signed path: A's id with B's signature). */
+  params?: (a: SeededOrg, b: SeededOrg) => string[];
 }
 
 const ws =
@@ -331,6 +333,25 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'POST /api/v2/runs/:id/actions/discard': { expect: 404 },
   'POST /api/v2/runs/:id/actions/cancel': { expect: 404 },
   'POST /api/v2/runs/:id/actions/report': { expect: 404, body: report },
+  // Runs berth executes: their configuration versions, plans, applies, logs and actions.
+  'POST /api/v2/runs/:id/actions/force-cancel': { expect: 404 },
+  'GET /api/v2/runs/:id/run-events': { expect: 404 },
+  'POST /api/v2/workspaces/:id/configuration-versions': {
+    expect: 404,
+    body: () => ({ data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': true } } }),
+  },
+  'GET /api/v2/workspaces/:id/configuration-versions': { expect: 404 },
+  'GET /api/v2/configuration-versions/:id': { expect: 404 },
+  'GET /api/v2/configuration-versions/:id/download': { expect: 404 },
+  // The upload URL's signature is its credential: without one (B has none for A's version), 404.
+  'PUT /api/v2/configuration-versions/:id/upload': { expect: 404 },
+  'GET /api/v2/plans/:id': { expect: 404 },
+  'GET /api/v2/applies/:id': { expect: 404 },
+  // B's own signed log path does not open A's plan's log.
+  'GET /api/v2/run-logs/:phase/:expires/:signature': {
+    expect: 404,
+    params: (a, b) => [a.planId, ...b.planLogPath.split('/')],
+  },
   'POST /api/v2/organizations/:org/ssh-keys': {
     expect: 404,
     body: () => ({ data: { type: 'ssh-keys', attributes: { name: 'intruder', value: 'x' } } }),

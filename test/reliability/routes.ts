@@ -23,17 +23,25 @@ export function appRoutes(api: TestApi): Route[] {
 export const routeKey = (r: Route) => `${r.method} ${r.path}`;
 
 /** The parameter names of a route path, each with the segment before it (`workspaces/:id` gives `workspaces`). */
-export function paramsOf(path: string): { name: string; index: number; before: string }[] {
+export function paramsOf(path: string): { name: string; index: number; before: string; path: string }[] {
   const segments = path.split('/');
   return segments.flatMap((s, index) =>
-    s.startsWith(':') ? [{ name: s.slice(1), index, before: segments[index - 1] ?? '' }] : [],
+    s.startsWith(':') ? [{ name: s.slice(1), index, before: segments[index - 1] ?? '', path }] : [],
   );
 }
 
+/** The run routes that get the executed run (the others, the recorded one). */
+const EXECUTED_RUN_ROUTE = /\/runs\/:id\/(?:run-events|actions\/(?:apply|discard|cancel|force-cancel))$/;
+
 /** The real value of seeded organization `s` that a route parameter names. */
-export function realParam(param: { name: string; before: string }, s: SeededOrg): string {
+export function realParam(param: { name: string; before: string; path?: string }, s: SeededOrg): string {
   if (param.name === 'org' || (param.name === 'name' && param.before === 'organizations')) return s.org;
   if (param.name === 'name' && param.before === 'workspaces') return s.workspaceName;
+  // A log URL: /run-logs/:phase/:expires/:signature, signed for the seeded plan.
+  if (param.name === 'phase') return s.planId;
+  if (param.name === 'expires') return s.planLogPath.split('/')[0];
+  if (param.name === 'signature') return s.planLogPath.split('/')[1];
+  if (param.before === 'runs' && param.path && EXECUTED_RUN_ROUTE.test(param.path)) return s.executedRunId;
   const byCollection: Record<string, string> = {
     workspaces: s.workspaceId,
     projects: s.projectId,
@@ -48,6 +56,9 @@ export function realParam(param: { name: string; before: string }, s: SeededOrg)
     'state-versions': s.stateVersionId,
     'state-version-outputs': s.stateVersionOutputId,
     runs: s.runId,
+    'configuration-versions': s.configurationVersionId,
+    plans: s.planId,
+    applies: s.applyId,
     'ssh-keys': s.sshKeyId,
     'authentication-tokens': s.userTokenId,
     'organization-memberships': s.membershipId,

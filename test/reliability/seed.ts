@@ -1,7 +1,18 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
-import type { ApiResponse, TestApi } from '../helpers/api.js';
+import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
+import { createConfigurationVersion, uploadConfiguration } from '../../src/services/configuration-versions.js';
+import type { ServiceContext } from '../../src/services/context.js';
+import {
+  appendRunLog,
+  claimRun,
+  createExecutedRun,
+  finishPhase,
+  logUrlPath,
+} from '../../src/services/run-execution.js';
+import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { joinOrganization } from '../helpers/members.js';
 
 /** Everything one seeded organization holds: its ids, names and tokens. */
@@ -36,6 +47,14 @@ export interface SeededOrg {
   stateVersionId: string;
   stateVersionOutputId: string;
   runId: string;
+  /** A workspace whose run berth executes: planned, awaiting confirmation, holding its lock. */
+  runnerWorkspaceId: string;
+  configurationVersionId: string;
+  executedRunId: string;
+  planId: string;
+  applyId: string;
+  /** The signed `<expires>/<signature>` of the plan's log URL. */
+  planLogPath: string;
   tagId: string;
   tagName: string;
   bindingKey: string;
@@ -118,6 +137,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
   const consumerId = await ws(consumerName);
   const lockedName = `${p}-locked`;
   const lockedId = await ws(lockedName);
+  const runnerWorkspaceId = await ws(`${p}-runner`);
 
   const tagName = `${p}-flat`;
   ok(
@@ -195,6 +215,8 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     ),
     'run',
   ).body.data.id;
+
+  const executed = await seedExecutedRun(api, runnerWorkspaceId, p);
 
   const teamName = `${p}-team`;
   const teamId = ok(
@@ -321,6 +343,8 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     stateVersionId,
     stateVersionOutputId,
     runId,
+    runnerWorkspaceId,
+    ...executed,
     tagId,
     tagName,
     bindingKey: `${p}-key`,
@@ -328,6 +352,63 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     projectBindingKey: `${p}-pkey`,
     userTokenId,
     membershipId,
+  };
+}
+
+/**
+ * A run berth executes, made through the services (the app under test need not execute runs):
+ * an uploaded configuration version, and a run whose plan the executor's side finished with
+ * changes, so it waits for confirmation holding the workspace's lock and has a plan log.
+ */
+async function seedExecutedRun(api: TestApi, workspaceId: string, p: string) {
+  const ctx: ServiceContext = {
+    ...TestApi.ctx(api.store, LOCAL_SITE_ADMIN),
+    settings: { ...TestApi.ctx(api.store, LOCAL_SITE_ADMIN).settings, executesRuns: true },
+  };
+  const cv = await createConfigurationVersion(
+    ctx,
+    { id: workspaceId },
+    { autoQueueRuns: false, speculative: false, provisional: false },
+  );
+  const q = new URLSearchParams(cv.uploadQuery!);
+  await uploadConfiguration(
+    ctx,
+    cv.id,
+    { expires: q.get('expires')!, signature: q.get('signature')! },
+    gzipSync(Buffer.from(`${p} configuration`)),
+  );
+  const run = await createExecutedRun(ctx, {
+    workspaceId,
+    configurationVersionId: cv.id,
+    message: `${p} executed run`,
+    isDestroy: false,
+    refresh: true,
+    refreshOnly: false,
+    planOnly: false,
+    autoApply: false,
+    allowEmptyApply: false,
+    targetAddrs: [],
+    replaceAddrs: [],
+    variables: [],
+  });
+  const now = () => new Date().toISOString();
+  const claimed = await claimRun(api.store.db, `${p}-executor`, now());
+  if (claimed?.runId !== run.id) throw new Error(`seed: claimed ${claimed?.runId}, not ${run.id}`);
+  await appendRunLog(api.store.db, run.id, 'plan', Buffer.from(`${p} plan output\n`));
+  await finishPhase(
+    api.store.db,
+    run.id,
+    'plan',
+    { outcome: 'finished', hasChanges: true, counts: { additions: 1, changes: 0, destructions: 0 } },
+    now(),
+  );
+  const tail = run.id.slice('run-'.length);
+  return {
+    configurationVersionId: cv.id,
+    executedRunId: run.id,
+    planId: `plan-${tail}`,
+    applyId: `apply-${tail}`,
+    planLogPath: await logUrlPath(ctx, `plan-${tail}`),
   };
 }
 
