@@ -181,6 +181,8 @@ export async function getTeam(ctx: ServiceContext, id: string): Promise<Team> {
 }
 
 export interface TeamListFilter {
+    // What it made, for the audit record written with this transaction (api/audit-actions.ts).
+    return { id };
   /** Substring of the name, case-insensitive. */
   q?: string;
   /** Exact names (`filter[names]`). */
