@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { badRequest, conflict, notAuthorized, notFound, payloadTooLarge } from '../domain/errors.js';
+import { BerthError, badRequest, conflict, notAuthorized, notFound, payloadTooLarge } from '../domain/errors.js';
 import { newId } from '../domain/ids.js';
 import type { PageRequest, Paged } from '../domain/paging.js';
 import { can } from '../domain/policy.js';
@@ -149,7 +149,9 @@ export async function uploadConfiguration(
   if (body.length > MAX_CONFIGURATION_BYTES)
     throw payloadTooLarge(`configuration archives are limited to ${MAX_CONFIGURATION_BYTES} bytes`);
   if (body.length < 2 || body[0] !== 0x1f || body[1] !== 0x8b)
-    throw badRequest('the configuration must be a tar.gz archive (gzip data)');
+    throw new BerthError([
+      { status: 422, title: 'unprocessable entity', detail: 'the configuration must be a tar.gz archive (gzip data)' },
+    ]);
   const ws = await ctx.db
     .selectFrom('configuration_versions')
     .select('workspace_id')

@@ -176,11 +176,8 @@ async function insertAndQueue(tx: Tx, row: NewRun, now: string): Promise<void> {
       .where('id', '=', row.id)
       .execute();
   } else {
-    await tx
-      .updateTable('workspaces')
-      .set({ current_run_id: row.id, current_run_status: 'pending', current_run_created_at: now })
-      .where('id', '=', row.workspace_id)
-      .execute();
+    // It becomes the workspace's current run when it leaves the queue (scheduleWorkspace), not
+    // while it waits behind the active run.
     await scheduleWorkspace(tx, row.workspace_id, now);
   }
 }
