@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accessFixture, teamMember, teamWorkspaceBody, type AccessFixture } from '../helpers/access.js';
 import { TestApi } from '../helpers/api.js';
+import { TestClock } from '../helpers/clock.js';
 
 /**
  * State versions, their outputs and the workspace's resources as go-tfe and the Terraform CLI
@@ -51,7 +52,9 @@ describe('state versions, outputs and resources', () => {
   }
 
   beforeAll(async () => {
-    api = await TestApi.create();
+    // The signed URLs' expiries come from the clock: a fixed one, so that two answers compared
+    // whole carry the same URLs even when the requests fall either side of a second boundary.
+    api = await TestApi.create({ clock: new TestClock() });
     f = await accessFixture(api);
   });
   afterAll(() => api.close());
@@ -179,6 +182,9 @@ describe('state versions, outputs and resources', () => {
         type: 'state-version-outputs',
         id: expect.stringMatching(/^wsout-[A-Za-z0-9]{16}$/),
       });
+      // Its URLs are signed for the clock's time (fixed in this file) plus the default five minutes.
+      const expires = api.clock.now().getTime() / 1000 + 300;
+      expect(read.attributes['hosted-state-download-url']).toContain(`/content?expires=${expires}&signature=`);
       // Read, current and list serialise it alike; the create answered the same but for the lock window.
       expect((await api.get(`${P}/workspaces/${id}/current-state-version`, owner())).body.data).toEqual(read);
       expect((await api.get(`${P}/workspaces/${id}/state-versions`, owner())).body.data).toEqual([read]);

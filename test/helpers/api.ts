@@ -4,7 +4,7 @@ import type { Store } from '../../src/store/open.js';
 import { openTestStore } from './store.js';
 import { createSiteAdminToken, createUserToken } from '../../src/services/tokens.js';
 import { createUser } from '../../src/services/users.js';
-import { systemClock } from '../../src/domain/clock.js';
+import { systemClock, type Clock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS, type InstanceSettings, type ServiceContext } from '../../src/services/context.js';
 
 export interface ApiResponse {
@@ -12,6 +12,16 @@ export interface ApiResponse {
   headers: Headers;
   body: any;
   text: string;
+}
+
+export interface TestApiOptions {
+  settings?: InstanceSettings;
+  /**
+   * The app's clock (signed URLs' expiries, token expiries, timestamps). Give a `TestClock` where a
+   * test compares answers that embed the time: with the system's, two requests either side of a
+   * second boundary differ.
+   */
+  clock?: Clock;
 }
 
 /**
@@ -23,17 +33,25 @@ export class TestApi {
     readonly store: Store,
     readonly app: ReturnType<typeof createApp>,
     public adminToken: string,
+    /** The app's clock: the system's unless the test gave one (e.g. a `TestClock`). */
+    readonly clock: Clock,
   ) {}
 
-  static async create(options: { settings?: InstanceSettings } = {}): Promise<TestApi> {
+  static async create(options: TestApiOptions = {}): Promise<TestApi> {
     return TestApi.on(await openTestStore(), options);
   }
 
   /** The API app on a store the caller opened (e.g. a second store on the same database). */
-  static async on(store: Store, options: { settings?: InstanceSettings } = {}): Promise<TestApi> {
-    const app = createApp({ db: store.db, settings: options.settings, onUnexpectedError: (e) => console.error(e) });
-    const token = await createSiteAdminToken(TestApi.ctx(store, LOCAL_SITE_ADMIN), 'tests');
-    return new TestApi(store, app, token.token!);
+  static async on(store: Store, options: TestApiOptions = {}): Promise<TestApi> {
+    const clock = options.clock ?? systemClock;
+    const app = createApp({
+      db: store.db,
+      settings: options.settings,
+      clock,
+      onUnexpectedError: (e) => console.error(e),
+    });
+    const token = await createSiteAdminToken({ ...TestApi.ctx(store, LOCAL_SITE_ADMIN), clock }, 'tests');
+    return new TestApi(store, app, token.token!, clock);
   }
 
   static ctx(store: Store, actor: Actor): ServiceContext {
@@ -42,7 +60,7 @@ export class TestApi {
 
   /** Creates a user and returns a token acting as them. */
   async userToken(username: string): Promise<{ userId: string; token: string }> {
-    const ctx = TestApi.ctx(this.store, LOCAL_SITE_ADMIN);
+    const ctx = { ...TestApi.ctx(this.store, LOCAL_SITE_ADMIN), clock: this.clock };
     const user = await createUser(ctx, { username, email: `${username}@example.com`, isSiteAdmin: false });
     const token = await createUserToken(ctx, user.id, null);
     return { userId: user.id, token: token.token! };
