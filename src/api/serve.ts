@@ -31,6 +31,7 @@ import { AccessLog, loggedPath } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { ConcurrencyGate, MAX_CONCURRENT_READS } from './read-gate.js';
 import { consoleAssetRoutes } from './console-assets.js';
+import { Connections } from './connections.js';
 import { IdleCollector } from './idle-gc.js';
 import {
   answerClientError,
@@ -305,7 +306,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   };
   let closing: Promise<void> | null = null;
   const logAccess = (method: string, target: string, status: number, started: number, requestId: string) =>
-    accessLog.add(`${method} ${loggedPath(target)} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`);
+    accessLog.add(
+      `${method} ${loggedPath(target)} ${status} ${(performance.now() - started).toFixed(1)}ms ${requestId}`,
+    );
   const fetch = async (request: Request, env: HttpBindings | Http2Bindings): Promise<Response> => {
     const started = performance.now();
     const target = env.incoming.url ?? '/';
@@ -454,6 +457,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // Only once listening works: a start that fails (the port in use) must not mint a token it never shows.
   const createdToken = await ensureSiteAdminToken(store.db, new Date());
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  const connections = new Connections();
+  connections.attach(server, options.tls !== undefined);
   server.on('clientError', answerClientError);
   // An Expect other than 100-continue: node's own answer would be an empty 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {
@@ -484,15 +489,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       if (pruneTimer) clearInterval(pruneTimer);
       const executorStopped = executor?.stop() ?? Promise.resolve();
       collector.stop();
-      closing ??= new Promise<void>((resolve) => {
-        // Until the last in-flight request is answered, drop connections as soon as they idle.
-        const sweep = setInterval(() => server.closeIdleConnections(), 50);
-        server.close(() => {
-          clearInterval(sweep);
-          resolve();
-        });
-        server.closeIdleConnections();
-      })
+      // Stop accepting; answer what arrives on open connections with Connection: close; close the
+      // ones that stay quiet, cleanly (connections.ts): no client meets a reset.
+      closing ??= connections
+        .shutdown(server)
         .then(() => pruning)
         .then(() => executorStopped)
         .then(() => accessLog.flush())
