@@ -3,12 +3,14 @@ import { startServer, type RunningServer } from '../../src/api/serve.js';
 import { tempDb } from '../helpers/cli.js';
 import { holdWriteLock } from '../helpers/lock-holder.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /**
  * better-sqlite3 is synchronous: a write that waited for SQLite's write lock inside SQLite (its
  * busy timeout) froze the whole server. Here another process holds the lock, and `serve` must
  * keep answering everything that does not need it, while the write waits its turn.
+ *
+ * Checked by events, not by durations (a loaded machine makes any request slow): every read is
+ * answered while the lock is still held and the write still waits; a frozen server would answer
+ * none of them before the write gave up or the lock was released. The durations are printed.
  */
 describe('serve while another process holds the write lock', () => {
   const tmp = tempDb();
@@ -28,22 +30,36 @@ describe('serve while another process holds the write lock', () => {
   };
   const workspace = (name: string) => ({ data: { type: 'workspaces', attributes: { name } } });
 
-  /** Reads (each a new URL, so that the read cache cannot answer) and /healthz, one after another, for `ms`. */
-  const readFor = async (ms: number) => {
-    const seen: { path: string; status: number; ms: number }[] = [];
-    const until = performance.now() + ms;
-    for (let i = 0; performance.now() < until; i++) {
+  /**
+   * Reads (each a new URL, so that the read cache cannot answer) and /healthz, one after another,
+   * `rounds` times; each notes whether `pending` (the waiting write) was still unanswered then.
+   */
+  const readWhile = async (rounds: number, pending: { settled: boolean }) => {
+    const seen: { path: string; status: number; ms: number; writeWaiting: boolean }[] = [];
+    for (let i = 0; i < rounds; i++) {
       for (const path of [
         '/healthz',
         `/api/v2/organizations/acme/workspaces?page[number]=${i + 1}`,
         `/api/v2/organizations/acme?i=${i}`,
       ]) {
         const r = await call('GET', path);
-        seen.push({ path, status: r.status, ms: r.ms });
+        seen.push({ path, status: r.status, ms: r.ms, writeWaiting: !pending.settled });
       }
-      await sleep(40);
     }
     return seen;
+  };
+  /** The write, started now, and whether it has been answered yet. */
+  const waitingWrite = (name: string) => {
+    const pending = { settled: false };
+    const answer = call('POST', '/api/v2/organizations/acme/workspaces', workspace(name)).finally(
+      () => (pending.settled = true),
+    );
+    return { pending, answer };
+  };
+  const figures = (seen: { ms: number }[]) => {
+    const ms = seen.map((r) => r.ms).sort((a, b) => a - b);
+    const at = (q: number) => ms[Math.floor(ms.length * q)].toFixed(1);
+    return `${ms.length} reads, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, max ${ms.at(-1)!.toFixed(1)} ms`;
   };
 
   beforeAll(async () => {
@@ -66,46 +82,42 @@ describe('serve while another process holds the write lock', () => {
     tmp.cleanup();
   });
 
-  it('reads and /healthz answer within 50 ms while a write waits 3 s for the lock; the write then succeeds at once', async () => {
-    await readFor(300); // warm up
-    const holder = await holdWriteLock(tmp.db, 3000);
-    const write = call('POST', '/api/v2/organizations/acme/workspaces', workspace('waited'));
-    const seen = await readFor(2500);
-    const released = await holder.released;
-    const written = await write;
-    expect(written.status, written.text).toBe(201);
-    expect(seen.length).toBeGreaterThan(30);
-    expect(seen.filter((r) => r.status !== 200)).toEqual([]);
-    // Within 50 ms; on a loaded test machine a few requests may be slower for reasons of their
-    // own (scheduling, garbage collection), none near the 3 s the lock is held.
-    const ms = seen.map((r) => r.ms).sort((a, b) => a - b);
-    const at = (q: number) => ms[Math.floor(ms.length * q)].toFixed(1);
-    console.log(
-      `write lock held 3 s by another process: ${ms.length} reads, p50 ${at(0.5)} ms, p90 ${at(0.9)} ms, ` +
-        `max ${ms.at(-1)!.toFixed(1)} ms; the waiting write done ${Math.round(written.at - released)} ms after the release`,
-    );
-    expect(ms[Math.floor(ms.length * 0.9)], ms.join(' ')).toBeLessThan(50);
-    expect(ms.at(-1), ms.join(' ')).toBeLessThan(250);
-    // The write went through soon after the lock was released (it polls for it).
-    expect(written.at - released).toBeLessThan(500);
+  it('reads and /healthz answer while a write waits for the lock; the write then succeeds once it is released', async () => {
+    await readWhile(5, { settled: false }); // warm up
+    const holder = await holdWriteLock(tmp.db, 'forever');
+    try {
+      const write = waitingWrite('waited');
+      const seen = await readWhile(20, write.pending);
+      expect(seen.filter((r) => r.status !== 200)).toEqual([]);
+      // All answered while the write still waited (the lock is held until released below).
+      expect(seen.filter((r) => !r.writeWaiting)).toEqual([]);
+      const released = await holder.release();
+      const written = await write.answer;
+      expect(written.status, written.text).toBe(201);
+      console.log(
+        `write lock held by another process: ${figures(seen)}; ` +
+          `the waiting write done ${Math.round(written.at - released)} ms after the release`,
+      );
+    } finally {
+      holder.kill();
+    }
     expect(lines.join('\n')).not.toMatch(/unexpected error|database unavailable/);
   });
 
   it('answers a write 503 with Retry-After once it waited 10 s for the lock, and keeps serving reads meanwhile', async () => {
-    const holder = await holdWriteLock(tmp.db, 12_000);
+    const holder = await holdWriteLock(tmp.db, 'forever');
     try {
-      const write = call('POST', '/api/v2/organizations/acme/workspaces', workspace('refused'));
-      const seen = await readFor(2000);
+      const write = waitingWrite('refused');
+      const seen = await readWhile(10, write.pending);
       expect(seen.filter((r) => r.status !== 200)).toEqual([]);
-      const ms = seen.map((r) => r.ms).sort((a, b) => a - b);
-      expect(ms[Math.floor(ms.length * 0.9)], ms.join(' ')).toBeLessThan(50);
-      expect(ms.at(-1), ms.join(' ')).toBeLessThan(250);
-      const refused = await write;
+      console.log(`write lock held by another process, the write to be refused: ${figures(seen)}`);
+      // Held until the kill below: the write can only end by giving up.
+      const refused = await write.answer;
       expect(refused.status, refused.text).toBe(503);
       expect(refused.headers.get('retry-after')).toBe('1');
       expect(JSON.parse(refused.text).errors[0]).toMatchObject({ status: '503', title: 'service unavailable' });
+      // Not before the 10 s wait (a load can only make it later).
       expect(refused.ms).toBeGreaterThan(9_500);
-      expect(refused.ms).toBeLessThan(11_500);
     } finally {
       holder.kill();
     }
