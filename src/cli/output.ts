@@ -69,6 +69,11 @@ export function selectColumns(list: string | undefined): void {
 
 const columnKey = (name: string) => name.toLowerCase().replace(/[\s_-]+/g, '-');
 
+/** Whether `--columns` names this column (e.g. to fetch the names an optional column shows). */
+export function columnRequested(name: string): boolean {
+  return selectedColumns?.some((c) => columnKey(c) === columnKey(name)) ?? false;
+}
+
 function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
   if (!selectedColumns) return columns.filter((c) => !c.optional);
   return selectedColumns.map((wanted) => {

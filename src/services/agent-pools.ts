@@ -257,7 +257,9 @@ export async function deleteAgentPool(ctx: ServiceContext, id: string): Promise<
       .select((eb) => eb.fn.countAll<number>().as('n'))
       .executeTakeFirstOrThrow();
     if (Number(used.n) > 0)
-      throw conflict(`agent pool ${row.id} is still used by ${used.n} workspace(s); change their execution mode first`);
+      throw conflict(
+        `agent pool ${row.name} (${row.id}) is still used by ${used.n} workspace(s); change their execution mode first`,
+      );
     const asDefault = await tx
       .selectFrom('organizations')
       .select('id')

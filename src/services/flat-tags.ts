@@ -100,8 +100,9 @@ export async function listWorkspaceTags(
   return { items: rows.map(toTag), total: Number(n), page };
 }
 
-function requireManageTags(ctx: ServiceContext, facts: OrgFacts, workspaceId: string): void {
-  if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`manage the tags of workspace ${workspaceId}`);
+function requireManageTags(ctx: ServiceContext, facts: OrgFacts, workspace: { id: string; name: string }): void {
+  if (!can(ctx.actor, 'workspace:update', facts))
+    throw notAuthorized(`manage the tags of workspace ${workspace.name} (${workspace.id})`);
 }
 
 /** Checks that every id names a tag of the organization (422 listing each that does not). */
@@ -145,7 +146,7 @@ async function tagsById(
 export async function addWorkspaceTags(ctx: ServiceContext, ref: WorkspaceRef, refs: FlatTagRef[]): Promise<void> {
   await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    requireManageTags(ctx, facts, row.id);
+    requireManageTags(ctx, facts, row);
     const now = ctx.clock.now().toISOString();
     await addTagRefs(tx, row.organization_id, row.id, refs, now);
     await tx.updateTable('workspaces').set({ updated_at: now }).where('id', '=', row.id).execute();
@@ -208,7 +209,7 @@ export async function addTagRefs(
 export async function removeWorkspaceTags(ctx: ServiceContext, ref: WorkspaceRef, refs: FlatTagRef[]): Promise<void> {
   await writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    requireManageTags(ctx, facts, row.id);
+    requireManageTags(ctx, facts, row);
     await tagsById(tx, row.organization_id, refs);
     const names = refs.flatMap((r) => ('name' in r ? [r.name] : []));
     const byName =

@@ -57,7 +57,7 @@ export async function addTagToWorkspaces(ctx: ServiceContext, tagId: string, wor
     if (!can(ctx.actor, 'organization:read', facts)) throw notFound(`tag ${tagId} not found`);
     const rows = await tx
       .selectFrom('workspaces')
-      .select(['id', 'project_id'])
+      .select(['id', 'name', 'project_id'])
       .where('organization_id', '=', tag.organization_id)
       .where('id', 'in', workspaceIds)
       .execute();
@@ -72,7 +72,7 @@ export async function addTagToWorkspaces(ctx: ServiceContext, tagId: string, wor
       (w) => !can(ctx.actor, 'workspace:update', scoped(facts, { projectId: w.project_id, workspaceId: w.id })),
     );
     if (refused.length > 0)
-      throw notAuthorized(`manage the tags of workspace(s) ${refused.map((w) => w.id).join(', ')}`);
+      throw notAuthorized(`manage the tags of workspace(s) ${refused.map((w) => `${w.name} (${w.id})`).join(', ')}`);
     const carrying = new Set(
       (
         await tx

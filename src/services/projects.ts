@@ -82,7 +82,7 @@ async function readableProject(ctx: ServiceContext, id: string, db: Tx): Promise
 
 /** 404 "not found, or you are not authorized to ..." unless the caller may do `action`. */
 function requirePermission(ctx: ServiceContext, p: ReadableProject, action: Action, what: string): void {
-  if (!can(ctx.actor, action, p.facts)) throw notAuthorized(`${what} project ${p.row.id}`);
+  if (!can(ctx.actor, action, p.facts)) throw notAuthorized(`${what} project ${p.row.name} (${p.row.id})`);
 }
 
 function nameTaken(): BerthError {
@@ -271,12 +271,13 @@ export async function deleteProject(ctx: ServiceContext, id: string): Promise<vo
   await writeTransaction(inOrganizationOf(ctx, 'projects', id), async (tx) => {
     const p = await readableProject(ctx, id, tx);
     // The spec's one 403 for projects: "not authorized to force delete" a project it can read.
-    if (!can(ctx.actor, 'project:delete', p.facts)) throw forbidden(`not authorized to delete project ${p.row.id}`);
+    if (!can(ctx.actor, 'project:delete', p.facts))
+      throw forbidden(`not authorized to delete project ${p.row.name} (${p.row.id})`);
     if (p.row.is_default === 1) throw conflict(DEFAULT_PROJECT_DELETE_DETAIL);
     const { workspaceCount } = await projectCounts(tx, id);
     if (workspaceCount > 0) {
       throw conflict(
-        `Project ${id} still contains ${workspaceCount} workspace${workspaceCount === 1 ? '' : 's'}; move or delete them before deleting the project`,
+        `Project ${p.row.name} (${id}) still contains ${workspaceCount} workspace${workspaceCount === 1 ? '' : 's'}; move or delete them before deleting the project`,
       );
     }
     await tx.deleteFrom('project_tag_bindings').where('project_id', '=', id).execute();

@@ -79,7 +79,7 @@ export async function changeRemoteStateConsumers(
       change === 'replace' ? 'workspace:replace-consumers' : 'workspace:add-remove-consumers',
       facts,
     );
-    if (!allowed) throw notAuthorized(`${change} the remote state consumers of workspace ${row.id}`);
+    if (!allowed) throw notAuthorized(`${change} the remote state consumers of workspace ${row.name} (${row.id})`);
     if (row.global_remote_state === 1) throw invalid('/data', GLOBAL_REMOTE_STATE_DETAIL);
 
     const found =

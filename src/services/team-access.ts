@@ -276,7 +276,7 @@ export async function createTeamWorkspace(
   return writeTransaction(inOrganizationOf(ctx, 'workspaces', workspaceId), async (tx) => {
     const { workspace, manage } = await readableWorkspaceFor(ctx, tx, workspaceId);
     await teamOf(tx, teamId, workspace.organization_id);
-    if (!manage) throw notAuthorized(`manage team access to workspace ${workspaceId}`);
+    if (!manage) throw notAuthorized(`manage team access to workspace ${workspace.name} (${workspaceId})`);
     const taken = await tx
       .selectFrom('team_workspaces')
       .select('id')
@@ -344,7 +344,7 @@ export async function updateTeamWorkspace(
 ): Promise<TeamWorkspace> {
   return writeTransaction(inOrganizationOf(ctx, 'team_workspaces', id), async (tx) => {
     const { row, workspace, manage } = await visibleTeamWorkspace(ctx, tx, id);
-    if (!manage) throw notAuthorized(`manage team access to workspace ${row.workspace_id}`);
+    if (!manage) throw notAuthorized(`manage team access to workspace ${workspace.name} (${row.workspace_id})`);
     checkCustomOnly(input.access ?? row.access, input.customKeys);
     const changes: Partial<TeamWorkspacesTable> = { ...workspaceColumns(input, row) };
     if (input.access) changes.access = input.access;
@@ -362,8 +362,8 @@ export async function updateTeamWorkspace(
 
 export async function deleteTeamWorkspace(ctx: ServiceContext, id: string): Promise<void> {
   await writeTransaction(inOrganizationOf(ctx, 'team_workspaces', id), async (tx) => {
-    const { row, manage } = await visibleTeamWorkspace(ctx, tx, id);
-    if (!manage) throw notAuthorized(`manage team access to workspace ${row.workspace_id}`);
+    const { row, workspace, manage } = await visibleTeamWorkspace(ctx, tx, id);
+    if (!manage) throw notAuthorized(`manage team access to workspace ${workspace.name} (${row.workspace_id})`);
     await tx.deleteFrom('team_workspaces').where('id', '=', id).execute();
   });
 }

@@ -77,7 +77,8 @@ async function changeBindings(
 ): Promise<TagBinding[]> {
   return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`manage the tags of workspace ${row.id}`);
+    if (!can(ctx.actor, 'workspace:update', facts))
+      throw notAuthorized(`manage the tags of workspace ${row.name} (${row.id})`);
     await checkTagOverrides(tx, row.organization_id, row.project_id, incoming, pointer);
     const next = target(await workspaceTagBindings(tx, row.id));
     checkBindingCount(next.length, pointer);

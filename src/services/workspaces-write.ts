@@ -267,7 +267,7 @@ export async function updateWorkspace(
 ): Promise<Workspace> {
   return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, ref, tx);
-    if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`update workspace ${row.id}`);
+    if (!can(ctx.actor, 'workspace:update', facts)) throw notAuthorized(`update workspace ${row.name} (${row.id})`);
     const changes: Updateable<WorkspacesTable> = {};
 
     if (input.name !== undefined && input.name !== row.name) {
@@ -278,8 +278,9 @@ export async function updateWorkspace(
     if (input.projectId !== undefined && input.projectId !== row.project_id) {
       const destination = await projectInOrganization(tx, row.organization_id, input.projectId);
       if (!isProjectAdmin(ctx.actor, facts, row.project_id) || !isProjectAdmin(ctx.actor, facts, destination.id)) {
+        const source = await findProjectRow(tx, row.project_id);
         throw forbidden(
-          `not authorized to move workspace ${row.id} from project ${row.project_id} to project ${destination.id}`,
+          `not authorized to move workspace ${row.name} (${row.id}) from project ${source?.name ?? ''} (${row.project_id}) to project ${destination.name} (${destination.id})`,
         );
       }
       changes.project_id = destination.id;

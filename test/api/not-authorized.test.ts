@@ -66,17 +66,20 @@ describe('refusals of callers who may read but not act', () => {
 
   it('workspace PATCH, by id and by name', async () => {
     const body = { data: { type: 'workspaces', attributes: { description: 'mine' } } };
-    expectRefused(await api.patch(`/api/v2/workspaces/${f.web}`, body, { token: reader }), `update workspace ${f.web}`);
+    expectRefused(
+      await api.patch(`/api/v2/workspaces/${f.web}`, body, { token: reader }),
+      `update workspace web (${f.web})`,
+    );
     expectRefused(
       await api.patch('/api/v2/organizations/acme/workspaces/web', body, { token: reader }),
-      `update workspace ${f.web}`,
+      `update workspace web (${f.web})`,
     );
   });
 
   it('remote state consumers: PATCH by a workspace admin, POST and DELETE by a reader', async () => {
     const path = `/api/v2/workspaces/${f.web}/relationships/remote-state-consumers`;
     const body = { data: [{ type: 'workspaces', id: beta }] };
-    const what = `the remote state consumers of workspace ${f.web}`;
+    const what = `the remote state consumers of workspace web (${f.web})`;
     expectRefused(await api.patch(path, body, { token: wsAdmin }), `replace ${what}`);
     expectRefused(await api.post(path, body, { token: reader }), `add ${what}`);
     expect((await api.post(path, body, { token: f.owner.token })).status).toBe(204);
@@ -88,7 +91,7 @@ describe('refusals of callers who may read but not act', () => {
   it('flat tags POST and DELETE, SSH key assignment, tag-binding PATCH', async () => {
     const tags = `/api/v2/workspaces/${f.web}/relationships/tags`;
     const byName = { data: [{ type: 'tags', attributes: { name: 'prod' } }] };
-    const manage = `manage the tags of workspace ${f.web}`;
+    const manage = `manage the tags of workspace web (${f.web})`;
     expectRefused(await api.post(tags, byName, { token: reader }), manage);
     expect((await api.post(tags, byName, { token: f.owner.token })).status).toBe(204);
     expectRefused(await api.delete(tags, { token: reader, body: byName }), manage);
@@ -134,7 +137,7 @@ describe('refusals of callers who may read but not act', () => {
         { data: { type: 'projects', attributes: { name: 'Mine' } } },
         { token: projectReader },
       ),
-      `update project ${f.alpha}`,
+      `update project Alpha (${f.alpha})`,
     );
     expectRefused(
       await api.patch(
@@ -142,7 +145,7 @@ describe('refusals of callers who may read but not act', () => {
         { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'x' } }] },
         { token: projectReader },
       ),
-      `manage the tags of project ${f.alpha}`,
+      `manage the tags of project Alpha (${f.alpha})`,
     );
     const project = await api.get(`/api/v2/projects/${f.alpha}`, { token: f.owner.token });
     expect(project.body.data.attributes.name).toBe('Alpha');

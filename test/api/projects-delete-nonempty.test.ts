@@ -29,7 +29,7 @@ describe('DELETE /projects/:id of a project that still contains workspaces', () 
     await expectRejected(api, () => api.delete(`/api/v2/projects/${p.id}`), {
       status: 409,
       title: 'conflict',
-      detail: `Project ${p.id} still contains 2 workspaces; move or delete them before deleting the project`,
+      detail: `Project Busy (${p.id}) still contains 2 workspaces; move or delete them before deleting the project`,
     });
     expect((await api.get(`/api/v2/projects/${p.id}`)).body.data.attributes['workspace-count']).toBe(2);
   });

@@ -123,12 +123,12 @@ describe('who may do what with projects', () => {
       await expectRejected(
         api,
         () => api.patch(`/api/v2/projects/${project.id}`, projectBody({ name: 'Hijacked' }), { token: reader.token }),
-        notAuthorized(`update project ${project.id}`),
+        notAuthorized(`update project Shared (${project.id})`),
       );
     });
 
     it('may not change tag bindings on any path (404) and nothing changes', async () => {
-      const refusal = notAuthorized(`manage the tags of project ${project.id}`);
+      const refusal = notAuthorized(`manage the tags of project Shared (${project.id})`);
       const body = { data: tagData([{ key: 'x', value: 'y' }]) };
       await expectRejected(
         api,
@@ -151,7 +151,7 @@ describe('who may do what with projects', () => {
       await expectRejected(
         api,
         () => api.delete(`/api/v2/projects/${project.id}`, { token: reader.token }),
-        forbidden(`not authorized to delete project ${project.id}`),
+        forbidden(`not authorized to delete project Shared (${project.id})`),
       );
     });
 

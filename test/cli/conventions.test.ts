@@ -134,7 +134,7 @@ describe('output formats', () => {
   it('tables show times relative, --json keeps the ISO time; optional columns such as the lock holder', async () => {
     const table = await cli('workspace', 'list', '--columns', 'name,locked-by,locked-at,lock-reason');
     const db = table.stdout.split('\n').find((l) => l.startsWith('db'))!;
-    expect(db).toMatch(/^db\s+user-[A-Za-z0-9]{16}\s+(just now|\d+ seconds ago)\s+migration$/);
+    expect(db).toMatch(/^db\s+admin \(user\)\s+(just now|\d+ seconds ago)\s+migration$/);
     const json = JSON.parse((await cli('workspace', 'show', 'db', '--json')).stdout);
     expect(json.attributes['locked-at']).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     expect((await cli('workspace', 'show', 'db')).stdout).toMatch(

@@ -1,6 +1,7 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { ProjectAttributes, TagBindingAttributes, WorkspaceAttributes } from '../../client/resources.js';
-import { describeLock } from '../lock-holder.js';
+import { relativeTime } from '../human-time.js';
+import { describeLock, lockHolderName } from '../lock-holder.js';
 import { renderFields, renderTable } from '../output.js';
 
 const one = (r: Resource, name: string) => {
@@ -16,13 +17,25 @@ export function nameOf(r: Resource, relationship: string, included: Resource[]):
   return typeof found?.attributes.name === 'string' ? found.attributes.name : d.id;
 }
 
+/** The latest run for a person, from the runs an `include=current_run` brought: `applied, 3 minutes ago`. */
+function latestRun(w: Resource, included: Resource[]): string | null {
+  const id = one(w, 'latest-run');
+  if (id === null) return null;
+  const run = included.find((r) => r.type === 'runs' && r.id === id);
+  if (!run) return id;
+  const at = run.attributes['created-at'];
+  return `${String(run.attributes.status)}${typeof at === 'string' ? `, ${relativeTime(at)}` : ''}`;
+}
+
 /**
  * Workspaces as a table. `projectNames` (project id to name) names the PROJECT column; a project
- * the caller may not read shows its id.
+ * the caller may not read shows its id. `included` (from `include=locked_by,current_run`) names
+ * the lock holders and the latest runs of the optional columns.
  */
 export function workspaceTable(
   list: Resource<WorkspaceAttributes>[],
   projectNames: Map<string, string> = new Map(),
+  included: Resource[] = [],
 ): string {
   return renderTable(list, [
     { header: 'NAME', value: (w) => w.attributes.name },
@@ -39,11 +52,15 @@ export function workspaceTable(
     { header: 'LOCKED', value: (w) => (w.attributes.locked ? 'yes' : 'no') },
     { header: 'RESOURCES', value: (w) => w.attributes['resource-count'] },
     // Extra columns, with --columns (e.g. --columns name,locked-by,locked-at,tags).
-    { header: 'LOCKED-BY', value: (w) => one(w, 'locked-by'), optional: true },
+    {
+      header: 'LOCKED-BY',
+      value: (w) => (w.attributes.locked ? lockHolderName(w, included) : null),
+      optional: true,
+    },
     { header: 'LOCKED-AT', value: (w) => w.attributes['locked-at'], optional: true },
     { header: 'LOCK-REASON', value: (w) => w.attributes['locked-reason'], optional: true },
     { header: 'TAGS', value: (w) => w.attributes['tag-names'], optional: true },
-    { header: 'LATEST-RUN', value: (w) => one(w, 'latest-run'), optional: true },
+    { header: 'LATEST-RUN', value: (w) => latestRun(w, included), optional: true },
     { header: 'DESCRIPTION', value: (w) => w.attributes.description, optional: true },
     { header: 'LATEST-CHANGE', value: (w) => w.attributes['latest-change-at'], optional: true },
     { header: 'CREATED', value: (w) => w.attributes['created-at'], optional: true },

@@ -4,7 +4,10 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { projectNamesOf } from '../../cli/related-names.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
-import { WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';
+import { columnRequested } from '../../cli/output.js';
+import type { Resource } from '../../client/jsonapi.js';
+import type { WorkspaceAttributes } from '../../client/resources.js';
+import { listQuery, WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';
 
 const SORTS = [
   'name',
@@ -40,17 +43,41 @@ export default class WorkspaceList extends BerthCommand<typeof WorkspaceList> {
     const org = this.requireOrg();
     const client = await this.client();
     const f = this.flags;
-    const filters: WorkspaceListFilters = { ...(await filtersFromFlags(client, org, f)), sort: f.sort };
+    // The names the optional columns show (lock holders, latest runs) come with the list itself.
+    const names = this.jsonMode
+      ? []
+      : [
+          ...(columnRequested('locked-by') ? ['locked_by'] : []),
+          ...(columnRequested('latest-run') ? ['current_run'] : []),
+        ];
+    const filters: WorkspaceListFilters = {
+      ...(await filtersFromFlags(client, org, f)),
+      sort: f.sort,
+      ...(names.length > 0 ? { include: names.join(',') } : {}),
+    };
     const ws = new WorkspacesClient(client);
+    const included: Resource[] = [];
     const list = await listFromFlags(
       f,
       {
-        all: (options) => ws.listAll(org, filters, options),
-        page: (page) => ws.list(org, filters, page),
+        all: async (options) => {
+          const pages = await client.listPages<WorkspaceAttributes>(
+            `/organizations/${encodeURIComponent(org)}/workspaces`,
+            listQuery(filters),
+            options,
+          );
+          included.push(...pages.included);
+          return pages.data;
+        },
+        page: async (page) => {
+          const one = await ws.list(org, filters, page);
+          included.push(...(one.included ?? []));
+          return one;
+        },
       },
       this.jsonMode ? undefined : (m) => this.note(m),
     );
     const projects = this.jsonMode ? new Map<string, string>() : await projectNamesOf(client, list);
-    this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list, projects)));
+    this.print(list, () => (list.length === 0 ? 'No workspaces.' : workspaceTable(list, projects, included)));
   }
 }
