@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRunLog } from '../../src/services/run-execution.js';
-import { grantWorkspace, teamMember, type AccessFixture } from '../helpers/access.js';
+import { appendRunLog, claimRun } from '../../src/services/run-execution.js';
+import { openStore, type Store } from '../../src/store/open.js';
+import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '../helpers/access.js';
 import { TestApi } from '../helpers/api.js';
+import { sharedDatabase } from '../helpers/store.js';
 import {
   claim,
+  EXECUTING,
   executingFixture,
   finish,
   newConfiguration,
@@ -338,5 +341,52 @@ describe('runs on an instance that does not execute runs', () => {
     } finally {
       await api.close();
     }
+  });
+});
+
+describe('two executors on one database', () => {
+  let shared: { location: string; cleanup: () => Promise<void> };
+  let stores: Store[] = [];
+  afterEach(async () => {
+    for (const s of stores) await s.close();
+    stores = [];
+    await shared?.cleanup();
+  });
+
+  it('claim each queued phase exactly once (a conditional update on the status they read)', async () => {
+    shared = await sharedDatabase();
+    stores = [await openStore(shared.location), await openStore(shared.location)];
+    const f = await accessFixture(await TestApi.on(stores[0], { settings: EXECUTING }));
+    await newConfiguration(f, f.web);
+    const queued: string[] = [];
+    for (let i = 0; i < 12; i++) queued.push((await queueRun(f, f.web, { 'plan-only': true })).id);
+    // Both executors claim as fast as they can, at the same time, until nothing is left.
+    const claimer = async (store: Store, name: string) => {
+      const mine: string[] = [];
+      for (;;) {
+        const c = await claimRun(store.db, name, new Date().toISOString());
+        if (!c) return mine;
+        mine.push(c.runId);
+      }
+    };
+    const [a, b] = await Promise.all([claimer(stores[0], 'a'), claimer(stores[1], 'b')]);
+    expect([...a, ...b].sort()).toEqual([...queued].sort());
+    const rows = await stores[1].db
+      .selectFrom('runs')
+      .select(['id', 'status', 'claimed_by'])
+      .where('id', 'in', queued)
+      .execute();
+    for (const r of rows) {
+      expect(r.status).toBe('planning');
+      expect(r.claimed_by).toBe(a.includes(r.id) ? 'a' : 'b');
+    }
+    // Exactly one STX per claimed plan: no phase was started twice.
+    const starts = await stores[1].db
+      .selectFrom('run_logs')
+      .select('run_id')
+      .where('run_id', 'in', queued)
+      .where('phase', '=', 'plan')
+      .execute();
+    expect(starts.map((s) => s.run_id).sort()).toEqual([...queued].sort());
   });
 });
