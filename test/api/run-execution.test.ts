@@ -5,6 +5,7 @@ import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '.
 import { TestApi } from '../helpers/api.js';
 import { sharedDatabase } from '../helpers/store.js';
 import {
+  appWithClock,
   claim,
   EXECUTING,
   executingFixture,
@@ -253,6 +254,26 @@ describe('executed runs', () => {
     const ws = await workspaceDoc(f, f.web);
     expect(ws.data.relationships['locked-by'].data.id).toBe(holder.id);
     expect(await runStatus(f, holder.id)).toBe('planning');
+  });
+
+  it("a log URL works until its expiry (six hours, the phases' time limit), then answers 404", async () => {
+    let at = new Date();
+    const app = appWithClock(f.api, { now: () => at });
+    const run = await queueRun(f, f.web);
+    await claim(f, run.id, 'plan');
+    const tail = run.id.replace(/^run-/, '');
+    const get = async (path: string, token: string | null = f.owner.token) => {
+      const res = await app.fetch(
+        new Request(`http://berth.test${path}`, { headers: token ? { Authorization: `Bearer ${token}` } : {} }),
+      );
+      return { status: res.status, text: await res.text() };
+    };
+    const plan = JSON.parse((await get(`${P}/plans/plan-${tail}`)).text).data;
+    const path = new URL(plan.attributes['log-read-url']).pathname;
+    expect(await get(`${path}?offset=0&limit=1`, null)).toEqual({ status: 200, text: '\x02' });
+    expect((await get(`${path}?offset=1`, null)).text).toBe('');
+    at = new Date(at.getTime() + 6 * 3600_000 + 1000);
+    expect((await get(path, null)).status).toBe(404);
   });
 
   it('entitlements say operations: true on an instance that executes runs', async () => {
