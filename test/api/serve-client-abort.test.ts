@@ -13,6 +13,15 @@ describe('serve when clients disconnect mid-body', () => {
   let server: RunningServer;
   let port: number;
   const lines: string[] = [];
+  let onLine = () => {};
+  /** Resolves once `n` non-empty lines were logged (waits for the log, not for a time). */
+  const logged = (n: number) =>
+    new Promise<void>((resolve) => {
+      onLine = () => {
+        if (lines.filter((l) => l !== '').length >= n) resolve();
+      };
+      onLine();
+    });
 
   /** Sends the head and part of a body, then closes the connection. */
   const abort = (method: string, path: string, token: string) =>
@@ -33,7 +42,10 @@ describe('serve when clients disconnect mid-body', () => {
       host: '127.0.0.1',
       port: 0,
       database: tmp.db,
-      log: (l) => lines.push(...l.split('\n')),
+      log: (l) => {
+        lines.push(...l.split('\n'));
+        onLine();
+      },
       rateLimit: 0,
     });
     port = Number(new URL(server.url).port);
@@ -49,13 +61,14 @@ describe('serve when clients disconnect mid-body', () => {
       await abort('POST', '/api/v2/organizations', token);
       await abort('PATCH', '/api/v2/organizations/none', token);
     }
-    // Every abort reached the app and was answered (to no one) before the server stops.
-    await new Promise((r) => setTimeout(r, 200));
+    // Every abort reached the app and was answered (to no one): wait for its log line (as many
+    // lines as aborts; a stack trace or a 503 would be among them) before the server stops.
+    await logged(20);
     await server.close();
-    const logged = lines.filter((l) => l !== '');
-    expect(logged.filter((l) => / 499 /.test(l))).toHaveLength(20);
-    expect(logged.filter((l) => l.startsWith('POST /api/v2/organizations 499 '))).toHaveLength(10);
-    expect(logged.filter((l) => !/ 499 /.test(l))).toEqual([]);
+    const all = lines.filter((l) => l !== '');
+    expect(all.filter((l) => / 499 /.test(l))).toHaveLength(20);
+    expect(all.filter((l) => l.startsWith('POST /api/v2/organizations 499 '))).toHaveLength(10);
+    expect(all.filter((l) => !/ 499 /.test(l))).toEqual([]);
     // Nothing was created.
     const again = await startServer({ host: '127.0.0.1', port: 0, database: tmp.db, log: () => {}, rateLimit: 0 });
     try {
