@@ -29,9 +29,13 @@ export async function input(
   return input({ message, default: options.default, validate: options.validate }, { output: process.stderr });
 }
 
-export async function select<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T> {
+export async function select<T extends string>(
+  message: string,
+  choices: { name: string; value: T }[],
+  defaultValue?: T,
+): Promise<T> {
   const { select } = await import('@inquirer/prompts');
-  return select<T>({ message, choices }, { output: process.stderr });
+  return select<T>({ message, choices, default: defaultValue }, { output: process.stderr });
 }
 
 /**

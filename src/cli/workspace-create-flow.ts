@@ -7,14 +7,16 @@ export interface FlowPrompts {
     message: string,
     options?: { default?: string; validate?: (v: string) => true | string | Promise<true | string> },
   ): Promise<string>;
-  select<T extends string>(message: string, choices: { name: string; value: T }[]): Promise<T>;
+  /** `defaultValue`: the choice Enter takes (the first when absent). */
+  select<T extends string>(message: string, choices: { name: string; value: T }[], defaultValue?: T): Promise<T>;
   confirm(message: string, defaultValue?: boolean): Promise<boolean>;
   /** A line of the summary (stderr). */
   note(line: string): void;
 }
 
 export interface FlowData {
-  projects(): Promise<{ id: string; name: string }[]>;
+  /** The projects to choose from; `isDefault` marks the organization's default project. */
+  projects(): Promise<{ id: string; name: string; isDefault?: boolean }[]>;
   agentPools(): Promise<{ id: string; name: string }[]>;
   /** Whether the organization already has a workspace of this name (checked as soon as it is typed). */
   nameTaken?(name: string): Promise<boolean>;
@@ -63,9 +65,14 @@ export async function interactiveCreateFlow(
       out.project = projects[0].id;
       projectLabel = projects[0].name;
     } else {
+      // The default project comes first and is what Enter takes, as without the prompt
+      // (`workspace create NAME` puts the workspace there), whatever order projects were made in.
+      const byDefault = [...projects.filter((pr) => pr.isDefault), ...projects.filter((pr) => !pr.isDefault)];
+      const preselected = byDefault.find((pr) => pr.isDefault)?.id;
       out.project = await p.select(
         'Project',
-        projects.map((pr) => ({ name: `${pr.name}  ${pr.id}`, value: pr.id })),
+        byDefault.map((pr) => ({ name: pr.isDefault ? `${pr.name} (default)` : pr.name, value: pr.id })),
+        preselected,
       );
       const chosen = projects.find((pr) => pr.id === out.project);
       projectLabel = chosen ? chosen.name : out.project;

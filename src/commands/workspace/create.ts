@@ -65,10 +65,18 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
 }
 
 /** The projects to pick from; the default project alone when the projects list is not served. */
-async function projectChoices(client: BerthClient, org: string): Promise<{ id: string; name: string }[]> {
+async function projectChoices(
+  client: BerthClient,
+  org: string,
+): Promise<{ id: string; name: string; isDefault?: boolean }[]> {
   try {
     const projects = await listAllProjects(client, org);
-    if (projects.length > 0) return projects.map((p) => ({ id: p.id, name: String(p.attributes.name) }));
+    if (projects.length > 0)
+      return projects.map((p) => ({
+        id: p.id,
+        name: String(p.attributes.name),
+        isDefault: p.attributes['is-default'] === true,
+      }));
   } catch {
     // An older server without GET /organizations/:org/projects: fall back to the default project.
   }
@@ -76,7 +84,7 @@ async function projectChoices(client: BerthClient, org: string): Promise<{ id: s
   const rel = data.relationships?.['default-project']?.data;
   const id = rel && !Array.isArray(rel) ? rel.id : '';
   const project = included?.find((r) => r.id === id) as Resource<ProjectAttributes> | undefined;
-  return [{ id, name: String(project?.attributes.name ?? 'Default Project') }];
+  return [{ id, name: String(project?.attributes.name ?? 'Default Project'), isDefault: true }];
 }
 
 async function poolChoices(client: BerthClient, org: string): Promise<{ id: string; name: string }[]> {
