@@ -57,8 +57,9 @@ describe('berth login --web', () => {
 
     // Nothing of the code or the minted token in serve's log.
     const log = () => server.stderr().slice(server.stderr().indexOf('berth listening'));
-    // The access log is written in batches.
-    for (let i = 0; i < 50 && !log().includes('sign-ins 404'); i++) await new Promise((done) => setTimeout(done, 50));
+    // The access log is written in batches: wait for the last request's line (however long a
+    // loaded machine takes to write it).
+    await expect.poll(() => log().includes('sign-ins 404'), { timeout: 20_000, interval: 50 }).toBe(true);
     expect(log()).toMatch(/POST \/api\/v2\/console\/sign-ins 201 /);
     expect(log()).not.toContain(code);
     expect(log()).not.toContain(token);
@@ -80,7 +81,8 @@ describe('berth login --web', () => {
     const r = await cli(['login', '--web', '--json'], { DISPLAY: ':99', PATH: path });
     expect(r.code, r.stderr).toBe(0);
     const url = (JSON.parse(r.stdout) as { url: string }).url;
-    for (let i = 0; i < 50 && !existsSync(seen); i++) await new Promise((done) => setTimeout(done, 50));
+    // The opener runs on its own: wait for what it wrote.
+    await expect.poll(() => existsSync(seen), { timeout: 20_000, interval: 50 }).toBe(true);
     expect(readFileSync(seen, 'utf8').trim()).toBe(url);
 
     // --no-open, or an opener that is missing: the link is printed all the same.
