@@ -92,3 +92,54 @@ export class Connections {
     }
   }
 }
+
+/** Connections one client address may hold open at once (`--max-connections-per-address`). */
+export const DEFAULT_MAX_CONNECTIONS_PER_ADDRESS = 256;
+
+/**
+ * A cap on the connections one client address holds open: past it, a new connection from that
+ * address is closed at once, before a byte is read, so that one client cannot hold every file
+ * descriptor of the process (each connection is one, idle or not) and lock out the others.
+ */
+export class ConnectionsPerAddress {
+  readonly #open = new Map<string, number>();
+
+  constructor(readonly max: number) {}
+
+  /** How many connections `address` holds now. */
+  count(address: string): number {
+    return this.#open.get(address) ?? 0;
+  }
+
+  /** How many addresses hold connections (idle ones are forgotten). */
+  get addresses(): number {
+    return this.#open.size;
+  }
+
+  /** Counts a new connection of `address` if it is under the cap; false: close it. */
+  admit(address: string): boolean {
+    const n = this.count(address);
+    if (n >= this.max) return false;
+    this.#open.set(address, n + 1);
+    return true;
+  }
+
+  /** A connection admitted for `address` closed. */
+  release(address: string): void {
+    const n = this.count(address);
+    if (n <= 1) this.#open.delete(address);
+    else this.#open.set(address, n - 1);
+  }
+
+  /** Applies the cap to the TCP connections of `server` (HTTPS too: before the TLS handshake). */
+  attach(server: NetServer): void {
+    server.on('connection', (socket: Socket) => {
+      const address = socket.remoteAddress;
+      if (address === undefined || !this.admit(address)) {
+        socket.destroy();
+        return;
+      }
+      socket.once('close', () => this.release(address));
+    });
+  }
+}

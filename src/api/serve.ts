@@ -31,7 +31,7 @@ import { AccessLog, loggedPath } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { ConcurrencyGate, MAX_CONCURRENT_READS } from './read-gate.js';
 import { consoleAssetRoutes } from './console-assets.js';
-import { Connections } from './connections.js';
+import { Connections, ConnectionsPerAddress, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from './connections.js';
 import { IdleCollector } from './idle-gc.js';
 import {
   answerClientError,
@@ -90,6 +90,11 @@ export interface ServeOptions {
   readCacheStatsFile?: string;
   /** Seconds the signed hosted-state URLs work (default 300, at most a day). */
   stateUrlTtlSeconds?: number;
+  /**
+   * Connections one client address may hold open at once; past it, its new connections are closed
+   * at once (connections.ts). 0 turns it off. Default 256.
+   */
+  maxConnectionsPerAddress?: number;
   /** Header size, URL length and timeouts; each missing one takes its default (DEFAULT_LIMITS). */
   limits?: Partial<ServerLimits>;
   /** The built web console served at `/` (default: dist/console beside the CLI bundle). */
@@ -133,6 +138,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const clock = options.clock;
   const appClock = clock ?? systemClock;
   const limiter = rateLimit > 0 ? new RateLimiter(rateLimit, clock ? { now: () => clock.now().getTime() } : {}) : null;
+
+  const maxConnectionsPerAddress = options.maxConnectionsPerAddress ?? DEFAULT_MAX_CONNECTIONS_PER_ADDRESS;
+  if (!Number.isInteger(maxConnectionsPerAddress) || maxConnectionsPerAddress < 0)
+    throw new ServeSetupError(
+      `the connections per address must be a whole number, 0 for no limit, not ${maxConnectionsPerAddress}`,
+    );
 
   const stateUrlTtlSeconds = options.stateUrlTtlSeconds ?? DEFAULT_STATE_URL_TTL_SECONDS;
   if (!Number.isInteger(stateUrlTtlSeconds) || stateUrlTtlSeconds < 1 || stateUrlTtlSeconds > MAX_STATE_URL_TTL_SECONDS)
@@ -459,6 +470,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   const connections = new Connections();
   connections.attach(server, options.tls !== undefined);
+  if (maxConnectionsPerAddress > 0) new ConnectionsPerAddress(maxConnectionsPerAddress).attach(server);
   server.on('clientError', answerClientError);
   // An Expect other than 100-continue: node's own answer would be an empty 417.
   server.on('checkExpectation', (req: IncomingMessage, res: ServerResponse) => {

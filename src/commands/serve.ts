@@ -47,6 +47,13 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 0,
       env: 'BERTH_RATE_LIMIT',
     }),
+    'max-connections-per-address': Flags.integer({
+      description:
+        'connections one client address may hold open at once; past it, its new ones are closed at once (behind a proxy, every client has its address); 0 turns it off',
+      default: 256,
+      min: 0,
+      env: 'BERTH_MAX_CONNECTIONS_PER_ADDRESS',
+    }),
     'read-cache': Flags.integer({
       description: 'GET answers kept for reuse while the database is unchanged (at most 1 s old); 0 turns it off',
       default: 1000,
@@ -181,6 +188,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       pruneIntervalMs: this.flags['prune-interval'] * 60_000,
       tls,
       rateLimit: this.flags['rate-limit'],
+      maxConnectionsPerAddress: this.flags['max-connections-per-address'],
       readCacheEntries: this.flags['read-cache'],
       readCacheStatsFile: process.env.BERTH_READ_CACHE_STATS || undefined,
       stateUrlTtlSeconds: this.flags['state-url-ttl'],
