@@ -171,6 +171,8 @@ export async function createTeam(ctx: ServiceContext, orgName: string, input: Te
         ...accessColumns(input),
       })
       .execute();
+    // What it made, for the audit record written with this transaction (api/audit-actions.ts).
+    return { id };
   });
   return getTeam(ctx, id);
 }
@@ -181,8 +183,6 @@ export async function getTeam(ctx: ServiceContext, id: string): Promise<Team> {
 }
 
 export interface TeamListFilter {
-    // What it made, for the audit record written with this transaction (api/audit-actions.ts).
-    return { id };
   /** Substring of the name, case-insensitive. */
   q?: string;
   /** Exact names (`filter[names]`). */
