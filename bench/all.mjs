@@ -13,6 +13,7 @@ const SCRIPTS = [
   'mixed.mjs',
   'write-rate.mjs',
   'memory.mjs',
+  'tenant-fairness.mjs',
   'postgres.mjs',
 ];
 let failed = 0;

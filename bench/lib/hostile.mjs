@@ -48,7 +48,8 @@ export function rssMb(pid) {
   }
 }
 
-async function call(url, token, method, path, body) {
+/** One request as `token`; a 429 is waited out (Retry-After) and sent again. */
+export async function call(url, token, method, path, body) {
   for (;;) {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -76,7 +77,8 @@ async function call(url, token, method, path, body) {
   }
 }
 
-async function ok(url, token, method, path, body, expected = [200, 201, 204]) {
+/** `call`, which throws unless the status is one of `expected`. */
+export async function ok(url, token, method, path, body, expected = [200, 201, 204]) {
   const r = await call(url, token, method, path, body);
   if (!expected.includes(r.status)) throw new Error(`${method} ${path}: ${r.status} ${r.text.slice(0, 300)}`);
   return r;

@@ -75,6 +75,27 @@ describe('HTTP benchmarks (smoke mode)', () => {
     }
   }, 180_000);
 
+  it('tenant-fairness sets up the crowded tenant and measures the other tenant while it hammers each page', () => {
+    const out = run('bench/tenant-fairness.mjs');
+    expect(out).toMatch(
+      /nobody hammering\s+other tenant's read p50\s+[\d.]+ ms\s+p99\s+[\d.]+ ms\s+\/healthz p99\s+[\d.]+ ms\s+\(\d+ reads, 0 errors\)/,
+    );
+    for (const load of [
+      'memberships, page[size]=100&include=user,teams',
+      'a team, include=users,organization-memberships',
+    ]) {
+      const section = out.slice(out.indexOf(`hostile tenant: ${load}`));
+      expect(section).toMatch(
+        /^hostile tenant: .*\n\s+[1-9]\d* answers, largest [\d.]+ MB, mean [\d.]+ MB, 0 failed\n/,
+      );
+      expect(section).toMatch(
+        /other tenant's read p50\s+[\d.]+ ms\s+p99\s+[\d.]+ ms\s+max\s+[\d.]+ ms\s+\/healthz p50\s+[\d.]+ ms\s+p99\s+[\d.]+ ms\s+\([1-9]\d* reads, 0 errors\)/,
+      );
+      expect(section).toMatch(/read p99 [\d.]+x the quiet one's \(target p99 < 50 ms: (met|NOT met)\)/);
+    }
+    expect(out).toMatch(/worst read p99\s+[\d.]+ ms \(target < 50: (met|NOT met)\)/);
+  }, 180_000);
+
   it('memory reports the resident memory of serve after both loads', () => {
     const out = run('bench/memory.mjs');
     expect(out).toMatch(/berth serve\s+\d+ req\/s/);
