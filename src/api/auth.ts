@@ -14,6 +14,12 @@ import { requestHeader } from './node-headers.js';
 export const tokenExpiries = new WeakMap<object, number>();
 
 /**
+ * The actor of each request under `serve` whose token was accepted: whose share of the read gate
+ * its token's next requests take (read-gate.ts).
+ */
+export const requestActors = new WeakMap<object, Actor>();
+
+/**
  * Turns `Authorization: Bearer TOKEN` into the request's actor and service context. A missing or
  * unknown token is a 401, except in local mode where a tokenless request acts as `localActor`.
  */
@@ -34,6 +40,7 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
       if (!found) throw unauthorized('the token is missing, malformed, revoked or unknown');
       const incoming = (c.env as { incoming?: object } | undefined)?.incoming;
       options.onAuthenticated?.(header, found.actor, incoming);
+      if (incoming) requestActors.set(incoming, found.actor);
       if (found.expiredAt !== null) {
         if (incoming) tokenExpiries.set(incoming, Date.parse(found.expiredAt));
       }

@@ -13,7 +13,7 @@ import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore, type Durability } from '../store/open.js';
 import { createApp } from './app.js';
-import { tokenExpiries } from './auth.js';
+import { requestActors, tokenExpiries } from './auth.js';
 import { JSONAPI, renderedDocument } from './documents.js';
 import { requestIdOf } from './request-id.js';
 import { LOCAL_SITE_ADMIN, type Actor } from '../domain/actor.js';
@@ -29,7 +29,7 @@ import { expectationFailed, refuse, refuseConnect, requestProblem } from './refu
 import { databaseErrorAnswer, isDatabaseUnavailable } from '../store/database-errors.js';
 import { AccessLog, loggedPath } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
-import { ConcurrencyGate, MAX_CONCURRENT_READS } from './read-gate.js';
+import { FairGate, MAX_CONCURRENT_READS, MAX_READS_PER_SUBJECT, TokenSubjects, gateSubject } from './read-gate.js';
 import { consoleAssetRoutes } from './console-assets.js';
 import { Connections, ConnectionsPerAddress, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from './connections.js';
 import { IdleCollector } from './idle-gc.js';
@@ -153,6 +153,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const store = await openStore(options.database, { durability: options.durability });
   await store.optimize();
+  // Statistics go stale as an organization grows while serve runs (a hundred teams and a thousand
+  // invitations made after the start: its member lists were read with full scans, 50x slower):
+  // refreshed every half minute, which is quick while they are current.
+  const statistics = setInterval(() => {
+    store.optimize().catch((err) => options.log(`statistics: ${(err as Error)?.message ?? String(err)}`));
+  }, STATISTICS_INTERVAL_MS);
+  statistics.unref();
   store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
   const settings = {
@@ -249,17 +256,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     /** Whether the request was counted by the rate limiter (and allowed). */
     counted?: boolean;
   }
-  // GETs are computed a few at a time (read-gate.ts): what reads may hold in memory is bounded.
-  const reads = new ConcurrencyGate(MAX_CONCURRENT_READS);
+  // GETs are computed a few at a time (read-gate.ts): what reads may hold in memory is bounded,
+  // and shared fairly between subjects (the token's user or organization, else the client's address).
+  const reads = new FairGate(MAX_CONCURRENT_READS, MAX_READS_PER_SUBJECT);
+  const tokenSubjects = new TokenSubjects();
   const answer = (
     request: Request,
     target: string,
     env: HttpBindings | Http2Bindings,
     extra: Record<string, string>,
-  ): Promise<Answer> =>
-    request.method === 'GET'
-      ? reads.run(() => compute(request, target, env, extra))
-      : compute(request, target, env, extra);
+  ): Promise<Answer> => {
+    // The health checks are cheap and must answer whatever the readers queue: never gated.
+    if (request.method !== 'GET' || HEALTH_PATH.test(target)) return compute(request, target, env, extra);
+    const token = tokenKey(env.incoming.headers.authorization);
+    const subject = (token && tokenSubjects.get(token)) ?? `address:${env.incoming.socket.remoteAddress}`;
+    return reads.run(subject, async () => {
+      const result = await compute(request, target, env, extra);
+      // The token's subject, for its next requests (a refused token forgets it).
+      const actor = requestActors.get(env.incoming);
+      if (token && actor) tokenSubjects.set(token, gateSubject(actor));
+      else if (token && result.response.status === 401) tokenSubjects.delete(token);
+      return result;
+    });
+  };
   const compute = async (
     request: Request,
     target: string,
@@ -462,6 +481,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       s.listen(options.port, options.host, () => resolve(s));
     });
   } catch (err) {
+    clearInterval(statistics);
     await store.close();
     throw new ServeSetupError(setupMessage(err, options));
   }
@@ -499,6 +519,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     createdToken,
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
+      clearInterval(statistics);
       const executorStopped = executor?.stop() ?? Promise.resolve();
       collector.stop();
       // Stop accepting; answer what arrives on open connections with Connection: close; close the
@@ -525,6 +546,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 const API_PATH = /^\/api\/v2(?:[/?]|$)/;
+/** How often serve refreshes the query planner's statistics (`store.optimize`). */
+const STATISTICS_INTERVAL_MS = 30_000;
+/** `/healthz` and `/readyz` (routes/health.ts), which the read gate never holds up. */
+const HEALTH_PATH = /^\/(?:healthz|readyz)(?:\?|$)/;
 
 /** What of a request body still to come, once its answer is ready, serve drains to keep the connection. */
 const DRAIN_BYTES = 1024 * 1024;

@@ -19,7 +19,7 @@ import type { ServiceContext } from './context.js';
 import { dropUnusedPlaceholder, membershipRows, toMemberships, type MembershipRow } from './membership-rows.js';
 import { readableOrganization } from './organizations.js';
 import { ensureOwnersKeepAMember, teamMemberCount } from './team-members.js';
-import { getTeam } from './teams.js';
+import { visibleTeamsByIds } from './teams.js';
 import { seesUserDetails, usersByIds } from './users.js';
 import { inOrganizationOf } from './write-scope.js';
 import { inPage } from '../store/literal-limit.js';
@@ -278,6 +278,8 @@ export async function membershipIncludes(
   items: OrganizationMembership[],
   include: { user: boolean; teams: boolean },
 ): Promise<{ users: MemberUser[]; teams: Team[] }> {
+  // A page of memberships was just read: the event loop gets a turn before its includes are.
+  if (items.length > 1) await new Promise((resolve) => setImmediate(resolve));
   const users: MemberUser[] = [];
   if (include.user) {
     const seen = new Set<string>();
@@ -294,15 +296,9 @@ export async function membershipIncludes(
       users.push({ kind: 'account', view: { user, details: seesUserDetails(ctx, user.id) }, email });
     }
   }
-  const teams: Team[] = [];
-  if (include.teams) {
-    for (const id of new Set(items.flatMap((m) => m.teamIds))) {
-      try {
-        teams.push(await getTeam(ctx, id));
-      } catch (err) {
-        if (!(err instanceof BerthError && err.status === 404)) throw err;
-      }
-    }
-  }
+  // The teams the caller may see, in one go (a page of 100 memberships may name 100 teams).
+  const teams: Team[] = include.teams
+    ? await visibleTeamsByIds(ctx, [...new Set(items.flatMap((m) => m.teamIds))])
+    : [];
   return { users, teams };
 }

@@ -148,6 +148,8 @@ export async function openSqliteStore(path: string, options: { durability?: Dura
 function dropValueSamples(sqlite: Database.Database): void {
   const samples = sqlite.prepare(`select count(*) from sqlite_schema where name = 'sqlite_stat4'`).pluck().get();
   if (samples === 0) return;
+  // Already dropped (serve runs optimize every 30 s): no write, and no statistics loaded again.
+  if (sqlite.prepare('select exists (select 1 from sqlite_stat4)').pluck().get() === 0) return;
   sqlite.exec('delete from sqlite_stat4');
   // Loads the statistics again (those kept in memory still have the samples).
   sqlite.exec('analyze sqlite_schema');
