@@ -30,6 +30,7 @@ import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
+import { organizationRunQueueRoutes } from './routes/organization-run-queue.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
@@ -112,6 +113,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', stateOutputRoutes());
   v2.route('/', runRoutes());
   v2.route('/', runExecutionRoutes());
+  v2.route('/', organizationRunQueueRoutes());
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', auditTrailRoutes());
   v2.route('/', organizationTagRoutes());
