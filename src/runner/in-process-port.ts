@@ -1,14 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../domain/clock.js';
 import { configurationArchive } from '../services/configuration-versions.js';
-import {
-  appendRunLog,
-  claimRun,
-  finishPhase,
-  stopRequested,
-  storeRunState,
-  workspaceState,
-} from '../services/run-execution.js';
+import { appendRunLog, finishPhase, stopRequested, storeRunState, workspaceState } from '../services/run-phases.js';
+import { claimRun } from '../services/run-queue.js';
 import type { DB } from '../store/schema.js';
 import type { RunnerPort } from './port.js';
 

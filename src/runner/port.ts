@@ -1,4 +1,6 @@
-import type { ClaimedRun, Phase, PhaseResult } from '../services/run-execution.js';
+import type { ClaimedRun } from '../services/run-queue.js';
+import type { PhaseResult } from '../services/run-phases.js';
+import type { Phase } from '../services/run-rows.js';
 
 export type { ClaimedRun, Phase, PhaseResult };
 

@@ -15,7 +15,7 @@ import { inPage } from '../store/literal-limit.js';
 import type { ConfigurationVersionsTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
-import { queueUploadedRun } from './run-execution.js';
+import { queueUploadedRun } from './run-queue.js';
 import { signingKey } from './state-urls.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';
 import { inWorkspaceOrganization } from './write-scope.js';

@@ -5,13 +5,9 @@ import { sql } from 'kysely';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { createConfigurationVersion, uploadConfiguration } from '../../src/services/configuration-versions.js';
 import type { ServiceContext } from '../../src/services/context.js';
-import {
-  appendRunLog,
-  claimRun,
-  createExecutedRun,
-  finishPhase,
-  logUrlPath,
-} from '../../src/services/run-execution.js';
+import { logUrlPath } from '../../src/services/run-documents.js';
+import { appendRunLog, finishPhase } from '../../src/services/run-phases.js';
+import { claimRun, createExecutedRun } from '../../src/services/run-queue.js';
 import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { joinOrganization } from '../helpers/members.js';
 

@@ -5,7 +5,8 @@ import { payloadTooLarge } from '../../domain/errors.js';
 import { MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
 import * as cvs from '../../services/configuration-versions.js';
 import type { ServiceContext } from '../../services/context.js';
-import * as exec from '../../services/run-execution.js';
+import { actOnRun } from '../../services/run-actions.js';
+import * as docs from '../../services/run-documents.js';
 import { readJson, readResource } from '../body.js';
 import { requestBodyLimit } from '../body-limit.js';
 import { API_PREFIX, sendCollection, sendResource } from '../documents.js';
@@ -63,26 +64,26 @@ export function runExecutionRoutes(): Hono<AppEnv> {
     });
   });
   const logUrl = async (c: Context<AppEnv>, phaseId: string) =>
-    `${origin(c)}${API_PREFIX}/run-logs/${phaseId}/${await exec.logUrlPath(c.get('ctx'), phaseId)}`;
+    `${origin(c)}${API_PREFIX}/run-logs/${phaseId}/${await docs.logUrlPath(c.get('ctx'), phaseId)}`;
   r.get('/plans/:id', async (c) => {
     const id = c.req.param('id');
-    const run = await exec.runOfPhase(c.get('ctx'), id);
+    const run = await docs.runOfPhase(c.get('ctx'), id);
     return sendResource(c, serializeExecutedPlan(run, await logUrl(c, id)));
   });
   r.get('/applies/:id', async (c) => {
     const id = c.req.param('id');
-    const run = await exec.runOfPhase(c.get('ctx'), id);
+    const run = await docs.runOfPhase(c.get('ctx'), id);
     return sendResource(c, serializeExecutedApply(run, await logUrl(c, id)));
   });
   // The run's events (HCP lists warnings there; the CLI prints them): berth records none yet.
   r.get('/runs/:id/run-events', async (c) => {
     const page = pageOf(c);
-    await exec.readableRun(c.get('ctx'), c.req.param('id'));
+    await docs.readableRun(c.get('ctx'), c.req.param('id'));
     return sendCollection(c, { items: [], total: 0, page }, (x: never) => x);
   });
   r.post('/runs/:id/actions/force-cancel', async (c) => {
     await readJson(c, { optional: true });
-    await exec.actOnRun(c.get('ctx'), c.req.param('id'), 'force-cancel');
+    await actOnRun(c.get('ctx'), c.req.param('id'), 'force-cancel');
     return c.body(null, 202);
   });
   return r;
@@ -108,7 +109,7 @@ export function runContentRoutes(context: Pick<ServiceContext, 'db' | 'clock' | 
     return c.body(null, 200);
   });
   r.get('/run-logs/:phase/:expires/:signature', async (c) => {
-    const log = await exec.readLog(context, c.req.param('phase'), c.req.param('expires'), c.req.param('signature'));
+    const log = await docs.readLog(context, c.req.param('phase'), c.req.param('expires'), c.req.param('signature'));
     const offset = Math.max(0, Number.parseInt(c.req.query('offset') ?? '0', 10) || 0);
     const limitRaw = Number.parseInt(c.req.query('limit') ?? '', 10);
     const size = Number.isFinite(limitRaw) && limitRaw > 0 ? Math.min(limitRaw, 1024 * 1024) : 1024 * 1024;

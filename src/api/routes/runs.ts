@@ -12,7 +12,9 @@ import type { AppEnv } from '../env.js';
 import { pageOf } from '../query.js';
 import { serializeRun } from '../serializers/run.js';
 import { serializeExecutedRun } from '../serializers/run-execution.js';
-import * as exec from '../../services/run-execution.js';
+import { actOnRun } from '../../services/run-actions.js';
+import { getExecutedRun } from '../../services/run-documents.js';
+import { createExecutedRun } from '../../services/run-queue.js';
 import { badRequest } from '../../domain/errors.js';
 import { RESOURCE_ADDRESS, VARIABLE_NAME } from '../../domain/run-execution.js';
 
@@ -77,7 +79,7 @@ export function runRoutes(): Hono<AppEnv> {
           },
         ]);
       const e = checkAttributes(executedRunAttributes, doc.attributes);
-      const run = await exec.createExecutedRun(c.get('ctx'), {
+      const run = await createExecutedRun(c.get('ctx'), {
         workspaceId: ws,
         configurationVersionId: (cv) ?? null,
         message: a.message ?? 'Queued manually via the API',
@@ -111,7 +113,7 @@ export function runRoutes(): Hono<AppEnv> {
     return sendResource(c, serializeRun(run), { status: 201 });
   });
   r.get('/runs/:id', async (c) => {
-    const executed = await exec.getExecutedRun(c.get('ctx'), c.req.param('id'));
+    const executed = await getExecutedRun(c.get('ctx'), c.req.param('id'));
     if (executed) return sendResource(c, serializeExecutedRun(executed));
     return sendResource(c, serializeRun(await runs.getRun(c.get('ctx'), c.req.param('id'))));
   });
@@ -123,9 +125,9 @@ export function runRoutes(): Hono<AppEnv> {
   const action = (to: RunStatus) => async (c: Context<AppEnv>) => {
     await readJson(c, { optional: true });
     // A run berth executes follows HCP's actions (run-execution.ts); a recorded one moves as told.
-    if (await exec.getExecutedRun(c.get('ctx'), c.req.param('id')!)) {
+    if (await getExecutedRun(c.get('ctx'), c.req.param('id')!)) {
       const name = to === 'apply_queued' ? 'apply' : to === 'discarded' ? 'discard' : 'cancel';
-      await exec.actOnRun(c.get('ctx'), c.req.param('id')!, name);
+      await actOnRun(c.get('ctx'), c.req.param('id')!, name);
       return c.body(null, 202);
     }
     await runs.transitionRun(c.get('ctx'), c.req.param('id')!, { status: to });
