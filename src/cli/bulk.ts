@@ -8,6 +8,7 @@ import { canPrompt, confirm, usageError } from './prompts.js';
 import { anyFilter, filtersFromFlags, workspaceFilterFlags } from './workspace-filters.js';
 import type { WorkspaceAttributes } from '../client/resources.js';
 import { listQuery } from '../client/workspaces.js';
+import { plural } from '../domain/plural.js';
 
 export interface BulkResult {
   id: string;
@@ -56,7 +57,7 @@ export async function confirmBulk(
 ): Promise<void> {
   if (flags['dry-run']) verb = `Dry run (nothing changes): ${verb}`;
   const names = items.map((w) => String(w.attributes.name));
-  const count = `${verb} ${items.length} workspace${items.length === 1 ? '' : 's'}`;
+  const count = `${verb} ${plural(items.length, 'workspace')}`;
   // A preview table (e.g. who holds each lock and why) says more than names; every row is shown.
   process.stderr.write(
     preview
@@ -65,8 +66,13 @@ export async function confirmBulk(
   );
   if (flags.yes || flags['dry-run']) return;
   if (!canPrompt(flags))
-    throw usageError(`refusing to act on ${items.length} workspaces without --yes when not on a terminal`);
-  if (!(await confirm(`Go ahead with these ${items.length} workspaces?`))) throw usageError('aborted');
+    throw usageError(`refusing to act on ${plural(items.length, 'workspace')} without --yes when not on a terminal`);
+  if (
+    !(await confirm(
+      items.length === 1 ? 'Go ahead with this workspace?' : `Go ahead with these ${items.length} workspaces?`,
+    ))
+  )
+    throw usageError('aborted');
 }
 
 /**

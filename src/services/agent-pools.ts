@@ -7,6 +7,7 @@ import { containsInsensitive } from '../store/like.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import { orgFacts } from './access.js';
 import type { ServiceContext } from './context.js';
+import { plural } from '../domain/plural.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from './write-scope.js';
 import { inPage } from '../store/literal-limit.js';
@@ -258,7 +259,7 @@ export async function deleteAgentPool(ctx: ServiceContext, id: string): Promise<
       .executeTakeFirstOrThrow();
     if (Number(used.n) > 0)
       throw conflict(
-        `agent pool ${row.name} (${row.id}) is still used by ${used.n} workspace(s); change their execution mode first`,
+        `agent pool ${row.name} (${row.id}) is still used by ${plural(Number(used.n), 'workspace')}; change their execution mode first`,
       );
     const asDefault = await tx
       .selectFrom('organizations')

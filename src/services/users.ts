@@ -8,6 +8,7 @@ import type { UsersTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
 import { inPage, LIMIT_ONE } from '../store/literal-limit.js';
+import { plural } from '../domain/plural.js';
 
 function toUser(row: UsersTable): User {
   return {
@@ -178,7 +179,7 @@ export async function deleteUser(ctx: ServiceContext, id: string): Promise<void>
     if (held.length > 0) {
       const names = held.map((w) => `${w.organization}/${w.workspace}`);
       throw conflict(
-        `user ${id} holds the lock of ${held.length} workspace(s): ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}; unlock them (force-unlock) before deleting the user`,
+        `user ${id} holds the lock of ${plural(held.length, 'workspace')}: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ', …' : ''}; unlock them (force-unlock) before deleting the user`,
       );
     }
     // An invitation's placeholder is no user to delete (deleting its invitations removes it).

@@ -24,7 +24,7 @@ describe('DELETE /admin/users/:id of a user holding locks', () => {
     const res = await api.delete(`/api/v2/admin/users/${aliceId}`);
     expect(res.status).toBe(409);
     expect(res.body.errors[0].detail).toBe(
-      `user ${aliceId} holds the lock of 1 workspace(s): acme/app; unlock them (force-unlock) before deleting the user`,
+      `user ${aliceId} holds the lock of 1 workspace: acme/app; unlock them (force-unlock) before deleting the user`,
     );
     expect((await api.get(`/api/v2/workspaces/${wsId}`)).body.data.attributes.locked).toBe(true);
     expect((await api.get('/api/v2/account/details', { token: alice })).status).toBe(200);

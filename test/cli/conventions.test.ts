@@ -304,7 +304,7 @@ describe('--dry-run', () => {
     expect((await cli('project', 'show', 'Platform', '--json')).stdout).not.toContain('app-1');
     const del = await cli('org', 'delete', 'acme', '--dry-run');
     expect(del.code).toBe(0);
-    expect(del.stdout).toContain('2 project(s), 2 workspace(s)');
+    expect(del.stdout).toContain('2 projects, 2 workspaces');
     expect((await cli('org', 'show', 'acme')).code).toBe(0);
   });
 });

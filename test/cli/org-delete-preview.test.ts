@@ -33,7 +33,7 @@ describe('org delete: what would be lost, and the name typed back (issue 33)', (
   it('--dry-run names the workspaces that manage resources (how many) and the locks (by whom, why)', async () => {
     const res = await cli('org', 'delete', 'acme', '--dry-run');
     expect(res.code, res.stderr).toBe(0);
-    expect(res.stdout).toContain('3 workspace(s)');
+    expect(res.stdout).toContain('3 workspaces');
     expect(res.stdout).toContain('1 workspace still manages resources');
     expect(res.stdout).toContain('  app-prod: 3 resources');
     expect(res.stdout).toContain('1 workspace is locked:');

@@ -93,7 +93,7 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
       await json('workspace', 'ssh-key', 'assign', 'network', 'deploy');
       const refused = await berth('ssh-key', 'delete', 'deploy');
       expect(refused.code).toBe(2);
-      expect(refused.stderr).toContain('SSH key deploy is used by 1 workspace(s): network');
+      expect(refused.stderr).toContain('SSH key deploy is used by 1 workspace: network');
       expect(refused.stderr).toContain('without --yes');
       expect(query('select id from ssh_keys where id = ?', keyId)).toHaveLength(1);
       const res = await berth('ssh-key', 'delete', 'deploy', '--yes');

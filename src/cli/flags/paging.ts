@@ -1,6 +1,7 @@
 import { Flags } from '../oclif.js';
 import type { ListAllOptions, PageOptions } from '../../client/client.js';
 import type { Pagination } from '../../client/jsonapi.js';
+import { plural } from '../../domain/plural.js';
 
 /**
  * `--limit N` of every list command: lists print every item of every page by default (with
@@ -50,7 +51,7 @@ export async function listFromFlags<T>(
   const { data, pagination } = await fetch.page({ page: f.page, pageSize: f['page-size'] });
   if (note && pagination && pagination['total-pages'] > 1)
     note(
-      `Page ${pagination['current-page']} of ${pagination['total-pages']} (${pagination['total-count']} items); use --page N, or leave out --page/--page-size for all.`,
+      `Page ${pagination['current-page']} of ${pagination['total-pages']} (${plural(pagination['total-count'], 'item')}); use --page N, or leave out --page/--page-size for all.`,
     );
   return data;
 }

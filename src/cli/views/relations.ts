@@ -2,6 +2,7 @@ import type { Resource } from '../../client/jsonapi.js';
 import type { RetentionPolicyAttributes } from '../../client/resources.js';
 import { renderFields, renderTable } from '../output.js';
 import { inheritedFromId } from '../related-names.js';
+import { plural } from '../../domain/plural.js';
 
 export function sshKeyTable(keys: Resource[]): string {
   return renderTable(keys, [
@@ -41,7 +42,7 @@ export function retentionFields(p: Resource<RetentionPolicyAttributes>, workspac
   const rule =
     p.type === 'data-retention-policy-dont-deletes'
       ? "don't delete"
-      : `delete state versions and runs older than ${p.attributes['delete-older-than-n-days']} days`;
+      : `delete state versions and runs older than ${plural(Number(p.attributes['delete-older-than-n-days']), 'day')}`;
   return renderFields([
     ['ID', p.id],
     ['Policy', rule],

@@ -2,6 +2,7 @@ import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { renderTable } from '../../cli/output.js';
 import { DatabaseLocationError, describeLocation, parseDatabaseLocation } from '../../store/location.js';
+import { plural } from '../../domain/plural.js';
 
 export default class DbCopy extends BerthCommand<typeof DbCopy> {
   static override summary = "Copy all of berth's data into another, empty database (e.g. from SQLite to PostgreSQL).";
@@ -49,7 +50,7 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
         };
         this.print(summary, () =>
           [
-            `Copied ${result.rows} rows from ${summary.from} to ${summary.to}.`,
+            `Copied ${plural(result.rows, 'row')} from ${summary.from} to ${summary.to}.`,
             renderTable(
               result.tables.filter((t) => t.rows > 0),
               [

@@ -3,6 +3,7 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { renderFields } from '../../cli/output.js';
 import { confirmDestructive } from '../../cli/prompts.js';
 import { RetentionClient } from '../../client/relations.js';
+import { plural } from '../../domain/plural.js';
 
 export default class MaintenancePrune extends BerthCommand<typeof MaintenancePrune> {
   static override summary = 'Delete state versions and run records older than the data retention policies allow.';
@@ -37,7 +38,7 @@ export default class MaintenancePrune extends BerthCommand<typeof MaintenancePru
       return;
     }
     this.note(
-      `Pruning deletes ${String(preview['state-versions'])} state versions and ${String(preview.runs)} runs in ${String(preview.workspaces)} workspaces.`,
+      `Pruning deletes ${plural(Number(preview['state-versions']), 'state version')} and ${plural(Number(preview.runs), 'run')} in ${plural(Number(preview.workspaces), 'workspace')}.`,
     );
     await confirmDestructive('delete this data', this.flags);
     const result = await retention.prune();

@@ -1,11 +1,10 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { lockHolderName, lockHolderOf, lockSince } from '../../cli/lock-holder.js';
+import { plural } from '../../domain/plural.js';
 import { confirmByTyping } from '../../cli/prompts.js';
 import { refuseUnlessPermitted } from '../../cli/refusals.js';
 import type { WorkspaceAttributes } from '../../client/resources.js';
-
-const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 export default class OrgDelete extends BerthCommand<typeof OrgDelete> {
   static override summary = 'Delete an organization and everything in it.';
@@ -41,7 +40,7 @@ export default class OrgDelete extends BerthCommand<typeof OrgDelete> {
     };
     const managing = workspaces.data.filter((w) => Number(w.attributes['resource-count'] ?? 0) > 0);
     const locked = workspaces.data.filter((w) => w.attributes.locked);
-    const summary = `organization ${org} with ${contents.projects} project(s), ${contents.workspaces} workspace(s) and ${contents.teams} team(s)`;
+    const summary = `organization ${org} with ${plural(contents.projects, 'project')}, ${plural(contents.workspaces, 'workspace')} and ${plural(contents.teams, 'team')}`;
     const resources = (n: unknown) => plural(Number(n), 'resource');
     const details = [
       ...(managing.length > 0

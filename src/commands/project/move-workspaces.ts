@@ -5,6 +5,7 @@ import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { resolveProject } from '../../cli/resolve-project.js';
 import { ProjectWorkspacesClient, WorkspacesClient } from '../../client/workspaces.js';
+import { plural } from '../../domain/plural.js';
 
 export default class ProjectMoveWorkspaces extends BerthCommand<typeof ProjectMoveWorkspaces> {
   static override summary = 'Move workspaces into a project (all or nothing).';
@@ -60,14 +61,14 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
     if (this.flags['dry-run']) {
       this.print(
         { project: projectId, moved: [], 'would-move': ids, 'dry-run': true },
-        () => `Dry run: would move ${ids.length} workspace(s) into project ${project}; nothing was changed.`,
+        () => `Dry run: would move ${plural(ids.length, 'workspace')} into project ${project}; nothing was changed.`,
       );
       return;
     }
     await new ProjectWorkspacesClient(client).move(projectId, ids);
     this.print(
       { project: projectId, moved: ids },
-      () => `Moved ${ids.length} workspace${ids.length === 1 ? '' : 's'} into ${projectName}: ${names.join(', ')}.`,
+      () => `Moved ${plural(ids.length, 'workspace')} into ${projectName}: ${names.join(', ')}.`,
     );
   }
 }

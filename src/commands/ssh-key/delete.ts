@@ -3,6 +3,7 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { confirmDestructive } from '../../cli/prompts.js';
 import { SshKeysClient } from '../../client/relations.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
+import { plural } from '../../domain/plural.js';
 
 export default class SshKeyDelete extends BerthCommand<typeof SshKeyDelete> {
   static override summary = 'Delete an SSH key; workspaces that used it no longer have one.';
@@ -30,9 +31,9 @@ export default class SshKeyDelete extends BerthCommand<typeof SshKeyDelete> {
     if (users.length > 0) {
       const names = users.map((w) => w.attributes.name);
       const shown = `${names.slice(0, 10).join(', ')}${names.length > 10 ? `, … (${names.length - 10} more)` : ''}`;
-      this.note(`SSH key ${this.args.key} is used by ${users.length} workspace(s): ${shown}`);
+      this.note(`SSH key ${this.args.key} is used by ${plural(users.length, 'workspace')}: ${shown}`);
       await confirmDestructive(
-        `delete SSH key ${this.args.key} and unassign it from ${users.length} workspace(s)`,
+        `delete SSH key ${this.args.key} and unassign it from ${plural(users.length, 'workspace')}`,
         this.flags,
       );
     }

@@ -3,6 +3,7 @@ import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { WorkspaceStateClient } from '../../client/state.js';
+import { plural } from '../../domain/plural.js';
 
 export default class StatePull extends BerthCommand<typeof StatePull> {
   static override summary = 'Download the workspace’s current state, to FILE or stdout.';
@@ -26,6 +27,9 @@ export default class StatePull extends BerthCommand<typeof StatePull> {
       return;
     }
     writeFileSync(this.args.file, body);
-    this.print(sv, () => `Wrote state serial ${sv.attributes.serial} (${body.length} bytes) to ${this.args.file}.`);
+    this.print(
+      sv,
+      () => `Wrote state serial ${sv.attributes.serial} (${plural(body.length, 'byte')}) to ${this.args.file}.`,
+    );
   }
 }

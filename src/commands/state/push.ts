@@ -8,6 +8,7 @@ import type { StateVersionAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 import { BerthError } from '../../domain/errors.js';
 import { md5Hex } from '../../domain/state.js';
+import { plural } from '../../domain/plural.js';
 
 /** States up to this size travel inline (base64 in the JSON body); larger ones go to the upload URL. */
 const INLINE_LIMIT = 512 * 1024;
@@ -84,7 +85,8 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
     }
     this.print(
       sv,
-      () => `Pushed state serial ${sv.attributes.serial} (${sv.attributes['resource-count']} resources) as ${sv.id}.`,
+      () =>
+        `Pushed state serial ${sv.attributes.serial} (${plural(Number(sv.attributes['resource-count']), 'resource')}) as ${sv.id}.`,
     );
   }
 }
