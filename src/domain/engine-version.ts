@@ -57,10 +57,12 @@ export function isKnownRelease(value: string): boolean {
   return Number(m[3]) <= found[1];
 }
 
-/** An exact known version, or a constraint: comma-separated `OP VERSION` parts. */
+/** An exact known version, `latest`, or a constraint: comma-separated `OP VERSION` parts. */
 export function isValidEngineVersion(value: string): boolean {
   const v = value.trim();
   if (v === '') return false;
+  // HCP's moving target: the newest version the executor has (berth serve --execute-runs).
+  if (v === 'latest') return true;
   if (EXACT.test(v)) return isKnownRelease(v);
   const parts = v.split(',').map((p) => p.trim());
   return parts.every((p) => {

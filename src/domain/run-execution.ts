@@ -136,3 +136,62 @@ export function logSlice(log: Buffer, offset: number, limit: number): Buffer {
   if (offset >= log.length) return Buffer.alloc(0);
   return log.subarray(offset, Math.min(log.length, offset + limit));
 }
+
+/** A version's numbers: `1.9.5` -> [1, 9, 5]; `1.9` -> [1, 9] (null: not a version). */
+function versionParts(text: string): { nums: number[]; pre: string | null } | null {
+  const m = /^v?(\d+)(?:\.(\d+))?(?:\.(\d+))?(?:-([0-9A-Za-z.-]+))?$/.exec(text.trim());
+  if (!m) return null;
+  const nums = [m[1], m[2], m[3]].filter((x) => x !== undefined).map(Number);
+  return { nums, pre: m[4] ?? null };
+}
+
+function compareVersions(a: number[], b: number[]): number {
+  for (let i = 0; i < 3; i++) {
+    const d = (a[i] ?? 0) - (b[i] ?? 0);
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/**
+ * Whether the executor's terraform `version` (e.g. `1.11.4`) satisfies a workspace's
+ * `terraform-version`: `latest` (any), an exact version, or comma-separated constraints
+ * (`=`, `!=`, `>`, `>=`, `<`, `<=`, `~>` as Terraform reads them: `~> 1.9.0` is >= 1.9.0, < 1.10.0;
+ * `~> 1.9` is >= 1.9, < 2.0). A pre-release satisfies only a constraint naming it exactly.
+ */
+export function versionSatisfies(version: string, constraint: string): boolean {
+  const c = constraint.trim();
+  if (c === '' || c.toLowerCase() === 'latest') return true;
+  const have = versionParts(version);
+  if (!have) return false;
+  return c.split(',').every((part) => {
+    const m = /^(~>|>=|<=|!=|=|>|<)?\s*(\S+)$/.exec(part.trim());
+    const want = m ? versionParts(m[2]) : null;
+    if (!m || !want) return false;
+    const op = m[1] ?? '=';
+    const cmp = compareVersions(have.nums, want.nums);
+    const samePre = have.pre === want.pre;
+    if (have.pre !== null && !(samePre && cmp === 0)) return op === '!=';
+    switch (op) {
+      case '=':
+        return cmp === 0 && samePre;
+      case '!=':
+        return !(cmp === 0 && samePre);
+      case '>':
+        return cmp > 0;
+      case '>=':
+        return cmp >= 0;
+      case '<':
+        return cmp < 0;
+      case '<=':
+        return cmp <= 0;
+      default: {
+        // ~>: at least the version, below the next release of its second-to-last part.
+        if (cmp < 0) return false;
+        const upper = want.nums.length === 1 ? [want.nums[0] + 1] : want.nums.slice(0, -1);
+        if (want.nums.length > 1) upper[upper.length - 1] += 1;
+        return compareVersions(have.nums, upper) < 0;
+      }
+    }
+  });
+}

@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { isAbsolute, join, normalize } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
-import { MAX_LOG_BYTES, type ResourceCounts } from '../domain/run-execution.js';
+import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/run-execution.js';
 import type { ClaimedRun, Phase, PhaseResult, RunnerPort } from './port.js';
 
 /**
@@ -54,6 +54,8 @@ export class Executor {
   private stopping = false;
   private claiming = false;
   private readonly name: string;
+  /** The binary's version (`terraform version -json`), asked once. */
+  private binaryVersion: Promise<string | null> | null = null;
 
   constructor(
     private readonly port: RunnerPort,
@@ -124,7 +126,11 @@ export class Executor {
     // Three lines first, as HCP's logs start: the CLI skips the first three lines of an apply's log.
     log.write(`Terraform run ${claim.runId} (${claim.phase})\non berth\nInitializing plugins and modules...\n`);
     try {
-      if (claim.phase === 'plan' || !dir) {
+      const refusal = await this.refusal(claim);
+      if (refusal) {
+        log.write(`\n${refusal}\n`);
+        result = { outcome: 'errored', errorMessage: refusal };
+      } else if (claim.phase === 'plan' || !dir) {
         if (dir) await rm(dir, { recursive: true, force: true });
         dir = await mkdtemp(join(tmpdir(), 'berth-run-'));
         result = await this.prepare(claim, dir, log);
@@ -145,6 +151,47 @@ export class Executor {
     // A kept folder whose run goes no further is removed at the next tick.
   }
 
+  /** The version of the one terraform binary this executor runs (null: it does not say). */
+  terraformVersion(): Promise<string | null> {
+    this.binaryVersion ??= new Promise((resolve) => {
+      const out: Buffer[] = [];
+      const child = spawn(this.options.terraformPath, ['version', '-json'], {
+        env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CHECKPOINT_DISABLE: '1' },
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      child.stdout.on('data', (d: Buffer) => out.push(d));
+      child.on('error', () => resolve(null));
+      child.on('close', () => {
+        try {
+          const v = (JSON.parse(Buffer.concat(out).toString()) as { terraform_version?: unknown }).terraform_version;
+          resolve(typeof v === 'string' ? v : null);
+        } catch {
+          resolve(null);
+        }
+      });
+    });
+    return this.binaryVersion;
+  }
+
+  /**
+   * Why the run cannot execute here, before anything runs: the workspace asks for a Terraform
+   * version the binary does not satisfy (unless it says `latest`), or a working directory outside
+   * the configuration.
+   */
+  private async refusal(claim: ClaimedRun): Promise<string | null> {
+    const wd = claim.workingDirectory;
+    if (wd && (isAbsolute(wd) || normalize(wd).split(/[\\/]/)[0] === '..'))
+      return `The working directory ${JSON.stringify(wd)} is outside the configuration`;
+    const wanted = claim.terraformVersion;
+    if (wanted.trim().toLowerCase() === 'latest') return null;
+    const have = await this.terraformVersion();
+    if (have !== null && versionSatisfies(have, wanted)) return null;
+    return (
+      `The workspace asks for Terraform ${wanted}, but this berth runs Terraform ${have ?? '(unknown version)'} ` +
+      `(${this.options.terraformPath}); set the workspace's terraform-version to ${have ?? 'latest'} or latest`
+    );
+  }
+
   /** Extracts the configuration, writes the override, the state and the run variables, runs init. */
   private async prepare(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
     const archive = await this.port.configuration(claim.configurationVersionId);
@@ -159,13 +206,25 @@ export class Executor {
       return { outcome: 'errored', errorMessage: 'the configuration archive cannot be extracted' };
     }
     // What the uploading CLI had initialised locally (its backend, its workspace) is not ours.
-    await rm(join(work, '.terraform', 'terraform.tfstate'), { force: true });
-    await rm(join(work, '.terraform', 'environment'), { force: true });
-    await writeFile(join(work, OVERRIDE_FILE), OVERRIDE);
+    // The workspace's working directory: terraform runs in that folder of the configuration.
+    const cwd = workingDir(claim, dir);
+    if (
+      !(await stat(cwd).then(
+        (s) => s.isDirectory(),
+        () => false,
+      ))
+    ) {
+      const message = `The working directory ${JSON.stringify(claim.workingDirectory)} is not in the configuration`;
+      log.write(`${message}\n`);
+      return { outcome: 'errored', errorMessage: message };
+    }
+    await rm(join(cwd, '.terraform', 'terraform.tfstate'), { force: true });
+    await rm(join(cwd, '.terraform', 'environment'), { force: true });
+    await writeFile(join(cwd, OVERRIDE_FILE), OVERRIDE);
     const state = await this.port.currentState(claim.runId);
-    if (state) await writeFile(join(work, 'terraform.tfstate'), state);
+    if (state) await writeFile(join(cwd, 'terraform.tfstate'), state);
     if (claim.variables.length > 0)
-      await writeFile(join(work, VARIABLES_FILE), claim.variables.map((v) => `${v.key} = ${v.value}\n`).join(''));
+      await writeFile(join(cwd, VARIABLES_FILE), claim.variables.map((v) => `${v.key} = ${v.value}\n`).join(''));
     const init = await this.terraform(claim, dir, ['init', '-input=false', '-no-color', '-reconfigure'], log, true);
     if (init.stopped) return { outcome: 'canceled' };
     if (init.code !== 0) {
@@ -186,15 +245,15 @@ export class Executor {
     if (run.stopped) return { outcome: 'canceled' };
     if (run.code !== 0 && run.code !== 2)
       return { outcome: 'errored', errorMessage: run.timedOut ? 'the plan timed out' : 'the plan failed' };
-    const counts = await this.planCounts(dir);
+    const counts = await this.planCounts(claim, dir);
     const hasChanges = run.code === 2;
     return { outcome: 'finished', hasChanges, counts };
   }
 
   private async apply(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
-    const statePath = join(dir, 'work', 'terraform.tfstate');
+    const statePath = join(workingDir(claim, dir), 'terraform.tfstate');
     const before = await readFile(statePath).catch(() => null);
-    const counts = await this.planCounts(dir);
+    const counts = await this.planCounts(claim, dir);
     const run = await this.terraform(claim, dir, ['apply', '-input=false', '-no-color', PLAN_FILE], log);
     // Whatever happened, a state that changed is recorded: a failed apply may have changed things.
     const after = await readFile(statePath).catch(() => null);
@@ -206,11 +265,11 @@ export class Executor {
   }
 
   /** Additions, changes and destructions of the saved plan (`terraform show -json`). */
-  private async planCounts(dir: string): Promise<ResourceCounts | undefined> {
+  private async planCounts(claim: ClaimedRun, dir: string): Promise<ResourceCounts | undefined> {
     const out: Buffer[] = [];
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(this.options.terraformPath, ['show', '-json', '-no-color', PLAN_FILE], {
-        cwd: join(dir, 'work'),
+        cwd: workingDir(claim, dir),
         env: cleanEnv(dir),
         stdio: ['ignore', 'pipe', 'ignore'],
       });
@@ -243,7 +302,7 @@ export class Executor {
   private terraform(claim: ClaimedRun, dir: string, args: string[], log: LogWriter, hold = false): Promise<Child> {
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.terraformPath, args, {
-        cwd: join(dir, 'work'),
+        cwd: workingDir(claim, dir),
         env: cleanEnv(dir),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
@@ -287,6 +346,11 @@ export class Executor {
       });
     });
   }
+}
+
+/** Where terraform runs: the workspace's working directory within the extracted configuration. */
+function workingDir(claim: ClaimedRun, dir: string): string {
+  return claim.workingDirectory ? join(dir, 'work', normalize(claim.workingDirectory)) : join(dir, 'work');
 }
 
 /**

@@ -189,6 +189,12 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('queue runs in this workspace');
     if ((input.isDestroy || input.autoApply) && !can(ctx.actor, 'workspace:apply-run', facts))
       throw notAuthorized('queue runs that apply in this workspace');
+    // As HCP: a workspace whose allow-destroy-plan is false takes no destroy run (422).
+    if (input.isDestroy && ws.allow_destroy_plan !== 1)
+      throw invalid(
+        '/data/attributes/is-destroy',
+        `Workspace ${ws.name} (${ws.id}) does not allow destroy plans (its allow-destroy-plan setting is false)`,
+      );
     let cvQuery = tx.selectFrom('configuration_versions').selectAll().where('workspace_id', '=', ws.id);
     cvQuery = input.configurationVersionId
       ? cvQuery.where('id', '=', input.configurationVersionId)
@@ -266,6 +272,10 @@ export interface ClaimedRun {
   targetAddrs: string[];
   replaceAddrs: string[];
   variables: RunVariable[];
+  /** The workspace's `terraform-version` (an exact version, a constraint, or `latest`). */
+  terraformVersion: string;
+  /** The workspace's `working-directory`: where in the configuration terraform runs (null: its root). */
+  workingDirectory: string | null;
 }
 
 type Db = Kysely<DB>;
@@ -324,6 +334,11 @@ export async function claimRun(db: Db, executor: string, now: string): Promise<C
       return true;
     });
     if (!claimed) continue;
+    const ws = await db
+      .selectFrom('workspaces')
+      .select(['terraform_version', 'working_directory'])
+      .where('id', '=', next.workspace_id)
+      .executeTakeFirst();
     return {
       runId: next.id,
       workspaceId: next.workspace_id,
@@ -336,6 +351,8 @@ export async function claimRun(db: Db, executor: string, now: string): Promise<C
       targetAddrs: json(next.target_addrs, []),
       replaceAddrs: json(next.replace_addrs, []),
       variables: json(next.variables, []),
+      terraformVersion: ws?.terraform_version ?? 'latest',
+      workingDirectory: ws?.working_directory || null,
     };
   }
   return null;
