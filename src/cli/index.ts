@@ -41,9 +41,14 @@ import ProjectTagsList from '../commands/project/tags/list.js';
 import ProjectTagsRemove from '../commands/project/tags/remove.js';
 import ProjectUpdate from '../commands/project/update.js';
 import ProjectMoveWorkspaces from '../commands/project/move-workspaces.js';
+import RunApply from '../commands/run/apply.js';
+import RunCancel from '../commands/run/cancel.js';
+import RunDiscard from '../commands/run/discard.js';
 import RunList from '../commands/run/list.js';
+import RunLogs from '../commands/run/logs.js';
 import RunRecord from '../commands/run/record.js';
 import RunShow from '../commands/run/show.js';
+import RunStart from '../commands/run/start.js';
 import Serve from '../commands/serve.js';
 import StateList from '../commands/state/list.js';
 import StateOutputs from '../commands/state/outputs.js';
@@ -152,9 +157,14 @@ export const COMMANDS = {
   'project:tags:remove': ProjectTagsRemove,
   'project:update': ProjectUpdate,
   'project:move-workspaces': ProjectMoveWorkspaces,
+  'run:apply': RunApply,
+  'run:cancel': RunCancel,
+  'run:discard': RunDiscard,
   'run:list': RunList,
+  'run:logs': RunLogs,
   'run:record': RunRecord,
   'run:show': RunShow,
+  'run:start': RunStart,
   serve: Serve,
   'state:list': StateList,
   'state:outputs': StateOutputs,

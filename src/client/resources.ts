@@ -81,6 +81,31 @@ export interface RunAttributes extends Attributes {
   status: string;
   /** `<phase>-at` timestamps of the phases the run went through. */
   'status-timestamps'?: Record<string, string>;
+  /** What the caller may do now (executed runs also say whether force-cancel is allowed). */
+  actions?: {
+    'is-cancelable'?: boolean;
+    'is-confirmable'?: boolean;
+    'is-discardable'?: boolean;
+    'is-force-cancelable'?: boolean;
+  };
+  /** Only on runs berth executes. */
+  'plan-only'?: boolean;
+  'has-changes'?: boolean;
+}
+
+/** A configuration version of a run berth executes; `upload-url` until it is uploaded. */
+export interface ConfigurationVersionAttributes extends Attributes {
+  status: string;
+  'upload-url'?: string;
+}
+
+/** The plan or apply of a run berth executes. */
+export interface PhaseAttributes extends Attributes {
+  status: string;
+  'resource-additions': number;
+  'resource-changes': number;
+  'resource-destructions': number;
+  'log-read-url': string;
 }
 
 /** A data retention policy (`data-retention-policy-delete-olders` or `...-dont-deletes`). */

@@ -8,6 +8,7 @@ import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } f
 import type { RunsTable } from '../store/schema.js';
 import { writeTransaction, type Tx } from '../store/transaction.js';
 import type { ServiceContext } from './context.js';
+import { isExecuted, toExecutedRun } from './run-rows.js';
 import { promoteIntermediateState } from './state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from './workspaces-read.js';
 import { inOrganizationOf } from './write-scope.js';
@@ -120,7 +121,9 @@ export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: Pag
   const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
-  return { items: rows.map((r) => toRun(ctx, r, facts)), total: Number(n), page };
+  // A run berth executes is listed with what it executed (its options, phases and counts).
+  const items = rows.map((r) => (isExecuted(r) ? toExecutedRun(ctx, r, facts) : toRun(ctx, r, facts)));
+  return { items, total: Number(n), page };
 }
 
 function heldBy(ws: WorkspaceRow, holder: LockHolder): boolean {

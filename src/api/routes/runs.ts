@@ -4,19 +4,19 @@ import { bool, checkAttributes, nullable, str, text } from '../../domain/attribu
 import { TEXT_LIMITS } from '../../domain/limits.js';
 import { BerthError } from '../../domain/errors.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
-import { RUN_STATUSES, type RunStatus } from '../../domain/run.js';
+import { RUN_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
 import * as runs from '../../services/runs.js';
 import { readJson, readResource } from '../body.js';
-import { sendCollection, sendResource } from '../documents.js';
+import { API_PREFIX, sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf } from '../query.js';
 import { serializeRun } from '../serializers/run.js';
-import { serializeExecutedRun } from '../serializers/run-execution.js';
+import { serializeExecutedApply, serializeExecutedPlan, serializeExecutedRun } from '../serializers/run-execution.js';
 import { actOnRun } from '../../services/run-actions.js';
-import { getExecutedRun } from '../../services/run-documents.js';
+import { getExecutedRun, logUrlPath } from '../../services/run-documents.js';
 import { createExecutedRun } from '../../services/run-queue.js';
 import { badRequest } from '../../domain/errors.js';
-import { RESOURCE_ADDRESS, VARIABLE_NAME } from '../../domain/run-execution.js';
+import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/run-execution.js';
 
 const runAttributes = v.looseObject({
   message: nullable(text(TEXT_LIMITS.runMessage)),
@@ -81,7 +81,7 @@ export function runRoutes(): Hono<AppEnv> {
       const e = checkAttributes(executedRunAttributes, doc.attributes);
       const run = await createExecutedRun(c.get('ctx'), {
         workspaceId: ws,
-        configurationVersionId: (cv) ?? null,
+        configurationVersionId: cv ?? null,
         message: a.message ?? 'Queued manually via the API',
         isDestroy: a['is-destroy'] ?? false,
         refresh: e.refresh ?? true,
@@ -117,9 +117,27 @@ export function runRoutes(): Hono<AppEnv> {
     if (executed) return sendResource(c, serializeExecutedRun(executed));
     return sendResource(c, serializeRun(await runs.getRun(c.get('ctx'), c.req.param('id'))));
   });
-  r.get('/workspaces/:id/runs', async (c) =>
-    sendCollection(c, await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c)), serializeRun),
-  );
+  r.get('/workspaces/:id/runs', async (c) => {
+    const paged = await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c));
+    const serialize = (run: Run) => ('execution' in run ? serializeExecutedRun(run as ExecutedRun) : serializeRun(run));
+    // include=plan,apply (as HCP): the phases of executed runs, with their resource counts.
+    const include = (c.req.query('include') ?? '').split(',');
+    const included: ResourceObject[] = [];
+    for (const run of paged.items) {
+      if (!('execution' in run)) continue;
+      const e = run as ExecutedRun;
+      for (const [phase, serializePhase] of [
+        ['plan', serializeExecutedPlan],
+        ['apply', serializeExecutedApply],
+      ] as const) {
+        if (!include.includes(phase)) continue;
+        const id = `${phase}-${e.id.replace(/^run-/, '')}`;
+        const url = `${new URL(c.req.url).origin}${API_PREFIX}/run-logs/${id}/${await logUrlPath(c.get('ctx'), id)}`;
+        included.push(serializePhase(e, url));
+      }
+    }
+    return sendCollection(c, paged, serialize, included);
+  });
 
   // HCP Terraform's run actions: 202 Accepted, no body.
   const action = (to: RunStatus) => async (c: Context<AppEnv>) => {

@@ -1,37 +1,124 @@
 import type { Resource } from '../../client/jsonapi.js';
-import type { RunAttributes } from '../../client/resources.js';
+import type { PhaseAttributes, RunAttributes } from '../../client/resources.js';
+import { AWAITING_CONFIRMATION } from '../../client/run-log.js';
 import { humanDuration } from '../human-time.js';
 import { renderFields, renderTable } from '../output.js';
 
-const span = (r: Resource<RunAttributes>, from: string, to: string) => {
-  const t = r.attributes['status-timestamps'] ?? {};
-  return t[from] && t[to] ? humanDuration(Date.parse(t[to]) - Date.parse(t[from])) : null;
-};
+/** The plan and apply of executed runs, by run id (recorded runs have none). */
+export type RunPhases = Map<string, { plan?: Resource<PhaseAttributes>; apply?: Resource<PhaseAttributes> }>;
 
-export function runTable(runs: Resource<RunAttributes>[]): string {
+/** The plan and apply resources of a list's `included`, by the run they belong to. */
+export function phasesOf(included: Resource[] = []): RunPhases {
+  const phases: RunPhases = new Map();
+  for (const r of included) {
+    if (r.type !== 'plans' && r.type !== 'applies') continue;
+    const runId = `run-${r.id.replace(/^(plan|apply)-/, '')}`;
+    const entry = phases.get(runId) ?? {};
+    entry[r.type === 'plans' ? 'plan' : 'apply'] = r as Resource<PhaseAttributes>;
+    phases.set(runId, entry);
+  }
+  return phases;
+}
+
+const first = (t: Record<string, string>, keys: string[]) => keys.map((k) => t[k]).find((v) => v !== undefined);
+
+/** How long a phase took: from its start to the first of the ends given. */
+const span = (r: Resource<RunAttributes>, from: string, to: string[]) => {
+  const t = r.attributes['status-timestamps'] ?? {};
+  const end = first(t, to);
+  return t[from] && end ? humanDuration(Date.parse(end) - Date.parse(t[from])) : null;
+};
+const planSpan = (r: Resource<RunAttributes>) =>
+  span(r, 'planning-at', [
+    'planned-at',
+    'planned-and-finished-at',
+    ...(r.attributes['status-timestamps']?.['applying-at'] ? [] : ['errored-at', 'canceled-at', 'force-canceled-at']),
+  ]);
+const applySpan = (r: Resource<RunAttributes>) =>
+  span(r, 'applying-at', ['applied-at', 'apply-finished-at', 'errored-at', 'canceled-at', 'force-canceled-at']);
+
+/** Whether the run waits for someone to apply or discard it (a plan-only run never does). */
+export const awaitsConfirmation = (r: Resource<RunAttributes>) =>
+  !r.attributes['plan-only'] && AWAITING_CONFIRMATION.includes(r.attributes.status);
+
+/** A run's status in words: `planned (awaiting confirmation)`, `plan_queued`, ... */
+export const statusText = (r: Resource<RunAttributes>) =>
+  awaitsConfirmation(r) ? `${r.attributes.status} (awaiting confirmation)` : r.attributes.status;
+
+const finished = (p?: Resource<PhaseAttributes>) => p !== undefined && p.attributes.status === 'finished';
+
+/** `+1 ~0 -0`: what the apply did, else what the plan found; null before either ended (or for a recorded run). */
+export function resourceCounts(phases?: { plan?: Resource<PhaseAttributes>; apply?: Resource<PhaseAttributes> }) {
+  const p = finished(phases?.apply) ? phases!.apply : finished(phases?.plan) ? phases!.plan : undefined;
+  if (!p) return null;
+  const a = p.attributes;
+  return `+${a['resource-additions']} ~${a['resource-changes']} -${a['resource-destructions']}`;
+}
+
+export function runTable(runs: Resource<RunAttributes>[], phases: RunPhases = new Map()): string {
   return renderTable(runs, [
     { header: 'ID', value: (r) => r.id },
-    { header: 'STATUS', value: (r) => r.attributes.status },
-    { header: 'PLAN', value: (r) => span(r, 'planning-at', 'planned-at') },
-    { header: 'APPLY', value: (r) => span(r, 'applying-at', 'applied-at') },
+    { header: 'STATUS', value: statusText },
+    { header: 'PLAN', value: planSpan },
+    { header: 'APPLY', value: applySpan },
+    { header: 'CHANGES', value: (r) => resourceCounts(phases.get(r.id)) },
     { header: 'MESSAGE', value: (r) => r.attributes.message },
     { header: 'CREATED', value: (r) => r.attributes['created-at'] },
   ]);
 }
 
-/** A run; `workspaceName` names its workspace (else its id is shown). */
-export function runFields(r: Resource<RunAttributes>, workspaceName?: string): string {
+/** The actions the run allows the caller now, in words (`apply, discard`). */
+function actionsText(r: Resource<RunAttributes>): string | null {
+  const a = r.attributes.actions;
+  if (!a) return null;
+  const names = [
+    a['is-confirmable'] && 'apply',
+    a['is-discardable'] && 'discard',
+    a['is-cancelable'] && 'cancel',
+    a['is-force-cancelable'] && 'force-cancel',
+  ].filter((x): x is string => typeof x === 'string');
+  return names.length ? names.join(', ') : 'none';
+}
+
+/** A run; `workspaceName` names its workspace (else its id is shown); `phases`: an executed run's plan and apply. */
+export function runFields(
+  r: Resource<RunAttributes>,
+  workspaceName?: string,
+  phases?: { plan?: Resource<PhaseAttributes>; apply?: Resource<PhaseAttributes> },
+): string {
   const ws = r.relationships?.workspace?.data;
+  const executed = phases !== undefined;
   return renderFields([
     ['ID', r.id],
-    ['Status', r.attributes.status],
+    ['Status', statusText(r)],
     ['Workspace', workspaceName ?? (ws && !Array.isArray(ws) ? ws.id : null)],
     ['Message', r.attributes.message],
+    ...(executed
+      ? ([
+          ['Executed by', 'berth'],
+          ['Plan only', r.attributes['plan-only'] ? 'yes' : 'no'],
+        ] as [string, string][])
+      : []),
     ['Destroy', r.attributes['is-destroy'] ? 'yes' : 'no'],
-    ['Plan duration', span(r, 'planning-at', 'planned-at')],
-    ['Apply duration', span(r, 'applying-at', 'applied-at')],
+    ['Plan duration', planSpan(r)],
+    ['Apply duration', applySpan(r)],
+    ...(executed
+      ? ([
+          ['Plan', phases.plan ? `${phases.plan.attributes.status}${countsOf(phases.plan)}` : null],
+          ['Apply', phases.apply ? `${phases.apply.attributes.status}${countsOf(phases.apply)}` : null],
+          ['Actions', actionsText(r)],
+        ] as [string, string | null][])
+      : []),
     ['Error', r.attributes['error-message']],
     ['Policy check failed', r.attributes['policy-check-failed'] ? 'yes' : 'no'],
     ['Created', r.attributes['created-at']],
   ]);
+}
+
+const countsOf = (p: Resource<PhaseAttributes>) => (finished(p) ? ` (${resourceCounts({ plan: p })})` : '');
+
+/** Whether a run document is one berth executes (it names its configuration version). */
+export function isExecutedRun(r: Resource<RunAttributes>): boolean {
+  const cv = r.relationships?.['configuration-version']?.data;
+  return cv !== undefined && cv !== null;
 }

@@ -2,13 +2,15 @@ import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { listFromFlags, pagingFlags } from '../../cli/flags/paging.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { runTable } from '../../cli/views/run.js';
+import { phasesOf, runTable } from '../../cli/views/run.js';
+import type { Resource } from '../../client/jsonapi.js';
+import { RunsClient } from '../../client/runs.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 
 export default class RunList extends BerthCommand<typeof RunList> {
-  static override summary = 'List the runs of a workspace, newest first.';
+  static override summary = 'List the runs of a workspace (recorded or executed), newest first.';
   static override description =
-    'Lists every run (all pages, with progress on a terminal) unless --limit, --page or --page-size is given.';
+    'Lists every run (all pages, with progress on a terminal) unless --limit, --page or --page-size is given. Runs berth executed show their resource changes (+added ~changed -destroyed) and whether they await confirmation.';
   static override examples = [
     '<%= config.bin %> run list app-prod --org acme',
     '<%= config.bin %> run list acme/app-prod --limit 5 --json',
@@ -24,14 +26,25 @@ export default class RunList extends BerthCommand<typeof RunList> {
   async run(): Promise<void> {
     const state = new WorkspaceStateClient(await this.client());
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    // The plans and applies of executed runs come along (their resource counts).
+    const included: Resource[] = [];
+    const client = new RunsClient(await this.client());
     const runs = await listFromFlags(
       this.flags,
       {
-        all: (options) => state.listAllRuns(id, options),
-        page: (page) => state.listRuns(id, page),
+        all: async (options) => {
+          const { data, included: more } = await client.listAllRuns(id, options);
+          included.push(...more);
+          return data;
+        },
+        page: async (page) => {
+          const result = await client.listRuns(id, page);
+          included.push(...(result.included ?? []));
+          return result;
+        },
       },
       this.jsonMode ? undefined : (m) => this.note(m),
     );
-    this.print(runs, () => (runs.length === 0 ? 'No runs.' : runTable(runs)));
+    this.print(runs, () => (runs.length === 0 ? 'No runs.' : runTable(runs, phasesOf(included))));
   }
 }

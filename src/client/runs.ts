@@ -1,0 +1,96 @@
+import type { BerthClient, ListAllOptions, PageOptions } from './client.js';
+import type { ListResult, Resource, SingleResult } from './jsonapi.js';
+import type { ConfigurationVersionAttributes, PhaseAttributes, RunAttributes } from './resources.js';
+
+const enc = encodeURIComponent;
+
+/** What `berth run start` asks of a run berth executes (HCP's run attributes). */
+export interface ExecutedRunOptions {
+  message?: string;
+  'is-destroy'?: boolean;
+  'refresh-only'?: boolean;
+  'plan-only'?: boolean;
+  'auto-apply'?: boolean;
+  'target-addrs'?: string[];
+  'replace-addrs'?: string[];
+  variables?: { key: string; value: string }[];
+}
+
+export type RunActionName = 'apply' | 'discard' | 'cancel' | 'force-cancel';
+export type PhaseName = 'plan' | 'apply';
+
+/** Runs that berth executes: configuration versions, runs, their phases, logs and actions. */
+export class RunsClient {
+  constructor(private readonly client: BerthClient) {}
+
+  async createConfigurationVersion(workspaceId: string): Promise<Resource<ConfigurationVersionAttributes>> {
+    // auto-queue-runs false: the run is created by the caller, with its options.
+    return (
+      await this.client.create<ConfigurationVersionAttributes>(
+        `/workspaces/${enc(workspaceId)}/configuration-versions`,
+        'configuration-versions',
+        { 'auto-queue-runs': false },
+      )
+    ).data;
+  }
+
+  /** PUTs a configuration archive (tar.gz) to a version's signed upload URL. */
+  async upload(uploadUrl: string, archive: Buffer): Promise<void> {
+    await this.client.raw(uploadUrl, { method: 'PUT', body: archive, contentType: 'application/octet-stream' });
+  }
+
+  createRun(
+    workspaceId: string,
+    configurationVersionId: string,
+    options: ExecutedRunOptions,
+  ): Promise<SingleResult<RunAttributes>> {
+    return this.client.create<RunAttributes>(
+      '/runs',
+      'runs',
+      { ...options },
+      {
+        workspace: { data: { type: 'workspaces', id: workspaceId } },
+        'configuration-version': { data: { type: 'configuration-versions', id: configurationVersionId } },
+      },
+    );
+  }
+
+  getRun(id: string): Promise<SingleResult<RunAttributes>> {
+    return this.client.get<RunAttributes>(`/runs/${enc(id)}`);
+  }
+
+  /** A page of a workspace's runs, with the plans and applies of executed ones (their counts). */
+  listRuns(workspaceId: string, page: PageOptions = {}): Promise<ListResult<RunAttributes>> {
+    return this.client.list<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, { include: 'plan,apply' }, page);
+  }
+
+  /** Every run of a workspace (or the first `limit`), with the plans and applies of executed ones. */
+  listAllRuns(workspaceId: string, options: ListAllOptions = {}) {
+    return this.client.listPages<RunAttributes>(
+      `/workspaces/${enc(workspaceId)}/runs`,
+      { include: 'plan,apply' },
+      options,
+    );
+  }
+
+  /** The plan or apply of an executed run (`plan-…`/`apply-…` named after the run). */
+  async phase(runId: string, phase: PhaseName): Promise<Resource<PhaseAttributes>> {
+    const id = `${phase}-${runId.replace(/^run-/, '')}`;
+    return (await this.client.get<PhaseAttributes>(`/${phase === 'plan' ? 'plans' : 'applies'}/${enc(id)}`)).data;
+  }
+
+  async act(runId: string, action: RunActionName, comment?: string): Promise<void> {
+    await this.client.request('POST', `/runs/${enc(runId)}/actions/${action}`, {
+      body: comment === undefined ? undefined : { comment },
+    });
+  }
+
+  /** Bytes of a log from `offset` (at most `limit`), read through its signed URL. */
+  async readLog(logUrl: string, offset: number, limit = 65536): Promise<Buffer> {
+    const url = new URL(logUrl);
+    url.searchParams.set('offset', String(offset));
+    url.searchParams.set('limit', String(limit));
+    const res = await this.client.raw(url.toString(), { method: 'GET' });
+    return Buffer.from(await res.arrayBuffer());
+  }
+}
