@@ -232,6 +232,7 @@ export const COMMANDS = {
 };
 
 export { flush, handle } from './oclif.js';
+export { BerthHelp } from './help.js';
 
 /**
  * Runs the CLI: `help`, aliases and mistyped commands are handled first (cli/dispatch.ts), then
