@@ -3,6 +3,7 @@ import { api, query } from '../api.js';
 import { Age, ErrorMessage, Section, DataTable, TagBinding } from '../components/common.js';
 import { lockHolderName } from '../components/lock-holder.js';
 import { DurationChart, runDurations } from '../components/run-chart.js';
+import { ExecutedRunsCard } from '../components/runs.js';
 import {
   findIncluded,
   related,
@@ -61,6 +62,7 @@ export function WorkspacePage({ org, name }: { org: string; name: string }) {
             <RemoteStateCard ws={ws} />
             <SshKeyCard ws={ws} />
           </div>
+          <ExecutedRunsCard workspaceId={ws.id} />
           <RunsCard ws={ws} />
           <StateVersionsCard ws={ws} />
           <WorkspaceAuditCard org={org} ws={ws} />

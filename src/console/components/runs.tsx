@@ -1,0 +1,198 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, query } from '../api.js';
+import { Age, ErrorMessage, Section } from './common.js';
+import type { Collection, Resource, RunAttributes } from '../jsonapi.js';
+import { useApi } from '../use-api.js';
+
+/** Runs berth executes: their list (status, message, age, counts), a run's live log and its actions. */
+
+interface PhaseAttributes {
+  status: string;
+  'resource-additions': number;
+  'resource-changes': number;
+  'resource-destructions': number;
+  'log-read-url': string;
+}
+type Actions = { 'is-confirmable'?: boolean; 'is-discardable'?: boolean; 'is-cancelable'?: boolean };
+const FINAL = ['applied', 'planned_and_finished', 'discarded', 'errored', 'canceled', 'force_canceled'];
+const PHASE_ENDED = ['finished', 'errored', 'canceled', 'unreachable'];
+const tail = (id: string) => id.replace(/^(run|plan|apply)-/, '');
+
+function counts(p?: Resource<PhaseAttributes>): string {
+  if (!p || p.attributes.status !== 'finished') return '';
+  const a = p.attributes;
+  return `+${a['resource-additions']} ~${a['resource-changes']} -${a['resource-destructions']}`;
+}
+
+/** A phase's log, polled by offset (new bytes, or the ETX that ends it), without its STX/ETX framing. */
+function PhaseLog({ runId, phase, runStatus }: { runId: string; phase: 'plan' | 'apply'; runStatus: string }) {
+  const [text, setText] = useState('');
+  const [ended, setEnded] = useState(false);
+  useEffect(() => {
+    let stop = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let offset = 0;
+    let wait = 100;
+    let all = '';
+    setText('');
+    setEnded(false);
+    const poll = async () => {
+      try {
+        const doc = await api<{ data: Resource<PhaseAttributes> }>(
+          `/${phase === 'plan' ? 'plans' : 'applies'}/${phase}-${tail(runId)}`,
+        );
+        const phaseEnded = PHASE_ENDED.includes(doc.data.attributes.status);
+        const url = new URL(doc.data.attributes['log-read-url']);
+        url.searchParams.set('offset', String(offset));
+        url.searchParams.set('limit', '65536');
+        const res = await fetch(`${url.pathname}${url.search}`, { credentials: 'omit', cache: 'no-store' });
+        const chunk = res.ok ? new Uint8Array(await res.arrayBuffer()) : new Uint8Array();
+        if (stop) return;
+        offset += chunk.length;
+        const piece = new TextDecoder().decode(chunk);
+        const etx = piece.indexOf('\x03');
+        all += (etx >= 0 ? piece.slice(0, etx) : piece).split('\x02').join('');
+        setText(all);
+        if (etx >= 0 || (phaseEnded && chunk.length === 0)) {
+          setEnded(true);
+          return;
+        }
+        wait = chunk.length > 0 ? 100 : Math.min(1000, wait * 2);
+      } catch {
+        wait = 1000;
+      }
+      if (!stop) timer = setTimeout(() => void poll(), wait);
+    };
+    void poll();
+    return () => {
+      stop = true;
+      clearTimeout(timer);
+    };
+  }, [runId, phase, FINAL.includes(runStatus)]);
+  return (
+    <div>
+      <h3>
+        {phase === 'plan' ? 'Plan' : 'Apply'} log {ended ? '' : <span class="muted">(live)</span>}
+      </h3>
+      <pre class="run-log" data-testid={`run-log-${phase}`} data-ended={ended ? 'true' : 'false'}>
+        {text}
+      </pre>
+    </div>
+  );
+}
+
+function RunDetail({ run, reload }: { run: Resource<RunAttributes>; reload: () => void }) {
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const actions = (run.attributes as unknown as { actions?: Actions }).actions ?? {};
+  const act = async (action: 'apply' | 'discard' | 'cancel') => {
+    setBusy(true);
+    setError(null);
+    try {
+      await api(`/runs/${encodeURIComponent(run.id)}/actions/${action}`, { method: 'POST' });
+      reload();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  const applyStarted = Boolean(
+    run.attributes['status-timestamps']?.['applying-at'] || run.attributes['status-timestamps']?.['apply-queued-at'],
+  );
+  return (
+    <div data-testid="run-detail" data-run-id={run.id}>
+      <p>
+        <strong>{run.id}</strong>{' '}
+        <span class={`badge ${run.attributes.status}`} data-testid="run-detail-status">
+          {run.attributes.status}
+        </span>{' '}
+        {actions['is-confirmable'] && (
+          <button type="button" disabled={busy} onClick={() => void act('apply')} data-testid="run-apply">
+            Apply
+          </button>
+        )}{' '}
+        {actions['is-discardable'] && (
+          <button type="button" disabled={busy} onClick={() => void act('discard')} data-testid="run-discard">
+            Discard
+          </button>
+        )}{' '}
+        {actions['is-cancelable'] && (
+          <button type="button" disabled={busy} onClick={() => void act('cancel')} data-testid="run-cancel">
+            Cancel
+          </button>
+        )}
+      </p>
+      <ErrorMessage message={error} />
+      <PhaseLog runId={run.id} phase="plan" runStatus={run.attributes.status} />
+      {applyStarted && <PhaseLog runId={run.id} phase="apply" runStatus={run.attributes.status} />}
+    </div>
+  );
+}
+
+/** The workspace's runs, newest first; polled while one of them is still going. */
+export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
+  const runs = useApi<Collection<RunAttributes>>(
+    `/workspaces/${encodeURIComponent(workspaceId)}/runs${query({ 'page[size]': 10, include: 'plan,apply' })}`,
+  );
+  const [selected, setSelected] = useState<string | null>(null);
+  const list = runs.data?.data ?? [];
+  const going = list.some((r) => !FINAL.includes(r.attributes.status));
+  useEffect(() => {
+    if (!going || runs.loading) return;
+    const timer = setTimeout(runs.reload, 1000);
+    return () => clearTimeout(timer);
+  }, [going, runs.loading, runs.data]);
+  const included = (runs.data as { included?: Resource<PhaseAttributes>[] } | null)?.included ?? [];
+  const phase = (type: string, r: Resource<RunAttributes>) =>
+    included.find((i) => i.type === type && tail(i.id) === tail(r.id));
+  const shown = list.find((r) => r.id === selected) ?? list[0];
+  return (
+    <Section title="Runs" id="runs">
+      <ErrorMessage message={runs.error} />
+      {list.length === 0 ? (
+        <p class="muted" data-testid="runs-empty">
+          No runs yet.
+        </p>
+      ) : (
+        <table>
+          <thead>
+            <tr>
+              <th>Run</th>
+              <th>Status</th>
+              <th>Message</th>
+              <th>Created</th>
+              <th>Changes</th>
+            </tr>
+          </thead>
+          <tbody>
+            {list.map((r) => (
+              <tr key={r.id} data-testid="run-row" data-run-id={r.id} class={shown?.id === r.id ? 'selected' : ''}>
+                <td>
+                  <a
+                    href="#"
+                    onClick={(e) => {
+                      e.preventDefault();
+                      setSelected(r.id);
+                    }}
+                  >
+                    {r.id}
+                  </a>
+                </td>
+                <td data-testid="run-status">{r.attributes.status}</td>
+                <td data-testid="run-message">{r.attributes.message}</td>
+                <td>
+                  <Age at={r.attributes['created-at']} />
+                </td>
+                <td data-testid="run-counts">{counts(phase('applies', r)) || counts(phase('plans', r))}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {shown && (shown.relationships?.['configuration-version'] as { data?: unknown } | undefined)?.data ? (
+        <RunDetail key={shown.id} run={shown} reload={runs.reload} />
+      ) : null}
+    </Section>
+  );
+}
