@@ -38,6 +38,7 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
     const ws = new WorkspacesClient(client);
     const ids: string[] = [];
     const names: string[] = [];
+    const already: { id: string; name: string }[] = [];
     if (this.flags['all-matching']) {
       const matching = (await matchingWorkspaces(client, this.requireOrg(), workspaces, this.flags)).filter(
         (w) => (w.relationships?.project?.data as { id?: string } | undefined)?.id !== projectId,
@@ -54,21 +55,37 @@ With --all-matching and the filters of \`workspace list\`, moves every matching 
         throw usageError('usage: project move-workspaces PROJECT WORKSPACE... (or --all-matching with filters)');
       for (const arg of workspaces) {
         const { data } = await ws.get(parseWorkspaceArg(arg, org));
+        if (ids.includes(data.id) || already.some((a) => a.id === data.id)) continue;
+        // Already in the project: nothing to move, and said so rather than counted as moved.
+        if ((data.relationships?.project?.data as { id?: string } | undefined)?.id === projectId) {
+          already.push({ id: data.id, name: String(data.attributes.name) });
+          continue;
+        }
         ids.push(data.id);
         names.push(String(data.attributes.name));
       }
     }
+    const alreadyThere = already.length > 0 ? { 'already-in-project': already.map((a) => a.id) } : {};
+    const alreadyLine =
+      already.length > 0
+        ? ` ${already.map((a) => a.name).join(', ')} ${already.length === 1 ? 'was' : 'were'} already in ${projectName}.`
+        : '';
     if (this.flags['dry-run']) {
       this.print(
-        { project: projectId, moved: [], 'would-move': ids, 'dry-run': true },
-        () => `Dry run: would move ${plural(ids.length, 'workspace')} into project ${project}; nothing was changed.`,
+        { project: projectId, moved: [], 'would-move': ids, ...alreadyThere, 'dry-run': true },
+        () =>
+          `Dry run: would move ${plural(ids.length, 'workspace')} into project ${project}; nothing was changed.${alreadyLine}`,
       );
+      return;
+    }
+    if (ids.length === 0) {
+      this.print({ project: projectId, moved: [], ...alreadyThere }, () => `Nothing to move.${alreadyLine}`);
       return;
     }
     await new ProjectWorkspacesClient(client).move(projectId, ids);
     this.print(
-      { project: projectId, moved: ids },
-      () => `Moved ${plural(ids.length, 'workspace')} into ${projectName}: ${names.join(', ')}.`,
+      { project: projectId, moved: ids, ...alreadyThere },
+      () => `Moved ${plural(ids.length, 'workspace')} into ${projectName}: ${names.join(', ')}.${alreadyLine}`,
     );
   }
 }
