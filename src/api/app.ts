@@ -31,6 +31,7 @@ import { workspaceRoutes } from './routes/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
 import { organizationRunQueueRoutes } from './routes/organization-run-queue.js';
+import { runsMayHaveQueued } from '../runner/wake.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
@@ -41,6 +42,9 @@ import { terraformLoginTokenRoutes } from './routes/terraform-login-token.js';
 import { systemClock } from '../domain/clock.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
+
+/** Paths of the writes that may queue a run: runs and their actions, uploads, workspace unlocks. */
+const RUN_WRITES = /\/(runs|configuration-versions|actions\/(unlock|force-unlock))(\/|$)/;
 
 /**
  * The HTTP API: the single contract of berth. `serve` puts it behind a socket; local mode calls
@@ -65,6 +69,13 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
 
   app.use('*', requestIdMiddleware());
   app.use('*', auditMiddleware(options));
+  // With --execute-runs, a write that may have queued a run wakes the executor at once.
+  if ((options.settings ?? DEFAULT_SETTINGS).executesRuns) {
+    app.use('*', async (c, next) => {
+      await next();
+      if (c.req.method !== 'GET' && c.res.status < 400 && RUN_WRITES.test(c.req.path)) runsMayHaveQueued();
+    });
+  }
   const meta = metaRoutes(options.db);
   app.route('/', meta.root);
   app.route('/', healthRoutes(options.db));
