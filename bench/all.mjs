@@ -14,6 +14,7 @@ const SCRIPTS = [
   'write-rate.mjs',
   'memory.mjs',
   'tenant-fairness.mjs',
+  'remote-runs.mjs',
   'postgres.mjs',
 ];
 let failed = 0;
