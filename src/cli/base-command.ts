@@ -8,6 +8,7 @@ import { missingDatabaseProblem } from './database-file.js';
 import { unexpectedArgumentMessage } from './dispatch.js';
 import { resolveConnection } from './connection.js';
 import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './exit-codes.js';
+import { limitMessage } from './flags/paging.js';
 import { compileJq, JqFilterError, type JqFilter } from './jq-filter.js';
 import {
   configureColour,
@@ -208,6 +209,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       const { localTransport } = await import('./local.js');
       this.clientInstance = new BerthClient(await localTransport(this.databaseLocation()), flags.token);
     }
+    this.clientInstance.onListCut = (shown, total) => this.limitNote(shown, total);
     if (process.stderr.isTTY && !this.jsonMode) {
       this.clientInstance.onListProgress = (fetched, total, done) =>
         process.stderr.write(done ? '\r\x1b[K' : `\rFetching ${fetched}/${total}…`);
@@ -286,6 +288,11 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       if (err instanceof JqFilterError && err.warnings !== '') this.note(err.warnings);
       return this.error((err as Error).message, { exit: 2 });
     }
+  }
+
+  /** When `--limit` cut a list: "Showing N of M" on stderr, for people only (--json, --jq, yaml: nothing). */
+  protected limitNote(shown: number, total: number | null): void {
+    if (!this.jsonMode) this.note(limitMessage(shown, total));
   }
 
   /** A diagnostic line on stderr (never on stdout, so --json output stays clean). */

@@ -32,6 +32,11 @@ export interface PageOptions {
 export class BerthClient {
   /** Called after each page of a multi-page listAll (the CLI shows progress on a terminal). */
   onListProgress?: (fetched: number, total: number, done: boolean) => void;
+  /**
+   * Called when `limit` cut a list short: `shown` items of `total` (null when the server did not
+   * say how many there are, only that there are more). The CLI says so on stderr.
+   */
+  onListCut?: (shown: number, total: number | null) => void;
 
   constructor(
     private readonly transport: Transport,
@@ -142,14 +147,20 @@ export class BerthClient {
     // One page size for every page, so that page numbers stay aligned.
     const pageSize = limit === undefined ? 100 : Math.min(100, limit);
     let page: number | null = 1;
+    let totalCount: number | undefined;
     while (page !== null && (limit === undefined || data.length < limit)) {
       const result: ListResult<A> = await this.list<A>(path, query, { page, pageSize });
       data.push(...result.data);
       included.push(...(result.included ?? []));
       page = result.pagination?.['next-page'] ?? null;
+      totalCount = result.pagination?.['total-count'];
       const total = Math.min(result.pagination?.['total-count'] ?? data.length, limit ?? Infinity);
       if (total > 100)
         this.onListProgress?.(Math.min(data.length, total), total, page === null || data.length >= total);
+    }
+    if (limit !== undefined) {
+      if (totalCount !== undefined ? totalCount > limit : page !== null || data.length > limit)
+        this.onListCut?.(Math.min(limit, data.length), totalCount ?? null);
     }
     return { data: limit === undefined ? data : data.slice(0, limit), included };
   }

@@ -66,6 +66,18 @@ describe('list commands print every item by default', () => {
     expect(await json('team', 'list', '--limit', '1')).toHaveLength(1);
   });
 
+  it('a list cut by --limit says "showing N of M" on stderr for people; --json and uncut lists say nothing', async () => {
+    const cut = await cli('project', 'list', '--limit', '5');
+    expect(cut.stderr).toBe('Showing 5 of 26 (--limit 5); leave out --limit for all.\n');
+    const runs = await cli('run', 'list', 'w0', '--limit', '3', '--output', 'csv');
+    expect(runs.stderr).toBe('Showing 3 of 25 (--limit 3); leave out --limit for all.\n');
+    const asJson = await cli('project', 'list', '--limit', '5', '--json');
+    expect(asJson.stderr).toBe('');
+    expect(JSON.parse(asJson.stdout)).toHaveLength(5);
+    expect((await cli('workspace', 'list', '--limit', '30')).stderr).toBe('');
+    expect((await cli('workspace', 'list', '--limit', '26')).stderr).toBe('');
+  });
+
   it('--page/--page-size still print one page, with a note of the others; --limit with --page is a usage error', async () => {
     const page = await cli('workspace', 'list', '--page', '2', '--page-size', '10');
     expect(rows(page.stdout)).toBe(10);

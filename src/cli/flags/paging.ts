@@ -29,9 +29,20 @@ export const pagingFlags = {
   ...limitFlag,
 };
 
-/** The first `limit` items (all without a limit), for the lists the API does not page. */
-export function limited<T>(items: T[], limit: number | undefined): T[] {
-  return limit === undefined ? items : items.slice(0, limit);
+/** The first `limit` items (all without a limit), for the lists the API does not page; `onCut` when some are left out. */
+export function limited<T>(
+  items: T[],
+  limit: number | undefined,
+  onCut?: (shown: number, total: number | null) => void,
+): T[] {
+  if (limit === undefined || items.length <= limit) return items;
+  onCut?.(limit, items.length);
+  return items.slice(0, limit);
+}
+
+/** What `--limit` left out, on stderr for people: "Showing 10 of 42 (--limit 10); leave out --limit for all." */
+export function limitMessage(shown: number, total: number | null): string {
+  return `Showing ${shown} of ${total ?? `more than ${shown}`} (--limit ${shown}); leave out --limit for all.`;
 }
 
 /**

@@ -19,7 +19,9 @@ export default class ProjectTagsEffective extends BerthCommand<typeof ProjectTag
   async run(): Promise<void> {
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
-    const tags = limited(await listEffectiveTagBindings(client, project.id), this.flags.limit);
+    const tags = limited(await listEffectiveTagBindings(client, project.id), this.flags.limit, (shown, total) =>
+      this.limitNote(shown, total),
+    );
     const known = new Map([[project.id, String(project.attributes.name)]]);
     const names = this.jsonMode ? known : await inheritedFromNames(client, tags, known);
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveTagTable(tags, names)));

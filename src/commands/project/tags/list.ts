@@ -20,7 +20,9 @@ export default class ProjectTagsList extends BerthCommand<typeof ProjectTagsList
   async run(): Promise<void> {
     const client = await this.client();
     const project = await resolveProject(client, this.args.project, this.flags.org);
-    const tags = limited(await listTagBindings(client, project.id), this.flags.limit);
+    const tags = limited(await listTagBindings(client, project.id), this.flags.limit, (shown, total) =>
+      this.limitNote(shown, total),
+    );
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : tagBindingTable(tags)));
   }
 }

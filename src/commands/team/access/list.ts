@@ -22,7 +22,10 @@ export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> 
     const client = await this.client();
     const team = await teamsApi(client).resolve(this.args.team, org);
     const rows = await teamGrants(client, org, team.id);
-    if (this.flags.limit !== undefined) rows.splice(this.flags.limit);
+    if (this.flags.limit !== undefined && rows.length > this.flags.limit) {
+      this.limitNote(this.flags.limit, rows.length);
+      rows.splice(this.flags.limit);
+    }
     this.print(rows, () =>
       rows.length === 0
         ? `Team ${team.attributes.name} has no project or workspace access of its own.`

@@ -25,6 +25,7 @@ export default class WorkspaceTagBindingsEffective extends BerthCommand<typeof W
         parseWorkspaceArg(this.args.workspace, this.flags.org),
       ),
       this.flags.limit,
+      (shown, total) => this.limitNote(shown, total),
     );
     const names = this.jsonMode ? new Map<string, string>() : await inheritedFromNames(client, tags);
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : effectiveBindingTable(tags, names)));

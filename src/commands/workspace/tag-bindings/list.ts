@@ -21,6 +21,7 @@ export default class WorkspaceTagBindingsList extends BerthCommand<typeof Worksp
         parseWorkspaceArg(this.args.workspace, this.flags.org),
       ),
       this.flags.limit,
+      (shown, total) => this.limitNote(shown, total),
     );
     this.print(tags, () => (tags.length === 0 ? 'No tags.' : tagBindingTable(tags)));
   }
