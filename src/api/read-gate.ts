@@ -13,8 +13,15 @@ export const MAX_CONCURRENT_READS = 4;
 /**
  * How many of those one subject (a user, an organization's tokens, a client address) may hold:
  * one tenant's expensive pages never take every turn, so another tenant's read finds a free one.
+ * On SQLite one: a read runs on the event loop's thread from its start to its end (or to its next
+ * turn of the event loop), so a second turn gains its subject nothing and makes everyone else wait
+ * for one more answer (bench/tenant-fairness.mjs: the other tenant's read p50 44-51 ms instead of
+ * 63-109 ms; one token's 32 connections, bench/serve-read.mjs, as fast). On PostgreSQL two: the
+ * queries of one subject's requests overlap on the pool.
  */
-export const MAX_READS_PER_SUBJECT = 2;
+export function readsPerSubject(store: 'sqlite' | 'postgres'): number {
+  return store === 'sqlite' ? 1 : 2;
+}
 
 /**
  * The turns of `serve`'s GETs, shared fairly between subjects (issue 32, item 2). At most `max`

@@ -29,7 +29,7 @@ import { expectationFailed, refuse, refuseConnect, requestProblem } from './refu
 import { databaseErrorAnswer, isDatabaseUnavailable } from '../store/database-errors.js';
 import { AccessLog, loggedPath } from './access-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
-import { FairGate, MAX_CONCURRENT_READS, MAX_READS_PER_SUBJECT, TokenSubjects, gateSubject } from './read-gate.js';
+import { FairGate, MAX_CONCURRENT_READS, TokenSubjects, gateSubject, readsPerSubject } from './read-gate.js';
 import { consoleAssetRoutes } from './console-assets.js';
 import { Connections, ConnectionsPerAddress, DEFAULT_MAX_CONNECTIONS_PER_ADDRESS } from './connections.js';
 import { IdleCollector } from './idle-gc.js';
@@ -258,7 +258,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   }
   // GETs are computed a few at a time (read-gate.ts): what reads may hold in memory is bounded,
   // and shared fairly between subjects (the token's user or organization, else the client's address).
-  const reads = new FairGate(MAX_CONCURRENT_READS, MAX_READS_PER_SUBJECT);
+  const reads = new FairGate(MAX_CONCURRENT_READS, readsPerSubject(store.kind));
   const tokenSubjects = new TokenSubjects();
   const answer = (
     request: Request,

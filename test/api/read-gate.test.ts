@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FairGate, TokenSubjects, gateSubject } from '../../src/api/read-gate.js';
+import { FairGate, TokenSubjects, gateSubject, readsPerSubject } from '../../src/api/read-gate.js';
 
 /** A piece of work that runs until the test ends it. */
 function controlled() {
@@ -157,6 +157,11 @@ describe('gate subjects', () => {
       'organization:org-1',
     );
     expect(gateSubject({ kind: 'organization', tokenId: 'at-3', organizationId: 'org-1' })).toBe('organization:org-1');
+  });
+
+  it('gives a subject one turn on SQLite, where reads do not overlap, and two on PostgreSQL', () => {
+    expect(readsPerSubject('sqlite')).toBe(1);
+    expect(readsPerSubject('postgres')).toBe(2);
   });
 
   it('remembers at most maxEntries tokens, forgetting the oldest first', () => {
