@@ -100,7 +100,7 @@ export interface ServeOptions {
   /** The built web console served at `/` (default: dist/console beside the CLI bundle). */
   consoleDir?: string;
   /** Execute runs (experimental, `--execute-runs`): the terraform binary and the executor's bounds. */
-  executeRuns?: { terraformPath: string; concurrency: number; timeLimitMs: number };
+  executeRuns?: { terraformPath: string; concurrency: number; timeLimitMs: number; heartbeatTimeoutMs?: number };
 }
 
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */

@@ -111,6 +111,13 @@ export default class Serve extends BerthCommand<typeof Serve> {
       default: 60,
       min: 1,
     }),
+    'run-heartbeat-timeout': Flags.integer({
+      description:
+        'seconds without a heartbeat after which a planning or applying run counts as interrupted (its executor crashed) and is ended errored, its workspace unlocked (--execute-runs)',
+      default: 60,
+      min: 2,
+      env: 'BERTH_RUN_HEARTBEAT_TIMEOUT',
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -199,6 +206,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
               terraformPath: executeRuns,
               concurrency: this.flags['run-concurrency'],
               timeLimitMs: this.flags['run-time-limit'] * 60_000,
+              heartbeatTimeoutMs: this.flags['run-heartbeat-timeout'] * 1000,
             },
       limits: {
         maxHeaderSize: this.flags['max-header-size'],

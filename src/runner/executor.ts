@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { isAbsolute, join, normalize } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -30,6 +31,12 @@ export interface ExecutorOptions {
   pollMs?: number;
   /** Where problems of the executor itself are told (serve's log). */
   log?: (line: string) => void;
+  /**
+   * Milliseconds without a heartbeat after which a planning or applying run counts as interrupted
+   * (its executor, this one or another instance's, is gone) and is ended errored (default 60 s).
+   * This executor beats every quarter of it and looks for such runs as often, from its start.
+   */
+  heartbeatTimeoutMs?: number;
   /** A name for this executor in the runs it claims. */
   name?: string;
 }
@@ -52,6 +59,8 @@ export class Executor {
   /** Working folders kept from a plan to its apply (the saved plan lives there). */
   private readonly kept = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
+  private beatTimer: NodeJS.Timeout | null = null;
+  private beating: Promise<void> = Promise.resolve();
   private stopping = false;
   private claiming = false;
   /** A wake-up came while claiming: look once more when done. */
@@ -66,12 +75,17 @@ export class Executor {
     private readonly options: ExecutorOptions,
   ) {
     this.concurrency = options.concurrency ?? 2;
-    this.name = options.name ?? `serve-${process.pid}`;
+    // Unique per process start: a restarted serve (even with the same pid) is another executor.
+    this.name = options.name ?? `serve-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   }
 
   start(): void {
     this.timer = setInterval(() => this.tick(), this.options.pollMs ?? 1000);
     this.timer.unref();
+    const timeout = this.options.heartbeatTimeoutMs ?? 60_000;
+    this.beatTimer = setInterval(() => this.beat(timeout), Math.max(250, Math.floor(timeout / 4)));
+    this.beatTimer.unref();
+    this.beat(timeout);
     this.unsubscribe = onRunsMayHaveQueued(() => this.tick());
     this.tick();
   }
@@ -82,11 +96,32 @@ export class Executor {
     if (this.timer) clearInterval(this.timer);
     this.unsubscribe?.();
     await Promise.allSettled([...this.active]);
+    if (this.beatTimer) clearInterval(this.beatTimer);
+    await this.beating;
     for (const dir of this.kept.values()) await rm(dir, { recursive: true, force: true });
   }
 
   private log(line: string) {
     this.options.log?.(`executor: ${line}`);
+  }
+
+  /**
+   * Says this executor still runs its runs, then ends those whose executor went quiet (crashed,
+   * killed, or this process before a restart): errored, their workspaces unlocked.
+   */
+  private beat(timeoutMs: number): void {
+    this.beating = this.beating.then(async () => {
+      try {
+        // While stopping, the runs still going keep beating; only the look for others' ends.
+        if (this.active.size > 0) await this.port.heartbeat(this.name);
+        if (this.stopping) return;
+        const ended = await this.port.recoverInterrupted(timeoutMs);
+        for (const id of ended) this.log(`run ${id} was interrupted (its executor stopped): ended errored`);
+        if (ended.length > 0) this.tick();
+      } catch (err) {
+        this.log(`heartbeat failed: ${String(err)}`);
+      }
+    });
   }
 
   /** Claims queued phases while there is room. */

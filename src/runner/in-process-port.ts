@@ -1,7 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../domain/clock.js';
 import { configurationArchive } from '../services/configuration-versions.js';
-import { appendRunLog, finishPhase, stopRequested, storeRunState, workspaceState } from '../services/run-phases.js';
+import {
+  appendRunLog,
+  finishPhase,
+  heartbeatRuns,
+  recoverInterrupted,
+  stopRequested,
+  storeRunState,
+  workspaceState,
+} from '../services/run-phases.js';
 import { claimRun } from '../services/run-queue.js';
 import type { DB } from '../store/schema.js';
 import type { RunnerPort } from './port.js';
@@ -19,5 +27,7 @@ export function inProcessPort(db: Kysely<DB>, clock: Clock): RunnerPort {
       await storeRunState(db, runId, state, now());
     },
     stopRequested: (runId) => stopRequested(db, runId),
+    heartbeat: (executor) => heartbeatRuns(db, executor, now()),
+    recoverInterrupted: (staleMs) => recoverInterrupted(db, clock.now(), staleMs),
   };
 }

@@ -20,4 +20,8 @@ export interface RunnerPort {
   storeState(runId: string, state: Buffer): Promise<void>;
   /** 'cancel': interrupt terraform; 'force': kill it (force-canceled, or the run already ended). */
   stopRequested(runId: string): Promise<'cancel' | 'force' | null>;
+  /** This executor still runs the runs it claimed (their heartbeat is now). */
+  heartbeat(executor: string): Promise<void>;
+  /** Ends errored the runs of executors gone quiet for longer than `staleMs`; answers their ids. */
+  recoverInterrupted(staleMs: number): Promise<string[]>;
 }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Updateable } from 'kysely';
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { newId, randomTail } from '../domain/ids.js';
 import { FINAL_STATUSES, type RunStatus } from '../domain/run.js';
 import { LOG_END, type ResourceCounts } from '../domain/run-execution.js';
@@ -135,4 +135,68 @@ export async function storeRunState(db: Db, runId: string, bytes: Buffer, now: s
     await storeState(tx, row, { bytes: body, size: body.length }, state, now);
     return row.id;
   });
+}
+
+/** The executor says it still runs the runs it claimed (those planning or applying). */
+export async function heartbeatRuns(db: Db, executor: string, now: string): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    await tx
+      .updateTable('runs')
+      .set({ heartbeat_at: now })
+      .where('claimed_by', '=', executor)
+      .where('status', 'in', RUNNING)
+      .execute();
+  });
+}
+
+const RUNNING: RunStatus[] = ['planning', 'applying'];
+
+/**
+ * Ends the runs whose executor is gone: planning or applying, with no heartbeat for longer than
+ * `staleMs` (a run claimed before heartbeats existed counts from its last update). Each ends
+ * errored with a message in its log, and releases its workspace (the lock it held), which moves
+ * the workspace's queue on. Conditional on the status and heartbeat it read, so a run whose
+ * executor beats meanwhile, or that another instance already ended, is left alone. Answers the
+ * runs it ended.
+ */
+export async function recoverInterrupted(db: Db, now: Date, staleMs: number): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - staleMs).toISOString();
+  const at = now.toISOString();
+  const stale = await db
+    .selectFrom('runs')
+    .select(['id', 'status', 'claimed_by', 'heartbeat_at', 'updated_at'])
+    .where('status', 'in', RUNNING)
+    .where('configuration_version_id', 'is not', null)
+    .where(sql<string>`coalesce(heartbeat_at, updated_at)`, '<', cutoff)
+    .execute();
+  const ended: string[] = [];
+  for (const s of stale) {
+    const done = await writeTransaction(db, async (tx) => {
+      const row = await tx.selectFrom('runs').selectAll().where('id', '=', s.id).executeTakeFirst();
+      if (!row || row.status !== s.status || row.heartbeat_at !== s.heartbeat_at) return false;
+      const phase: Phase = row.status === 'applying' ? 'apply' : 'plan';
+      const last = row.heartbeat_at ?? row.updated_at;
+      const message =
+        `The run was interrupted: its executor (${row.claimed_by ?? 'unknown'}) stopped while it was ` +
+        `${row.status} (last heard of at ${last}); berth ended it errored. Queue a new run.`;
+      // Claim the end first: of two instances recovering at once, one ends the run.
+      const result = await tx
+        .updateTable('runs')
+        .set({ status: 'errored', updated_at: at })
+        .where('id', '=', row.id)
+        .where('status', '=', row.status)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await appendLogTx(tx, row.id, phase, `\n${message}\n${LOG_END}`);
+      await setStatus(tx, row, 'errored', at, {
+        error_message: message,
+        ...(phase === 'plan'
+          ? { plan_status: 'errored', plan_finished_at: at, apply_status: 'canceled' }
+          : { apply_status: 'errored', apply_finished_at: at }),
+      });
+      return true;
+    });
+    if (done) ended.push(s.id);
+  }
+  return ended;
 }

@@ -81,6 +81,7 @@ function newRunRow(
     status_timestamps: JSON.stringify({}),
     claimed_by: null,
     cancel_requested: 0,
+    heartbeat_at: null,
   };
 }
 
@@ -314,6 +315,7 @@ export async function claimRun(db: Db, executor: string, now: string): Promise<C
         .set({
           status: to,
           claimed_by: executor,
+          heartbeat_at: now,
           updated_at: now,
           status_timestamps: stamped(next, now, to),
           ...(phase === 'plan'

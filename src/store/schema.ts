@@ -360,6 +360,8 @@ export interface RunsTable {
   status_timestamps: string | null;
   claimed_by: string | null;
   cancel_requested: Generated<number>;
+  /** When the executor that claimed the run last said it still runs it (migration 029). */
+  heartbeat_at: string | null;
 }
 
 /** A configuration a run plans (migration 028). */
