@@ -336,6 +336,8 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   // Runs berth executes: their configuration versions, plans, applies, logs and actions.
   'POST /api/v2/runs/:id/actions/force-cancel': { expect: 404 },
   'GET /api/v2/runs/:id/run-events': { expect: 404 },
+  'GET /api/v2/organizations/:name/runs/queue': { expect: 404 },
+  'GET /api/v2/organizations/:name/capacity': { expect: 404 },
   'POST /api/v2/workspaces/:id/configuration-versions': {
     expect: 404,
     body: () => ({ data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': true } } }),
