@@ -86,14 +86,86 @@ function pickColumns<T>(columns: Column<T>[]): Column<T>[] {
   });
 }
 
-/** A table for humans. When stdout is not a terminal, a plain tab-free layout without borders. */
+// eslint-disable-next-line no-control-regex -- the escape sequences of colours
+const ANSI = /\x1b\[[0-9;]*m/g;
+const visibleLength = (text: string) =>
+  Math.max(
+    0,
+    ...text
+      .replace(ANSI, '')
+      .split('\n')
+      .map((line) => [...line].length),
+  );
+/** The space between two columns: cli-table3's `middle` (2) and the padding of the cells on either side (1 each). */
+const GAP = 4;
+/** No column is cut narrower than this. */
+const MIN_WIDTH = 6;
+
+/**
+ * The widths the columns of a table get on a terminal `width` characters wide: columns narrower
+ * than an even share of the room keep their width, the widest share what is left (never below
+ * MIN_WIDTH); `null` when the table fits as it is, or when there is no terminal to fit (scripts:
+ * unchanged).
+ */
+export function fitColumns(widths: number[], width: number | undefined): number[] | null {
+  if (!width || width <= 0) return null;
+  let room = width - GAP * (widths.length - 1);
+  if (widths.reduce((a, b) => a + b, 0) <= room) return null;
+  const fitted = [...widths];
+  const order = widths.map((w, i) => i).sort((a, b) => widths[a] - widths[b]);
+  for (let k = 0; k < order.length; k++) {
+    const share = Math.floor(room / (order.length - k));
+    const i = order[k];
+    if (widths[i] <= share) {
+      room -= widths[i];
+      continue;
+    }
+    // This column and every wider one share the room left; the last ones get what does not divide.
+    for (let j = k; j < order.length; j++) {
+      const left = order.length - j;
+      fitted[order[j]] = Math.max(MIN_WIDTH, Math.floor(room / left));
+      room -= Math.floor(room / left);
+    }
+    break;
+  }
+  return fitted;
+}
+
+/** `text` cut to `width` characters, the last one an ellipsis; colours are kept only when it fits. */
+export function truncateCell(text: string, width: number): string {
+  if (visibleLength(text) <= width) return text;
+  return text
+    .replace(ANSI, '')
+    .split('\n')
+    .map((line) => {
+      const chars = [...line];
+      return chars.length <= width ? line : `${chars.slice(0, width - 1).join('')}…`;
+    })
+    .join('\n');
+}
+
+/**
+ * A table for humans. When stdout is a terminal, the table fits its width: the widest columns are
+ * cut with an ellipsis. When it is not (scripts, pipes), every cell is printed whole.
+ */
 export function renderTable<T>(rows: T[], allColumns: Column<T>[], options: { diagnostic?: boolean } = {}): string {
   // A diagnostic table (a preview on stderr) is for people: --columns and --output csv shape stdout only.
   const columns = options.diagnostic ? allColumns.filter((c) => !c.optional) : pickColumns(allColumns);
   if (tableFormat === 'csv' && !options.diagnostic)
     return csv([columns.map((c) => columnKey(c.header)), ...rows.map((r) => columns.map((c) => c.value(r)))]);
+  const stream = options.diagnostic ? process.stderr : process.stdout;
+  const cells = rows.map((row) => columns.map((c) => cell(c.value(row))));
+  const headers = columns.map((c) => c.header);
+  const fitted = fitColumns(
+    headers.map((h, i) => Math.max(visibleLength(h), ...cells.map((r) => visibleLength(r[i])))),
+    stream.isTTY ? stream.columns : undefined,
+  );
+  if (fitted) {
+    headers.forEach((h, i) => (headers[i] = truncateCell(h, fitted[i])));
+    for (const r of cells) r.forEach((text, i) => (r[i] = truncateCell(text, fitted[i])));
+  }
   const table = new Table({
-    head: columns.map((c) => chalk.bold(c.header)),
+    head: headers.map((h) => chalk.bold(h)),
     style: { head: [], border: [], compact: true },
     chars: {
       top: '',
@@ -113,7 +185,7 @@ export function renderTable<T>(rows: T[], allColumns: Column<T>[], options: { di
       middle: '  ',
     },
   });
-  for (const row of rows) table.push(columns.map((c) => cell(c.value(row))));
+  for (const r of cells) table.push(r);
   return table
     .toString()
     .split('\n')
