@@ -73,7 +73,16 @@ export function sendDocument(
   status: ContentfulStatusCode = 200,
   headers: Record<string, string> = {},
 ): Response {
-  const text = JSON.stringify(body);
+  return sendDocumentText(c, JSON.stringify(body), status, headers);
+}
+
+/** `sendDocument` for a document already rendered as JSON text. */
+function sendDocumentText(
+  c: Context,
+  text: string,
+  status: ContentfulStatusCode,
+  headers: Record<string, string>,
+): Response {
   const requestId = c.get('requestId') as string | undefined;
   // What a token may read is never kept by a browser or a proxy (docs/api.md, "Transport").
   const all: Record<string, string> = { 'content-type': JSONAPI, 'cache-control': 'no-store', ...headers };
@@ -91,6 +100,35 @@ export function sendResource(
   const body: Record<string, unknown> = { data };
   if (options.included && options.included.length > 0) body.included = dedupe(options.included);
   return sendDocument(c, body, options.status ?? 200);
+}
+
+/** Resources of `included` rendered at once by `sendLargeResource`: about 2 ms of JSON text each time. */
+const INCLUDED_PER_SLICE = 100;
+
+/**
+ * `sendResource` for a document whose `included` may be long (a team's 1,000 memberships, each
+ * naming up to 1,000 teams: 5 MB): its JSON text is rendered a slice at a time, with a turn of the
+ * event loop between two, instead of in one piece that held every other request up for tens of
+ * milliseconds. The text is the same as `sendResource`'s.
+ */
+export async function sendLargeResource(
+  c: Context,
+  data: ResourceObject,
+  included: ResourceObject[],
+): Promise<Response> {
+  if (included.length === 0) return sendDocument(c, { data });
+  const resources = dedupe(included);
+  const slices: string[] = [];
+  for (let start = 0; start < resources.length; start += INCLUDED_PER_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    slices.push(
+      resources
+        .slice(start, start + INCLUDED_PER_SLICE)
+        .map((r) => JSON.stringify(r))
+        .join(','),
+    );
+  }
+  return sendDocumentText(c, `{"data":${JSON.stringify(data)},"included":[${slices.join(',')}]}`, 200, {});
 }
 
 /** A list without pagination (e.g. tag bindings). */

@@ -15,8 +15,9 @@ export const MAX_CONCURRENT_READS = 4;
  * one tenant's expensive pages never take every turn, so another tenant's read finds a free one.
  * On SQLite one: a read runs on the event loop's thread from its start to its end (or to its next
  * turn of the event loop), so a second turn gains its subject nothing and makes everyone else wait
- * for one more answer (bench/tenant-fairness.mjs: the other tenant's read p50 44-51 ms instead of
- * 63-109 ms; one token's 32 connections, bench/serve-read.mjs, as fast). On PostgreSQL two: the
+ * for one more answer (the memberships pages of bench/tenant-fairness.mjs, on a server started
+ * after the tenant was made: the other tenant's read p50 44-51 ms instead of 63-109 ms; one
+ * token's 32 connections of bench/serve-read.mjs are served as fast). On PostgreSQL two: the
  * queries of one subject's requests overlap on the pool.
  */
 export function readsPerSubject(store: 'sqlite' | 'postgres'): number {

@@ -3,7 +3,7 @@ import type { Team } from '../../domain/team.js';
 import { relationshipIds } from '../../domain/organization-membership.js';
 import { changeTeamMembers, teamMemberDetails, type MemberRefs } from '../../services/team-members.js';
 import { readJson } from '../body.js';
-import { sendResource } from '../documents.js';
+import { sendLargeResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf } from '../query.js';
 import { serializeMembership } from '../serializers/organization-membership.js';
@@ -25,9 +25,10 @@ export async function sendTeamWithMembers(c: Context<AppEnv>, team: Team): Promi
     ...doc.relationships,
     'organization-memberships': { data: details.membershipIds.map((id) => ({ id, type: 'organization-memberships' })) },
   };
-  return sendResource(c, doc, {
-    included: [...details.users.map(serializeUser), ...details.memberships.map(serializeMembership)],
-  });
+  return sendLargeResource(c, doc, [
+    ...details.users.map(serializeUser),
+    ...details.memberships.map(serializeMembership),
+  ]);
 }
 
 /**
