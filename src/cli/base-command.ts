@@ -309,8 +309,11 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       return this.missingArguments((err as Error & { args: { name: string; description?: string }[] }).args);
     if (/^Nonexistent flags?: /.test(err.message) && Array.isArray((err as { flags?: unknown }).flags))
       return this.unknownFlags((err as Error & { flags: string[] }).flags);
-    // oclif's own errors (parse errors, this.error, this.exit) keep their exit codes.
-    if (err.oclif !== undefined || err.name === 'ExitError') return super.catch(err);
+    // this.exit: nothing to print.
+    if (err.name === 'ExitError') return super.catch(err);
+    // oclif's own errors (parse errors, this.error) keep their exit codes, printed in berth's one
+    // style (`Error: ...`), not oclif's (` ›   Error: ...`).
+    if (err.oclif !== undefined) return this.oclifFailure(err, err.oclif.exit ?? 1);
     // Ctrl-C at a prompt: a new line so the shell prompt starts clean, nothing else, exit 130.
     if (isPromptInterrupt(err)) {
       process.stderr.write('\n');
@@ -321,6 +324,26 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
     if (err instanceof BerthError && err.status === 401) process.stderr.write(`${this.unauthorizedHint()}\n`);
     process.exitCode = exitCodeFor(err);
     return this.exit(exitCodeFor(err));
+  }
+
+  /**
+   * One of oclif's errors as one `Error:` line: its lines joined, without its "See more help with
+   * --help" (named with the command instead) and its "The following error occurred:" preamble.
+   */
+  private oclifFailure(err: Error, exit: number): never {
+    const command = `${this.config.bin} ${this.id?.replaceAll(':', ' ') ?? ''}`.trim();
+    const lines = err.message.split('\n');
+    const help = lines.some((l) => l.trim() === 'See more help with --help');
+    // A parse error's lines are one sentence; this.error's message (e.g. jq's, with its caret) stays as written.
+    const text = help
+      ? lines
+          .map((l) => l.trim())
+          .filter((l) => l !== '' && l !== 'See more help with --help' && !/^The following errors? occurred:$/.test(l))
+          .join(': ')
+      : err.message;
+    process.stderr.write(`Error: ${text.replace(/^Error: /, '')}${help ? `. See \`${command} --help\`.` : ''}\n`);
+    process.exitCode = exit;
+    return this.exit(exit);
   }
 
   /** Extra arguments: which ones, what the command takes, and the usual cause (an unquoted name with spaces). */
