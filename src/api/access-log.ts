@@ -3,6 +3,9 @@
  * call, and a write to a pipe wakes its reader: one per request, or even one per turn of the
  * event loop, was a large share of the cost of a small request under load. Lines wait at most
  * `maxDelayMs` (or until `maxLines` are waiting); `flush` writes the rest at shutdown.
+ *
+ * Each line starts with the time it was added (when the answer was sent), UTC ISO-8601 with
+ * milliseconds: `2026-01-31T09:15:02.123Z GET /api/v2/ping 200 0.4ms <request id>`.
  */
 export class AccessLog {
   #lines: string[] = [];
@@ -11,10 +14,11 @@ export class AccessLog {
   constructor(
     private readonly write: (text: string) => void,
     private readonly options: { maxDelayMs: number; maxLines: number } = { maxDelayMs: 50, maxLines: 1000 },
+    private readonly now: () => Date = () => new Date(),
   ) {}
 
   add(line: string): void {
-    if (this.#lines.push(line) >= this.options.maxLines) {
+    if (this.#lines.push(`${this.now().toISOString()} ${line}`) >= this.options.maxLines) {
       this.flush();
     } else if (!this.#timer) {
       this.#timer = setTimeout(() => this.flush(), this.options.maxDelayMs);

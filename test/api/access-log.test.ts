@@ -9,30 +9,41 @@ describe('access log batches', () => {
 
   it('writes the lines of a burst together, at most maxDelayMs after the first', () => {
     const writes: string[] = [];
-    const log = new AccessLog((t) => writes.push(t), { maxDelayMs: 50, maxLines: 100 });
+    const log = new AccessLog(
+      (t) => writes.push(t),
+      { maxDelayMs: 50, maxLines: 100 },
+      () => new Date(0),
+    );
     log.add('a');
     log.add('b');
     vi.advanceTimersByTime(49);
     expect(writes).toEqual([]);
     log.add('c');
     vi.advanceTimersByTime(1);
-    expect(writes).toEqual(['a\nb\nc']);
+    const t = '1970-01-01T00:00:00.000Z';
+    expect(writes).toEqual([`${t} a\n${t} b\n${t} c`]);
     // The next line starts a new batch.
     log.add('d');
     vi.advanceTimersByTime(50);
-    expect(writes).toEqual(['a\nb\nc', 'd']);
+    expect(writes).toEqual([`${t} a\n${t} b\n${t} c`, `${t} d`]);
   });
 
   it('writes at once when maxLines are waiting, and flush writes the rest (and nothing when empty)', () => {
     const writes: string[] = [];
-    const log = new AccessLog((t) => writes.push(t), { maxDelayMs: 50, maxLines: 3 });
+    let ms = 0;
+    const log = new AccessLog(
+      (t) => writes.push(t),
+      { maxDelayMs: 50, maxLines: 3 },
+      () => new Date(ms++),
+    );
     for (const l of ['1', '2', '3', '4']) log.add(l);
-    expect(writes).toEqual(['1\n2\n3']);
+    const at = (n: number) => new Date(n).toISOString();
+    expect(writes).toEqual([`${at(0)} 1\n${at(1)} 2\n${at(2)} 3`]);
     log.flush();
-    expect(writes).toEqual(['1\n2\n3', '4']);
+    expect(writes).toEqual([`${at(0)} 1\n${at(1)} 2\n${at(2)} 3`, `${at(3)} 4`]);
     log.flush();
     vi.advanceTimersByTime(100);
-    expect(writes).toEqual(['1\n2\n3', '4']);
+    expect(writes).toHaveLength(2);
   });
 });
 
@@ -91,7 +102,9 @@ describe('serve access log', () => {
     const id = res.headers.get('x-request-id')!;
     await expect.poll(() => lines.find((l) => l.endsWith(id))).toBeDefined();
     const line = lines.find((l) => l.endsWith(id))!;
-    expect(line).toMatch(/^GET \/api\/v2\/run-logs\/plan-0123456789abcdef\/REDACTED 404 /);
+    expect(line).toMatch(
+      /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z GET \/api\/v2\/run-logs\/plan-0123456789abcdef\/REDACTED 404 /,
+    );
     expect(lines.join('\n')).not.toContain(sig);
   });
 });

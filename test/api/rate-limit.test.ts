@@ -163,7 +163,7 @@ describe('rate limiting in serve', () => {
     const doc = (await last.json()) as any;
     expect(doc.errors[0]).toMatchObject({ status: '429', title: 'Too many requests' });
     // Access log lines are written in batches, a few milliseconds later.
-    await expect.poll(() => lines.join('\n'), { timeout: 5000 }).toMatch(/^GET \/api\/v2\/organizations 429 /m);
+    await expect.poll(() => lines.join('\n'), { timeout: 5000 }).toMatch(/^\S+Z GET \/api\/v2\/organizations 429 /m);
   });
 
   it('counts each token the API accepted on its own; requests without one, or with one it never accepted, by client address', async () => {
