@@ -88,7 +88,14 @@ export class WorkspaceStateClient {
   /** berth's executor extension: reports a run's move to `status` at time `at`. */
   async report(
     runId: string,
-    attributes: { status: string; at?: string; 'error-message'?: string; 'policy-check-failed'?: boolean },
+    attributes: {
+      status: string;
+      at?: string;
+      'error-message'?: string;
+      'policy-check-failed'?: boolean;
+      /** The moves before `status`, in order, in the same request. */
+      phases?: { status: string; at?: string }[];
+    },
   ): Promise<Resource<RunAttributes>> {
     return (
       await this.client.request<SingleResult<RunAttributes>>('POST', `/runs/${enc(runId)}/actions/report`, {

@@ -45,12 +45,22 @@ const executedRunAttributes = v.looseObject({
   ),
 });
 
+const reportStatus = v.picklist(RUN_STATUSES, `must be one of: ${RUN_STATUSES.join(', ')}`);
+const reportAt = v.optional(
+  v.pipe(
+    str(),
+    v.check((s) => parseTimestamp(s) !== null, 'must be an ISO-8601 timestamp'),
+  ),
+);
 const reportAttributes = v.looseObject({
-  status: v.picklist(RUN_STATUSES, `must be one of: ${RUN_STATUSES.join(', ')}`),
-  at: v.optional(
+  status: reportStatus,
+  at: reportAt,
+  // The moves before `status`, in order (a run recorded after the fact: planning, planned, ...):
+  // one request, so one audit record per recorded run.
+  phases: v.optional(
     v.pipe(
-      str(),
-      v.check((s) => parseTimestamp(s) !== null, 'must be an ISO-8601 timestamp'),
+      v.array(v.object({ status: reportStatus, at: reportAt }), 'must be a list of {status, at}'),
+      v.maxLength(10, 'must have at most 10 entries'),
     ),
   ),
   'error-message': nullable(text(TEXT_LIMITS.runErrorMessage)),
@@ -159,6 +169,11 @@ export function runRoutes(): Hono<AppEnv> {
   r.post('/runs/:id/actions/report', async (c) => {
     const doc = await readResource(c, 'run-reports');
     const a = checkAttributes(reportAttributes, doc.attributes);
+    for (const phase of a.phases ?? [])
+      await runs.transitionRun(c.get('ctx'), c.req.param('id'), {
+        status: phase.status,
+        at: phase.at ? parseTimestamp(phase.at)! : undefined,
+      });
     const run = await runs.transitionRun(c.get('ctx'), c.req.param('id'), {
       status: a.status,
       at: a.at ? parseTimestamp(a.at)! : undefined,

@@ -48,9 +48,16 @@ async function refuseForeignLock(client: BerthClient, workspaceId: string): Prom
   ]);
 }
 
-/** Ends a run that could not be recorded, so that it is not left pending as the workspace's current run. */
-async function abandon(state: WorkspaceStateClient, run: Resource<RunAttributes>): Promise<void> {
-  const status = run.attributes.status === 'pending' ? 'discarded' : 'canceled';
+/**
+ * Ends a run that could not be recorded, so that it is not left pending as the workspace's current
+ * run. Its status is read again: the report may have moved it through some phases before a refusal.
+ */
+async function abandon(client: BerthClient, state: WorkspaceStateClient, run: Resource<RunAttributes>): Promise<void> {
+  const current = await client
+    .get<RunAttributes>(`/runs/${encodeURIComponent(run.id)}`)
+    .then((r) => r.data)
+    .catch(() => run);
+  const status = current.attributes.status === 'pending' ? 'discarded' : 'canceled';
   await state.report(run.id, { status }).catch(() => undefined);
 }
 
@@ -111,17 +118,16 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     steps.push({ status: f.status, at: iso(end) });
     let last = run;
     try {
-      for (const step of steps) {
-        const final = step === steps[steps.length - 1];
-        last = await state.report(run.id, {
-          ...step,
-          ...(final && f.error ? { 'error-message': f.error } : {}),
-          ...(final && f['policy-failed'] ? { 'policy-check-failed': true } : {}),
-        });
-      }
+      // One report with the earlier phases in it: one audit record for the run's outcome.
+      last = await state.report(run.id, {
+        ...steps[steps.length - 1],
+        ...(steps.length > 1 ? { phases: steps.slice(0, -1) } : {}),
+        ...(f.error ? { 'error-message': f.error } : {}),
+        ...(f['policy-failed'] ? { 'policy-check-failed': true } : {}),
+      });
     } catch (err) {
       // Taken by someone else between the check and the report: end the run, then say who holds it.
-      await abandon(state, last);
+      await abandon(client, state, last);
       await explainLockConflict(err, client, id);
     }
     const name = 'name' in ref ? ref.name : undefined;
