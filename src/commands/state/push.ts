@@ -59,6 +59,27 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
     const client = await this.client();
     const state = new WorkspaceStateClient(client);
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, this.flags.org));
+    // The state the workspace already has (same serial, lineage and content): nothing to push, as
+    // terraform does not write a new version for an identical state. The API itself accepts the same
+    // serial again (as HCP Terraform does), so this is the CLI's decision.
+    const current = await state
+      .currentStateVersion(id)
+      .then((r) => r.data)
+      .catch((err: unknown) => {
+        if (err instanceof BerthError && err.status === 404) return null;
+        throw err;
+      });
+    if (
+      current &&
+      current.attributes.serial === parsed.serial &&
+      current.attributes.lineage === attributes.lineage &&
+      current.attributes.md5 === attributes.md5
+    ) {
+      const message = `Nothing was pushed: ${this.args.file} is the workspace's current state (serial ${current.attributes.serial}, same lineage and content, ${current.id}).`;
+      if (this.jsonMode) this.note(message);
+      this.print(current, () => message);
+      return;
+    }
     const upload = async () => {
       const sv = await state.createStateVersion(id, attributes).catch((err) => {
         throw refusedSuccession(err, this.args.file, parsed);
