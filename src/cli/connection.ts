@@ -41,10 +41,12 @@ const LOOPBACK_HOST = /^(localhost|127(?:\.\d{1,3}){3}|\[::1\])(?::\d+)?(?:\/|$)
 /**
  * A server as people type it: a URL, or `host[:port]` without a scheme, which means https, except
  * on loopback (`localhost`, `127.x.x.x`, `[::1]`), where `berth serve` listens over plain http.
- * The same rule for --server, the environment, the config file and `berth login`.
+ * A trailing `/api/v2` (the API's own path, which clients add themselves) is dropped, so that
+ * `https://berth.example.com/api/v2/` does not become `.../api/v2/api/v2`. The same rule for
+ * --server, the environment, the config file and `berth login`.
  */
 export function serverUrl(value: string): string {
-  const text = value.trim();
+  const text = value.trim().replace(/\/api\/v2\/*$/i, '');
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) return text;
   return `${LOOPBACK_HOST.test(text) ? 'http' : 'https'}://${text}`;
 }
