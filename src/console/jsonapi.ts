@@ -50,6 +50,8 @@ export interface OrganizationAttributes {
   name: string;
   email: string;
   'created-at': string;
+  /** What the caller may do in it (`can-manage-auditing`: read the audit trail). */
+  permissions?: Record<string, boolean | undefined>;
 }
 
 export interface ProjectAttributes {

@@ -2,8 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { ago, duration } from '../../src/console/components/common.js';
 import { runDurations } from '../../src/console/components/run-chart.js';
 import type { Resource, RunAttributes } from '../../src/console/jsonapi.js';
-import { auditPath } from '../../src/console/pages/audit.js';
-import { workspaceListPath } from '../../src/console/pages/workspaces.js';
+import { mayReadAuditTrail } from '../../src/console/components/layout.js';
+import { auditPath, isActorId, isWorkspaceId, memberLookupPath, userIdNamed } from '../../src/console/pages/audit.js';
+import { pageSizeOf, workspaceListPath } from '../../src/console/pages/workspaces.js';
 import { href, orgPath, parseRoute } from '../../src/console/router.js';
 import { parseTagged, taggedParams } from '../../src/console/tags.js';
 
@@ -51,7 +52,7 @@ describe('the console: the API paths of its pages', () => {
     expect(path('search=app-*')).not.toContain('search[name]');
   });
 
-  it('passes every filter, sort and page, and always one page of 20', () => {
+  it('passes every filter, sort and page, one page of 20 unless the hash asks for 50 or 100', () => {
     const p = path('project=prj-1&tags=a,b&tagged=env:prod, team&locked=false&status=applied&sort=-name&page=3');
     expect(p).toContain('filter[project][id]=prj-1');
     expect(p).toContain('search[tags]=a,b');
@@ -64,7 +65,11 @@ describe('the console: the API paths of its pages', () => {
     expect(p).toContain('sort=-name');
     expect(p).toContain('page[number]=3');
     expect(p).toContain('page[size]=20');
-    expect(path('')).toBe('/organizations/acme/workspaces?page[size]=20&include=project,current_run');
+    expect(path('')).toBe('/organizations/acme/workspaces?page[size]=20&include=project,current_run,locked_by');
+    expect(path('size=50')).toContain('page[size]=50');
+    expect(path('size=100&page=2')).toContain('page[number]=2&page[size]=100');
+    for (const odd of ['size=7', 'size=1000', 'size=x']) expect(path(odd)).toContain('page[size]=20');
+    expect(pageSizeOf(new URLSearchParams('size=100'))).toBe(100);
   });
 
   it('reads key-value tags as key:value, a key alone, or :value', () => {
@@ -74,6 +79,39 @@ describe('the console: the API paths of its pages', () => {
       { key: '', value: 'blue' },
     ]);
     expect(taggedParams(parseTagged(':blue'))).toEqual({ 'filter[tagged][0][value]': 'blue' });
+  });
+
+  it('takes a username or a workspace name in the audit filters, and looks it up', () => {
+    for (const id of ['user-abc', 'team-x1', 'at-Q2', 'org-Z']) expect(isActorId(id), id).toBe(true);
+    for (const name of ['alice', 'user', 'user-', 'bob.smith']) expect(isActorId(name), name).toBe(false);
+    expect(isWorkspaceId('ws-abcdefghijklmnop')).toBe(true);
+    expect(isWorkspaceId('app-prod')).toBe(false);
+    expect(decodeURIComponent(memberLookupPath('acme', 'alice'))).toBe(
+      '/organizations/acme/organization-memberships?q=alice&include=user&page[size]=100',
+    );
+    const members = {
+      data: [],
+      included: [
+        { type: 'users', id: 'user-1', attributes: { username: 'alice2' } },
+        { type: 'users', id: 'user-2', attributes: { username: 'Alice' } },
+      ],
+    };
+    expect(userIdNamed(members, 'alice')).toBe('user-2');
+    expect(userIdNamed(members, 'ali')).toBeUndefined();
+  });
+
+  it('shows the audit trail link only when the organization says the caller may read it', () => {
+    const org = (permissions?: Record<string, boolean>) => ({
+      data: {
+        type: 'organizations',
+        id: 'acme',
+        attributes: { name: 'acme', email: '', 'created-at': '', permissions },
+      },
+    });
+    expect(mayReadAuditTrail(org({ 'can-manage-auditing': true }))).toBe(true);
+    expect(mayReadAuditTrail(org({ 'can-manage-auditing': false }))).toBe(false);
+    expect(mayReadAuditTrail(org())).toBe(false);
+    expect(mayReadAuditTrail(null)).toBe(false);
   });
 
   it('asks for the audit trail with its filters', () => {

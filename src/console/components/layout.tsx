@@ -1,5 +1,12 @@
 import type { ComponentChildren } from 'preact';
+import type { Document, OrganizationAttributes } from '../jsonapi.js';
 import { orgPath, type Route } from '../router.js';
+import { useApi } from '../use-api.js';
+
+/** Whether the organization's document says the caller may read its audit trail. */
+export function mayReadAuditTrail(org: Document<OrganizationAttributes> | null): boolean {
+  return org?.data.attributes.permissions?.['can-manage-auditing'] === true;
+}
 
 /** The page frame: the header with the navigation of the current organization, and sign-out. */
 export function Layout({
@@ -15,6 +22,8 @@ export function Layout({
 }) {
   const org = 'org' in route ? route.org : null;
   const section = route.page === 'workspace' ? 'workspaces' : route.page;
+  // The audit trail link only for those who may read it (owners): others would get a 404 page.
+  const orgDoc = useApi<Document<OrganizationAttributes>>(org ? `/organizations/${encodeURIComponent(org)}` : null);
   const link = (page: string, label: string) => (
     <li>
       <a
@@ -44,7 +53,7 @@ export function Layout({
               {link('workspaces', 'Workspaces')}
               {link('projects', 'Projects')}
               {link('locks', 'Locks')}
-              {link('audit', 'Audit trail')}
+              {mayReadAuditTrail(orgDoc.data) && link('audit', 'Audit trail')}
             </ul>
           </nav>
         )}

@@ -1,7 +1,7 @@
 import { query } from '../api.js';
 import { ErrorMessage, Pager, DataTable } from '../components/common.js';
 import { useDebouncedField } from '../hooks.js';
-import type { AuditEventAttributes, Collection } from '../jsonapi.js';
+import type { AuditEventAttributes, Collection, Document } from '../jsonapi.js';
 import { href, navigate, orgPath } from '../router.js';
 import { useApi } from '../use-api.js';
 
@@ -22,6 +22,51 @@ export function auditPath(
   })}`;
 }
 
+/** An actor id as the API's `filter[actor]` takes it (anything else in the box is a username). */
+export const isActorId = (v: string) => /^(user|team|org|at)-[A-Za-z0-9]+$/.test(v);
+/** A workspace id (anything else in the box is a workspace name). */
+export const isWorkspaceId = (v: string) => /^ws-[A-Za-z0-9]{16}$/.test(v);
+
+/** The memberships whose user matches `name`, with their users: where a username's id is found. */
+export function memberLookupPath(org: string, name: string): string {
+  return `/organizations/${encodeURIComponent(org)}/organization-memberships${query({ q: name, include: 'user', 'page[size]': 100 })}`;
+}
+
+/** The id of the user named `name` (any case) among a membership list's included users. */
+export function userIdNamed(list: Collection | null, name: string): string | undefined {
+  return list?.included?.find(
+    (r) => r.type === 'users' && (r.attributes as { username?: string }).username?.toLowerCase() === name.toLowerCase(),
+  )?.id;
+}
+
+/**
+ * The filters as the API takes them: a username or a workspace name typed in a box becomes its id
+ * (looked up in the organization); `pending` while a lookup is under way, `error` when none matched.
+ */
+function useResolvedFilters(org: string, current: { actor?: string; workspace?: string }) {
+  const actorName = current.actor && !isActorId(current.actor) ? current.actor : null;
+  const wsName = current.workspace && !isWorkspaceId(current.workspace) ? current.workspace : null;
+  const members = useApi<Collection>(actorName ? memberLookupPath(org, actorName) : null);
+  const ws = useApi<Document<{ name: string }>>(
+    wsName ? `/organizations/${encodeURIComponent(org)}/workspaces/${encodeURIComponent(wsName)}` : null,
+  );
+  const actor = actorName ? userIdNamed(members.data, actorName) : current.actor;
+  const wsDoc = ws.data?.data;
+  const workspace = wsName
+    ? wsDoc && wsDoc.attributes.name.toLowerCase() === wsName.toLowerCase()
+      ? wsDoc.id
+      : undefined
+    : current.workspace;
+  const error =
+    actorName && !members.loading && !actor
+      ? (members.error ?? `no member of ${org} is named ${actorName}`)
+      : wsName && !ws.loading && !workspace
+        ? ws.error
+        : null;
+  const pending = (actorName !== null && !actor) || (wsName !== null && !workspace);
+  return { actor, workspace, pending, error };
+}
+
 /** The organization's audit trail, newest first, with its filters in the URL. */
 export function AuditPage({ org, query: q }: { org: string; query: URLSearchParams }) {
   const path = orgPath(org, 'audit');
@@ -36,7 +81,10 @@ export function AuditPage({ org, query: q }: { org: string; query: URLSearchPara
   const since = useDebouncedField(current.since ?? '', (v) => set('since', v), 600);
   const actor = useDebouncedField(current.actor ?? '', (v) => set('actor', v), 600);
   const workspace = useDebouncedField(current.workspace ?? '', (v) => set('workspace', v), 600);
-  const list = useApi<Collection<AuditEventAttributes>>(auditPath(org, current));
+  const resolved = useResolvedFilters(org, current);
+  const list = useApi<Collection<AuditEventAttributes>>(
+    resolved.pending ? null : auditPath(org, { ...current, actor: resolved.actor, workspace: resolved.workspace }),
+  );
   return (
     <>
       <h1>Audit trail</h1>
@@ -53,7 +101,7 @@ export function AuditPage({ org, query: q }: { org: string; query: URLSearchPara
           />
         </div>
         <div>
-          <label for="audit-actor">Actor id (user-…, team-…, at-…)</label>
+          <label for="audit-actor">Actor (username, or an id: user-…, team-…, at-…)</label>
           <input
             id="audit-actor"
             value={actor.value}
@@ -64,7 +112,7 @@ export function AuditPage({ org, query: q }: { org: string; query: URLSearchPara
           />
         </div>
         <div>
-          <label for="audit-workspace">Workspace id (ws-…)</label>
+          <label for="audit-workspace">Workspace (name, or ws-… id)</label>
           <input
             id="audit-workspace"
             value={workspace.value}
@@ -75,7 +123,7 @@ export function AuditPage({ org, query: q }: { org: string; query: URLSearchPara
           />
         </div>
       </form>
-      <ErrorMessage message={list.error} />
+      <ErrorMessage message={resolved.error ?? list.error} />
       <AuditTable list={list.data} loading={list.loading} setActor={(id) => set('actor', id)} />
       <Pager pagination={list.data?.meta?.pagination} path={path} params={current} />
     </>

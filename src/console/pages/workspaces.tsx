@@ -10,14 +10,22 @@ import {
   type RunAttributes,
   type WorkspaceAttributes,
 } from '../jsonapi.js';
+import { lockHolderName } from '../components/lock-holder.js';
 import { href, navigate, orgPath } from '../router.js';
 import { parseTagged, taggedParams } from '../tags.js';
 import { useApi } from '../use-api.js';
 
-const PAGE_SIZE = 20;
+/** The page sizes one may choose (`size` in the hash); 20 when it names none of them. */
+export const PAGE_SIZES = [20, 50, 100] as const;
+
+/** The page size a page's query asks for. */
+export function pageSizeOf(q: URLSearchParams): number {
+  const size = Number(q.get('size'));
+  return (PAGE_SIZES as readonly number[]).includes(size) ? size : PAGE_SIZES[0];
+}
 
 /** The query keys of the page's hash, in the order they are written. */
-const KEYS = ['search', 'project', 'tags', 'tagged', 'locked', 'status', 'sort', 'page'] as const;
+const KEYS = ['search', 'project', 'tags', 'tagged', 'locked', 'status', 'sort', 'size', 'page'] as const;
 type Key = (typeof KEYS)[number];
 
 const SORTS: [string, string][] = [
@@ -63,8 +71,8 @@ export function workspaceListPath(org: string, q: URLSearchParams): string {
     'filter[current-run][status]': q.get('status'),
     sort: q.get('sort'),
     'page[number]': q.get('page'),
-    'page[size]': PAGE_SIZE,
-    include: 'project,current_run',
+    'page[size]': pageSizeOf(q),
+    include: 'project,current_run,locked_by',
     ...taggedParams(parseTagged(q.get('tagged') ?? '')),
   })}`;
 }
@@ -83,7 +91,7 @@ export function WorkspacesPage({ org, query: q }: { org: string; query: URLSearc
   const search = useDebouncedField(current.search ?? '', (v) => set('search', v.trim()));
   const tags = useDebouncedField(current.tags ?? '', (v) => set('tags', v), 500);
   const tagged = useDebouncedField(current.tagged ?? '', (v) => set('tagged', v), 500);
-  const filtered = KEYS.some((k) => k !== 'page' && current[k] !== undefined);
+  const filtered = KEYS.some((k) => k !== 'page' && k !== 'size' && current[k] !== undefined);
   return (
     <>
       <h1>Workspaces</h1>
@@ -186,15 +194,30 @@ export function WorkspacesPage({ org, query: q }: { org: string; query: URLSearc
           </select>
         </div>
         <div>
+          <label for="ws-size">Per page</label>
+          <select
+            id="ws-size"
+            value={String(pageSizeOf(q))}
+            onChange={(e) => set('size', e.currentTarget.value === String(PAGE_SIZES[0]) ? '' : e.currentTarget.value)}
+            data-testid="page-size"
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={String(n)}>
+                {n}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
           {filtered && (
-            <a href={href(path)} data-testid="clear-filters">
+            <a href={href(path, { size: current.size })} data-testid="clear-filters">
               Clear filters
             </a>
           )}
         </div>
       </form>
       <ErrorMessage message={list.error ?? projects.error} />
-      <WorkspaceTable org={org} list={list.data} loading={list.loading} />
+      <WorkspaceTable org={org} list={list.data} loading={list.loading} rows={pageSizeOf(q)} />
       <Pager pagination={list.data?.meta?.pagination} path={path} params={current} />
     </>
   );
@@ -205,17 +228,19 @@ function WorkspaceTable({
   org,
   list,
   loading,
+  rows = PAGE_SIZES[0],
 }: {
   org: string;
   list: Collection<WorkspaceAttributes> | null;
   loading: boolean;
+  rows?: number;
 }) {
   return (
     <DataTable
       headings={['Name', 'Project', 'Lock', 'Current run', 'Tags', 'Resources', 'Latest change']}
       loading={loading}
       skeleton={!list && loading}
-      skeletonRows={PAGE_SIZE}
+      skeletonRows={rows}
     >
       {list?.data.map((w) => (
         <WorkspaceRow key={w.id} org={org} w={w} included={list.included} />
@@ -250,6 +275,12 @@ function WorkspaceRow({ org, w, included }: { org: string; w: Resource<Workspace
           </span>
         ) : (
           <span class="muted">—</span>
+        )}
+        {a.locked && (
+          <span class="lock-by" data-testid="workspace-lock-holder">
+            {' '}
+            by {lockHolderName(w, included)}
+          </span>
         )}
       </td>
       <td>{run?.attributes.status.replaceAll('_', ' ') ?? <span class="muted">—</span>}</td>
