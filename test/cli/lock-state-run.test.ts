@@ -200,7 +200,8 @@ describe('berth workspace lock|unlock, state push|pull|list, run record|list|sho
     const list = await cli('run', 'list', 'runs');
     // Durations for a person: 2s, 1m30s (the milliseconds stay in --json's timestamps).
     expect(list.stdout).toMatch(/errored\s+2s/);
-    expect(list.stdout).toMatch(/applied\s+4s\s+9s\s+nightly/);
+    // A recorded run has no resource counts: CHANGES is "-".
+    expect(list.stdout).toMatch(/applied\s+4s\s+9s\s+-\s+nightly/);
     const show = await cli('run', 'show', run.id);
     expect(show.stdout).toMatch(/Apply duration\s+9s/);
     // The workspace by name, not by id.
