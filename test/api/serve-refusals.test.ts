@@ -85,7 +85,7 @@ describe('refusals of the serve listener are JSON:API errors', () => {
       const method = head.split(' ')[0];
       await expect
         .poll(() => lines.join('\n'))
-        .toMatch(new RegExp(`^${method} \\S+ ${status} .* ${res.headers['x-request-id']}$`, 'm'));
+        .toMatch(new RegExp(`^\\S+Z ${method} \\S+ ${status} .* ${res.headers['x-request-id']}$`, 'm'));
     });
   }
 
