@@ -1,4 +1,4 @@
-import type { SubjectRef } from '../services/audit-subjects.js';
+import type { SubjectRef } from '../services/audit/audit-subjects.js';
 
 /**
  * The audit trail's name for every mutating route: a stable dotted action, the JSON:API type of

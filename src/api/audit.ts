@@ -9,8 +9,8 @@ import {
   stateVersionCreator,
   type Subject,
   type SubjectRef,
-} from '../services/audit-subjects.js';
-import { auditActorOf, recordAuditEvent, retargetAuditEvent } from '../services/audit-trail.js';
+} from '../services/audit/audit-subjects.js';
+import { auditActorOf, recordAuditEvent, retargetAuditEvent } from '../services/audit/audit-trail.js';
 import { writeTransaction } from '../store/transaction.js';
 import { auditRouteOf, paramsOf, pathSubjectOf, returnedSubjectOf, type AuditRoute } from './audit-actions.js';
 import type { AppEnv, AppOptions } from './env.js';

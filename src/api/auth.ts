@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Actor } from '../domain/actor.js';
 import { unauthorized } from '../domain/errors.js';
-import { authenticateUntil } from '../services/tokens.js';
+import { authenticateUntil } from '../services/identity/tokens.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { systemClock } from '../domain/clock.js';
 import type { AppEnv, AppOptions } from './env.js';

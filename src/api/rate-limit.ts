@@ -154,7 +154,7 @@ const TOKENLESS_ROUTES: Record<string, RegExp> = {
 /** A hosted-state URL (state-versions routes): signed, read without a token. */
 const STATE_CONTENT = /^\/api\/v2\/state-versions\/([^/]+)\/(content|json-content)$/;
 
-/** Checks a hosted-state URL's signature (services/state-urls.ts), without a database read. */
+/** Checks a hosted-state URL's signature (services/state/state-urls.ts), without a database read. */
 export type SignedStateUrlCheck = (
   id: string,
   kind: 'state' | 'json-state',

@@ -1,8 +1,8 @@
 import { createApp } from '../api/app.js';
 import { installInProcessHttpObjects } from '../client/in-process-http.js';
 import { InProcessTransport } from '../client/transport.js';
-import { localAdminActor } from '../services/admin-user.js';
-import { loadSettings } from '../services/settings.js';
+import { localAdminActor } from '../services/identity/admin-user.js';
+import { loadSettings } from '../services/instance/settings.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore } from '../store/open.js';
 

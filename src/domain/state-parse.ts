@@ -2,7 +2,7 @@
  * Reading a state file: what berth extracts from it, and the bounds on what a parse may cost.
  *
  * Every function here is a self-contained function declaration that calls only the others of this
- * file (no imports, no module-level constants, no classes): `services/state-parser.ts` runs them
+ * file (no imports, no module-level constants, no classes): `services/state/state-parser.ts` runs them
  * on a worker thread from their source text (`STATE_PARSE_FUNCTIONS`), so that parsing a state of
  * tens of megabytes never blocks the event loop. Keep it so when changing them.
  */

@@ -12,7 +12,7 @@ export function md5Hex(bytes: Buffer | string): string {
  * Parses a state file, without bounds, on the calling thread; throws a 422 at `pointer` when it
  * is not a JSON object. A body that is not valid UTF-8 is read with replacement characters (only
  * for what berth extracts: the bytes themselves are kept as they are). Uploads go through
- * `services/state-parser.ts` instead, which bounds the cost and parses big states on a worker.
+ * `services/state/state-parser.ts` instead, which bounds the cost and parses big states on a worker.
  */
 export function parseState(body: Buffer | string, pointer: string): ParsedState {
   const result = parseStateText(typeof body === 'string' ? body : body.toString('utf8'), null);

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Clock } from '../domain/clock.js';
-import { configurationArchive } from '../services/configuration-versions.js';
+import { configurationArchive } from '../services/runs/configuration-versions.js';
 import {
   appendRunLog,
   finishPhase,
@@ -9,8 +9,8 @@ import {
   stopRequested,
   storeRunState,
   workspaceState,
-} from '../services/run-phases.js';
-import { claimRun } from '../services/run-queue.js';
+} from '../services/runs/run-phases.js';
+import { claimRun } from '../services/runs/run-queue.js';
 import type { DB } from '../store/schema.js';
 import type { RunnerPort } from './port.js';
 

@@ -1,6 +1,6 @@
-import type { ClaimedRun } from '../services/run-queue.js';
-import type { PhaseResult } from '../services/run-phases.js';
-import type { Phase } from '../services/run-rows.js';
+import type { ClaimedRun } from '../services/runs/run-queue.js';
+import type { PhaseResult } from '../services/runs/run-phases.js';
+import type { Phase } from '../services/runs/run-rows.js';
 
 export type { ClaimedRun, Phase, PhaseResult };
 

@@ -15,7 +15,7 @@ import {
 import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
 import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
-import { cachedFacts, generationFor } from './auth-cache.js';
+import { cachedFacts, generationFor } from './identity/auth-cache.js';
 
 const TEAM_COLUMNS = [
   'id',
@@ -131,7 +131,7 @@ const userTeamsInOrganization = memoQuery((db, p: { userId: string; organization
 /**
  * Loads the facts the policy needs about `actor` in one organization: the teams it acts
  * through, and those teams' grants on single projects and workspaces. Cached across requests while
- * no security table changed (services/auth-cache.ts); the answer is frozen, shared by requests.
+ * no security table changed (services/identity/auth-cache.ts); the answer is frozen, shared by requests.
  */
 export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: string): Promise<OrgFacts> {
   switch (actor.kind) {

@@ -1,4 +1,4 @@
-import type { WorkspaceRef } from './workspaces-read.js';
+import type { WorkspaceRef } from './workspaces/workspaces-read.js';
 import { memoQuery } from '../store/memo-query.js';
 import type { OrganizationOf, TransactionScope, Tx } from '../store/transaction.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { TestApi } from '../helpers/api.js';
 import { eachWithAccessFixture, teamMember, type AccessFixture } from '../helpers/access.js';
-import { lockWorkspace } from '../../src/services/workspace-locks.js';
+import { lockWorkspace } from '../../src/services/workspaces/workspace-locks.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -4,13 +4,13 @@ import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '.
 import { sharedDatabase } from '../helpers/store.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
-import { authenticate, createUserToken } from '../../src/services/tokens.js';
-import { cachedFacts, generationFor } from '../../src/services/auth-cache.js';
+import { authenticate, createUserToken } from '../../src/services/identity/tokens.js';
+import { cachedFacts, generationFor } from '../../src/services/identity/auth-cache.js';
 import { securityGeneration } from '../../src/store/security-generation.js';
 import { writeTransaction } from '../../src/store/transaction.js';
 
 /**
- * The cache of authentication and access facts (services/auth-cache.ts, migration 022) never
+ * The cache of authentication and access facts (services/identity/auth-cache.ts, migration 022) never
  * answers stale facts: every change takes effect on the next request, also when another store
  * (another process, another `serve` instance) made it. `serve` is the API on store A; the changes
  * are made through the API on store B, a second store on the same database (its own connections),

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { insertToken } from '../../src/services/tokens.js';
+import { insertToken } from '../../src/services/identity/tokens.js';
 import { TestApi } from '../helpers/api.js';
 
 const P = '/api/v2';
 
 /**
  * Invitations make no users (issue 32, item 3): an invitation to an email nobody has is held by
- * a placeholder row (services/organization-memberships.ts), which must be no user anywhere a user
+ * a placeholder row (services/organizations/organization-memberships.ts), which must be no user anywhere a user
  * shows: not listed, counted or searched, not found by id, never given or accepted a token, never
  * claimed by someone who only changes their email to it.
  */

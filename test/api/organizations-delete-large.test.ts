@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ORG_DELETE_BATCH } from '../../src/services/organizations.js';
+import { ORG_DELETE_BATCH } from '../../src/services/organizations/organizations.js';
 import { TestApi } from '../helpers/api.js';
 
 const COUNT = 20_000;

@@ -3,9 +3,9 @@ import { startServer } from '../../src/api/serve.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { newId } from '../../src/domain/ids.js';
 import { DEFAULT_SETTINGS, type ServiceContext } from '../../src/services/context.js';
-import { setWorkspacePolicy } from '../../src/services/data-retention.js';
-import { createOrganization } from '../../src/services/organizations.js';
-import { createWorkspace } from '../../src/services/workspaces-write.js';
+import { setWorkspacePolicy } from '../../src/services/instance/data-retention.js';
+import { createOrganization } from '../../src/services/organizations/organizations.js';
+import { createWorkspace } from '../../src/services/workspaces/workspaces-write.js';
 import { openStore } from '../../src/store/open.js';
 import { tempDb } from '../helpers/cli.js';
 

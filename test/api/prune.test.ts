@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { newId } from '../../src/domain/ids.js';
-import { PRUNE_BATCH, previewPrune, pruneRetainedData } from '../../src/services/data-retention.js';
+import { PRUNE_BATCH, previewPrune, pruneRetainedData } from '../../src/services/instance/data-retention.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { TestApi } from '../helpers/api.js';
 import { createWorkspace, teamUser } from '../helpers/workspaces.js';

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
-import { createUserToken } from '../../src/services/tokens.js';
-import { createUser } from '../../src/services/users.js';
+import { createUserToken } from '../../src/services/identity/tokens.js';
+import { createUser } from '../../src/services/identity/users.js';
 import { TestApi } from '../helpers/api.js';
 
 describe('run records, the locks runs hold, and the metrics they feed', () => {

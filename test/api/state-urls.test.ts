@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import type { Store } from '../../src/store/open.js';
-import { createSiteAdminToken } from '../../src/services/tokens.js';
+import { createSiteAdminToken } from '../../src/services/identity/tokens.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
 import { openTestStore } from '../helpers/store.js';
 

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { hashToken, sameHash } from '../../src/domain/token.js';
-import { authenticate } from '../../src/services/tokens.js';
+import { authenticate } from '../../src/services/identity/tokens.js';
 import { TestApi } from '../helpers/api.js';
 
 // The real timingSafeEqual, watched: sameHash must go through it (a constant-time comparison).

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { TestApi } from '../helpers/api.js';
 import { bindings, createWorkspace, orgId, teamUser } from '../helpers/workspaces.js';
-import { workspaceSeq } from '../../src/services/workspace-seq.js';
+import { workspaceSeq } from '../../src/services/workspaces/workspace-seq.js';
 
 const LOCKED = 'Workspace is currently locked. Workspace must be unlocked before it can be safely deleted';
 const MANAGING = 'workspace cannot be safely deleted because it is still managing resources';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
-import { toWorkspace } from '../../src/services/workspaces-read.js';
+import { toWorkspace } from '../../src/services/workspaces/workspaces-read.js';
 import { TestApi } from '../helpers/api.js';
 import { createAgentPool, createWorkspace, defaultProjectId, insertProject, wsBody } from '../helpers/workspaces.js';
 

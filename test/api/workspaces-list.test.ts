@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../../src/domain/ids.js';
 import { TestApi } from '../helpers/api.js';
 import { bindings, createWorkspace, insertProject, orgId } from '../helpers/workspaces.js';
-import { workspaceSeq } from '../../src/services/workspace-seq.js';
+import { workspaceSeq } from '../../src/services/workspaces/workspace-seq.js';
 
 const names = (res: any): string[] => res.body.data.map((w: any) => w.attributes.name);
 const list = (api: TestApi, query: string) =>

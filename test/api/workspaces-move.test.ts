@@ -183,7 +183,7 @@ describe('moving workspaces between projects', () => {
 
   it("project workspace-count counts the project's workspaces, and a project with workspaces cannot be removed from the store", async () => {
     const p = await insertProject(api, 'acme', 'Counted');
-    const { projectCounts } = await import('../../src/services/projects-read.js');
+    const { projectCounts } = await import('../../src/services/projects/projects-read.js');
     expect(await projectCounts(api.store.db, p)).toEqual({ workspaceCount: 0, teamCount: 0 });
     const rel = { project: { data: { type: 'projects', id: p } } };
     const w1 = (await createWorkspace(api, 'acme', { name: 'count-1' }, rel)).body.data;

@@ -4,7 +4,7 @@ import { TestApi } from '../helpers/api.js';
 import { orgId } from '../helpers/workspaces.js';
 
 /*
- * `search[tags]` with `sort=name` (services/workspaces-by-tags.ts) answers a page either by
+ * `search[tags]` with `sort=name` (services/workspaces/workspaces-by-tags.ts) answers a page either by
  * sorting the matches or by walking the organization's names and probing the tags, chosen by how
  * many match and where the page lies, and falls back to the sort when a walk comes up short.
  * Every way must answer exactly what the plain definition answers: compared here, page by page

@@ -864,7 +864,7 @@ describe('workspaces: create, read, update', () => {
     });
 
     it('serve stores the edition in the settings table and loads it back', async () => {
-      const { saveEdition, loadSettings } = await import('../../src/services/settings.js');
+      const { saveEdition, loadSettings } = await import('../../src/services/instance/settings.js');
       const other = await TestApi.create();
       try {
         expect((await loadSettings(other.store.db)).edition).toBe('self-hosted');

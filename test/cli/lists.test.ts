@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
-import { createProject } from '../../src/services/projects.js';
-import { createRun } from '../../src/services/runs.js';
-import { createWorkspace } from '../../src/services/workspaces-write.js';
+import { createProject } from '../../src/services/projects/projects.js';
+import { createRun } from '../../src/services/runs/runs.js';
+import { createWorkspace } from '../../src/services/workspaces/workspaces-write.js';
 import { openStore } from '../../src/store/open.js';
 import { jsonOf, runCli, tempDb } from '../helpers/cli.js';
 

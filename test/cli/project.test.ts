@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
-import { createProject } from '../../src/services/projects.js';
+import { createProject } from '../../src/services/projects/projects.js';
 import { openStore } from '../../src/store/open.js';
 import { jsonOf, runCli, runCliInPty } from '../helpers/cli.js';
 

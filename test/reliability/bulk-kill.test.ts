@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { localAdminActor } from '../../src/services/admin-user.js';
+import { localAdminActor } from '../../src/services/identity/admin-user.js';
 import { openStore } from '../../src/store/open.js';
 import { BIN, runCli, tempDb } from '../helpers/cli.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';

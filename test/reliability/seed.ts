@@ -3,11 +3,11 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
-import { createConfigurationVersion, uploadConfiguration } from '../../src/services/configuration-versions.js';
+import { createConfigurationVersion, uploadConfiguration } from '../../src/services/runs/configuration-versions.js';
 import type { ServiceContext } from '../../src/services/context.js';
-import { logUrlPath } from '../../src/services/run-documents.js';
-import { appendRunLog, finishPhase } from '../../src/services/run-phases.js';
-import { claimRun, createExecutedRun } from '../../src/services/run-queue.js';
+import { logUrlPath } from '../../src/services/runs/run-documents.js';
+import { appendRunLog, finishPhase } from '../../src/services/runs/run-phases.js';
+import { claimRun, createExecutedRun } from '../../src/services/runs/run-queue.js';
 import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { joinOrganization } from '../helpers/members.js';
 

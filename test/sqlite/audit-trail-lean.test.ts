@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { migrate } from '../../src/store/migrate.js';
 import { MIGRATIONS } from '../../src/store/migrations/index.js';
 import type { DB } from '../../src/store/schema.js';
-import { recordAuditEvent, retargetAuditEvent } from '../../src/services/audit-trail.js';
+import { recordAuditEvent, retargetAuditEvent } from '../../src/services/audit/audit-trail.js';
 
 const subject = (name: string) => ({
   target: { type: 'workspaces', id: `ws-${name}`, name },

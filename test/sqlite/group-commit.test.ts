@@ -8,7 +8,7 @@ import type { WalSync } from '../../src/store/wal-sync.js';
 import { writeTransaction, type CommitHook } from '../../src/store/transaction.js';
 import { memoQuery } from '../../src/store/memo-query.js';
 import { createApp } from '../../src/api/app.js';
-import { loadSettings } from '../../src/services/settings.js';
+import { loadSettings } from '../../src/services/instance/settings.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { tempDb } from '../helpers/cli.js';
 

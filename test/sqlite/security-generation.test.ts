@@ -8,10 +8,10 @@ import { backupDatabase, restoreDatabase } from '../../src/store/backup.js';
 import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
 import { systemClock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS, type ServiceContext } from '../../src/services/context.js';
-import { createOrganization } from '../../src/services/organizations.js';
-import { createUser } from '../../src/services/users.js';
-import { authenticate, createUserToken } from '../../src/services/tokens.js';
-import { cachedFacts, generationFor } from '../../src/services/auth-cache.js';
+import { createOrganization } from '../../src/services/organizations/organizations.js';
+import { createUser } from '../../src/services/identity/users.js';
+import { authenticate, createUserToken } from '../../src/services/identity/tokens.js';
+import { cachedFacts, generationFor } from '../../src/services/identity/auth-cache.js';
 import { tempDb } from '../helpers/cli.js';
 
 /**

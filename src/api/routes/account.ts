@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { parseAccountAttributes } from '../../domain/user.js';
-import { currentAccount, updateAccount } from '../../services/account.js';
+import { currentAccount, updateAccount } from '../../services/identity/account.js';
 import { readResource } from '../body.js';
 import { sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,5 +1,9 @@
 import { Hono } from 'hono';
-import { getGeneralSettings, parseGeneralSettings, updateGeneralSettings } from '../../services/general-settings.js';
+import {
+  getGeneralSettings,
+  parseGeneralSettings,
+  updateGeneralSettings,
+} from '../../services/instance/general-settings.js';
 import { readResource } from '../body.js';
 import { sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { parseAgentPoolInput } from '../../domain/agent-pool.js';
 import { parseOAuthTokenAttributes } from '../../domain/oauth-token.js';
-import * as pools from '../../services/agent-pools.js';
-import * as tokens from '../../services/oauth-tokens.js';
+import * as pools from '../../services/organizations/agent-pools.js';
+import * as tokens from '../../services/organizations/oauth-tokens.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

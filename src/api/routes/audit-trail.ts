@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { parseAuditFilter } from '../../domain/audit.js';
-import { listAuditEvents } from '../../services/audit-trail.js';
+import { listAuditEvents } from '../../services/audit/audit-trail.js';
 import { sendCollection } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf, queryParam } from '../query.js';

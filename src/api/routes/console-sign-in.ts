@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { invalid } from '../../domain/errors.js';
 import { systemClock } from '../../domain/clock.js';
-import { createSignInLink, exchangeSignInCode, type SignIn } from '../../services/console-sign-in.js';
+import { createSignInLink, exchangeSignInCode, type SignIn } from '../../services/identity/console-sign-in.js';
 import type { CommitHook } from '../../store/transaction.js';
 import { readResource } from '../body.js';
 import { API_PREFIX, sendResource } from '../documents.js';

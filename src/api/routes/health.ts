@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { BerthError } from '../../domain/errors.js';
-import { readiness } from '../../services/health.js';
+import { readiness } from '../../services/instance/health.js';
 import type { DB } from '../../store/schema.js';
 import { sendError } from '../errors.js';
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { requireDatabase } from '../../services/health.js';
+import { requireDatabase } from '../../services/instance/health.js';
 import type { DB } from '../../store/schema.js';
 import { TERRAFORM_LOGIN_CLIENT, TERRAFORM_LOGIN_PORTS } from '../../domain/terraform-login.js';
 

@@ -6,7 +6,7 @@ import {
   type MembershipStatus,
   type OrganizationMembership,
 } from '../../domain/organization-membership.js';
-import * as memberships from '../../services/organization-memberships.js';
+import * as memberships from '../../services/organizations/organization-memberships.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { API_PREFIX, sendCollection, sendResource, toOne } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf } from '../query.js';
-import { organizationRunCapacity, organizationRunQueue } from '../../services/organization-run-queue.js';
+import { organizationRunCapacity, organizationRunQueue } from '../../services/runs/organization-run-queue.js';
 
 /**
  * The organization's run queue and capacity, as HCP answers them: the Terraform CLI reads both

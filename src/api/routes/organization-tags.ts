@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { parseIdentifiers } from '../../domain/identifiers.js';
 import { parseReservedTagKeyInput } from '../../domain/reserved-tag-key.js';
-import { addTagToWorkspaces, deleteOrganizationTags } from '../../services/organization-tags.js';
-import * as keys from '../../services/reserved-tag-keys.js';
+import { addTagToWorkspaces, deleteOrganizationTags } from '../../services/organizations/organization-tags.js';
+import * as keys from '../../services/organizations/reserved-tag-keys.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

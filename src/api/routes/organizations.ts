@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { parseOrganizationAttributes } from '../../domain/organization.js';
-import * as orgs from '../../services/organizations.js';
+import * as orgs from '../../services/organizations/organizations.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { parseWorkspaceIdentifiers } from '../../domain/workspace.js';
-import { moveWorkspacesToProject } from '../../services/project-workspaces.js';
+import { moveWorkspacesToProject } from '../../services/projects/project-workspaces.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';
 

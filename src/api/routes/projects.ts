@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { badRequest, invalid } from '../../domain/errors.js';
 import { parseProjectInput } from '../../domain/project.js';
 import { parseTagBindings, type TagBindingInput } from '../../domain/tags.js';
-import * as projects from '../../services/projects.js';
+import * as projects from '../../services/projects/projects.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendList, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';

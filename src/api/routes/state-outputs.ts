@@ -4,8 +4,8 @@ import {
   currentStateVersionOutputs,
   getStateVersionOutput,
   listStateVersionOutputs,
-} from '../../services/state-outputs.js';
-import { listWorkspaceResources } from '../../services/workspace-resources.js';
+} from '../../services/state/state-outputs.js';
+import { listWorkspaceResources } from '../../services/workspaces/workspace-resources.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { pageOf } from '../query.js';

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { parseTeamProjectAttributes, parseTeamWorkspaceAttributes } from '../../domain/access.js';
 import { Problems } from '../../domain/errors.js';
-import * as access from '../../services/team-access.js';
+import * as access from '../../services/teams/team-access.js';
 import { readResource, type ResourceInput } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { Team } from '../../domain/team.js';
 import { relationshipIds } from '../../domain/organization-membership.js';
-import { changeTeamMembers, teamMemberDetails, type MemberRefs } from '../../services/team-members.js';
+import { changeTeamMembers, teamMemberDetails, type MemberRefs } from '../../services/teams/team-members.js';
 import { readJson } from '../body.js';
 import { sendLargeResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -10,7 +10,7 @@ import {
   TEAM_TOKEN_SORTS,
   type TeamTokenListOptions,
   type TeamTokenSort,
-} from '../../services/team-tokens.js';
+} from '../../services/teams/team-tokens.js';
 import { readJson } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { parseTeamAttributes } from '../../domain/team.js';
-import * as teams from '../../services/teams.js';
+import * as teams from '../../services/teams/teams.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -3,7 +3,11 @@ import { Hono } from 'hono';
 import { systemClock } from '../../domain/clock.js';
 import { BerthError } from '../../domain/errors.js';
 import { OAuthError } from '../../domain/terraform-login.js';
-import { exchangeTerraformLoginCode, type LoginCodeGrant, type LoginToken } from '../../services/terraform-login.js';
+import {
+  exchangeTerraformLoginCode,
+  type LoginCodeGrant,
+  type LoginToken,
+} from '../../services/identity/terraform-login.js';
 import type { CommitHook } from '../../store/transaction.js';
 import type { AppEnv, AppOptions } from '../env.js';
 import { requestHeader } from '../node-headers.js';

@@ -6,7 +6,7 @@ import {
   type LoginRequestInput,
   type LoginRequestProblem,
 } from '../../domain/terraform-login.js';
-import { approveTerraformLogin, denyTerraformLogin } from '../../services/terraform-login.js';
+import { approveTerraformLogin, denyTerraformLogin } from '../../services/identity/terraform-login.js';
 import { readResource } from '../body.js';
 import { sendDocument, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { whoami } from '../../services/identity.js';
+import { whoami } from '../../services/identity/identity.js';
 import { badRequest } from '../../domain/errors.js';
 import { parseTokenOptions } from '../../domain/token.js';
 import {
@@ -7,9 +7,9 @@ import {
   deleteOrganizationToken,
   readOrganizationToken,
   type OrganizationTokenType,
-} from '../../services/organization-tokens.js';
-import { readTokenById, revokeTokenById } from '../../services/token-by-id.js';
-import { listUserTokens } from '../../services/tokens.js';
+} from '../../services/organizations/organization-tokens.js';
+import { readTokenById, revokeTokenById } from '../../services/identity/token-by-id.js';
+import { listUserTokens } from '../../services/identity/tokens.js';
 import { readJson } from '../body.js';
 import { sendList, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

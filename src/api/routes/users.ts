@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { parseTokenOptions } from '../../domain/token.js';
 import { parseUserAttributes } from '../../domain/user.js';
-import { createSiteAdminToken, createUserToken } from '../../services/tokens.js';
-import * as users from '../../services/users.js';
+import { createSiteAdminToken, createUserToken } from '../../services/identity/tokens.js';
+import * as users from '../../services/identity/users.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { BerthError } from '../../domain/errors.js';
 import { requireLength, TEXT_LIMITS } from '../../domain/limits.js';
-import { forceUnlockWorkspace, lockWorkspace, unlockWorkspace } from '../../services/workspace-locks.js';
+import { forceUnlockWorkspace, lockWorkspace, unlockWorkspace } from '../../services/workspaces/workspace-locks.js';
 import { readJson } from '../body.js';
 import { sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

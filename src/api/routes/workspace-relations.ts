@@ -8,14 +8,17 @@ import { parseSshKeyAssignment, parseSshKeyInput } from '../../domain/ssh-key.js
 import { parseTagBindings, type TagBindingInput } from '../../domain/tags.js';
 import type { Workspace } from '../../domain/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
-import * as retention from '../../services/data-retention.js';
+import * as retention from '../../services/instance/data-retention.js';
 import {
   addWorkspaceTags,
   listOrganizationTags,
   listWorkspaceTags,
   removeWorkspaceTags,
-} from '../../services/flat-tags.js';
-import { changeRemoteStateConsumers, listRemoteStateConsumers } from '../../services/remote-state-consumers.js';
+} from '../../services/workspaces/flat-tags.js';
+import {
+  changeRemoteStateConsumers,
+  listRemoteStateConsumers,
+} from '../../services/workspaces/remote-state-consumers.js';
 import {
   assignSshKey,
   createSshKey,
@@ -23,14 +26,14 @@ import {
   getSshKey,
   listSshKeys,
   updateSshKey,
-} from '../../services/ssh-keys.js';
+} from '../../services/organizations/ssh-keys.js';
 import {
   addWorkspaceTagBindings,
   listWorkspaceEffectiveTagBindings,
   listWorkspaceTagBindings,
   replaceWorkspaceTagBindings,
-} from '../../services/workspace-tag-bindings.js';
-import type { WorkspaceRef } from '../../services/workspaces-read.js';
+} from '../../services/workspaces/workspace-tag-bindings.js';
+import type { WorkspaceRef } from '../../services/workspaces/workspaces-read.js';
 import { readJson, readResource } from '../body.js';
 import { API_PREFIX, sendCollection, sendList, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -2,16 +2,16 @@ import { Hono, type Context } from 'hono';
 import { badRequest } from '../../domain/errors.js';
 import { parseWorkspaceInput, type Workspace } from '../../domain/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
-import { safeDeleteWorkspace, forceDeleteWorkspace } from '../../services/workspaces-delete.js';
-import { loadWorkspaceIncludes, type WorkspaceIncludes } from '../../services/workspaces-include.js';
+import { safeDeleteWorkspace, forceDeleteWorkspace } from '../../services/workspaces/workspaces-delete.js';
+import { loadWorkspaceIncludes, type WorkspaceIncludes } from '../../services/workspaces/workspaces-include.js';
 import {
   getWorkspace,
   listWorkspaces,
   type WorkspaceListQuery,
   type WorkspaceRef,
   type WorkspaceSort,
-} from '../../services/workspaces-read.js';
-import { createWorkspace, updateWorkspace } from '../../services/workspaces-write.js';
+} from '../../services/workspaces/workspaces-read.js';
+import { createWorkspace, updateWorkspace } from '../../services/workspaces/workspaces-write.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';

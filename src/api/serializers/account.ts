@@ -1,4 +1,4 @@
-import type { Account } from '../../services/account.js';
+import type { Account } from '../../services/identity/account.js';
 import { toOne, type ResourceObject } from '../documents.js';
 import { serializeUser } from './user.js';
 

@@ -1,4 +1,4 @@
-import type { GeneralSettings } from '../../services/general-settings.js';
+import type { GeneralSettings } from '../../services/instance/general-settings.js';
 import { API_PREFIX, type ResourceObject } from '../documents.js';
 
 /** The one `general-settings` resource of the instance (Terraform Enterprise's admin settings). */

@@ -22,7 +22,7 @@ export function serializeMembership(m: OrganizationMembership): ResourceObject {
 }
 
 /**
- * The user of a membership, as its reader may see it (services/organization-memberships.ts,
+ * The user of a membership, as its reader may see it (services/organizations/organization-memberships.ts,
  * `membershipIncludes`). An invitee is the email the invitation was sent to and nothing else:
  * `username` "" (HCP Terraform's invited people have none to show), no site-administrator flag,
  * no dates or settings, the same whether the email has an account or not.

@@ -1,4 +1,4 @@
-import type { ConfigurationVersionView } from '../../services/configuration-versions.js';
+import type { ConfigurationVersionView } from '../../services/runs/configuration-versions.js';
 import type { ExecutedRun, PhaseStatus, ResourceCounts } from '../../domain/run-execution.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 import { serializeRun } from './run.js';

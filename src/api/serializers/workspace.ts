@@ -1,6 +1,6 @@
 import type { Edition, VcsRepo, Workspace } from '../../domain/workspace.js';
-import type { WorkspaceOutput } from '../../services/workspaces-include.js';
-import type { EffectiveTagBinding } from '../../services/workspaces-read.js';
+import type { WorkspaceOutput } from '../../services/workspaces/workspaces-include.js';
+import type { EffectiveTagBinding } from '../../services/workspaces/workspaces-read.js';
 import { API_PREFIX, linkOnly, toOne, type Relationship, type ResourceObject } from '../documents.js';
 
 const PROVIDER_HOSTS: Record<string, string> = {

@@ -22,7 +22,7 @@ import { isPostgres } from '../kind.js';
  */
 export async function up(db: Kysely<any>): Promise<void> {
   // sort=current-run.created-at: the workspaces with a current run in that order, from an index
-  // (services/workspaces-by-run-order.ts), instead of sorting the organization (100,000: 80 ms).
+  // (services/workspaces/workspaces-by-run-order.ts), instead of sorting the organization (100,000: 80 ms).
   await db.schema
     .createIndex('workspaces_org_current_run')
     .on('workspaces')

@@ -20,7 +20,7 @@ export const SECURITY_TABLES = [
 ] as const;
 
 /**
- * The security generation (services/auth-cache.ts): a one-row table whose counter `n` every
+ * The security generation (services/identity/auth-cache.ts): a one-row table whose counter `n` every
  * insert, update and delete of a security table moves on, in the same transaction, by triggers.
  * So every path that writes those tables (services, the CLI in local mode, another `serve`,
  * foreign-key cascades such as a deleted workspace taking its team grants along, copies) moves

@@ -67,7 +67,7 @@ resource "terraform_data" "slow" {
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         const text = await res.text();
-        return { status: res.status, body: text ? (JSON.parse(text)) : null };
+        return { status: res.status, body: text ? JSON.parse(text) : null };
       };
       let call = api(server.url);
       const run = (await call('GET', `/runs/${runId}`)).body.data;

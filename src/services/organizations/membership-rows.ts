@@ -1,0 +1,130 @@
+import type { Actor } from '../../domain/actor.js';
+import { newId } from '../../domain/ids.js';
+import {
+  inviteeUserId,
+  type MembershipStatus,
+  type OrganizationMembership,
+} from '../../domain/organization-membership.js';
+import { PENDING_USERNAME_LIKE } from '../../domain/user.js';
+import type { Tx } from '../../store/transaction.js';
+
+/** Low-level reads and writes of organization memberships, shared by the services that need them. */
+
+export interface MembershipRow {
+  id: string;
+  organization_id: string;
+  user_id: string;
+  status: string;
+  created_at: string;
+  /** The user's own email. */
+  email: string;
+  /** The email the invitation was sent to, as typed (migration 027). */
+  invited_email: string | null;
+  username: string;
+  org_name: string;
+}
+
+/** Memberships with their user's email and username and their organization's name. */
+export function membershipRows(db: Tx) {
+  return db
+    .selectFrom('organization_memberships as m')
+    .innerJoin('users', 'users.id', 'm.user_id')
+    .innerJoin('organizations', 'organizations.id', 'm.organization_id')
+    .select([
+      'm.id',
+      'm.organization_id',
+      'm.user_id',
+      'm.status',
+      'm.created_at',
+      'users.email',
+      'm.email as invited_email',
+      'users.username',
+      'organizations.name as org_name',
+    ]);
+}
+
+/** An active membership of the creator of a new organization (who is also its first owner). */
+export async function addCreatorMembership(tx: Tx, organizationId: string, userId: string, now: string): Promise<void> {
+  await tx
+    .insertInto('organization_memberships')
+    .values({ id: newId('ou'), organization_id: organizationId, user_id: userId, status: 'active', created_at: now })
+    .execute();
+}
+
+/**
+ * The teams of each membership, ordered by team name: the teams an active member is in, or the
+ * teams an invited member will join when they accept.
+ */
+export async function teamIdsOf(db: Tx, rows: MembershipRow[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(rows.map((r) => [r.id, []]));
+  const active = rows.filter((r) => r.status === 'active');
+  const invited = rows.filter((r) => r.status !== 'active');
+  if (active.length > 0) {
+    const byMember = new Map(active.map((r) => [`${r.organization_id}\u0000${r.user_id}`, r.id]));
+    const found = await db
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select(['teams.id', 'teams.organization_id', 'team_members.user_id'])
+      .where('team_members.user_id', 'in', [...new Set(active.map((r) => r.user_id))])
+      .where('teams.organization_id', 'in', [...new Set(active.map((r) => r.organization_id))])
+      .orderBy('teams.name')
+      .execute();
+    for (const t of found) {
+      const id = byMember.get(`${t.organization_id}\u0000${t.user_id}`);
+      if (id) out.get(id)!.push(t.id);
+    }
+  }
+  if (invited.length > 0) {
+    const found = await db
+      .selectFrom('invited_team_members')
+      .innerJoin('teams', 'teams.id', 'invited_team_members.team_id')
+      .select(['invited_team_members.membership_id', 'teams.id'])
+      .where(
+        'invited_team_members.membership_id',
+        'in',
+        invited.map((r) => r.id),
+      )
+      .orderBy('teams.name')
+      .execute();
+    for (const t of found) out.get(t.membership_id)?.push(t.id);
+  }
+  return out;
+}
+
+/**
+ * Memberships as `reader` may see them: an invitation shows the email it was sent to (as typed)
+ * and, to anyone but the invitee, a user id of its own, so that it tells the inviter nothing
+ * about the account behind the email (domain/organization-membership.ts).
+ */
+export async function toMemberships(db: Tx, rows: MembershipRow[], reader: Actor): Promise<OrganizationMembership[]> {
+  const teams = await teamIdsOf(db, rows);
+  return rows.map((r) => {
+    const invited = r.status !== 'active';
+    const invitee = invited && !(reader.kind === 'user' && reader.userId === r.user_id);
+    return {
+      id: r.id,
+      status: r.status as MembershipStatus,
+      email: invited ? (r.invited_email ?? r.email) : r.email,
+      organizationName: r.org_name,
+      userId: invitee ? inviteeUserId(r.id) : r.user_id,
+      invitee,
+      teamIds: teams.get(r.id) ?? [],
+      createdAt: r.created_at,
+    };
+  });
+}
+
+/**
+ * Removes the user if it is an invitation's placeholder (domain/user.ts) left without any
+ * membership: an invitation of someone without an account leaves nothing behind.
+ */
+export async function dropUnusedPlaceholder(tx: Tx, userId: string): Promise<void> {
+  await tx
+    .deleteFrom('users')
+    .where('id', '=', userId)
+    .where('username', 'like', PENDING_USERNAME_LIKE)
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom('organization_memberships').select('id').where('user_id', '=', userId))),
+    )
+    .execute();
+}

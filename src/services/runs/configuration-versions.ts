@@ -1,0 +1,197 @@
+import type { Selectable } from 'kysely';
+import { BerthError, badRequest, conflict, notAuthorized, notFound, payloadTooLarge } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
+import type { PageRequest, Paged } from '../../domain/paging.js';
+import { can } from '../../domain/policy.js';
+import {
+  MAX_CONFIGURATION_BYTES,
+  runUrlValid,
+  signedRunQuery,
+  type ConfigurationStatus,
+  type ConfigurationVersion,
+} from '../../domain/run-execution.js';
+import { DEFAULT_STATE_URL_TTL_SECONDS } from '../../domain/state-url.js';
+import { inPage } from '../../store/literal-limit.js';
+import type { ConfigurationVersionsTable } from '../../store/schema.js';
+import { writeTransaction, type Tx } from '../../store/transaction.js';
+import type { ServiceContext } from '../context.js';
+import { queueUploadedRun } from './run-queue.js';
+import { signingKey } from '../state/state-urls.js';
+import { readableWorkspace, type WorkspaceRef } from '../workspaces/workspaces-read.js';
+import { inWorkspaceOrganization } from '../write-scope.js';
+
+/**
+ * Configuration versions (HCP's API; go-tfe's configuration_version.go): the `tar.gz` of a
+ * configuration that runs plan. Created `pending` with a signed upload URL; the upload stores the
+ * archive and makes the version `uploaded`, and with `auto-queue-runs` queues a run.
+ */
+
+type CvRow = Selectable<ConfigurationVersionsTable>;
+
+export interface ConfigurationVersionInput {
+  autoQueueRuns: boolean;
+  speculative: boolean;
+  provisional: boolean;
+}
+
+/** A configuration version and, while it still takes its upload, the signed query of its upload URL. */
+export interface ConfigurationVersionView extends ConfigurationVersion {
+  uploadQuery: string | null;
+}
+
+export const UPLOAD_PURPOSE = 'configuration-upload';
+
+function toCv(row: CvRow, uploadQuery: string | null): ConfigurationVersionView {
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    status: row.status as ConfigurationStatus,
+    source: row.source,
+    speculative: row.speculative === 1,
+    provisional: row.provisional === 1,
+    autoQueueRuns: row.auto_queue_runs === 1,
+    size: row.size,
+    errorMessage: row.error_message,
+    createdAt: row.created_at,
+    uploadedAt: row.uploaded_at,
+    uploadQuery: row.status === 'pending' ? uploadQuery : null,
+  };
+}
+
+async function uploadSigner(ctx: Pick<ServiceContext, 'db' | 'clock' | 'settings'>) {
+  const key = await signingKey(ctx.db);
+  const now = ctx.clock.now();
+  const ttl = ctx.settings.stateUrlTtlSeconds ?? DEFAULT_STATE_URL_TTL_SECONDS;
+  return (id: string) => signedRunQuery(key, UPLOAD_PURPOSE, id, now, ttl);
+}
+
+export async function createConfigurationVersion(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  input: ConfigurationVersionInput,
+): Promise<ConfigurationVersionView> {
+  const sign = await uploadSigner(ctx);
+  return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
+    const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
+    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('create configuration versions here');
+    // Without an executor, an uploaded version would queue a run that never runs and holds the lock.
+    if (!ctx.settings.executesRuns)
+      throw badRequest('this berth does not execute runs (start it with berth serve --execute-runs)');
+    const row: CvRow = {
+      seq: 0,
+      id: newId('cv'),
+      workspace_id: ws.id,
+      status: 'pending',
+      source: 'tfe-api',
+      speculative: input.speculative ? 1 : 0,
+      provisional: input.provisional ? 1 : 0,
+      auto_queue_runs: input.autoQueueRuns ? 1 : 0,
+      size: 0,
+      error_message: null,
+      created_by_kind: ctx.actor.kind,
+      created_by_id: ctx.actor.tokenId,
+      created_at: ctx.clock.now().toISOString(),
+      uploaded_at: null,
+    };
+    const { seq: _seq, ...values } = row;
+    await tx.insertInto('configuration_versions').values(values).execute();
+    return toCv(row, sign(row.id));
+  });
+}
+
+async function readableCv(ctx: ServiceContext, db: Tx, id: string) {
+  const row = await db.selectFrom('configuration_versions').selectAll().where('id', '=', id).executeTakeFirst();
+  const missing = () => notFound(`configuration version ${id} not found`);
+  if (!row) throw missing();
+  const { facts } = await readableWorkspace(ctx, { id: row.workspace_id }, db).catch(() => {
+    throw missing();
+  });
+  return { row, facts };
+}
+
+export async function getConfigurationVersion(ctx: ServiceContext, id: string): Promise<ConfigurationVersionView> {
+  const sign = await uploadSigner(ctx);
+  const { row, facts } = await readableCv(ctx, ctx.db, id);
+  return toCv(row, can(ctx.actor, 'workspace:queue-run', facts) ? sign(row.id) : null);
+}
+
+export async function listConfigurationVersions(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  page: PageRequest,
+): Promise<Paged<ConfigurationVersionView>> {
+  const { row: ws } = await readableWorkspace(ctx, ref);
+  const base = ctx.db.selectFrom('configuration_versions').where('workspace_id', '=', ws.id);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
+  return { items: rows.map((r) => toCv(r, null)), total: Number(n), page };
+}
+
+export interface SignedQuery {
+  expires: string | undefined;
+  signature: string | undefined;
+}
+
+/**
+ * Stores the archive PUT to a version's signed upload URL: once (409 after), at most
+ * MAX_CONFIGURATION_BYTES (413), a gzip stream (422 otherwise). With auto-queue-runs, the same
+ * transaction queues a run, made by whoever created the version.
+ */
+export async function uploadConfiguration(
+  ctx: Pick<ServiceContext, 'db' | 'clock' | 'settings' | 'commitHook'>,
+  id: string,
+  query: SignedQuery,
+  body: Buffer,
+): Promise<void> {
+  const key = await signingKey(ctx.db);
+  if (!runUrlValid(key, UPLOAD_PURPOSE, id, query.expires, query.signature, ctx.clock.now()))
+    throw notFound('configuration version not found (or the upload URL has expired)');
+  if (body.length > MAX_CONFIGURATION_BYTES)
+    throw payloadTooLarge(`configuration archives are limited to ${MAX_CONFIGURATION_BYTES} bytes`);
+  if (body.length < 2 || body[0] !== 0x1f || body[1] !== 0x8b)
+    throw new BerthError([
+      { status: 422, title: 'unprocessable entity', detail: 'the configuration must be a tar.gz archive (gzip data)' },
+    ]);
+  const ws = await ctx.db
+    .selectFrom('configuration_versions')
+    .select('workspace_id')
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!ws) throw notFound(`configuration version ${id} not found`);
+  const now = ctx.clock.now().toISOString();
+  await writeTransaction(inWorkspaceOrganization(ctx, { id: ws.workspace_id }), async (tx) => {
+    const row = await tx.selectFrom('configuration_versions').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!row) throw notFound(`configuration version ${id} not found`);
+    if (row.status !== 'pending') throw conflict(`configuration version ${id} is already ${row.status}`);
+    await tx.insertInto('configuration_files').values({ configuration_version_id: id, body }).execute();
+    await tx
+      .updateTable('configuration_versions')
+      .set({ status: 'uploaded', size: body.length, uploaded_at: now })
+      .where('id', '=', id)
+      .execute();
+    if (row.auto_queue_runs === 1 && ctx.settings.executesRuns) await queueUploadedRun(tx, row, now);
+  });
+}
+
+/** The archive of an uploaded version (GET /configuration-versions/:id/download). */
+export async function downloadConfiguration(ctx: ServiceContext, id: string): Promise<Buffer> {
+  const { facts } = await readableCv(ctx, ctx.db, id);
+  if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notFound(`configuration version ${id} not found`);
+  const file = await ctx.db
+    .selectFrom('configuration_files')
+    .select('body')
+    .where('configuration_version_id', '=', id)
+    .executeTakeFirst();
+  if (!file) throw notFound(`configuration version ${id} has no uploaded configuration`);
+  return Buffer.from(file.body);
+}
+
+/** The archive's bytes, for the executor. */
+export async function configurationArchive(db: ServiceContext['db'], id: string): Promise<Buffer | null> {
+  const file = await db
+    .selectFrom('configuration_files')
+    .select('body')
+    .where('configuration_version_id', '=', id)
+    .executeTakeFirst();
+  return file ? Buffer.from(file.body) : null;
+}

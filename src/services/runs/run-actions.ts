@@ -1,0 +1,69 @@
+import { conflict, notAuthorized } from '../../domain/errors.js';
+import { can } from '../../domain/policy.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
+import { APPLYABLE, CANCELABLE, DISCARDABLE, LOG_END } from '../../domain/run-execution.js';
+import { writeTransaction } from '../../store/transaction.js';
+import type { ServiceContext } from '../context.js';
+import { inOrganizationOf } from '../write-scope.js';
+import { appendLogTx, readableRunRow, stamped, type Phase } from './run-rows.js';
+import { setStatus } from './run-queue.js';
+
+/** The user's actions on an executed run: apply, discard, cancel, force-cancel (HCP's). */
+
+export type RunAction = 'apply' | 'discard' | 'cancel' | 'force-cancel';
+
+/** A user's action on an executed run; 409 when its status does not allow it. */
+export async function actOnRun(ctx: ServiceContext, id: string, action: RunAction): Promise<void> {
+  const now = ctx.clock.now().toISOString();
+  await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
+    const { row, facts } = await readableRunRow(ctx, tx, id);
+    const status = row.status as RunStatus;
+    const refuse = () => conflict(`Run ${id} is ${status}: it cannot be ${ACTION_PAST[action]}`);
+    if (action === 'apply') {
+      if (!can(ctx.actor, 'workspace:apply-run', facts)) throw notAuthorized('apply runs in this workspace');
+      if (!APPLYABLE.includes(status)) throw refuse();
+      await tx
+        .updateTable('runs')
+        .set({ status_timestamps: stamped(row, now, 'confirmed') })
+        .where('id', '=', id)
+        .execute();
+      const confirmed = { ...row, status_timestamps: stamped(row, now, 'confirmed') };
+      await setStatus(tx, confirmed, 'apply_queued', now, { apply_status: 'queued' });
+      return;
+    }
+    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('change runs in this workspace');
+    if (action === 'discard') {
+      if (!DISCARDABLE.includes(status)) throw refuse();
+      await setStatus(tx, row, 'discarded', now, { apply_status: 'canceled' });
+      return;
+    }
+    if (action === 'cancel') {
+      if (!CANCELABLE.includes(status)) throw refuse();
+      // Not yet started: canceled at once. Running: the executor interrupts terraform and ends it.
+      if (row.claimed_by === null || status === 'confirmed' || status === 'apply_queued') {
+        await setStatus(tx, row, 'canceled', now, {
+          plan_status: row.plan_status === 'finished' ? 'finished' : 'canceled',
+          apply_status: 'canceled',
+        });
+      } else {
+        await tx.updateTable('runs').set({ cancel_requested: 1, updated_at: now }).where('id', '=', id).execute();
+      }
+      return;
+    }
+    // force-cancel: only after a cancel was asked, while the run still goes.
+    if (row.cancel_requested !== 1 || FINAL_STATUSES.includes(status)) throw refuse();
+    const phase: Phase = status === 'applying' ? 'apply' : 'plan';
+    await appendLogTx(tx, id, phase, `\nThe run was force-canceled.\n${LOG_END}`);
+    await setStatus(tx, row, 'force_canceled', now, {
+      [`${phase}_status`]: 'canceled',
+      ...(phase === 'plan' ? { plan_finished_at: now } : { apply_finished_at: now }),
+    });
+  });
+}
+
+const ACTION_PAST: Record<RunAction, string> = {
+  apply: 'applied',
+  discard: 'discarded',
+  cancel: 'canceled',
+  'force-cancel': 'force-canceled',
+};

@@ -1,0 +1,202 @@
+import { createHash } from 'node:crypto';
+import type { Updateable } from 'kysely';
+import { sql, type Kysely } from 'kysely';
+import { newId, randomTail } from '../../domain/ids.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
+import { LOG_END, type ResourceCounts } from '../../domain/run-execution.js';
+import type { DB, RunsTable } from '../../store/schema.js';
+import { writeTransaction } from '../../store/transaction.js';
+import { storeState } from '../state/state-content.js';
+import { parseUploadedState } from '../state/state-parser.js';
+import { type StateVersionRow } from '../state/state-versions.js';
+import { appendLogTx, stamped, type Phase } from './run-rows.js';
+import { setStatus } from './run-queue.js';
+
+/**
+ * The executor's side of an executed run (src/runner/port.ts, in process): its logs, whether to
+ * stop, the end of a phase, and the workspace's state it reads and writes.
+ */
+
+type Db = Kysely<DB>;
+
+export async function appendRunLog(db: Db, runId: string, phase: Phase, chunk: Buffer): Promise<void> {
+  await writeTransaction(db, (tx) => appendLogTx(tx, runId, phase, chunk));
+}
+
+/** Whether the run's executor should stop: a cancel was asked, or the run already ended (force-cancel). */
+export async function stopRequested(db: Db, runId: string): Promise<'cancel' | 'force' | null> {
+  const row = await db
+    .selectFrom('runs')
+    .select(['status', 'cancel_requested'])
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  if (!row || FINAL_STATUSES.includes(row.status as RunStatus)) return 'force';
+  return row.cancel_requested === 1 ? 'cancel' : null;
+}
+
+export interface PhaseResult {
+  outcome: 'finished' | 'errored' | 'canceled';
+  errorMessage?: string;
+  counts?: ResourceCounts;
+  hasChanges?: boolean;
+}
+
+/**
+ * Ends a phase: closes its log (ETX) and moves the run on, in one transaction. A plan that
+ * finished: planned_and_finished (plan-only, or no changes without allow-empty-apply),
+ * apply_queued (auto-apply) or planned (awaits confirmation). Nothing happens to a run that ended
+ * meanwhile (force-canceled).
+ */
+export async function finishPhase(db: Db, runId: string, phase: Phase, result: PhaseResult, now: string) {
+  await writeTransaction(db, async (tx) => {
+    const row = await tx.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
+    if (!row || FINAL_STATUSES.includes(row.status as RunStatus)) return;
+    await appendLogTx(tx, runId, phase, LOG_END);
+    const c = result.counts;
+    if (phase === 'plan') {
+      const base: Updateable<RunsTable> = {
+        plan_finished_at: now,
+        plan_status: result.outcome,
+        ...(c ? { plan_additions: c.additions, plan_changes: c.changes, plan_destructions: c.destructions } : {}),
+        has_changes: result.hasChanges ? 1 : 0,
+        error_message: result.errorMessage ?? null,
+      };
+      if (result.outcome !== 'finished') {
+        await setStatus(tx, row, result.outcome, now, { ...base, apply_status: 'canceled' });
+        return;
+      }
+      const row2 = { ...row, status_timestamps: stamped(row, now, 'planned') };
+      if (row.plan_only === 1 || (!result.hasChanges && row.allow_empty_apply === 0)) {
+        await setStatus(tx, row2, 'planned_and_finished', now, { ...base, apply_status: 'unreachable' });
+      } else if (row.auto_apply === 1) {
+        await setStatus(tx, { ...row2, status_timestamps: stamped(row2, now, 'confirmed') }, 'apply_queued', now, {
+          ...base,
+          apply_status: 'queued',
+        });
+      } else {
+        await setStatus(tx, row, 'planned', now, base);
+      }
+      return;
+    }
+    const to: RunStatus = result.outcome === 'finished' ? 'applied' : result.outcome;
+    await setStatus(tx, row, to, now, {
+      apply_finished_at: now,
+      apply_status: result.outcome,
+      error_message: result.errorMessage ?? null,
+      ...(c ? { apply_additions: c.additions, apply_changes: c.changes, apply_destructions: c.destructions } : {}),
+    });
+  });
+}
+
+/** The raw state of the run's workspace now (null: none yet), for the run's local backend. */
+export async function workspaceState(db: Db, runId: string): Promise<Buffer | null> {
+  const row = await db
+    .selectFrom('runs')
+    .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
+    .innerJoin('state_files', 'state_files.state_version_id', 'workspaces.current_state_version_id')
+    .select('state_files.body')
+    .where('runs.id', '=', runId)
+    .where('state_files.kind', '=', 'state')
+    .executeTakeFirst();
+  return row ? Buffer.from(row.body) : null;
+}
+
+/**
+ * Records the state an apply wrote as a new state version created by the run (an intermediate
+ * one, promoted to current when the run releases the workspace).
+ */
+export async function storeRunState(db: Db, runId: string, bytes: Buffer, now: string): Promise<string> {
+  const md5 = createHash('md5').update(bytes).digest('hex');
+  const { state, bytes: body } = await parseUploadedState(bytes, md5, '/state');
+  return writeTransaction(db, async (tx) => {
+    const run = await tx.selectFrom('runs').select(['workspace_id']).where('id', '=', runId).executeTakeFirstOrThrow();
+    const row: StateVersionRow = {
+      seq: 0,
+      id: newId('sv'),
+      workspace_id: run.workspace_id,
+      serial: state.serial ?? 0,
+      lineage: state.lineage ?? null,
+      md5,
+      status: 'pending',
+      intermediate: 1,
+      resource_count: 0,
+      size: 0,
+      terraform_version: null,
+      url_secret: randomTail(32),
+      created_by_kind: 'runs',
+      created_by_id: runId,
+      created_at: now,
+      finalized_at: null,
+      format_version: null,
+      has_json_state: 0,
+    };
+    const { seq: _seq, ...values } = row;
+    await tx.insertInto('state_versions').values(values).execute();
+    await storeState(tx, row, { bytes: body, size: body.length }, state, now);
+    return row.id;
+  });
+}
+
+/** The executor says it still runs the runs it claimed (those planning or applying). */
+export async function heartbeatRuns(db: Db, executor: string, now: string): Promise<void> {
+  await writeTransaction(db, async (tx) => {
+    await tx
+      .updateTable('runs')
+      .set({ heartbeat_at: now })
+      .where('claimed_by', '=', executor)
+      .where('status', 'in', RUNNING)
+      .execute();
+  });
+}
+
+const RUNNING: RunStatus[] = ['planning', 'applying'];
+
+/**
+ * Ends the runs whose executor is gone: planning or applying, with no heartbeat for longer than
+ * `staleMs` (a run claimed before heartbeats existed counts from its last update). Each ends
+ * errored with a message in its log, and releases its workspace (the lock it held), which moves
+ * the workspace's queue on. Conditional on the status and heartbeat it read, so a run whose
+ * executor beats meanwhile, or that another instance already ended, is left alone. Answers the
+ * runs it ended.
+ */
+export async function recoverInterrupted(db: Db, now: Date, staleMs: number): Promise<string[]> {
+  const cutoff = new Date(now.getTime() - staleMs).toISOString();
+  const at = now.toISOString();
+  const stale = await db
+    .selectFrom('runs')
+    .select(['id', 'status', 'claimed_by', 'heartbeat_at', 'updated_at'])
+    .where('status', 'in', RUNNING)
+    .where('configuration_version_id', 'is not', null)
+    .where(sql<string>`coalesce(heartbeat_at, updated_at)`, '<', cutoff)
+    .execute();
+  const ended: string[] = [];
+  for (const s of stale) {
+    const done = await writeTransaction(db, async (tx) => {
+      const row = await tx.selectFrom('runs').selectAll().where('id', '=', s.id).executeTakeFirst();
+      if (!row || row.status !== s.status || row.heartbeat_at !== s.heartbeat_at) return false;
+      const phase: Phase = row.status === 'applying' ? 'apply' : 'plan';
+      const last = row.heartbeat_at ?? row.updated_at;
+      const message =
+        `The run was interrupted: its executor (${row.claimed_by ?? 'unknown'}) stopped while it was ` +
+        `${row.status} (last heard of at ${last}); berth ended it errored. Queue a new run.`;
+      // Claim the end first: of two instances recovering at once, one ends the run.
+      const result = await tx
+        .updateTable('runs')
+        .set({ status: 'errored', updated_at: at })
+        .where('id', '=', row.id)
+        .where('status', '=', row.status)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await appendLogTx(tx, row.id, phase, `\n${message}\n${LOG_END}`);
+      await setStatus(tx, row, 'errored', at, {
+        error_message: message,
+        ...(phase === 'plan'
+          ? { plan_status: 'errored', plan_finished_at: at, apply_status: 'canceled' }
+          : { apply_status: 'errored', apply_finished_at: at }),
+      });
+      return true;
+    });
+    if (done) ended.push(s.id);
+  }
+  return ended;
+}

@@ -1,0 +1,361 @@
+import type { Selectable, Updateable } from 'kysely';
+import type { Kysely } from 'kysely';
+import { invalid, notAuthorized, notFound } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
+import { can } from '../../domain/policy.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
+import { ACTIVE_STATUSES, LOG_START, type ExecutedRun, type RunVariable } from '../../domain/run-execution.js';
+import { literalLimit } from '../../store/literal-limit.js';
+import type { ConfigurationVersionsTable, DB, RunsTable } from '../../store/schema.js';
+import { writeTransaction, type Tx } from '../../store/transaction.js';
+import type { ServiceContext } from '../context.js';
+import { promoteIntermediateState } from '../state/state-versions.js';
+import { readableWorkspace } from '../workspaces/workspaces-read.js';
+import { inWorkspaceOrganization } from '../write-scope.js';
+import { appendLogTx, json, stamped, toExecutedRun, type Phase, type RunRow } from './run-rows.js';
+
+/**
+ * The queue of executed runs: creating them (from the API or an upload), the per-workspace FIFO
+ * (one active run per workspace, holding its lock; plan-only runs neither queue nor lock), the
+ * status moves that release a workspace and move its queue on, and the executor's claim.
+ */
+
+export interface ExecutedRunInput {
+  workspaceId: string;
+  configurationVersionId: string | null;
+  message: string | null;
+  isDestroy: boolean;
+  refresh: boolean;
+  refreshOnly: boolean;
+  planOnly: boolean;
+  autoApply: boolean | null;
+  allowEmptyApply: boolean;
+  targetAddrs: string[];
+  replaceAddrs: string[];
+  variables: RunVariable[];
+}
+
+type NewRun = Omit<RunRow, 'seq'>;
+
+function newRunRow(
+  workspaceId: string,
+  input: Omit<ExecutedRunInput, 'workspaceId'>,
+  creator: { kind: string | null; id: string | null },
+  now: string,
+): NewRun {
+  return {
+    id: newId('run'),
+    workspace_id: workspaceId,
+    status: 'pending',
+    message: input.message,
+    is_destroy: input.isDestroy ? 1 : 0,
+    source: 'tfe-api',
+    plan_started_at: null,
+    plan_finished_at: null,
+    apply_started_at: null,
+    apply_finished_at: null,
+    error_message: null,
+    policy_check_failed: 0,
+    created_by_kind: creator.kind,
+    created_by_id: creator.id,
+    created_at: now,
+    updated_at: now,
+    configuration_version_id: input.configurationVersionId,
+    plan_only: input.planOnly ? 1 : 0,
+    refresh: input.refresh ? 1 : 0,
+    refresh_only: input.refreshOnly ? 1 : 0,
+    auto_apply: input.autoApply ? 1 : 0,
+    allow_empty_apply: input.allowEmptyApply ? 1 : 0,
+    target_addrs: input.targetAddrs.length ? JSON.stringify(input.targetAddrs) : null,
+    replace_addrs: input.replaceAddrs.length ? JSON.stringify(input.replaceAddrs) : null,
+    variables: input.variables.length ? JSON.stringify(input.variables) : null,
+    has_changes: 0,
+    plan_status: 'pending',
+    apply_status: 'pending',
+    plan_additions: null,
+    plan_changes: null,
+    plan_destructions: null,
+    apply_additions: null,
+    apply_changes: null,
+    apply_destructions: null,
+    status_timestamps: JSON.stringify({}),
+    claimed_by: null,
+    cancel_requested: 0,
+    heartbeat_at: null,
+  };
+}
+
+/** Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO). */
+async function insertAndQueue(tx: Tx, row: NewRun, now: string): Promise<void> {
+  await tx.insertInto('runs').values(row).execute();
+  if (row.plan_only === 1) {
+    await tx
+      .updateTable('runs')
+      .set({ status: 'plan_queued', plan_status: 'queued', status_timestamps: stamped(row, now, 'plan_queued') })
+      .where('id', '=', row.id)
+      .execute();
+  } else {
+    // It becomes the workspace's current run when it leaves the queue (scheduleWorkspace), not
+    // while it waits behind the active run.
+    await scheduleWorkspace(tx, row.workspace_id, now);
+  }
+}
+
+/**
+ * The workspace's queue: when no run of it is active and nobody holds its lock, its oldest
+ * pending run becomes plan_queued, takes the lock (`locked-by` the run) and is its current run.
+ */
+export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string): Promise<void> {
+  const ws = await tx
+    .selectFrom('workspaces')
+    .select(['locked', 'locked_by_kind', 'locked_by_id'])
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!ws || ws.locked === 1) return;
+  const active = await tx
+    .selectFrom('runs')
+    .select('id')
+    .where('workspace_id', '=', workspaceId)
+    .where('plan_only', '=', 0)
+    .where('configuration_version_id', 'is not', null)
+    .where('status', 'in', ACTIVE_STATUSES)
+    .executeTakeFirst();
+  if (active) return;
+  const next = await tx
+    .selectFrom('runs')
+    .selectAll()
+    .where('workspace_id', '=', workspaceId)
+    .where('status', '=', 'pending')
+    .where('plan_only', '=', 0)
+    .where('configuration_version_id', 'is not', null)
+    .orderBy('seq')
+    .executeTakeFirst();
+  if (!next) return;
+  await tx
+    .updateTable('runs')
+    .set({
+      status: 'plan_queued',
+      plan_status: 'queued',
+      status_timestamps: stamped(next, now, 'plan_queued'),
+      updated_at: now,
+    })
+    .where('id', '=', next.id)
+    .execute();
+  await tx
+    .updateTable('workspaces')
+    .set({
+      locked: 1,
+      locked_by_kind: 'runs',
+      locked_by_id: next.id,
+      locked_reason: `Locked by Run ${next.id}`,
+      locked_at: now,
+      current_run_id: next.id,
+      current_run_status: 'plan_queued',
+      current_run_created_at: next.created_at,
+    })
+    .where('id', '=', workspaceId)
+    .execute();
+}
+
+/** The run queued by an upload with auto-queue-runs, made by whoever created the version. */
+export async function queueUploadedRun(tx: Tx, cv: Selectable<ConfigurationVersionsTable>, now: string) {
+  const row = newRunRow(
+    cv.workspace_id,
+    {
+      configurationVersionId: cv.id,
+      message: 'Queued automatically after a configuration upload',
+      isDestroy: false,
+      refresh: true,
+      refreshOnly: false,
+      planOnly: cv.speculative === 1,
+      autoApply: false,
+      allowEmptyApply: false,
+      targetAddrs: [],
+      replaceAddrs: [],
+      variables: [],
+    },
+    { kind: cv.created_by_kind, id: cv.created_by_id },
+    now,
+  );
+  await insertAndQueue(tx, row, now);
+}
+
+/** POST /runs with a configuration version (or the workspace's newest uploaded one). */
+export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunInput): Promise<ExecutedRun> {
+  const now = ctx.clock.now().toISOString();
+  return writeTransaction(inWorkspaceOrganization(ctx, { id: input.workspaceId }), async (tx) => {
+    const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
+      throw notFound(`workspace ${input.workspaceId} not found`);
+    });
+    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('queue runs in this workspace');
+    if ((input.isDestroy || input.autoApply) && !can(ctx.actor, 'workspace:apply-run', facts))
+      throw notAuthorized('queue runs that apply in this workspace');
+    // As HCP: a workspace whose allow-destroy-plan is false takes no destroy run (422).
+    if (input.isDestroy && ws.allow_destroy_plan !== 1)
+      throw invalid(
+        '/data/attributes/is-destroy',
+        `Workspace ${ws.name} (${ws.id}) does not allow destroy plans (its allow-destroy-plan setting is false)`,
+      );
+    let cvQuery = tx.selectFrom('configuration_versions').selectAll().where('workspace_id', '=', ws.id);
+    cvQuery = input.configurationVersionId
+      ? cvQuery.where('id', '=', input.configurationVersionId)
+      : cvQuery.where('status', '=', 'uploaded').orderBy('seq', 'desc');
+    const cv = await cvQuery.executeTakeFirst();
+    const pointer = '/data/relationships/configuration-version/data/id';
+    if (!cv)
+      throw invalid(
+        pointer,
+        input.configurationVersionId
+          ? `Configuration version ${input.configurationVersionId} not found in this workspace`
+          : 'The workspace has no uploaded configuration version',
+      );
+    if (cv.status !== 'uploaded')
+      throw invalid(pointer, `Configuration version ${cv.id} is ${cv.status}, not uploaded`);
+    const planOnly = input.planOnly || cv.speculative === 1;
+    const autoApply = input.autoApply ?? ws.auto_apply === 1;
+    const row = newRunRow(
+      ws.id,
+      { ...input, configurationVersionId: cv.id, planOnly, autoApply: planOnly ? false : autoApply },
+      { kind: ctx.actor.kind, id: ctx.actor.tokenId },
+      now,
+    );
+    await insertAndQueue(tx, row, now);
+    const stored = await tx.selectFrom('runs').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
+    return toExecutedRun(ctx, stored, facts);
+  });
+}
+
+/** Releases the workspace lock a run holds (promoting the state it wrote) and queues the next run. */
+async function release(tx: Tx, row: RunRow, to: RunStatus, now: string): Promise<void> {
+  const ws = await tx.selectFrom('workspaces').selectAll().where('id', '=', row.workspace_id).executeTakeFirst();
+  if (!ws) return;
+  if (ws.locked === 1 && ws.locked_by_kind === 'runs' && ws.locked_by_id === row.id) {
+    await promoteIntermediateState(tx, ws.id);
+    await tx
+      .updateTable('workspaces')
+      .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })
+      .where('id', '=', ws.id)
+      .execute();
+  }
+  if (ws.current_run_id === row.id)
+    await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
+  await scheduleWorkspace(tx, row.workspace_id, now);
+}
+
+export async function setStatus(tx: Tx, row: RunRow, to: RunStatus, now: string, extra: Updateable<RunsTable> = {}) {
+  await tx
+    .updateTable('runs')
+    .set({ status: to, updated_at: now, status_timestamps: stamped(row, now, to), ...extra })
+    .where('id', '=', row.id)
+    .execute();
+  if (FINAL_STATUSES.includes(to)) await release(tx, row, to, now);
+  else
+    await tx
+      .updateTable('workspaces')
+      .set({ current_run_status: to })
+      .where('id', '=', row.workspace_id)
+      .where('current_run_id', '=', row.id)
+      .execute();
+}
+
+// --- the executor's port, in process -----------------------------------------------------
+
+/** What the executor gets when it claims a run: what to do and with what. */
+export interface ClaimedRun {
+  runId: string;
+  workspaceId: string;
+  phase: Phase;
+  configurationVersionId: string;
+  isDestroy: boolean;
+  refresh: boolean;
+  refreshOnly: boolean;
+  planOnly: boolean;
+  targetAddrs: string[];
+  replaceAddrs: string[];
+  variables: RunVariable[];
+  /** The workspace's `terraform-version` (an exact version, a constraint, or `latest`). */
+  terraformVersion: string;
+  /** The workspace's `working-directory`: where in the configuration terraform runs (null: its root). */
+  workingDirectory: string | null;
+}
+
+type Db = Kysely<DB>;
+
+/**
+ * Claims the oldest queued phase: a plan_queued run (-> planning) or an apply_queued one
+ * (-> applying). The update is conditional on the status it read, so two executors sharing a
+ * PostgreSQL database never both claim a run. First, workspaces whose queue can move on do.
+ */
+export async function claimRun(db: Db, executor: string, now: string): Promise<ClaimedRun | null> {
+  await writeTransaction(db, async (tx) => {
+    const waiting = await tx
+      .selectFrom('runs')
+      .select('workspace_id')
+      .distinct()
+      .where('status', '=', 'pending')
+      .where('configuration_version_id', 'is not', null)
+      .limit(literalLimit(100))
+      .execute();
+    for (const w of waiting) await scheduleWorkspace(tx, w.workspace_id, now);
+  });
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const next = await db
+      .selectFrom('runs')
+      .selectAll()
+      .where('status', 'in', ['plan_queued', 'apply_queued'])
+      .where('configuration_version_id', 'is not', null)
+      .orderBy('seq')
+      .executeTakeFirst();
+    if (!next) return null;
+    const phase: Phase = next.status === 'plan_queued' ? 'plan' : 'apply';
+    const to: RunStatus = phase === 'plan' ? 'planning' : 'applying';
+    const claimed = await writeTransaction(db, async (tx) => {
+      const result = await tx
+        .updateTable('runs')
+        .set({
+          status: to,
+          claimed_by: executor,
+          heartbeat_at: now,
+          updated_at: now,
+          status_timestamps: stamped(next, now, to),
+          ...(phase === 'plan'
+            ? { plan_status: 'running', plan_started_at: now }
+            : { apply_status: 'running', apply_started_at: now }),
+        })
+        .where('id', '=', next.id)
+        .where('status', '=', next.status)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await tx
+        .updateTable('workspaces')
+        .set({ current_run_status: to })
+        .where('id', '=', next.workspace_id)
+        .where('current_run_id', '=', next.id)
+        .execute();
+      await appendLogTx(tx, next.id, phase, LOG_START);
+      return true;
+    });
+    if (!claimed) continue;
+    const ws = await db
+      .selectFrom('workspaces')
+      .select(['terraform_version', 'working_directory'])
+      .where('id', '=', next.workspace_id)
+      .executeTakeFirst();
+    return {
+      runId: next.id,
+      workspaceId: next.workspace_id,
+      phase,
+      configurationVersionId: next.configuration_version_id!,
+      isDestroy: next.is_destroy === 1,
+      refresh: next.refresh === 1,
+      refreshOnly: next.refresh_only === 1,
+      planOnly: next.plan_only === 1,
+      targetAddrs: json(next.target_addrs, []),
+      replaceAddrs: json(next.replace_addrs, []),
+      variables: json(next.variables, []),
+      terraformVersion: ws?.terraform_version ?? 'latest',
+      workingDirectory: ws?.working_directory || null,
+    };
+  }
+  return null;
+}

@@ -1,0 +1,199 @@
+import type { Selectable, Updateable } from 'kysely';
+import { conflict, notAuthorized, notFound } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
+import { holderOf, lockedByOther, sameHolder, type LockHolder } from '../../domain/lock.js';
+import type { PageRequest, Paged } from '../../domain/paging.js';
+import { can, type OrgFacts } from '../../domain/policy.js';
+import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
+import type { RunsTable } from '../../store/schema.js';
+import { writeTransaction, type Tx } from '../../store/transaction.js';
+import type { ServiceContext } from '../context.js';
+import { isExecuted, toExecutedRun } from './run-rows.js';
+import { promoteIntermediateState } from '../state/state-versions.js';
+import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from '../workspaces/workspaces-read.js';
+import { inOrganizationOf } from '../write-scope.js';
+import { inPage } from '../../store/literal-limit.js';
+
+type RunRow = Selectable<RunsTable>;
+
+export interface RunInput {
+  workspaceId: string;
+  message: string | null;
+  isDestroy: boolean;
+}
+
+/** What an executor reports with a status change (berth extension `actions/report`). */
+export interface RunReport {
+  status: RunStatus;
+  /** When the change happened (default: now). Lets importers record past runs with real durations. */
+  at?: string;
+  errorMessage?: string | null;
+  policyCheckFailed?: boolean;
+}
+
+function toRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): Run {
+  const mayRun = can(ctx.actor, 'workspace:queue-run', facts);
+  const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
+  const status = row.status as RunStatus;
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    status,
+    message: row.message,
+    isDestroy: row.is_destroy === 1,
+    source: row.source,
+    planStartedAt: row.plan_started_at,
+    planFinishedAt: row.plan_finished_at,
+    applyStartedAt: row.apply_started_at,
+    applyFinishedAt: row.apply_finished_at,
+    errorMessage: row.error_message,
+    policyCheckFailed: row.policy_check_failed === 1,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    permissions: {
+      canApply: mayApply && canMove(status, 'apply_queued'),
+      canCancel: mayRun && canMove(status, 'canceled'),
+      canDiscard: mayRun && canMove(status, 'discarded'),
+    },
+  };
+}
+
+/** The run and its workspace, 404 unless the caller may read the workspace. */
+async function readableRun(ctx: ServiceContext, db: Tx, id: string) {
+  const row = await db.selectFrom('runs').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound(`run ${id} not found`);
+  const { row: ws, facts } = await readableWorkspace(ctx, { id: row.workspace_id }, db).catch(() => {
+    throw notFound(`run ${id} not found`);
+  });
+  return { row, ws, facts };
+}
+
+export async function createRun(ctx: ServiceContext, input: RunInput): Promise<Run> {
+  const now = ctx.clock.now().toISOString();
+  const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'workspaces', input.workspaceId), async (tx) => {
+    const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
+      throw notFound(`workspace ${input.workspaceId} not found`);
+    });
+    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('queue runs in this workspace');
+    // A destroy run applies by nature: it needs permission to apply.
+    if (input.isDestroy && !can(ctx.actor, 'workspace:apply-run', facts))
+      throw notAuthorized('queue destroy runs in this workspace');
+    // A recorded run: the columns of executed runs (run-execution.ts) keep their defaults.
+    const row = {
+      seq: 0,
+      id: newId('run'),
+      workspace_id: ws.id,
+      status: 'pending',
+      message: input.message,
+      is_destroy: input.isDestroy ? 1 : 0,
+      source: 'tfe-api',
+      plan_started_at: null,
+      plan_finished_at: null,
+      apply_started_at: null,
+      apply_finished_at: null,
+      error_message: null,
+      policy_check_failed: 0,
+      created_by_kind: ctx.actor.kind,
+      created_by_id: ctx.actor.tokenId,
+      created_at: now,
+      updated_at: now,
+    } as RunRow;
+    const { seq: _seq, ...values } = row;
+    await tx.insertInto('runs').values(values).execute();
+    await tx
+      .updateTable('workspaces')
+      .set({ current_run_id: row.id, current_run_status: 'pending', current_run_created_at: now })
+      .where('id', '=', ws.id)
+      .execute();
+    return { row, facts };
+  });
+  return toRun(ctx, row, facts);
+}
+
+export async function getRun(ctx: ServiceContext, id: string): Promise<Run> {
+  const { row, facts } = await readableRun(ctx, ctx.db, id);
+  return toRun(ctx, row, facts);
+}
+
+/** The runs of a workspace, newest first. */
+export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: PageRequest): Promise<Paged<Run>> {
+  const { row: ws, facts } = await readableWorkspace(ctx, ref);
+  const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id);
+  const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
+  // A run berth executes is listed with what it executed (its options, phases and counts).
+  const items = rows.map((r) => (isExecuted(r) ? toExecutedRun(ctx, r, facts) : toRun(ctx, r, facts)));
+  return { items, total: Number(n), page };
+}
+
+function heldBy(ws: WorkspaceRow, holder: LockHolder): boolean {
+  return sameHolder({ kind: ws.locked_by_kind as LockHolder['kind'], id: ws.locked_by_id ?? '' }, holder);
+}
+
+function runHolds(ws: WorkspaceRow, runId: string): boolean {
+  return ws.locked === 1 && ws.locked_by_kind === 'runs' && ws.locked_by_id === runId;
+}
+
+/**
+ * Moves a run to `report.status`, recording phase times. A run that starts planning or applying
+ * takes the workspace lock (409 when someone else holds it); a run that ends releases it,
+ * promoting the state it wrote, as an unlock does. When the caller itself holds the workspace
+ * lock (a person recording history while they keep the workspace locked), the run works under
+ * that lock: it neither takes nor releases it.
+ */
+export async function transitionRun(ctx: ServiceContext, id: string, report: RunReport): Promise<Run> {
+  const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
+    const { row, ws, facts } = await readableRun(ctx, tx, id);
+    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('change runs in this workspace');
+    // A run berth executes moves by its executor (run-execution.ts); a report would fake its progress.
+    if (row.configuration_version_id !== null)
+      throw conflict(`Run ${id} is executed by berth: its progress cannot be reported`);
+    const from = row.status as RunStatus;
+    const to = report.status;
+    // Confirming or applying needs permission to apply; the rest of a run's life, to plan.
+    if (['confirmed', 'apply_queued', 'applying'].includes(to) && !can(ctx.actor, 'workspace:apply-run', facts)) {
+      throw notAuthorized('apply runs in this workspace');
+    }
+    if (!canMove(from, to)) throw conflict(`Run ${id} cannot move from ${from} to ${to}`);
+    const at = report.at ?? ctx.clock.now().toISOString();
+    const changes: Updateable<RunsTable> = { status: to, updated_at: ctx.clock.now().toISOString() };
+    if (to === 'planning') changes.plan_started_at = at;
+    if (from === 'planning') changes.plan_finished_at = at;
+    if (to === 'applying') changes.apply_started_at = at;
+    if (from === 'applying') changes.apply_finished_at = at;
+    if (report.errorMessage !== undefined) changes.error_message = report.errorMessage;
+    if (report.policyCheckFailed !== undefined) changes.policy_check_failed = report.policyCheckFailed ? 1 : 0;
+
+    const locking = LOCKING_STATUSES.includes(to);
+    const heldByCaller = ws.locked === 1 && heldBy(ws, holderOf(ctx.actor));
+    if (locking && !runHolds(ws, id) && !heldByCaller) {
+      if (ws.locked === 1) {
+        throw conflict(lockedByOther({ kind: ws.locked_by_kind as LockHolder['kind'], id: ws.locked_by_id ?? '' }));
+      }
+      await tx
+        .updateTable('workspaces')
+        .set({
+          locked: 1,
+          locked_by_kind: 'runs',
+          locked_by_id: id,
+          locked_reason: `Locked by Run ${id}`,
+          locked_at: at,
+        })
+        .where('id', '=', ws.id)
+        .execute();
+    }
+    if ((FINAL_STATUSES.includes(to) || !locking) && runHolds(ws, id)) {
+      await promoteIntermediateState(tx, ws.id);
+      await tx
+        .updateTable('workspaces')
+        .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })
+        .where('id', '=', ws.id)
+        .execute();
+    }
+    await tx.updateTable('runs').set(changes).where('id', '=', id).execute();
+    if (ws.current_run_id === id)
+      await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
+    return { row: { ...row, ...changes }, facts };
+  });
+  return toRun(ctx, row, facts);
+}
