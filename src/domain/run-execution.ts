@@ -1,5 +1,6 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { Run, RunStatus } from './run.js';
+import { createHmac } from 'node:crypto';
+import { LOCKING_STATUSES, type Run, type RunStatus } from './run.js';
+import { signedUntilValid } from './state-url.js';
 
 /**
  * Runs that berth executes itself (`berth serve --execute-runs`, experimental; issue 34): the
@@ -81,18 +82,7 @@ export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_-]{0,127}$/;
 export const RESOURCE_ADDRESS = /^[A-Za-z0-9_.\-[\]"*]{1,512}$/;
 
 /** The statuses in which an executed run is in its workspace's queue and holds it (one at a time). */
-export const ACTIVE_STATUSES: RunStatus[] = [
-  'plan_queued',
-  'planning',
-  'planned',
-  'cost_estimated',
-  'policy_checked',
-  'policy_soft_failed',
-  'policy_override',
-  'confirmed',
-  'apply_queued',
-  'applying',
-];
+export const ACTIVE_STATUSES: RunStatus[] = ['plan_queued', ...LOCKING_STATUSES];
 
 /**
  * The statuses a user's action may move an executed run from: apply (planned -> confirmed),
@@ -120,12 +110,7 @@ export function runUrlValid(
   signature: string | undefined,
   now: Date,
 ): boolean {
-  if (expires === undefined || signature === undefined || !/^\d{1,12}$/.test(expires)) return false;
-  const at = Number(expires);
-  if (at * 1000 <= now.getTime()) return false;
-  const expected = Buffer.from(runUrlSignature(key, purpose, id, at));
-  const given = Buffer.from(signature);
-  return expected.length === given.length && timingSafeEqual(expected, given);
+  return signedUntilValid(expires, signature, now, (at) => runUrlSignature(key, purpose, id, at));
 }
 
 /** How long a log URL works: logs are read while a plan or apply runs, for up to its time limit. */

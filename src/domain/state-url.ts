@@ -43,10 +43,24 @@ export function stateUrlValid(
   signature: string | undefined,
   now: Date,
 ): boolean {
+  return signedUntilValid(expires, signature, now, (at) => stateUrlSignature(key, id, kind, use, at));
+}
+
+/**
+ * Whether an `expires` (seconds since the epoch, as signed) is still ahead of `now` and
+ * `signature` is what `sign` makes of it, compared in constant time: the check of every signed
+ * URL berth hands out (hosted state, configuration uploads, run logs).
+ */
+export function signedUntilValid(
+  expires: string | undefined,
+  signature: string | undefined,
+  now: Date,
+  sign: (expires: number) => string,
+): boolean {
   if (expires === undefined || signature === undefined || !/^\d{1,12}$/.test(expires)) return false;
   const at = Number(expires);
   if (at * 1000 <= now.getTime()) return false;
-  const expected = Buffer.from(stateUrlSignature(key, id, kind, use, at));
+  const expected = Buffer.from(sign(at));
   const given = Buffer.from(signature);
   return expected.length === given.length && timingSafeEqual(expected, given);
 }

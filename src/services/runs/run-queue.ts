@@ -1,7 +1,6 @@
 import type { Selectable, Updateable } from 'kysely';
 import type { Kysely } from 'kysely';
 import { invalid, notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
 import { can } from '../../domain/policy.js';
 import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
 import { ACTIVE_STATUSES, LOG_START, type ExecutedRun, type RunVariable } from '../../domain/run-execution.js';
@@ -12,7 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
-import { appendLogTx, json, stamped, toExecutedRun, type Phase, type RunRow } from './run-rows.js';
+import { appendLogTx, json, newRunColumns, stamped, toExecutedRun, type Phase, type RunRow } from './run-rows.js';
 
 /**
  * The queue of executed runs: creating them (from the API or an upload), the per-workspace FIFO
@@ -44,22 +43,7 @@ function newRunRow(
   now: string,
 ): NewRun {
   return {
-    id: newId('run'),
-    workspace_id: workspaceId,
-    status: 'pending',
-    message: input.message,
-    is_destroy: input.isDestroy ? 1 : 0,
-    source: 'tfe-api',
-    plan_started_at: null,
-    plan_finished_at: null,
-    apply_started_at: null,
-    apply_finished_at: null,
-    error_message: null,
-    policy_check_failed: 0,
-    created_by_kind: creator.kind,
-    created_by_id: creator.id,
-    created_at: now,
-    updated_at: now,
+    ...newRunColumns(workspaceId, input, creator, now),
     configuration_version_id: input.configurationVersionId,
     plan_only: input.planOnly ? 1 : 0,
     refresh: input.refresh ? 1 : 0,

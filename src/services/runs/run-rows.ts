@@ -1,7 +1,8 @@
 import type { Selectable } from 'kysely';
 import { notFound } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
 import { can, type OrgFacts } from '../../domain/policy.js';
-import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
+import { FINAL_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
 import {
   APPLYABLE,
   CANCELABLE,
@@ -31,14 +32,39 @@ function counts(a: number | null, c: number | null, d: number | null): ResourceC
   return a === null ? null : { additions: a, changes: c ?? 0, destructions: d ?? 0 };
 }
 
-export function toExecutedRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): ExecutedRun {
-  const mayRun = can(ctx.actor, 'workspace:queue-run', facts);
-  const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
-  const status = row.status as RunStatus;
+/** The columns every new run starts with, recorded or executed: pending, no phase yet. */
+export function newRunColumns(
+  workspaceId: string,
+  run: { message: string | null; isDestroy: boolean },
+  creator: { kind: string | null; id: string | null },
+  now: string,
+) {
+  return {
+    id: newId('run'),
+    workspace_id: workspaceId,
+    status: 'pending',
+    message: run.message,
+    is_destroy: run.isDestroy ? 1 : 0,
+    source: 'tfe-api',
+    plan_started_at: null,
+    plan_finished_at: null,
+    apply_started_at: null,
+    apply_finished_at: null,
+    error_message: null,
+    policy_check_failed: 0,
+    created_by_kind: creator.kind,
+    created_by_id: creator.id,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** What every run shows, recorded or executed: the row's own columns, without permissions. */
+export function runBase(row: RunRow): Omit<Run, 'permissions'> {
   return {
     id: row.id,
     workspaceId: row.workspace_id,
-    status,
+    status: row.status as RunStatus,
     message: row.message,
     isDestroy: row.is_destroy === 1,
     source: row.source,
@@ -50,6 +76,15 @@ export function toExecutedRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts)
     policyCheckFailed: row.policy_check_failed === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+  };
+}
+
+export function toExecutedRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): ExecutedRun {
+  const mayRun = can(ctx.actor, 'workspace:queue-run', facts);
+  const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
+  const status = row.status as RunStatus;
+  return {
+    ...runBase(row),
     permissions: {
       canApply: mayApply && APPLYABLE.includes(status),
       canCancel: mayRun && CANCELABLE.includes(status),

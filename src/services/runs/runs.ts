@@ -1,6 +1,5 @@
 import type { Selectable, Updateable } from 'kysely';
 import { conflict, notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
 import { holderOf, lockedByOther, sameHolder, type LockHolder } from '../../domain/lock.js';
 import type { PageRequest, Paged } from '../../domain/paging.js';
 import { can, type OrgFacts } from '../../domain/policy.js';
@@ -8,7 +7,7 @@ import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } f
 import type { RunsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
-import { isExecuted, toExecutedRun } from './run-rows.js';
+import { isExecuted, newRunColumns, runBase, toExecutedRun } from './run-rows.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from '../workspaces/workspaces-read.js';
 import { inOrganizationOf } from '../write-scope.js';
@@ -36,20 +35,7 @@ function toRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): Run {
   const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
   const status = row.status as RunStatus;
   return {
-    id: row.id,
-    workspaceId: row.workspace_id,
-    status,
-    message: row.message,
-    isDestroy: row.is_destroy === 1,
-    source: row.source,
-    planStartedAt: row.plan_started_at,
-    planFinishedAt: row.plan_finished_at,
-    applyStartedAt: row.apply_started_at,
-    applyFinishedAt: row.apply_finished_at,
-    errorMessage: row.error_message,
-    policyCheckFailed: row.policy_check_failed === 1,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    ...runBase(row),
     permissions: {
       canApply: mayApply && canMove(status, 'apply_queued'),
       canCancel: mayRun && canMove(status, 'canceled'),
@@ -81,22 +67,7 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
     // A recorded run: the columns of executed runs (run-execution.ts) keep their defaults.
     const row = {
       seq: 0,
-      id: newId('run'),
-      workspace_id: ws.id,
-      status: 'pending',
-      message: input.message,
-      is_destroy: input.isDestroy ? 1 : 0,
-      source: 'tfe-api',
-      plan_started_at: null,
-      plan_finished_at: null,
-      apply_started_at: null,
-      apply_finished_at: null,
-      error_message: null,
-      policy_check_failed: 0,
-      created_by_kind: ctx.actor.kind,
-      created_by_id: ctx.actor.tokenId,
-      created_at: now,
-      updated_at: now,
+      ...newRunColumns(ws.id, input, { kind: ctx.actor.kind, id: ctx.actor.tokenId }, now),
     } as RunRow;
     const { seq: _seq, ...values } = row;
     await tx.insertInto('runs').values(values).execute();
