@@ -9,7 +9,7 @@ import { CACHE, ROOT } from '../lib.mjs';
 const ENTRY = `
 export { createApp } from './src/api/app.ts';
 export { openStore } from './src/store/open.ts';
-export { loadSettings } from './src/services/settings.ts';
+export { loadSettings } from './src/services/instance/settings.ts';
 export { LOCAL_SITE_ADMIN } from './src/domain/actor.ts';
 `;
 

@@ -309,8 +309,8 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
       return this.missingArguments((err as Error & { args: { name: string; description?: string }[] }).args);
     if (/^Nonexistent flags?: /.test(err.message) && Array.isArray((err as { flags?: unknown }).flags))
       return this.unknownFlags((err as Error & { flags: string[] }).flags);
-    // this.exit: nothing to print.
-    if (err.name === 'ExitError') return super.catch(err);
+    // this.exit (oclif's ExitError, code EEXIT: its class name may not survive bundling): nothing to print.
+    if (err.name === 'ExitError' || (err as { code?: unknown }).code === 'EEXIT') return super.catch(err);
     // oclif's own errors (parse errors, this.error) keep their exit codes, printed in berth's one
     // style (`Error: ...`), not oclif's (` ›   Error: ...`).
     if (err.oclif !== undefined) return this.oclifFailure(err, err.oclif.exit ?? 1);

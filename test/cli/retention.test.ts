@@ -117,7 +117,7 @@ describe('berth workspace retention, org retention, maintenance prune (local mod
     expect(count(wsId)).toBe(3);
     const refused = await berth('maintenance', 'prune');
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('Pruning deletes 1 state versions and 0 runs in 1 workspaces');
+    expect(refused.stderr).toContain('Pruning deletes 1 state version and 0 runs in 1 workspace.');
     expect(count(wsId)).toBe(3);
     const res = await json('maintenance', 'prune', '--yes');
     expect(res).toEqual({ workspaces: 1, 'state-versions': 1, runs: 0 });
