@@ -126,7 +126,8 @@ describe('serve while PostgreSQL is down', () => {
     const logged = lines.slice(before);
     for (const [method, path] of requests)
       expect(
-        logged.some((l) => l.startsWith(`${method} ${path} 503 `)),
+        // An access line: the time of the answer, then the request.
+        logged.some((l) => l.includes(`Z ${method} ${path} 503 `)),
         `${method} ${path} in\n${logged.join('\n')}`,
       ).toBe(true);
     expect(logged.filter((l) => /^\s+at /.test(l))).toEqual([]);
