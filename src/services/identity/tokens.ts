@@ -235,7 +235,8 @@ export async function createUserToken(
   });
 }
 
-function toInfo(row: Selectable<TokensTable>, organizationName: string | null = null): TokenInfo {
+/** A token row as the API shows it (never its secret). */
+export function toInfo(row: Selectable<TokensTable>, organizationName: string | null = null): TokenInfo {
   return {
     id: row.id,
     kind: row.kind,

@@ -5,7 +5,7 @@ import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';
 import { creatorFromRow } from '../teams/team-tokens.js';
-import { creatorOf, insertToken } from '../identity/tokens.js';
+import { creatorOf, insertToken, toInfo } from '../identity/tokens.js';
 import { inOrganizationNamed } from '../write-scope.js';
 
 /**
@@ -75,18 +75,8 @@ export async function readOrganizationToken(
   const org = await orgForTokens(ctx, ctx.db, orgName);
   const row = await tokenRow(ctx.db, org.id, type);
   if (!row) throw notFound('the organization has no such token');
-  return {
-    id: row.id,
-    kind: row.kind,
-    description: row.description,
-    createdAt: row.created_at,
-    lastUsedAt: row.last_used_at,
-    expiredAt: row.expired_at,
-    createdBy: creatorFromRow(row),
-    userId: null,
-    teamId: null,
-    organizationName: org.name,
-  };
+  // An organization token's row names no user or team.
+  return { ...toInfo(row, org.name), createdBy: creatorFromRow(row) };
 }
 
 export async function deleteOrganizationToken(
