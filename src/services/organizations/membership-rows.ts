@@ -51,12 +51,25 @@ export async function addCreatorMembership(tx: Tx, organizationId: string, userI
     .execute();
 }
 
+/** Memberships whose teams one query reads: about 2,500 team references (a few ms) at most. */
+const TEAMS_READ_PER_QUERY = 25;
+
 /**
  * The teams of each membership, ordered by team name: the teams an active member is in, or the
- * teams an invited member will join when they accept.
+ * teams an invited member will join when they accept. Many memberships (a team's 1,000, each in
+ * 100 teams) are read a slice at a time, with a turn of the event loop between two slices, so that
+ * one caller's large answer does not hold up everybody else's requests (issue 32, item 2).
  */
 export async function teamIdsOf(db: Tx, rows: MembershipRow[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(rows.map((r) => [r.id, []]));
+  for (let start = 0; start < rows.length; start += TEAMS_READ_PER_QUERY) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    await readTeamIds(db, rows.slice(start, start + TEAMS_READ_PER_QUERY), out);
+  }
+  return out;
+}
+
+async function readTeamIds(db: Tx, rows: MembershipRow[], out: Map<string, string[]>): Promise<void> {
   const active = rows.filter((r) => r.status === 'active');
   const invited = rows.filter((r) => r.status !== 'active');
   if (active.length > 0) {
@@ -88,7 +101,6 @@ export async function teamIdsOf(db: Tx, rows: MembershipRow[]): Promise<Map<stri
       .execute();
     for (const t of found) out.get(t.membership_id)?.push(t.id);
   }
-  return out;
 }
 
 /**
