@@ -99,6 +99,19 @@ import SshKeyCreate from '../commands/ssh-key/create.js';
 import SshKeyDelete from '../commands/ssh-key/delete.js';
 import SshKeyList from '../commands/ssh-key/list.js';
 import TagsList from '../commands/tags/list.js';
+import VarList from '../commands/var/list.js';
+import VarSet from '../commands/var/set.js';
+import VarUnset from '../commands/var/unset.js';
+import VarsetApply from '../commands/varset/apply.js';
+import VarsetCreate from '../commands/varset/create.js';
+import VarsetDelete from '../commands/varset/delete.js';
+import VarsetList from '../commands/varset/list.js';
+import VarsetRemove from '../commands/varset/remove.js';
+import VarsetShow from '../commands/varset/show.js';
+import VarsetUpdate from '../commands/varset/update.js';
+import VarsetVarList from '../commands/varset/var/list.js';
+import VarsetVarSet from '../commands/varset/var/set.js';
+import VarsetVarUnset from '../commands/varset/var/unset.js';
 import WorkspaceRetentionDelete from '../commands/workspace/retention/delete.js';
 import WorkspaceRetentionSet from '../commands/workspace/retention/set.js';
 import WorkspaceRetentionShow from '../commands/workspace/retention/show.js';
@@ -215,6 +228,19 @@ export const COMMANDS = {
   'ssh-key:delete': SshKeyDelete,
   'ssh-key:list': SshKeyList,
   'tags:list': TagsList,
+  'var:list': VarList,
+  'var:set': VarSet,
+  'var:unset': VarUnset,
+  'varset:apply': VarsetApply,
+  'varset:create': VarsetCreate,
+  'varset:delete': VarsetDelete,
+  'varset:list': VarsetList,
+  'varset:remove': VarsetRemove,
+  'varset:show': VarsetShow,
+  'varset:update': VarsetUpdate,
+  'varset:var:list': VarsetVarList,
+  'varset:var:set': VarsetVarSet,
+  'varset:var:unset': VarsetVarUnset,
   'workspace:retention:delete': WorkspaceRetentionDelete,
   'workspace:retention:set': WorkspaceRetentionSet,
   'workspace:retention:show': WorkspaceRetentionShow,
