@@ -79,7 +79,9 @@ function dueOf(last: ResultRow | undefined, intervalMs: number): string {
 /** Queues the assessments due at `now` (the scheduler calls it on the hosted edition); answers their runs. */
 export async function queueDueAssessments(db: Db, now: Date, intervalMs: number): Promise<string[]> {
   const rows = await selectWorkspaces(db)
-    .where((eb) => eb.or([eb('workspaces.assessments_enabled', '=', 1), eb('organizations.assessments_enforced', '=', 1)]))
+    .where((eb) =>
+      eb.or([eb('workspaces.assessments_enabled', '=', 1), eb('organizations.assessments_enforced', '=', 1)]),
+    )
     .where('workspaces.current_state_version_id', 'is not', null)
     .execute();
   const queued: string[] = [];

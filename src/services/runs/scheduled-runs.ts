@@ -19,7 +19,14 @@ export type ScheduledKind = 'auto-destroy' | 'assessment';
  */
 export async function claimDueTime(
   tx: Tx,
-  input: { kind: ScheduledKind; workspaceId: string; dueAt: string; runId: string | null; outcome: string; now: string },
+  input: {
+    kind: ScheduledKind;
+    workspaceId: string;
+    dueAt: string;
+    runId: string | null;
+    outcome: string;
+    now: string;
+  },
 ): Promise<boolean> {
   const inserted = await tx
     .insertInto('scheduled_runs')

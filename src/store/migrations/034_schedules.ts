@@ -45,7 +45,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (c) => c.notNull())
     .addColumn('finished_at', 'text')
     .execute();
-  await db.schema.createIndex('assessment_results_workspace').on('assessment_results').columns(['workspace_id', 'seq']).execute();
+  await db.schema
+    .createIndex('assessment_results_workspace')
+    .on('assessment_results')
+    .columns(['workspace_id', 'seq'])
+    .execute();
   await db.schema.createIndex('assessment_results_run').on('assessment_results').columns(['run_id']).execute();
   await db.schema.alterTable('workspaces').addColumn('current_assessment_result_id', 'text').execute();
 }
