@@ -276,13 +276,52 @@ describe('health assessments (hosted edition)', () => {
     const now = (await f.api.get(`${P}/workspaces/${f.web}/current-assessment-result`, { token: f.owner.token })).body
       .data;
     expect(now.attributes).toMatchObject({ drifted: false, succeeded: true });
+
+    // Deleting the workspace takes its results and scheduled times along.
+    const deleted = await f.api.delete(`${P}/workspaces/${f.web}`, { token: f.owner.token });
+    expect(deleted.status, deleted.text).toBe(204);
+    expect(await db().selectFrom('assessment_results').select('id').execute()).toEqual([]);
+    expect(await db().selectFrom('scheduled_runs').select('seq').execute()).toEqual([]);
   });
 
-  it('is not readable on the self-hosted edition nor by a stranger', async () => {
+  it('a failed assessment says so; results are 404 to strangers and on the self-hosted edition', async () => {
     const stranger = await f.api.userToken('stranger');
     const res = await f.api.get(`${P}/workspaces/${f.web}/current-assessment-result`, { token: stranger.token });
     expect(res.status).toBe(404);
     const missing = await f.api.get(`${P}/assessment-results/asmtres-AAAAAAAAAAAAAAAA`, { token: f.owner.token });
     expect(missing.status).toBe(404);
+    // An assessment exists; a stranger still gets 404 for it.
+    await f.api.patch(
+      `${P}/workspaces/${f.web}`,
+      { data: { type: 'workspaces', attributes: { 'assessments-enabled': true } } },
+      { token: f.owner.token },
+    );
+    const [runId] = (await scheduler().tick()).assessments;
+    await claimRun(db(), 'x', at());
+    await finishPhase(db(), runId, 'plan', { outcome: 'errored', errorMessage: 'boom' }, at());
+    const id = (await workspaceDoc(f, f.web)).data.relationships['current-assessment-result'].data.id;
+    const failed = await f.api.get(`${P}/assessment-results/${id}`, { token: f.owner.token });
+    expect(failed.body.data.attributes).toMatchObject({ drifted: null, succeeded: false, 'error-msg': 'boom' });
+    expect((await f.api.get(`${P}/assessment-results/${id}`, { token: stranger.token })).status).toBe(404);
+
+    // The self-hosted edition has no assessments: its scheduler queues none, its routes are 404s.
+    const selfHosted = await accessFixture(await TestApi.create({ settings: EXECUTING, clock }));
+    try {
+      await newConfiguration(selfHosted, selfHosted.web);
+      const s = new Scheduler({
+        db: selfHosted.api.store.db,
+        clock,
+        edition: 'self-hosted',
+        assessmentIntervalMs: DAY,
+        log: () => {},
+      });
+      expect((await s.tick()).assessments).toEqual([]);
+      const res = await selfHosted.api.get(`${P}/workspaces/${selfHosted.web}/current-assessment-result`, {
+        token: selfHosted.owner.token,
+      });
+      expect(res.status).toBe(404);
+    } finally {
+      await selfHosted.api.close();
+    }
   });
 });
