@@ -39,7 +39,7 @@ describeTerraform(
       });
       const text = await res.text();
       const json = res.headers.get('content-type')?.includes('json') && text;
-      return { status: res.status, body: json ? (JSON.parse(text)) : null, text };
+      return { status: res.status, body: json ? JSON.parse(text) : null, text };
     };
     /** Polls `probe` until it answers something, within BOUND_MS. */
     const waitFor = async <T>(what: string, probe: () => Promise<T | undefined>): Promise<T> => {
