@@ -30,6 +30,7 @@ import { adminSettingsRoutes } from './routes/admin-settings.js';
 import { workspaceRoutes } from './routes/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
+import { assessmentResultRoutes } from './routes/assessment-results.js';
 import { organizationRunQueueRoutes } from './routes/organization-run-queue.js';
 import { runsMayHaveQueued } from '../runner/wake.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
@@ -126,6 +127,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', runRoutes());
   v2.route('/', runExecutionRoutes());
   v2.route('/', organizationRunQueueRoutes());
+  v2.route('/', assessmentResultRoutes());
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', variableRoutes());
   v2.route('/', auditTrailRoutes());

@@ -101,6 +101,8 @@ export interface ServeOptions {
   consoleDir?: string;
   /** Execute runs (experimental, `--execute-runs`): the terraform binary and the executor's bounds. */
   executeRuns?: { terraformPath: string; concurrency: number; timeLimitMs: number; heartbeatTimeoutMs?: number };
+  /** The scheduler (src/scheduler/: auto-destroy, health assessments), started with executeRuns. */
+  scheduler?: { intervalMs?: number; assessmentIntervalMinutes?: number };
 }
 
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
@@ -232,6 +234,22 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     const started = new Executor(inProcessPort(store.db, appClock), { ...options.executeRuns, log: options.log });
     started.start();
     executor = started;
+  }
+  // The scheduler (src/scheduler/): it queues runs, so only where runs execute.
+  let scheduler: { stop(): Promise<void> } | null = null;
+  if (options.executeRuns) {
+    const { Scheduler, DEFAULT_ASSESSMENT_INTERVAL_MINUTES } = await import('../scheduler/scheduler.js');
+    const minutes = options.scheduler?.assessmentIntervalMinutes ?? DEFAULT_ASSESSMENT_INTERVAL_MINUTES;
+    const started = new Scheduler({
+      db: store.db,
+      clock: appClock,
+      intervalMs: options.scheduler?.intervalMs,
+      edition: settings.edition,
+      assessmentIntervalMs: minutes * 60_000,
+      log: options.log,
+    });
+    started.start();
+    scheduler = started;
   }
 
   // Access log lines are written in batches (access-log.ts).
@@ -520,7 +538,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       clearInterval(statistics);
-      const executorStopped = executor?.stop() ?? Promise.resolve();
+      const executorStopped = Promise.all([executor?.stop(), scheduler?.stop()]);
       collector.stop();
       // Stop accepting; answer what arrives on open connections with Connection: close; close the
       // ones that stay quiet, cleanly (connections.ts): no client meets a reset.

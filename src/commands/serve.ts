@@ -118,6 +118,18 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 2,
       env: 'BERTH_RUN_HEARTBEAT_TIMEOUT',
     }),
+    'assessment-interval': Flags.integer({
+      description:
+        'minutes between health assessments of a workspace (hosted edition, assessments-enabled, --execute-runs); 0 turns them off',
+      default: 24 * 60,
+      min: 0,
+    }),
+    'scheduler-interval-ms': Flags.integer({
+      description: "milliseconds between the scheduler's rounds (auto-destroy, assessments); for tests",
+      default: 60_000,
+      min: 100,
+      hidden: true,
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -208,6 +220,10 @@ export default class Serve extends BerthCommand<typeof Serve> {
               timeLimitMs: this.flags['run-time-limit'] * 60_000,
               heartbeatTimeoutMs: this.flags['run-heartbeat-timeout'] * 1000,
             },
+      scheduler: {
+        intervalMs: this.flags['scheduler-interval-ms'],
+        assessmentIntervalMinutes: this.flags['assessment-interval'],
+      },
       limits: {
         maxHeaderSize: this.flags['max-header-size'],
         headersTimeoutMs: this.flags['headers-timeout'] * 1000,

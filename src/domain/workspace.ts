@@ -127,6 +127,8 @@ export interface Workspace {
   latestChangeAt: string;
   currentRunId: string | null;
   currentStateVersionId: string | null;
+  /** The latest finished health assessment (hosted edition), null before the first. */
+  currentAssessmentResultId: string | null;
   /** The assigned SSH key, or null. */
   sshKeyId: string | null;
   /** The workspace's own data retention policy (type and id), or null (self-hosted edition). */

@@ -174,6 +174,8 @@ export interface WorkspacesTable {
   current_run_status: string | null;
   current_run_created_at: string | null;
   current_state_version_id: string | null;
+  /** The latest finished health assessment (migration 034), null before the first. */
+  current_assessment_result_id: Generated<string | null>;
   ssh_key_id: Generated<string | null>;
   /** Migration 024; 1 (true) unless set. */
   structured_run_output_enabled: Generated<number>;
@@ -515,6 +517,41 @@ export interface TerraformLoginCodesTable {
   used_at: string | null;
 }
 
+/** A serve instance's hold on a scheduled task family (migration 034, src/scheduler/lease.ts). */
+export interface SchedulerLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: string;
+}
+
+/** What the scheduler did for a workspace's due time (migration 034): once per kind, workspace and due time. */
+export interface ScheduledRunsTable {
+  seq: Generated<number>;
+  /** `auto-destroy` or `assessment`. */
+  kind: string;
+  workspace_id: string;
+  due_at: string;
+  run_id: string | null;
+  /** `queued`, or why nothing was queued (`no-configuration`, `destroy-not-allowed`, `no-resources`). */
+  outcome: string;
+  created_at: string;
+}
+
+/** A health assessment (migration 034): its run and what its refresh-only plan found. */
+export interface AssessmentResultsTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  run_id: string;
+  /** `pending` while its run plans, then `finished`, `errored` or `canceled`. */
+  status: string;
+  drifted: number | null;
+  succeeded: number | null;
+  error_msg: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -553,5 +590,8 @@ export interface DB {
   terraform_login_codes: TerraformLoginCodesTable;
   security_generation: SecurityGenerationTable;
   workspace_counts: WorkspaceCountsTable;
+  scheduler_leases: SchedulerLeasesTable;
+  scheduled_runs: ScheduledRunsTable;
+  assessment_results: AssessmentResultsTable;
   berth_migrations: MigrationsTable;
 }

@@ -147,7 +147,10 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
       ? toOne('state-versions', ws.currentStateVersionId, `${wsPath}/current-state-version`)
       : { data: null },
     'current-configuration-version': { data: null },
-    'current-assessment-result': { data: null },
+    'current-assessment-result':
+      options.edition === 'hosted' && ws.currentAssessmentResultId
+        ? toOne('assessment-results', ws.currentAssessmentResultId, `${wsPath}/current-assessment-result`)
+        : { data: null },
     readme: { data: null },
     outputs: { data: (options.outputs ?? []).map((o) => ({ type: 'workspace-outputs', id: o.id })) },
     vars: { data: [] },

@@ -85,6 +85,8 @@ export interface WorkspaceExtras {
   sshKey?: string | null;
   /** The workspaces that may read its state, by name (undefined: not read). */
   remoteStateConsumers?: string[];
+  /** What the current health assessment found (hosted edition; null: none yet). */
+  drift?: string | null;
 }
 
 export function workspaceFields(
@@ -139,7 +141,8 @@ export function workspaceFields(
     ['Created', a['created-at']],
     ['Updated', a['updated-at']],
   ];
-  if ('assessments-enabled' in a) fields.splice(9, 0, ['Assessments', a['assessments-enabled']]);
+  if ('assessments-enabled' in a)
+    fields.splice(9, 0, ['Assessments', a['assessments-enabled']], ['Drift', extras.drift ?? null]);
   return renderFields(fields);
 }
 

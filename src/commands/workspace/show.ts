@@ -4,6 +4,26 @@ import { agentPoolOf, workspaceExtras } from '../../cli/related-names.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
 import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
+import type { BerthClient } from '../../client/client.js';
+import type { Resource } from '../../client/jsonapi.js';
+import { BerthError } from '../../domain/errors.js';
+import { relativeTime } from '../../cli/human-time.js';
+
+/** The Drift line: what the workspace's current health assessment found (hosted edition). */
+async function driftOf(client: BerthClient, ws: Resource): Promise<string | null> {
+  const rel = ws.relationships?.['current-assessment-result']?.data;
+  if (!rel || Array.isArray(rel)) return null;
+  try {
+    const a = (await client.get(`/assessment-results/${encodeURIComponent(rel.id)}`)).data.attributes;
+    const when = `assessed ${relativeTime(String(a['created-at']))}`;
+    if (a.succeeded !== true)
+      return `unknown: the assessment failed (${typeof a['error-msg'] === 'string' ? a['error-msg'] : 'no message'}), ${when}`;
+    return a.drifted ? `drifted: resources changed outside of Terraform, ${when}` : `none, ${when}`;
+  } catch (err) {
+    if (!(err instanceof BerthError)) throw err;
+    return null;
+  }
+}
 
 export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
   static override summary = 'Show a workspace.';
@@ -37,7 +57,9 @@ export default class WorkspaceShow extends BerthCommand<typeof WorkspaceShow> {
     const client = await this.client();
     const result = await new WorkspacesClient(client).get(ref, include);
     const pool = this.jsonMode ? null : await agentPoolOf(client, result.data, 'agent-pool');
-    const extras = this.jsonMode ? {} : await workspaceExtras(client, result.data);
+    const extras = this.jsonMode
+      ? {}
+      : { ...(await workspaceExtras(client, result.data)), drift: await driftOf(client, result.data) };
     this.print(document ? { data: result.data, included: result.included ?? [] } : result.data, () =>
       workspaceFields(result.data, [...(result.included ?? []), ...(pool ? [pool] : [])], extras),
     );

@@ -50,6 +50,7 @@ export function WorkspacePage({ org, name }: { org: string; name: string }) {
         )}
       </p>
       <h1 data-testid="workspace-name">{name}</h1>
+      {ws && <DriftBadge ws={ws} />}
       {ws?.attributes.description && <p data-testid="workspace-description">{ws.attributes.description}</p>}
       <ErrorMessage message={doc.error} />
       {!ws && doc.loading && <div class="card placeholder" aria-busy="true" />}
@@ -69,6 +70,28 @@ export function WorkspacePage({ org, name }: { org: string; name: string }) {
         </>
       )}
     </>
+  );
+}
+
+/** What the workspace's current health assessment found (hosted edition): drifted, no drift, or failed. */
+function DriftBadge({ ws }: { ws: Resource<WorkspaceAttributes> }) {
+  const ref = related(ws, 'current-assessment-result');
+  const result = useApi<Document<{ drifted: boolean | null; succeeded: boolean | null; 'created-at': string }>>(
+    ref ? `/assessment-results/${encodeURIComponent(ref.id)}` : null,
+  );
+  const a = result.data?.data.attributes;
+  if (!a) return null;
+  const [label, kind] = !a.succeeded
+    ? ['assessment failed', 'locked']
+    : a.drifted
+      ? ['drifted', 'locked']
+      : ['no drift', 'unlocked'];
+  return (
+    <p>
+      <span class={`badge ${kind}`} data-testid="drift" title={`Health assessment of ${a['created-at']}`}>
+        {label}
+      </span>
+    </p>
   );
 }
 

@@ -11,6 +11,7 @@ import { parseUploadedState } from '../state/state-parser.js';
 import { type StateVersionRow } from '../state/state-versions.js';
 import { appendLogTx, stamped, type Phase } from './run-rows.js';
 import { setStatus } from './run-queue.js';
+import { finishAssessment } from './assessments.js';
 
 /**
  * The executor's side of an executed run (src/runner/port.ts, in process): its logs, whether to
@@ -54,6 +55,7 @@ export async function finishPhase(db: Db, runId: string, phase: Phase, result: P
     await appendLogTx(tx, runId, phase, LOG_END);
     const c = result.counts;
     if (phase === 'plan') {
+      await finishAssessment(tx, runId, result, now);
       const base: Updateable<RunsTable> = {
         plan_finished_at: now,
         plan_status: result.outcome,

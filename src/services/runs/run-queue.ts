@@ -34,7 +34,7 @@ export interface ExecutedRunInput {
 
 type NewRun = Omit<RunRow, 'seq'>;
 
-function newRunRow(
+export function newRunRow(
   workspaceId: string,
   input: Omit<ExecutedRunInput, 'workspaceId'>,
   creator: { kind: string | null; id: string | null },
@@ -68,7 +68,7 @@ function newRunRow(
 }
 
 /** Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO). */
-async function insertAndQueue(tx: Tx, row: NewRun, now: string): Promise<void> {
+export async function insertAndQueue(tx: Tx, row: NewRun, now: string): Promise<void> {
   await tx.insertInto('runs').values(row).execute();
   if (row.plan_only === 1) {
     await tx
