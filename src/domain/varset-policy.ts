@@ -18,7 +18,10 @@ export function canManageVarsets(actor: Actor, facts: OrgFacts): boolean {
  * Where the caller may read variables: every workspace of the organization, or those of the
  * listed projects plus the listed workspaces.
  */
-export function variableReadScope(actor: Actor, facts: OrgFacts): 'all' | { projectIds: string[]; workspaceIds: string[] } {
+export function variableReadScope(
+  actor: Actor,
+  facts: OrgFacts,
+): 'all' | { projectIds: string[]; workspaceIds: string[] } {
   if (!can(actor, 'organization:read', facts)) return { projectIds: [], workspaceIds: [] };
   if (canManageVarsets(actor, facts)) return 'all';
   if (workspaceAbilities(actor, { ...facts, target: undefined }).variables >= 1) return 'all';

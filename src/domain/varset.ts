@@ -159,7 +159,8 @@ export function parseVarsetInput(
       const seen = new Set<string>();
       out.variables.forEach((x, i) => {
         const slot = `${x.category}:${x.key}`;
-        if (seen.has(slot)) problems.add(`/data/relationships/vars/data/${i}/attributes/key`, 'Key has already been taken');
+        if (seen.has(slot))
+          problems.add(`/data/relationships/vars/data/${i}/attributes/key`, 'Key has already been taken');
         seen.add(slot);
       });
     }
