@@ -34,6 +34,7 @@ import { organizationRunQueueRoutes } from './routes/organization-run-queue.js';
 import { runsMayHaveQueued } from '../runner/wake.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
+import { variableRoutes } from './routes/variables.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
 import { stateOutputRoutes } from './routes/state-outputs.js';
 import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-sign-in.js';
@@ -127,6 +128,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', runExecutionRoutes());
   v2.route('/', organizationRunQueueRoutes());
   v2.route('/', workspaceRelationRoutes());
+  v2.route('/', variableRoutes());
   v2.route('/', auditTrailRoutes());
   v2.route('/', organizationTagRoutes());
   v2.route('/', consoleSignInLinkRoutes());

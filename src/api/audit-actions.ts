@@ -156,6 +156,13 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
     'workspaces',
   ),
 
+  'POST /workspaces/:id/vars': keeping(r('variable.create', 'workspaces', true, 'vars')),
+  'PATCH /workspaces/:workspace_id/vars/:id': r('variable.update', 'vars'),
+  'DELETE /workspaces/:workspace_id/vars/:id': r('variable.delete', 'vars'),
+  'POST /vars': r('variable.create', null, true, 'vars'),
+  'PATCH /vars/:id': r('variable.update', 'vars'),
+  'DELETE /vars/:id': r('variable.delete', 'vars'),
+
   'POST /workspaces/:id/state-versions': r('state-version.create', 'workspaces', true),
   'PUT /state-versions/:id/content': r('state-version.upload', 'state-versions'),
   'PUT /state-versions/:id/json-content': r('state-version.upload', 'state-versions'),

@@ -7,7 +7,9 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
 import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/run-execution.js';
-import type { ClaimedRun, Phase, PhaseResult, RunnerPort } from './port.js';
+import { tfvarsFile } from '../domain/variable.js';
+import { LogScrubber } from './log-scrubber.js';
+import type { ClaimedRun, EffectiveVariables, Phase, PhaseResult, RunnerPort } from './port.js';
 import { onRunsMayHaveQueued } from './wake.js';
 
 /**
@@ -45,6 +47,12 @@ export interface ExecutorOptions {
 export const OVERRIDE_FILE = 'zz_berth_override.tf';
 const OVERRIDE = 'terraform {\n  backend "local" {\n    path = "terraform.tfstate"\n  }\n}\n';
 const VARIABLES_FILE = 'zz_berth_run.auto.tfvars';
+/**
+ * The workspace's Terraform variables. Terraform reads `*.auto.tfvars` files in lexical order, a
+ * later file winning: this name sorts after the configuration's own files (workspace variables
+ * win over them, as in HCP) and before VARIABLES_FILE (a run's `-var` wins over the workspace).
+ */
+export const WORKSPACE_VARIABLES_FILE = 'zz_berth_0_workspace.auto.tfvars';
 const PLAN_FILE = 'berth.tfplan';
 
 interface Child {
@@ -67,6 +75,8 @@ export class Executor {
   private again = false;
   private unsubscribe: (() => void) | null = null;
   private readonly name: string;
+  /** The variables of the runs executing here, read when each phase starts. */
+  private readonly variables = new Map<string, EffectiveVariables>();
   /** The binary's version (`terraform version -json`), asked once. */
   private binaryVersion: Promise<string | null> | null = null;
 
@@ -173,6 +183,9 @@ export class Executor {
     // Three lines first, as HCP's logs start: the CLI skips the first three lines of an apply's log.
     log.write(`Terraform run ${claim.runId} (${claim.phase})\non berth\nInitializing plugins and modules...\n`);
     try {
+      const vars = await this.port.variables(claim.runId);
+      this.variables.set(claim.runId, vars);
+      log.conceal([...vars.terraform, ...vars.env].filter((v) => v.sensitive).map((v) => v.value));
       const refusal = await this.refusal(claim);
       if (refusal) {
         log.write(`\n${refusal}\n`);
@@ -190,12 +203,20 @@ export class Executor {
       log.write(`\nberth could not execute this run: ${(err as Error)?.message ?? String(err)}\n`);
       result = { outcome: 'errored', errorMessage: 'berth could not execute this run' };
     }
+    this.variables.delete(claim.runId);
     await log.flush();
     const keep = claim.phase === 'plan' && result.outcome === 'finished' && result.hasChanges && !claim.planOnly;
     if (keep && dir) this.kept.set(claim.runId, dir);
     else if (dir) await rm(dir, { recursive: true, force: true });
     await this.port.finishPhase(claim.runId, claim.phase, result);
     // A kept folder whose run goes no further is removed at the next tick.
+  }
+
+  /** terraform's environment in a run: the workspace's environment variables, then berth's own (which win). */
+  private runEnv(claim: ClaimedRun, dir: string): NodeJS.ProcessEnv {
+    const env: NodeJS.ProcessEnv = {};
+    for (const v of this.variables.get(claim.runId)?.env ?? []) env[v.key] = v.value;
+    return { ...env, ...cleanEnv(dir) };
   }
 
   /** The version of the one terraform binary this executor runs (null: it does not say). */
@@ -270,6 +291,9 @@ export class Executor {
     await writeFile(join(cwd, OVERRIDE_FILE), OVERRIDE);
     const state = await this.port.currentState(claim.runId);
     if (state) await writeFile(join(cwd, 'terraform.tfstate'), state);
+    const workspaceVariables = this.variables.get(claim.runId)?.terraform ?? [];
+    if (workspaceVariables.length > 0)
+      await writeFile(join(cwd, WORKSPACE_VARIABLES_FILE), tfvarsFile(workspaceVariables));
     if (claim.variables.length > 0)
       await writeFile(join(cwd, VARIABLES_FILE), claim.variables.map((v) => `${v.key} = ${v.value}\n`).join(''));
     const init = await this.terraform(claim, dir, ['init', '-input=false', '-no-color', '-reconfigure'], log, true);
@@ -317,7 +341,7 @@ export class Executor {
     const code = await new Promise<number | null>((resolve) => {
       const child = spawn(this.options.terraformPath, ['show', '-json', '-no-color', PLAN_FILE], {
         cwd: workingDir(claim, dir),
-        env: cleanEnv(dir),
+        env: this.runEnv(claim, dir),
         stdio: ['ignore', 'pipe', 'ignore'],
       });
       child.stdout.on('data', (d: Buffer) => out.push(d));
@@ -350,7 +374,7 @@ export class Executor {
     return new Promise((resolve, reject) => {
       const child = spawn(this.options.terraformPath, args, {
         cwd: workingDir(claim, dir),
-        env: cleanEnv(dir),
+        env: this.runEnv(claim, dir),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const result: Child = { code: null, timedOut: false, stopped: null };
@@ -423,6 +447,7 @@ class LogWriter {
   private written = 0;
   private flushing: Promise<void> = Promise.resolve();
   private cut = false;
+  private scrubber = new LogScrubber([]);
   held = Buffer.alloc(0);
 
   constructor(
@@ -431,13 +456,23 @@ class LogWriter {
     private readonly phase: Phase,
   ) {}
 
+  /** From now on, `values` (sensitive variables) are written `(sensitive value)`. */
+  conceal(values: string[]) {
+    this.scrubber = new LogScrubber(values);
+  }
+
   hold(chunk: Buffer) {
     if (this.held.length < 256 * 1024) this.held = Buffer.concat([this.held, chunk]);
   }
 
   write(chunk: Buffer | string) {
     if (this.cut) return;
-    let buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    this.append(this.scrubber.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
+  }
+
+  private append(scrubbed: Buffer) {
+    let buf = scrubbed;
+    if (buf.length === 0 || this.cut) return;
     if (this.written + buf.length > MAX_LOG_BYTES) {
       buf = Buffer.concat([
         buf.subarray(0, Math.max(0, MAX_LOG_BYTES - this.written)),
@@ -458,6 +493,7 @@ class LogWriter {
   }
 
   async flush() {
+    this.append(this.scrubber.end());
     await this.flushing;
     await this.drain();
   }

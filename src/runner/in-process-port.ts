@@ -11,6 +11,7 @@ import {
   workspaceState,
 } from '../services/runs/run-phases.js';
 import { claimRun } from '../services/runs/run-queue.js';
+import { effectiveVariablesOfRun } from '../services/variables/effective.js';
 import type { DB } from '../store/schema.js';
 import type { RunnerPort } from './port.js';
 
@@ -23,6 +24,7 @@ export function inProcessPort(db: Kysely<DB>, clock: Clock): RunnerPort {
     appendLog: (runId, phase, chunk) => appendRunLog(db, runId, phase, chunk),
     finishPhase: (runId, phase, result) => finishPhase(db, runId, phase, result, now()),
     currentState: (runId) => workspaceState(db, runId),
+    variables: (runId) => effectiveVariablesOfRun(db, runId),
     storeState: async (runId, state) => {
       await storeRunState(db, runId, state, now());
     },

@@ -1,8 +1,9 @@
 import type { ClaimedRun } from '../services/runs/run-queue.js';
 import type { PhaseResult } from '../services/runs/run-phases.js';
 import type { Phase } from '../services/runs/run-rows.js';
+import type { EffectiveVariables } from '../services/variables/effective.js';
 
-export type { ClaimedRun, Phase, PhaseResult };
+export type { ClaimedRun, EffectiveVariables, Phase, PhaseResult };
 
 /**
  * Everything the executor needs of berth, and nothing more: claim a queued phase, read the
@@ -17,6 +18,8 @@ export interface RunnerPort {
   appendLog(runId: string, phase: Phase, chunk: Buffer): Promise<void>;
   finishPhase(runId: string, phase: Phase, result: PhaseResult): Promise<void>;
   currentState(runId: string): Promise<Buffer | null>;
+  /** The Terraform and environment variables the run's workspace gives it, sensitive values included. */
+  variables(runId: string): Promise<EffectiveVariables>;
   storeState(runId: string, state: Buffer): Promise<void>;
   /** 'cancel': interrupt terraform; 'force': kill it (force-canceled, or the run already ended). */
   stopRequested(runId: string): Promise<'cancel' | 'force' | null>;

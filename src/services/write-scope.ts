@@ -85,6 +85,13 @@ const OWNER_OF = {
       .select('workspaces.organization_id')
       .where('state_versions.id', '=', p.id),
   ),
+  workspace_variables: memoQuery((db, p: { id: string }) =>
+    db
+      .selectFrom('workspace_variables')
+      .innerJoin('workspaces', 'workspaces.id', 'workspace_variables.workspace_id')
+      .select('workspaces.organization_id')
+      .where('workspace_variables.id', '=', p.id),
+  ),
   team_projects: memoQuery((db, p: { id: string }) =>
     db
       .selectFrom('team_projects')

@@ -394,6 +394,22 @@ export interface RunLogsTable {
   body: Buffer;
 }
 
+export interface WorkspaceVariablesTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  key: string;
+  value: string;
+  description: string | null;
+  /** `terraform` | `env`. */
+  category: string;
+  hcl: number;
+  sensitive: number;
+  version_id: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface TeamProjectsTable {
   seq: Generated<number>;
   id: string;
@@ -557,6 +573,7 @@ export interface DB {
   configuration_versions: ConfigurationVersionsTable;
   configuration_files: ConfigurationFilesTable;
   run_logs: RunLogsTable;
+  workspace_variables: WorkspaceVariablesTable;
   team_projects: TeamProjectsTable;
   team_workspaces: TeamWorkspacesTable;
   workspace_tag_bindings: WorkspaceTagBindingsTable;

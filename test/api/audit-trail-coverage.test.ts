@@ -48,6 +48,8 @@ const runBody = (s: Scene) => ({
   data: { type: 'runs', attributes: {}, relationships: { workspace: { data: { type: 'workspaces', id: s.web } } } },
 });
 const newRun = (s: Scene) => ok(s.api.post(`${P}/runs`, runBody(s)));
+const newVariable = (s: Scene) =>
+  ok(s.api.post(`${P}/workspaces/${s.web}/vars`, named('vars', { key: 'k', category: 'terraform' })));
 /** A finalized state version that is no longer current (two pushed under one lock, then unlocked). */
 const releasedVersion = async (s: Scene): Promise<string> => {
   await lock(s);
@@ -546,6 +548,34 @@ const CASES: Record<string, Case> = {
   'POST /runs/:id/actions/cancel': async (s) => {
     const run = await newRun(s);
     return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/cancel`));
+  },
+  'POST /workspaces/:id/vars': (s) =>
+    s.act(() => s.api.post(`${P}/workspaces/${s.web}/vars`, named('vars', { key: 'k', category: 'terraform' }))),
+  'PATCH /workspaces/:workspace_id/vars/:id': async (s) => {
+    const v = await newVariable(s);
+    return s.act(() => s.api.patch(`${P}/workspaces/${s.web}/vars/${v.id}`, named('vars', { value: 'x' })));
+  },
+  'DELETE /workspaces/:workspace_id/vars/:id': async (s) => {
+    const v = await newVariable(s);
+    return s.act(() => s.api.delete(`${P}/workspaces/${s.web}/vars/${v.id}`));
+  },
+  'POST /vars': (s) =>
+    s.act(() =>
+      s.api.post(`${P}/vars`, {
+        data: {
+          type: 'vars',
+          attributes: { key: 'k', category: 'env' },
+          relationships: { workspace: { data: { type: 'workspaces', id: s.web } } },
+        },
+      }),
+    ),
+  'PATCH /vars/:id': async (s) => {
+    const v = await newVariable(s);
+    return s.act(() => s.api.patch(`${P}/vars/${v.id}`, named('vars', { value: 'x' })));
+  },
+  'DELETE /vars/:id': async (s) => {
+    const v = await newVariable(s);
+    return s.act(() => s.api.delete(`${P}/vars/${v.id}`));
   },
   'POST /workspaces/:id/configuration-versions': (s) =>
     s.act(() => s.api.post(`${P}/workspaces/${s.web}/configuration-versions`, named('configuration-versions', {}))),

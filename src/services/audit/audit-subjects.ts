@@ -194,6 +194,15 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       const r = await db.selectFrom('team_workspaces').select('workspace_id').where('id', '=', id).executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);
     }
+    // A variable is named by its key (never its value).
+    case 'vars': {
+      const r = await db
+        .selectFrom('workspace_variables')
+        .select(['workspace_id', 'key'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return workspaceSubject(db, type, id, r?.workspace_id ?? null, r?.key ?? null);
+    }
     case 'runs': {
       const r = await db.selectFrom('runs').select('workspace_id').where('id', '=', id).executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);

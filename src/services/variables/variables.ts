@@ -1,0 +1,50 @@
+import type { Selectable } from 'kysely';
+import type { Variable, VariableCategory, VariableFields } from '../../domain/variable.js';
+import type { WorkspaceVariablesTable } from '../../store/schema.js';
+
+/**
+ * Workspace variables, what the other files of this folder share: the row and the domain
+ * variable made of it. Reading and writing them: variables-read.ts, variables-write.ts; who may:
+ * variable-access.ts; what a run is given: effective.ts.
+ */
+
+export type VariableRow = Selectable<WorkspaceVariablesTable>;
+
+/** The workspace a variable belongs to, as its document names it. */
+export interface VariableOwner {
+  id: string;
+  name: string;
+  org_name: string;
+}
+
+/** The variable of a row, its value withheld when sensitive (the API never answers it). */
+export function toVariable(row: VariableRow, ws: VariableOwner): Variable {
+  const sensitive = row.sensitive === 1;
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    workspaceName: ws.name,
+    organizationName: ws.org_name,
+    key: row.key,
+    value: sensitive ? null : row.value,
+    description: row.description,
+    category: row.category as VariableCategory,
+    hcl: row.hcl === 1,
+    sensitive,
+    versionId: row.version_id,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** The attributes of a stored variable, for the rules of an update. */
+export function fieldsOf(row: VariableRow): VariableFields {
+  return {
+    key: row.key,
+    value: row.value,
+    description: row.description,
+    category: row.category as VariableCategory,
+    hcl: row.hcl === 1,
+    sensitive: row.sensitive === 1,
+  };
+}
