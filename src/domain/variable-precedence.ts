@@ -1,3 +1,5 @@
+import type { VariableCategory } from './variable.js';
+
 /**
  * Which value of a variable a run gets when several places set it (HCP Terraform's documented
  * precedence, for sets owned by the organization). Pure: the services load the workspace's
@@ -18,7 +20,7 @@
  * "B" before "a"), whichever was edited last.
  */
 
-export type VariableCategory = 'terraform' | 'env';
+export type { VariableCategory };
 
 /** How a set reaches a workspace: all of them, its project, or the workspace itself. */
 export type SetScope = 'global' | 'project' | 'workspace';

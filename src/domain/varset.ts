@@ -1,8 +1,14 @@
 import * as v from 'valibot';
-import { bool, checkAttributes, nullable, oneOf, opt, str, text } from './attributes.js';
-import { Problems } from './errors.js';
+import { bool, checkAttributes, nullable, opt, text } from './attributes.js';
+import { BerthError, Problems } from './errors.js';
 import { toManyIds } from './relationships.js';
-import type { VariableCategory } from './variable-precedence.js';
+import {
+  checkVariable,
+  mergeVariable,
+  parseVariableAttributes,
+  type VariableCategory,
+  type VariableInput,
+} from './variable.js';
 
 /** A variable set as the services return it (domain/variable-precedence.ts says how sets apply). */
 export interface Varset {
@@ -34,13 +40,11 @@ export interface VarsetVariable {
   createdAt: string;
 }
 
-export const VARIABLE_CATEGORIES = ['terraform', 'env'] as const;
 export const VARSET_NAME_MAX = 128;
 export const VARSET_DESCRIPTION_MAX = 512;
-export const VARIABLE_KEY_MAX = 128;
-export const VARIABLE_VALUE_MAX = 256 * 1024;
-export const VARIABLE_DESCRIPTION_MAX = 512;
 export const VARSET_NAME_TAKEN = 'Name has already been taken';
+export const VARSET_KEY_TAKEN = 'the variable set already has a variable with this key and category';
+export type { VariableInput };
 
 export interface VarsetInput {
   name?: string;
@@ -54,15 +58,6 @@ export interface VarsetInput {
   variables?: VariableInput[];
 }
 
-export interface VariableInput {
-  key?: string;
-  value?: string;
-  description?: string | null;
-  category?: VariableCategory;
-  hcl?: boolean;
-  sensitive?: boolean;
-}
-
 const VARSET_ATTRIBUTES = v.object({
   name: opt(text(VARSET_NAME_MAX)),
   description: nullable(text(VARSET_DESCRIPTION_MAX)),
@@ -70,62 +65,34 @@ const VARSET_ATTRIBUTES = v.object({
   priority: opt(bool()),
 });
 
-const VARIABLE_ATTRIBUTES = v.object({
-  key: opt(str()),
-  value: nullable(
-    v.pipe(
-      v.string('must be a string'),
-      v.check((s) => s.length <= VARIABLE_VALUE_MAX, `is too long (maximum is ${VARIABLE_VALUE_MAX} characters)`),
-    ),
-  ),
-  description: nullable(text(VARIABLE_DESCRIPTION_MAX)),
-  category: opt(oneOf(VARIABLE_CATEGORIES)),
-  hcl: opt(bool()),
-  sensitive: opt(bool()),
-});
-
-/** Terraform input variable names, and environment variable names a shell can export. */
-const TERRAFORM_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
-
-/** The problem with a variable's key in its category, if any. */
-export function variableKeyProblem(key: string, category: VariableCategory): string | undefined {
-  if (key === '') return "Key can't be blank";
-  if (key.length > VARIABLE_KEY_MAX) return `Key is too long (maximum is ${VARIABLE_KEY_MAX} characters)`;
-  if (category === 'terraform' && !TERRAFORM_KEY.test(key))
-    return 'Key must start with a letter or underscore and contain only letters, numbers, underscores and hyphens';
-  if (category === 'env' && !ENV_KEY.test(key))
-    return 'Key must start with a letter or underscore and contain only letters, numbers and underscores';
-  return undefined;
-}
-
-/** A `vars` resource's attributes, at `base`; on create key and category are required. */
+/**
+ * A `vars` resource's attributes at `base`, by the rules of workspace variables
+ * (domain/variable.ts): the types, and on create the whole variable (key form for its category,
+ * sizes). Problems are reported at `base`; with `problems` they are added there instead of thrown.
+ */
 export function parseVariableInput(
   attributes: unknown,
   mode: 'create' | 'update',
   base = '/data/attributes',
   problems?: Problems,
 ): VariableInput {
-  const a = checkAttributes(VARIABLE_ATTRIBUTES, attributes, base);
-  const own = problems ?? new Problems();
-  const out: VariableInput = {
-    key: a.key,
-    value: a.value ?? (a.value === null ? '' : undefined),
-    description: a.description,
-    category: a.category,
-    hcl: a.hcl,
-    sensitive: a.sensitive,
-  };
-  if (mode === 'create') {
-    if (out.key === undefined) own.add(`${base}/key`, "Key can't be blank");
-    if (out.category === undefined) own.add(`${base}/category`, 'Category must be one of: terraform, env');
+  const attrs = (
+    attributes && typeof attributes === 'object' && !Array.isArray(attributes) ? attributes : {}
+  ) as Record<string, unknown>;
+  try {
+    const input = parseVariableAttributes(attrs, mode);
+    if (mode === 'create') checkVariable(mergeVariable(input));
+    return input;
+  } catch (err) {
+    if (!(err instanceof BerthError)) throw err;
+    const rebased = err.items.map((item) => ({
+      ...item,
+      pointer: item.pointer?.replace(/^\/data\/attributes/, base),
+    }));
+    if (!problems) throw new BerthError(rebased);
+    for (const item of rebased) problems.add(item.pointer ?? base, item.detail ?? item.title);
+    return {};
   }
-  if (out.key !== undefined && out.category !== undefined) {
-    const problem = variableKeyProblem(out.key, out.category);
-    if (problem) own.add(`${base}/key`, problem);
-  }
-  if (!problems) own.throwIfAny();
-  return out;
 }
 
 /** The body of a variable set create or update (`type` = `varsets`). */

@@ -244,11 +244,11 @@ describe('variable sets API', () => {
       .executeTakeFirstOrThrow();
     expect(stored.value).toBe('new-secret');
 
-    // Rules: no duplicate key per category, no way back from sensitive, no category change, valid keys.
+    // Rules (those of workspace variables): one key per category, no way back from sensitive, valid keys.
     expect((await api.post(path, varBody({ key: 'size', value: '4', category: 'terraform' }))).status).toBe(422);
     expect((await api.post(path, varBody({ key: 'size', value: '4', category: 'env' }))).status).toBe(201);
     expect((await api.patch(`${path}/${v.id}`, varBody({ sensitive: false }))).status).toBe(422);
-    expect((await api.patch(`${path}/${v.id}`, varBody({ category: 'env' }))).status).toBe(422);
+    expect((await api.patch(`${path}/${v.id}`, varBody({ key: 'size', category: 'env' }))).status).toBe(422);
     expect((await api.patch(`${path}/${v.id}`, varBody({ key: 'size' }))).status).toBe(422);
     expect((await api.post(path, varBody({ value: 'x', category: 'env' }))).status).toBe(422);
     expect((await api.post(path, varBody({ key: '1abc', category: 'env' }))).status).toBe(422);

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import { invalid, notFound } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
-import type { VariableCategory } from '../../domain/variable-precedence.js';
-import { variableKeyProblem, type VariableInput, type VarsetVariable } from '../../domain/varset.js';
+import { checkVariable, mergeVariable, type VariableCategory, type VariableFields } from '../../domain/variable.js';
+import { VARSET_KEY_TAKEN, type VariableInput, type VarsetVariable } from '../../domain/varset.js';
 import type { VarsetVariablesTable } from '../../store/schema.js';
 import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
@@ -28,7 +28,7 @@ export function toVariable(r: Row): VarsetVariable {
   };
 }
 
-const TAKEN = 'Key has already been taken';
+const TAKEN = VARSET_KEY_TAKEN;
 
 async function keyTaken(tx: Tx, varsetId: string, key: string, category: string, except?: string): Promise<boolean> {
   let q = tx
@@ -124,25 +124,31 @@ export async function updateVarsetVariable(
   return writeTransaction(inOrganizationOf(ctx, 'varsets', varsetId), async (tx) => {
     await manageableVarset(ctx, tx, varsetId);
     const row = await variableRow(tx, varsetId, id);
-    const category = input.category ?? (row.category as VariableCategory);
-    if (category !== row.category)
-      throw invalid('/data/attributes/category', "Category can't be changed; delete the variable and create it again");
-    if (row.sensitive === 1 && input.sensitive === false)
-      throw invalid('/data/attributes/sensitive', 'A sensitive variable cannot be made non-sensitive');
-    const key = input.key ?? row.key;
-    const problem = variableKeyProblem(key, category);
-    if (problem) throw invalid('/data/attributes/key', problem);
-    if (key !== row.key && (await keyTaken(tx, varsetId, key, category, id)))
+    const current: VariableFields = {
+      key: row.key,
+      value: row.value,
+      description: row.description,
+      category: row.category as VariableCategory,
+      hcl: row.hcl === 1,
+      sensitive: row.sensitive === 1,
+    };
+    const next = mergeVariable(input, current);
+    checkVariable(next, current);
+    if (
+      (next.key !== row.key || next.category !== row.category) &&
+      (await keyTaken(tx, varsetId, next.key, next.category, id))
+    )
       throw invalid('/data/attributes/key', TAKEN);
     const now = ctx.clock.now().toISOString();
     await tx
       .updateTable('varset_variables')
       .set({
-        key,
-        ...(input.value !== undefined ? { value: input.value } : {}),
-        ...(input.description !== undefined ? { description: input.description } : {}),
-        ...(input.hcl !== undefined ? { hcl: input.hcl ? 1 : 0 } : {}),
-        ...(input.sensitive !== undefined ? { sensitive: input.sensitive ? 1 : 0 } : {}),
+        key: next.key,
+        value: next.value,
+        description: next.description,
+        category: next.category,
+        hcl: next.hcl ? 1 : 0,
+        sensitive: next.sensitive ? 1 : 0,
       })
       .where('id', '=', id)
       .execute();
