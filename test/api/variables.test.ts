@@ -1,5 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { effectiveVariables } from '../../src/services/variables/effective.js';
+import { copyDatabase } from '../../src/store/copy.js';
+import { openStore } from '../../src/store/open.js';
 import { accessFixture, type AccessFixture } from '../helpers/access.js';
 import { TestApi } from '../helpers/api.js';
 
@@ -314,6 +316,22 @@ describe('workspace variables', () => {
     expect((await api.delete(`${P}/workspaces/${f.web}`, t())).status).toBe(204);
     const left = await api.store.db.selectFrom('workspace_variables').selectAll().execute();
     expect(left).toEqual([]);
+  });
+
+  it('berth db copy carries them, sensitive values included', async () => {
+    await create({ key: 'a', value: '1', category: 'terraform', hcl: true });
+    await create({ key: 'B', category: 'env', sensitive: true, value: SECRET });
+    const target = await openStore(':memory:');
+    try {
+      const result = await copyDatabase(api.store, target);
+      expect(result.tables).toContainEqual({ name: 'workspace_variables', rows: 2 });
+      expect(await effectiveVariables(target.db, f.web)).toEqual({
+        terraform: [{ key: 'a', value: '1', hcl: true, sensitive: false }],
+        env: [{ key: 'B', value: SECRET, sensitive: true }],
+      });
+    } finally {
+      await target.close();
+    }
   });
 
   it('the workspace tells whether the caller may read and update its variables', async () => {
