@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appliedVarsets } from '../../src/services/variables/varsets-applied.js';
+import { copyDatabase } from '../../src/store/copy.js';
+import { openStore } from '../../src/store/open.js';
 import { TestApi } from '../helpers/api.js';
 import { accessFixture, type AccessFixture } from '../helpers/access.js';
 import { ISO_MS } from '../helpers/projects.js';
@@ -321,6 +324,50 @@ describe('variable sets API', () => {
     const db = api.store.db;
     expect(await db.selectFrom('varset_variables').selectAll().where('varset_id', '=', s.id).execute()).toEqual([]);
     expect(await db.selectFrom('varset_workspaces').selectAll().where('varset_id', '=', s.id).execute()).toEqual([]);
+  });
+});
+
+describe('variable sets: berth db copy', () => {
+  it('carries the sets, their variables (sensitive values included) and where they apply', async () => {
+    const api = await TestApi.create();
+    const target = await openStore(':memory:');
+    try {
+      const f = await accessFixture(api);
+      const res = await api.post(
+        '/api/v2/organizations/acme/varsets',
+        setBody(
+          { name: 'copied', priority: true },
+          {
+            workspaces: refs('workspaces', [f.web]),
+            projects: refs('projects', [f.alpha]),
+            vars: {
+              data: [{ type: 'vars', attributes: { key: 'K', value: SECRET, category: 'env', sensitive: true } }],
+            },
+          },
+        ),
+      );
+      expect(res.status).toBe(201);
+      const result = await copyDatabase(api.store, target);
+      for (const [name, rows] of [
+        ['varsets', 1],
+        ['varset_variables', 1],
+        ['varset_workspaces', 1],
+        ['varset_projects', 1],
+      ] as const)
+        expect(result.tables).toContainEqual({ name, rows });
+      expect(await appliedVarsets(target.db, f.web)).toEqual([
+        {
+          id: res.body.data.id,
+          name: 'copied',
+          priority: true,
+          scope: 'workspace',
+          variables: [{ key: 'K', value: SECRET, category: 'env', hcl: false, sensitive: true }],
+        },
+      ]);
+    } finally {
+      await target.close();
+      await api.close();
+    }
   });
 });
 
