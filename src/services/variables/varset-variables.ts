@@ -7,8 +7,7 @@ import type { VarsetVariablesTable } from '../../store/schema.js';
 import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { inOrganizationOf } from '../write-scope.js';
-import { readableVarset } from './varsets-read.js';
-import { manageableVarset } from './varsets.js';
+import { manageableVarset, readableVarset } from './varsets-read.js';
 
 type Row = Selectable<VarsetVariablesTable>;
 

@@ -1,11 +1,12 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
 import type { Actor } from '../../domain/actor.js';
-import { notFound } from '../../domain/errors.js';
+import { notAuthorized, notFound } from '../../domain/errors.js';
 import { canManageVarsets, variableReadScope } from '../../domain/varset-policy.js';
 import type { Varset } from '../../domain/varset.js';
 import type { DB, VarsetsTable } from '../../store/schema.js';
 import type { Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
+import type { ServiceContext } from '../context.js';
 import type { OrgFacts } from '../../domain/policy.js';
 
 export type VarsetRow = Selectable<VarsetsTable> & { organization_name: string };
@@ -143,4 +144,11 @@ export async function readableVarset(db: Tx, actor: Actor, id: string): Promise<
     if (!seen) throw missing();
   }
   return { row, facts, manager: false };
+}
+
+/** A set the caller may manage: 404 when unknown or unreadable, 404 naming the action when read-only. */
+export async function manageableVarset(ctx: ServiceContext, tx: Tx, id: string): Promise<VarsetRow> {
+  const { row, manager } = await readableVarset(tx, ctx.actor, id);
+  if (!manager) throw notAuthorized('manage variable sets');
+  return row;
 }

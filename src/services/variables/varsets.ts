@@ -13,7 +13,7 @@ import { readableOrganization } from '../organizations/organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from '../write-scope.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { insertVariables } from './varset-variables.js';
-import { readableVarset, selectVarsets, toVarsets, visibleTo, type VarsetRow } from './varsets-read.js';
+import { manageableVarset, readableVarset, selectVarsets, toVarsets, visibleTo } from './varsets-read.js';
 
 const MANAGE = 'manage variable sets';
 
@@ -117,13 +117,6 @@ export async function getVarset(ctx: ServiceContext, id: string): Promise<Varset
     ctx.db,
     async (tx) => (await toVarsets(tx, [(await readableVarset(tx, ctx.actor, id)).row]))[0],
   );
-}
-
-/** A set the caller may manage, inside a write transaction: 404 unknown, 404 naming the action when read-only. */
-export async function manageableVarset(ctx: ServiceContext, tx: Tx, id: string): Promise<VarsetRow> {
-  const { row, manager } = await readableVarset(tx, ctx.actor, id);
-  if (!manager) throw notAuthorized(MANAGE);
-  return row;
 }
 
 export async function updateVarset(ctx: ServiceContext, id: string, input: VarsetInput): Promise<Varset> {
