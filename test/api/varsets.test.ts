@@ -132,6 +132,35 @@ describe('variable sets API', () => {
     expect(after.body.data).toEqual(before.body.data);
   });
 
+  it('answers hostile bodies with a 4xx, never a 500', async () => {
+    const s = await create({ name: 'hostile' });
+    const cases: [string, string, unknown][] = [
+      ['POST', '/api/v2/organizations/acme/varsets', { data: null }],
+      ['POST', '/api/v2/organizations/acme/varsets', { data: [] }],
+      ['POST', '/api/v2/organizations/acme/varsets', setBody({ name: 'h' }, { vars: { data: {} } })],
+      ['POST', '/api/v2/organizations/acme/varsets', setBody({ name: 'h' }, { vars: { data: [null, 3] } })],
+      ['POST', '/api/v2/organizations/acme/varsets', setBody({ name: 'h' }, { workspaces: 'ws' })],
+      ['POST', '/api/v2/organizations/acme/varsets', setBody({ name: ['h'] })],
+      ['PATCH', `/api/v2/varsets/${s.id}`, setBody({ description: 7 })],
+      ['POST', `/api/v2/varsets/${s.id}/relationships/workspaces`, { data: { type: 'workspaces', id: f.web } }],
+      ['POST', `/api/v2/varsets/${s.id}/relationships/projects`, { data: [null] }],
+      ['DELETE', `/api/v2/varsets/${s.id}/relationships/workspaces`, undefined],
+      ['POST', `/api/v2/varsets/${s.id}/relationships/vars`, { data: { type: 'vars', attributes: 'k' } }],
+      ['POST', `/api/v2/varsets/${s.id}/relationships/vars`, varBody({ key: 7, category: 'env' })],
+      ['POST', `/api/v2/varsets/${s.id}/relationships/vars`, varBody({ key: 'k', category: 'env', value: { a: 1 } })],
+    ];
+    for (const [method, path, body] of cases) {
+      const res = await api.request(method, path, { body });
+      expect(res.status, `${method} ${path} ${JSON.stringify(body)}: ${res.text}`).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+      expect(res.body.errors).toBeDefined();
+    }
+    const raw = await api.request('POST', '/api/v2/organizations/acme/varsets', { raw: '{"data":' });
+    expect(raw.status).toBe(400);
+    const after = await api.get(`/api/v2/varsets/${s.id}`);
+    expect(after.body.data.attributes).toMatchObject({ description: '', 'var-count': 0, 'workspace-count': 0 });
+  });
+
   it('lists with paging and q (case-insensitive substring), sorted by name', async () => {
     await create({ name: 'list-alpha' });
     await create({ name: 'LIST-beta' });
