@@ -41,6 +41,7 @@ import { stateOutputRoutes } from './routes/state-outputs.js';
 import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-sign-in.js';
 import { terraformLoginApprovalRoutes, terraformLoginPageRoutes } from './routes/terraform-login.js';
 import { terraformLoginTokenRoutes } from './routes/terraform-login-token.js';
+import { varsetRoutes } from './routes/varsets.js';
 import { systemClock } from '../domain/clock.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
@@ -134,6 +135,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', organizationTagRoutes());
   v2.route('/', consoleSignInLinkRoutes());
   v2.route('/', terraformLoginApprovalRoutes());
+  v2.route('/', varsetRoutes());
 
   app.route('/api/v2', v2);
   return app;

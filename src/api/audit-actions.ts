@@ -58,6 +58,18 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /projects/:id/relationships/tag-bindings': r('project.tag-bindings.replace', 'projects'),
   'POST /projects/:id/relationships/workspaces': r('project.move-workspaces', 'projects'),
 
+  'POST /organizations/:org/varsets': r('varset.create', 'organizations', true, 'varsets'),
+  'PATCH /varsets/:id': r('varset.update', 'varsets'),
+  'PUT /varsets/:id': r('varset.update', 'varsets'),
+  'DELETE /varsets/:id': r('varset.delete', 'varsets'),
+  'POST /varsets/:id/relationships/workspaces': keeping(r('varset.workspaces.add', 'varsets')),
+  'DELETE /varsets/:id/relationships/workspaces': keeping(r('varset.workspaces.remove', 'varsets')),
+  'POST /varsets/:id/relationships/projects': keeping(r('varset.projects.add', 'varsets')),
+  'DELETE /varsets/:id/relationships/projects': keeping(r('varset.projects.remove', 'varsets')),
+  'POST /varsets/:id/relationships/vars': keeping(r('varset.variable.create', 'varsets')),
+  'PATCH /varsets/:id/relationships/vars/:var': keeping(r('varset.variable.update', 'varsets')),
+  'DELETE /varsets/:id/relationships/vars/:var': keeping(r('varset.variable.delete', 'varsets')),
+
   'POST /admin/users': r('user.create', null, true),
   'DELETE /admin/users/:id': r('user.delete', 'users'),
   'POST /users/:id/authentication-tokens': r('user-token.create', 'users', true),

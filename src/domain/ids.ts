@@ -54,6 +54,7 @@ export type IdPrefix =
   | 'ou'
   | 'csl'
   | 'tlc'
+  | 'varset'
   | 'var';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */

@@ -55,7 +55,8 @@ const byId = (
     | 'reserved_tag_keys'
     | 'tags'
     | 'oauth_tokens'
-    | 'organization_memberships',
+    | 'organization_memberships'
+    | 'varsets',
 ) => memoQuery((db, p: { id: string }) => db.selectFrom(table).select('organization_id').where('id', '=', p.id));
 
 /** Where each kind of row finds its organization, by the row's id. */
@@ -69,6 +70,7 @@ const OWNER_OF = {
   tags: byId('tags'),
   oauth_tokens: byId('oauth_tokens'),
   organization_memberships: byId('organization_memberships'),
+  varsets: byId('varsets'),
   runs: memoQuery((db, p: { id: string }) =>
     db
       .selectFrom('runs')

@@ -552,6 +552,45 @@ export interface AssessmentResultsTable {
   finished_at: string | null;
 }
 
+/** A variable set (migration 032). */
+export interface VarsetsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  name: string;
+  name_lower: string;
+  description: Generated<string>;
+  global: Generated<number>;
+  priority: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A variable of a variable set; `value` of a sensitive one never leaves the API. */
+export interface VarsetVariablesTable {
+  seq: Generated<number>;
+  id: string;
+  varset_id: string;
+  key: string;
+  value: Generated<string>;
+  description: string | null;
+  /** `terraform` or `env`. */
+  category: string;
+  hcl: Generated<number>;
+  sensitive: Generated<number>;
+  created_at: string;
+}
+
+export interface VarsetWorkspacesTable {
+  varset_id: string;
+  workspace_id: string;
+}
+
+export interface VarsetProjectsTable {
+  varset_id: string;
+  project_id: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -593,5 +632,9 @@ export interface DB {
   scheduler_leases: SchedulerLeasesTable;
   scheduled_runs: ScheduledRunsTable;
   assessment_results: AssessmentResultsTable;
+  varsets: VarsetsTable;
+  varset_variables: VarsetVariablesTable;
+  varset_workspaces: VarsetWorkspacesTable;
+  varset_projects: VarsetProjectsTable;
   berth_migrations: MigrationsTable;
 }

@@ -110,6 +110,9 @@ const membershipRefs = (id: string) => ({ data: [{ type: 'organization-membershi
 const ownerMembership = async (s: Scene): Promise<string> =>
   (await ok(s.api.get(`${P}/organizations/acme/organization-memberships?q=owner`)))[0].id;
 
+/** A variable set of `acme`, made before the action a case records. */
+const newVarset = (s: Scene) => ok(s.api.post(`${P}/organizations/acme/varsets`, named('varsets', { name: 'set' })));
+
 type Case = (s: Scene, ws: string) => Promise<unknown>;
 
 /** Workspace routes, written once for `/workspaces/:id` and `/organizations/:org/workspaces/:name`. */
@@ -190,6 +193,60 @@ const CASES: Record<string, Case> = {
     s.act(() => s.api.patch(`${P}/projects/${s.alpha}/relationships/tag-bindings`, bindings)),
   'POST /projects/:id/relationships/workspaces': (s) =>
     s.act(() => s.api.post(`${P}/projects/${s.beta}/relationships/workspaces`, wsList(s.web))),
+  'POST /organizations/:org/varsets': (s) =>
+    s.act(() => s.api.post(`${P}/organizations/acme/varsets`, named('varsets', { name: 'creds' }))),
+  'PATCH /varsets/:id': async (s) => {
+    const set = await newVarset(s);
+    return s.act(() => s.api.patch(`${P}/varsets/${set.id}`, named('varsets', { description: 'x' })));
+  },
+  'PUT /varsets/:id': async (s) => {
+    const set = await newVarset(s);
+    return s.act(() =>
+      s.api.request('PUT', `${P}/varsets/${set.id}`, { body: named('varsets', { description: 'x' }) }),
+    );
+  },
+  'DELETE /varsets/:id': async (s) => {
+    const set = await newVarset(s);
+    return s.act(() => s.api.delete(`${P}/varsets/${set.id}`));
+  },
+  'POST /varsets/:id/relationships/workspaces': async (s) => {
+    const set = await newVarset(s);
+    return s.act(() => s.api.post(`${P}/varsets/${set.id}/relationships/workspaces`, wsList(s.web)));
+  },
+  'DELETE /varsets/:id/relationships/workspaces': async (s) => {
+    const set = await newVarset(s);
+    return s.act(() => s.api.delete(`${P}/varsets/${set.id}/relationships/workspaces`, { body: wsList(s.web) }));
+  },
+  'POST /varsets/:id/relationships/projects': async (s) => {
+    const set = await newVarset(s);
+    const body = { data: [{ type: 'projects', id: s.alpha }] };
+    return s.act(() => s.api.post(`${P}/varsets/${set.id}/relationships/projects`, body));
+  },
+  'DELETE /varsets/:id/relationships/projects': async (s) => {
+    const set = await newVarset(s);
+    const body = { data: [{ type: 'projects', id: s.alpha }] };
+    return s.act(() => s.api.delete(`${P}/varsets/${set.id}/relationships/projects`, { body }));
+  },
+  'POST /varsets/:id/relationships/vars': async (s) => {
+    const set = await newVarset(s);
+    const body = named('vars', { key: 'k', value: 'v', category: 'env' });
+    return s.act(() => s.api.post(`${P}/varsets/${set.id}/relationships/vars`, body));
+  },
+  'PATCH /varsets/:id/relationships/vars/:var': async (s) => {
+    const set = await newVarset(s);
+    const v = await ok(
+      s.api.post(`${P}/varsets/${set.id}/relationships/vars`, named('vars', { key: 'k', category: 'env' })),
+    );
+    const body = named('vars', { value: 'w' });
+    return s.act(() => s.api.patch(`${P}/varsets/${set.id}/relationships/vars/${v.id}`, body));
+  },
+  'DELETE /varsets/:id/relationships/vars/:var': async (s) => {
+    const set = await newVarset(s);
+    const v = await ok(
+      s.api.post(`${P}/varsets/${set.id}/relationships/vars`, named('vars', { key: 'k', category: 'env' })),
+    );
+    return s.act(() => s.api.delete(`${P}/varsets/${set.id}/relationships/vars/${v.id}`));
+  },
   'POST /admin/users': (s) =>
     s.act(() => s.api.post(`${P}/admin/users`, named('users', { username: 'carol', email: 'carol@example.com' }))),
   'DELETE /admin/users/:id': async (s) => {

@@ -328,6 +328,8 @@ describe('workspace variables', () => {
       expect(await effectiveVariables(target.db, f.web)).toEqual({
         terraform: [{ key: 'a', value: '1', hcl: true, sensitive: false }],
         env: [{ key: 'B', value: SECRET, sensitive: true }],
+        runVariables: [],
+        overriddenRunVariables: [],
       });
     } finally {
       await target.close();

@@ -120,6 +120,7 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
         : unresolved(type, id);
     }
     case 'projects':
+    case 'varsets':
     case 'teams':
     case 'ssh-keys':
     case 'agent-pools':
@@ -127,6 +128,7 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       const table = (
         {
           projects: 'projects',
+          varsets: 'varsets',
           teams: 'teams',
           'ssh-keys': 'ssh_keys',
           'agent-pools': 'agent_pools',

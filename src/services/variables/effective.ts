@@ -1,34 +1,53 @@
 import type { Kysely } from 'kysely';
+import type { RunVariable } from '../../domain/run-execution.js';
+import { resolveVariables, type SourceVariable, type VariableCategory } from '../../domain/variable-precedence.js';
 import type { RunEnvVariable, RunTerraformVariable } from '../../domain/variable.js';
 import type { DB } from '../../store/schema.js';
+import { appliedVarsets } from './varsets-applied.js';
 
 /** What a run of a workspace is given: its Terraform variables and its environment variables. */
 export interface EffectiveVariables {
+  /** The Terraform variables of the workspace and its variable sets (those the run's own do not replace). */
   terraform: RunTerraformVariable[];
   env: RunEnvVariable[];
+  /**
+   * The run's own variables (`-var`) that stand: those no priority variable set overrides. The
+   * executor gives terraform these, not the run's whole list (docs/api.md, "Variable sets").
+   */
+  runVariables: RunVariable[];
+  /** The run's variables a priority set overrides (key, and the set that wins). */
+  overriddenRunVariables: { key: string; varsetId: string }[];
 }
 
 /**
  * The variables a run of the workspace is given, sensitive values included (for the executor
- * only: never answered by the API). For now the workspace's own variables; variable sets will
- * join here, each source read in turn from the lowest precedence to the highest, a later one
- * replacing an earlier variable of the same category and key.
+ * only: never answered by the API): the workspace's own, its variable sets' and the run's, each
+ * key of each category taking the value that HCP Terraform's precedence gives it
+ * (domain/variable-precedence.ts).
  */
-export async function effectiveVariables(db: Kysely<DB>, workspaceId: string): Promise<EffectiveVariables> {
-  const sources = [await workspaceOwnVariables(db, workspaceId)];
-  const terraform = new Map<string, RunTerraformVariable>();
-  const env = new Map<string, RunEnvVariable>();
-  for (const source of sources) {
-    for (const v of source) {
-      if (v.category === 'terraform')
-        terraform.set(v.key, { key: v.key, value: v.value, hcl: v.hcl === 1, sensitive: v.sensitive === 1 });
-      else env.set(v.key, { key: v.key, value: v.value, sensitive: v.sensitive === 1 });
-    }
-  }
-  return { terraform: [...terraform.values()], env: [...env.values()] };
+export async function effectiveVariables(
+  db: Kysely<DB>,
+  workspaceId: string,
+  runVariables: RunVariable[] = [],
+): Promise<EffectiveVariables> {
+  const own = await workspaceOwnVariables(db, workspaceId);
+  const workspace: SourceVariable[] = own.map((v) => ({
+    key: v.key,
+    value: v.value,
+    category: v.category as VariableCategory,
+    hcl: v.hcl === 1,
+    sensitive: v.sensitive === 1,
+  }));
+  const resolved = resolveVariables({ workspace, sets: await appliedVarsets(db, workspaceId), runVariables });
+  return {
+    terraform: resolved.terraform.map(({ key, value, hcl, sensitive }) => ({ key, value, hcl, sensitive })),
+    env: resolved.env.map(({ key, value, sensitive }) => ({ key, value, sensitive })),
+    runVariables: resolved.runVariables,
+    overriddenRunVariables: resolved.overriddenRunVariables,
+  };
 }
 
-/** The workspace's own variables (the highest precedence of all sources). */
+/** The workspace's own variables. */
 function workspaceOwnVariables(db: Kysely<DB>, workspaceId: string) {
   return db
     .selectFrom('workspace_variables')
@@ -38,8 +57,19 @@ function workspaceOwnVariables(db: Kysely<DB>, workspaceId: string) {
     .execute();
 }
 
-/** The variables of the run's workspace (none for a run that is gone). */
+/** The variables of the run's workspace and the run's own (none for a run that is gone). */
 export async function effectiveVariablesOfRun(db: Kysely<DB>, runId: string): Promise<EffectiveVariables> {
-  const run = await db.selectFrom('runs').select('workspace_id').where('id', '=', runId).executeTakeFirst();
-  return run ? effectiveVariables(db, run.workspace_id) : { terraform: [], env: [] };
+  const run = await db
+    .selectFrom('runs')
+    .select(['workspace_id', 'variables'])
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  if (!run) return { terraform: [], env: [], runVariables: [], overriddenRunVariables: [] };
+  return effectiveVariables(db, run.workspace_id, runVariablesOf(run.variables));
+}
+
+function runVariablesOf(json: string | null): RunVariable[] {
+  if (!json) return [];
+  const parsed = JSON.parse(json) as unknown;
+  return Array.isArray(parsed) ? (parsed as RunVariable[]) : [];
 }

@@ -27,6 +27,7 @@ import * as m027 from './027_invitation_emails.js';
 import * as m028 from './028_run_execution.js';
 import * as m029 from './029_run_heartbeat.js';
 import * as m031 from './031_workspace_variables.js';
+import * as m032 from './032_variable_sets.js';
 import * as m034 from './034_schedules.js';
 
 export interface Migration {
@@ -65,5 +66,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 28, name: 'run_execution', up: m028.up },
   { version: 29, name: 'run_heartbeat', up: m029.up },
   { version: 31, name: 'workspace_variables', up: m031.up },
+  { version: 32, name: 'variable_sets', up: m032.up },
   { version: 34, name: 'schedules', up: m034.up },
 ];

@@ -1,0 +1,77 @@
+import type { Kysely } from 'kysely';
+import type { AppliedSet, SetScope, VariableCategory } from '../../domain/variable-precedence.js';
+import type { DB } from '../../store/schema.js';
+
+/**
+ * The variable sets that apply to a workspace, each at the most specific scope it reaches the
+ * workspace by (its own, its project's, or every workspace's), with their variables, values
+ * included: for the executor only (domain/variable-precedence.ts decides), never for an answer.
+ */
+export async function appliedVarsets(db: Kysely<DB>, workspaceId: string): Promise<AppliedSet[]> {
+  const ws = await db
+    .selectFrom('workspaces')
+    .select(['organization_id', 'project_id'])
+    .where('id', '=', workspaceId)
+    .executeTakeFirst();
+  if (!ws) return [];
+  const sets = await db
+    .selectFrom('varsets')
+    .select(['id', 'name', 'priority', 'global'])
+    .select((eb) => [
+      eb
+        .exists(
+          eb
+            .selectFrom('varset_workspaces')
+            .select('varset_id')
+            .whereRef('varset_id', '=', 'varsets.id')
+            .where('workspace_id', '=', workspaceId),
+        )
+        .as('own'),
+      eb
+        .exists(
+          eb
+            .selectFrom('varset_projects')
+            .select('varset_id')
+            .whereRef('varset_id', '=', 'varsets.id')
+            .where('project_id', '=', ws.project_id),
+        )
+        .as('through_project'),
+    ])
+    .where('organization_id', '=', ws.organization_id)
+    .execute();
+  const applied = sets
+    .map((s) => {
+      const scope: SetScope | null = Number(s.own)
+        ? 'workspace'
+        : Number(s.through_project)
+          ? 'project'
+          : s.global === 1
+            ? 'global'
+            : null;
+      return scope ? { id: s.id, name: s.name, priority: s.priority === 1, scope } : null;
+    })
+    .filter((s): s is Omit<AppliedSet, 'variables'> => s !== null);
+  if (applied.length === 0) return [];
+  const vars = await db
+    .selectFrom('varset_variables')
+    .select(['varset_id', 'key', 'value', 'category', 'hcl', 'sensitive'])
+    .where(
+      'varset_id',
+      'in',
+      applied.map((s) => s.id),
+    )
+    .orderBy('seq')
+    .execute();
+  return applied.map((s) => ({
+    ...s,
+    variables: vars
+      .filter((v) => v.varset_id === s.id)
+      .map((v) => ({
+        key: v.key,
+        value: v.value,
+        category: v.category as VariableCategory,
+        hcl: v.hcl === 1,
+        sensitive: v.sensitive === 1,
+      })),
+  }));
+}

@@ -1,0 +1,317 @@
+import { invalid, notAuthorized, notFound } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
+import type { PageRequest, Paged } from '../../domain/paging.js';
+import { can, scoped } from '../../domain/policy.js';
+import { canManageVarsets, variableReadScope } from '../../domain/varset-policy.js';
+import { VARSET_NAME_TAKEN, type Varset, type VarsetInput } from '../../domain/varset.js';
+import { containsInsensitive } from '../../store/like.js';
+import { inPage } from '../../store/literal-limit.js';
+import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';
+import { orgFacts } from '../access.js';
+import type { ServiceContext } from '../context.js';
+import { readableOrganization } from '../organizations/organizations.js';
+import { inOrganizationNamed, inOrganizationOf } from '../write-scope.js';
+import { readableWorkspace } from '../workspaces/workspaces-read.js';
+import { insertVariables } from './varset-variables.js';
+import { manageableVarset, readableVarset, selectVarsets, toVarsets, visibleTo } from './varsets-read.js';
+
+const MANAGE = 'manage variable sets';
+
+async function nameTaken(tx: Tx, organizationId: string, name: string, except?: string): Promise<boolean> {
+  let q = tx
+    .selectFrom('varsets')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name_lower', '=', name.toLowerCase());
+  if (except) q = q.where('id', '!=', except);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** The ids, each a workspace (or project) of the organization, else 422 naming the first stranger. */
+async function checkMembers(
+  tx: Tx,
+  table: 'workspaces' | 'projects',
+  organizationId: string,
+  ids: string[],
+  pointer: string,
+): Promise<void> {
+  if (ids.length === 0) return;
+  const found = await tx
+    .selectFrom(table)
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('id', 'in', ids)
+    .execute();
+  const known = new Set(found.map((r) => r.id));
+  const stranger = ids.find((id) => !known.has(id));
+  if (stranger) throw invalid(pointer, `${table === 'workspaces' ? 'workspace' : 'project'} ${stranger} not found`);
+}
+
+async function replaceLinks(tx: Tx, varsetId: string, input: VarsetInput): Promise<void> {
+  if (input.workspaceIds) {
+    await tx.deleteFrom('varset_workspaces').where('varset_id', '=', varsetId).execute();
+    if (input.workspaceIds.length > 0)
+      await tx
+        .insertInto('varset_workspaces')
+        .values(input.workspaceIds.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
+        .execute();
+  }
+  if (input.projectIds) {
+    await tx.deleteFrom('varset_projects').where('varset_id', '=', varsetId).execute();
+    if (input.projectIds.length > 0)
+      await tx
+        .insertInto('varset_projects')
+        .values(input.projectIds.map((project_id) => ({ varset_id: varsetId, project_id })))
+        .execute();
+  }
+}
+
+/** A global set applies everywhere: it has no workspaces nor projects of its own. */
+function checkGlobalLinks(global: boolean, input: VarsetInput): void {
+  if (!global) return;
+  if (input.workspaceIds?.length)
+    throw invalid('/data/relationships/workspaces', 'a global variable set applies to every workspace already');
+  if (input.projectIds?.length)
+    throw invalid('/data/relationships/projects', 'a global variable set applies to every project already');
+}
+
+async function oneVarset(tx: Tx, id: string): Promise<Varset> {
+  const row = await selectVarsets(tx).where('varsets.id', '=', id).executeTakeFirstOrThrow();
+  return (await toVarsets(tx, [row]))[0];
+}
+
+export async function createVarset(ctx: ServiceContext, orgName: string, input: VarsetInput): Promise<Varset> {
+  return writeTransaction(inOrganizationNamed(ctx, orgName), async (tx) => {
+    const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
+    if (!canManageVarsets(ctx.actor, facts)) throw notAuthorized(MANAGE);
+    const name = input.name!;
+    if (await nameTaken(tx, org.id, name)) throw invalid('/data/attributes/name', VARSET_NAME_TAKEN);
+    const global = input.global ?? false;
+    checkGlobalLinks(global, input);
+    await checkMembers(tx, 'workspaces', org.id, input.workspaceIds ?? [], '/data/relationships/workspaces');
+    await checkMembers(tx, 'projects', org.id, input.projectIds ?? [], '/data/relationships/projects');
+    const id = newId('varset');
+    const now = ctx.clock.now().toISOString();
+    await tx
+      .insertInto('varsets')
+      .values({
+        id,
+        organization_id: org.id,
+        name,
+        name_lower: name.toLowerCase(),
+        description: input.description ?? '',
+        global: global ? 1 : 0,
+        priority: input.priority ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+    await replaceLinks(tx, id, input);
+    await insertVariables(tx, id, input.variables ?? [], now);
+    return oneVarset(tx, id);
+  });
+}
+
+export async function getVarset(ctx: ServiceContext, id: string): Promise<Varset> {
+  return readTransaction(
+    ctx.db,
+    async (tx) => (await toVarsets(tx, [(await readableVarset(tx, ctx.actor, id)).row]))[0],
+  );
+}
+
+export async function updateVarset(ctx: ServiceContext, id: string, input: VarsetInput): Promise<Varset> {
+  return writeTransaction(inOrganizationOf(ctx, 'varsets', id), async (tx) => {
+    const row = await manageableVarset(ctx, tx, id);
+    if (input.name !== undefined && (await nameTaken(tx, row.organization_id, input.name, id)))
+      throw invalid('/data/attributes/name', VARSET_NAME_TAKEN);
+    const global = input.global ?? row.global === 1;
+    checkGlobalLinks(global, input);
+    await checkMembers(
+      tx,
+      'workspaces',
+      row.organization_id,
+      input.workspaceIds ?? [],
+      '/data/relationships/workspaces',
+    );
+    await checkMembers(tx, 'projects', row.organization_id, input.projectIds ?? [], '/data/relationships/projects');
+    const now = ctx.clock.now().toISOString();
+    await tx
+      .updateTable('varsets')
+      .set({
+        ...(input.name !== undefined ? { name: input.name, name_lower: input.name.toLowerCase() } : {}),
+        ...(input.description !== undefined ? { description: input.description } : {}),
+        ...(input.priority !== undefined ? { priority: input.priority ? 1 : 0 } : {}),
+        global: global ? 1 : 0,
+        updated_at: now,
+      })
+      .where('id', '=', id)
+      .execute();
+    // Becoming global: it applies everywhere, so its own workspaces and projects go.
+    await replaceLinks(tx, id, global ? { workspaceIds: [], projectIds: [] } : input);
+    await insertVariables(tx, id, input.variables ?? [], now);
+    return oneVarset(tx, id);
+  });
+}
+
+export async function deleteVarset(ctx: ServiceContext, id: string): Promise<void> {
+  await writeTransaction(inOrganizationOf(ctx, 'varsets', id), async (tx) => {
+    await manageableVarset(ctx, tx, id);
+    await tx.deleteFrom('varsets').where('id', '=', id).execute();
+  });
+}
+
+export type VarsetLink = 'workspaces' | 'projects';
+
+/** Applies the set to (or removes it from) workspaces or projects; ids must be of its organization. */
+export async function changeVarsetLinks(
+  ctx: ServiceContext,
+  id: string,
+  link: VarsetLink,
+  ids: string[],
+  change: 'add' | 'remove',
+): Promise<void> {
+  await writeTransaction(inOrganizationOf(ctx, 'varsets', id), async (tx) => {
+    const row = await manageableVarset(ctx, tx, id);
+    if (row.global === 1)
+      throw invalid(
+        '/data',
+        `a global variable set applies to every ${link === 'workspaces' ? 'workspace' : 'project'}`,
+      );
+    await checkMembers(tx, link, row.organization_id, ids, '/data');
+    if (ids.length === 0) return;
+    if (link === 'workspaces') {
+      if (change === 'remove') {
+        await tx.deleteFrom('varset_workspaces').where('varset_id', '=', id).where('workspace_id', 'in', ids).execute();
+      } else {
+        const have = await tx
+          .selectFrom('varset_workspaces')
+          .select('workspace_id')
+          .where('varset_id', '=', id)
+          .execute();
+        const fresh = ids.filter((w) => !have.some((h) => h.workspace_id === w));
+        if (fresh.length > 0)
+          await tx
+            .insertInto('varset_workspaces')
+            .values(fresh.map((workspace_id) => ({ varset_id: id, workspace_id })))
+            .execute();
+      }
+    } else if (change === 'remove') {
+      await tx.deleteFrom('varset_projects').where('varset_id', '=', id).where('project_id', 'in', ids).execute();
+    } else {
+      const have = await tx.selectFrom('varset_projects').select('project_id').where('varset_id', '=', id).execute();
+      const fresh = ids.filter((p) => !have.some((h) => h.project_id === p));
+      if (fresh.length > 0)
+        await tx
+          .insertInto('varset_projects')
+          .values(fresh.map((project_id) => ({ varset_id: id, project_id })))
+          .execute();
+    }
+    await tx.updateTable('varsets').set({ updated_at: ctx.clock.now().toISOString() }).where('id', '=', id).execute();
+  });
+}
+
+export interface VarsetListQuery {
+  /** Case-insensitive substring of the name. */
+  q?: string;
+}
+
+async function pageOfSets(
+  tx: Tx,
+  base: ReturnType<typeof selectVarsets>,
+  page: PageRequest,
+  q: VarsetListQuery,
+): Promise<Paged<Varset>> {
+  const filtered = q.q ? base.where(containsInsensitive('varsets.name', q.q)) : base;
+  const total = Number(
+    (
+      await filtered
+        .clearSelect()
+        .select((eb) => eb.fn.countAll().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+  const rows = await filtered.orderBy('varsets.name_lower').orderBy('varsets.seq').$call(inPage(page)).execute();
+  return { items: await toVarsets(tx, rows), total, page };
+}
+
+/** The organization's sets the caller may read. */
+export async function listOrganizationVarsets(
+  ctx: ServiceContext,
+  orgName: string,
+  page: PageRequest,
+  q: VarsetListQuery = {},
+): Promise<Paged<Varset>> {
+  return readTransaction(ctx.db, async (tx) => {
+    const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
+    const scope = variableReadScope(ctx.actor, facts);
+    let base = selectVarsets(tx).where('varsets.organization_id', '=', org.id);
+    if (scope !== 'all') base = base.where(visibleTo(scope));
+    return pageOfSets(tx, base, page, q);
+  });
+}
+
+/** The sets that apply to a project's workspaces through it: the project's and the global ones. */
+export async function listProjectVarsets(
+  ctx: ServiceContext,
+  projectId: string,
+  page: PageRequest,
+  q: VarsetListQuery = {},
+): Promise<Paged<Varset>> {
+  return readTransaction(ctx.db, async (tx) => {
+    const missing = () => notFound(`project ${projectId} not found`);
+    const project = await tx
+      .selectFrom('projects')
+      .select(['id', 'organization_id'])
+      .where('id', '=', projectId)
+      .executeTakeFirst();
+    if (!project) throw missing();
+    const facts = scoped(await orgFacts(tx, ctx.actor, project.organization_id), { projectId });
+    if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
+    const scope = variableReadScope(ctx.actor, facts);
+    if (scope !== 'all' && !scope.projectIds.includes(projectId)) throw notAuthorized('read variables');
+    const base = selectVarsets(tx)
+      .where('varsets.organization_id', '=', project.organization_id)
+      .where((eb) =>
+        eb.or([
+          eb('varsets.global', '=', 1),
+          eb(
+            'varsets.id',
+            'in',
+            eb.selectFrom('varset_projects').select('varset_id').where('project_id', '=', projectId),
+          ),
+        ]),
+      );
+    return pageOfSets(tx, base, page, q);
+  });
+}
+
+/** The sets that apply to a workspace: global, through its project, or its own. */
+export async function listWorkspaceVarsets(
+  ctx: ServiceContext,
+  workspaceId: string,
+  page: PageRequest,
+  q: VarsetListQuery = {},
+): Promise<Paged<Varset>> {
+  return readTransaction(ctx.db, async (tx) => {
+    const { row, facts } = await readableWorkspace(ctx, { id: workspaceId }, tx);
+    if (!can(ctx.actor, 'workspace:read-variables', facts)) throw notAuthorized('read variables');
+    const base = selectVarsets(tx)
+      .where('varsets.organization_id', '=', row.organization_id)
+      .where((eb) =>
+        eb.or([
+          eb('varsets.global', '=', 1),
+          eb(
+            'varsets.id',
+            'in',
+            eb.selectFrom('varset_projects').select('varset_id').where('project_id', '=', row.project_id),
+          ),
+          eb(
+            'varsets.id',
+            'in',
+            eb.selectFrom('varset_workspaces').select('varset_id').where('workspace_id', '=', row.id),
+          ),
+        ]),
+      );
+    return pageOfSets(tx, base, page, q);
+  });
+}
