@@ -499,6 +499,19 @@ export interface TerraformLoginCodesTable {
   used_at: string | null;
 }
 
+/** A run token (migration 030): the hash of the token a claimed phase of a run acts with. */
+export interface RunTokensTable {
+  id: string;
+  token_hash: string;
+  run_id: string;
+  /** `plan` or `apply`: the token authenticates only while the run is planning, or applying. */
+  phase: string;
+  workspace_id: string;
+  organization_id: string;
+  created_at: string;
+  expired_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -534,6 +547,7 @@ export interface DB {
   audit_events: AuditEventsTable;
   console_sign_in_links: ConsoleSignInLinksTable;
   terraform_login_codes: TerraformLoginCodesTable;
+  run_tokens: RunTokensTable;
   security_generation: SecurityGenerationTable;
   workspace_counts: WorkspaceCountsTable;
   berth_migrations: MigrationsTable;
