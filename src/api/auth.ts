@@ -23,7 +23,8 @@ export const requestActors = new WeakMap<object, Actor>();
 /**
  * The only routes a run's token reaches (method and pattern under /api/v2): its organization's
  * entitlements (which terraform's `remote` backend reads first), workspaces one at a time, their
- * state versions and outputs, creating a state version, locking and unlocking. Which workspaces
+ * state versions and outputs, and creating a state version (under the lock its run holds; it
+ * neither locks nor unlocks: the run's lock is released when the run ends). Which workspaces
  * is the policy's (domain/policy.ts, `runCan`). Every other route answers it 404, as if it did
  * not exist, and so does any `include` (a run reads no related resources).
  */
@@ -39,8 +40,6 @@ const RUN_TOKEN_ROUTES = new Set([
   'GET /state-versions/:id/outputs',
   'GET /state-version-outputs/:id',
   'POST /workspaces/:id/state-versions',
-  'POST /workspaces/:id/actions/lock',
-  'POST /workspaces/:id/actions/unlock',
 ]);
 
 /** Refuses (404) a run token's request for anything but `RUN_TOKEN_ROUTES`. */

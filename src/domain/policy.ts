@@ -427,7 +427,7 @@ type RunActor = Extract<Actor, { kind: 'run' }>;
 /**
  * What a run's token may do, and nothing else: in its run's organization (which it must know
  * exists, to find its workspaces by name and read its entitlements), read its own workspace, its
- * state versions and outputs, create state versions there and lock it; read another workspace and
+ * state versions and outputs, create state versions there (under its run's lock); read another workspace and
  * its state only when that workspace shares its state with the run's workspace (`sharesStateWithRun`).
  */
 function runCan(actor: RunActor, action: Action, facts: OrgFacts): boolean {
@@ -442,7 +442,6 @@ function runCan(actor: RunActor, action: Action, facts: OrgFacts): boolean {
     case 'workspace:read-state-outputs':
       return own || facts.sharesStateWithRun === true;
     case 'workspace:create-state-versions':
-    case 'workspace:lock':
       return own;
     default:
       return false;
