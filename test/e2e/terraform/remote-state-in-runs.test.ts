@@ -1,5 +1,16 @@
-import { expect, it } from 'vitest';
-import { AUTO, HOST, cloudBlock, describeTerraform, flat, serveForTerraform } from '../../helpers/terraform.js';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { runCli, tempDb } from '../../helpers/cli.js';
+import { startServe, type ServeProcess } from '../../helpers/serve.js';
+import {
+  AUTO,
+  HOST,
+  TerraformSandbox,
+  cloudBlock,
+  describeTerraform,
+  flat,
+  serveForTerraform,
+  throwawayCertificate,
+} from '../../helpers/terraform.js';
 
 /**
  * `terraform_remote_state` inside a remote run (issues 34 and 35): the run reads another
@@ -72,6 +83,11 @@ describeTerraform(
       const refused = await apply('rs-b', consumer('rs-org', 'B', 'A'));
       expect(refused.result.code).not.toBe(0);
       const said = flat(refused.result.output);
+      // As for any workspace it may not see: A is not found, and the remote backend's try to create it is refused too.
+      expect(said).toContain('Planning failed');
+      expect(said).toMatch(
+        /Error: Error loading state error .* error loading the remote state: .*workspace A: resource not found/,
+      );
       // The run token never shows in a log.
       expect(refused.result.output).not.toContain('berth-run.');
 
@@ -115,9 +131,74 @@ describeTerraform(
       });
       const reader = await apply('rso-reader', consumer('rs-home', 'reader', 'src', 'rs-other'));
       expect(reader.result.code).not.toBe(0);
-      expect(flat(reader.result.output)).toMatch(/error loading the remote state: .*resource not found/);
+      // Its organization is not found: the run token's organization is its run's alone.
+      expect(flat(reader.result.output)).toContain(`organization "rs-other" at host ${HOST} not found`);
       expect(reader.result.output).not.toContain('secret');
     });
   },
   300_000,
+);
+
+describeTerraform(
+  'terraform_remote_state in remote runs over TLS, by the names serve gives its runs',
+  () => {
+    const tmp = tempDb();
+    let server: ServeProcess;
+    let sandbox: TerraformSandbox;
+    let cert = '';
+    let port = '';
+
+    beforeAll(async () => {
+      const pair = throwawayCertificate(tmp.dir);
+      cert = pair.cert;
+      server = await startServe(tmp.db, ['--tls-cert', pair.cert, '--tls-key', pair.key, '--execute-runs']);
+      port = new URL(server.url).port;
+      sandbox = new TerraformSandbox(
+        { credentials: { [`localhost:${port}`]: server.token! } },
+        { SSL_CERT_FILE: pair.cert },
+      );
+    });
+    afterAll(async () => {
+      await sandbox?.cleanup();
+      if (server) await server.stop('SIGKILL');
+      tmp.cleanup();
+    });
+
+    const berth = (...args: string[]) =>
+      runCli([...args, '--server', server.url, '--token', server.token!], { NODE_EXTRA_CA_CERTS: cert });
+
+    it("a run reads a global-remote-state workspace at 127.0.0.1:PORT, trusting serve's certificate", async () => {
+      expect(server.url).toMatch(/^https:/);
+      const made = await berth('org', 'create', 'tls', '--email', 'ops@tls.test');
+      expect(made.code, made.stderr).toBe(0);
+      const host = `localhost:${port}`;
+      const a = sandbox.workdir('tls-a', {
+        'main.tf': producer('tls', 'A', 'over-tls').replace(`hostname     = "${HOST}"`, `hostname     = "${host}"`),
+      });
+      expect((await sandbox.run(a, ['init', ...AUTO])).code).toBe(0);
+      const applied = await sandbox.run(a, ['apply', '-auto-approve', ...AUTO]);
+      expect(applied.code, applied.output).toBe(0);
+      const shared = await berth(
+        'api',
+        'PATCH',
+        '/organizations/tls/workspaces/A',
+        '-f',
+        'data[type]=workspaces',
+        '-F',
+        'data[attributes][global-remote-state]=true',
+      );
+      expect(shared.code, shared.stderr).toBe(0);
+
+      const b = sandbox.workdir('tls-b', {
+        'main.tf': consumer('tls', 'B', 'A')
+          .replace(`hostname     = "${HOST}"`, `hostname     = "${host}"`)
+          .replace(`hostname     = "${HOST}"`, `hostname     = "127.0.0.1:${port}"`),
+      });
+      expect((await sandbox.run(b, ['init', ...AUTO])).code).toBe(0);
+      const read = await sandbox.run(b, ['apply', '-auto-approve', ...AUTO]);
+      expect(read.code, read.output).toBe(0);
+      expect(read.stdout).toContain('got = "over-tls"');
+    });
+  },
+  180_000,
 );
