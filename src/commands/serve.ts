@@ -189,7 +189,9 @@ export default class Serve extends BerthCommand<typeof Serve> {
 
   /** The --hostname names, each a host with an optional port (no scheme, no path). */
   private hostnames(): string[] {
-    const names = (this.flags.hostname ?? [])
+    // From BERTH_HOSTNAME, oclif hands a multiple flag over as one string.
+    const given = this.flags.hostname as string[] | string | undefined;
+    const names = (Array.isArray(given) ? given : given === undefined ? [] : [given])
       .flatMap((v) => v.split(','))
       .map((v) => v.trim().toLowerCase())
       .filter((v) => v !== '');
