@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import type { Actor } from '../domain/actor.js';
-import { unauthorized } from '../domain/errors.js';
+import { notFound, unauthorized } from '../domain/errors.js';
 import { authenticateUntil } from '../services/identity/tokens.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { systemClock } from '../domain/clock.js';
@@ -18,6 +19,37 @@ export const tokenExpiries = new WeakMap<object, number>();
  * its token's next requests take (read-gate.ts).
  */
 export const requestActors = new WeakMap<object, Actor>();
+
+/**
+ * The only routes a run's token reaches (method and pattern under /api/v2): its organization's
+ * entitlements (which terraform's `remote` backend reads first), workspaces one at a time, their
+ * state versions and outputs, and creating a state version (under the lock its run holds; it
+ * neither locks nor unlocks: the run's lock is released when the run ends). Which workspaces
+ * is the policy's (domain/policy.ts, `runCan`). Every other route answers it 404, as if it did
+ * not exist, and so does any `include` (a run reads no related resources).
+ */
+const RUN_TOKEN_ROUTES = new Set([
+  'GET /organizations/:name/entitlement-set',
+  'GET /workspaces/:id',
+  'GET /organizations/:org/workspaces/:name',
+  'GET /workspaces/:id/current-state-version',
+  'GET /workspaces/:id/current-state-version-outputs',
+  'GET /workspaces/:id/state-versions',
+  'GET /state-versions',
+  'GET /state-versions/:id',
+  'GET /state-versions/:id/outputs',
+  'GET /state-version-outputs/:id',
+  'POST /workspaces/:id/state-versions',
+]);
+
+/** Refuses (404) a run token's request for anything but `RUN_TOKEN_ROUTES`. */
+function checkRunTokenRoute(c: Context<AppEnv>): void {
+  const method = c.req.method === 'HEAD' ? 'GET' : c.req.method;
+  const pattern = matchedRoutes(c).findLast((m) => m.method === method || m.method === c.req.method)?.path ?? '';
+  const route = `${method} ${pattern.replace(/^\/api\/v2(?=\/)/, '')}`;
+  if (!RUN_TOKEN_ROUTES.has(route) || new URL(c.req.url).searchParams.has('include'))
+    throw notFound(`no route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+}
 
 /**
  * Turns `Authorization: Bearer TOKEN` into the request's actor and service context. A missing or
@@ -38,6 +70,7 @@ export function authMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> {
     if (!match) throw unauthorized('the token is missing, malformed, revoked or unknown');
     return authenticateUntil(options.db, match[1], clock.now()).then((found) => {
       if (!found) throw unauthorized('the token is missing, malformed, revoked or unknown');
+      if (found.actor.kind === 'run') checkRunTokenRoute(c);
       const incoming = (c.env as { incoming?: object } | undefined)?.incoming;
       options.onAuthenticated?.(header, found.actor, incoming);
       if (incoming) requestActors.set(incoming, found.actor);

@@ -139,6 +139,8 @@ export function subjectKey(actor: Actor): string {
       return `org:${actor.organizationId}`;
     case 'audit-trail':
       return `audit:${actor.organizationId}`;
+    case 'run':
+      return `run:${actor.runId}`;
     case 'site-admin':
       return 'site-admin';
   }

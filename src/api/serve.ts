@@ -100,7 +100,16 @@ export interface ServeOptions {
   /** The built web console served at `/` (default: dist/console beside the CLI bundle). */
   consoleDir?: string;
   /** Execute runs (experimental, `--execute-runs`): the terraform binary and the executor's bounds. */
-  executeRuns?: { terraformPath: string; concurrency: number; timeLimitMs: number; heartbeatTimeoutMs?: number };
+  executeRuns?: {
+    terraformPath: string;
+    concurrency: number;
+    timeLimitMs: number;
+    heartbeatTimeoutMs?: number;
+    /** The names clients reach this berth by (`--hostname`); runs also get `localhost:PORT` and `127.0.0.1:PORT`. */
+    hostnames?: string[];
+    /** The certificate file of `tls` (an absolute path), which terraform in runs is told to trust. */
+    tlsCertFile?: string;
+  };
   /** The scheduler (src/scheduler/: auto-destroy, health assessments), started with executeRuns. */
   scheduler?: { intervalMs?: number; assessmentIntervalMinutes?: number };
 }
@@ -226,15 +235,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     pruneTimer.unref();
   }
 
-  // The executor of runs (src/runner/), only with --execute-runs.
+  // The executor of runs (src/runner/), only with --execute-runs: started once serve listens.
   let executor: { stop(): Promise<void> } | null = null;
-  if (options.executeRuns) {
-    const { Executor } = await import('../runner/executor.js');
-    const { inProcessPort } = await import('../runner/in-process-port.js');
-    const started = new Executor(inProcessPort(store.db, appClock), { ...options.executeRuns, log: options.log });
-    started.start();
-    executor = started;
-  }
   // The scheduler (src/scheduler/): it queues runs, so only where runs execute.
   let scheduler: { stop(): Promise<void> } | null = null;
   if (options.executeRuns) {
@@ -523,6 +525,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  if (options.executeRuns) executor = await startExecutor(options, store.db, appClock, host, address.port);
   if (!options.tls && !isLoopback(address.address)) {
     options.log(
       `warning: listening on ${address.address}, beyond loopback, without TLS: tokens and state cross the network in clear text. Serve HTTPS with --tls-cert and --tls-key, or put a TLS-terminating proxy in front.`,
@@ -561,6 +564,33 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       return closing;
     },
   };
+}
+
+/**
+ * Starts the executor of runs (src/runner/): terraform in a run reaches this berth at its own
+ * listening address (loopback for a wildcard one), under every name it is known by.
+ */
+async function startExecutor(
+  options: ServeOptions,
+  db: Parameters<typeof ensureSiteAdminToken>[0],
+  clock: Clock,
+  host: string,
+  port: number,
+): Promise<{ stop(): Promise<void> }> {
+  const { hostnames = [], tlsCertFile, ...bounds } = options.executeRuns!;
+  const { Executor } = await import('../runner/executor.js');
+  const { inProcessPort } = await import('../runner/in-process-port.js');
+  const { runTokenTtl } = await import('../services/runs/run-tokens.js');
+  const reachable = host === '0.0.0.0' || host === '[::]' ? '127.0.0.1' : host;
+  const started = new Executor(inProcessPort(db, clock, { runTokenTtlMs: runTokenTtl(bounds.timeLimitMs) }), {
+    ...bounds,
+    log: options.log,
+    apiUrl: `${options.tls ? 'https' : 'http'}://${reachable}:${port}`,
+    hosts: [...hostnames, `localhost:${port}`, `127.0.0.1:${port}`],
+    caFile: options.tls ? tlsCertFile : undefined,
+  });
+  started.start();
+  return started;
 }
 
 const API_PATH = /^\/api\/v2(?:[/?]|$)/;

@@ -1,5 +1,5 @@
 import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { delimiter, join, resolve } from 'node:path';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
@@ -21,6 +21,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --state-url-ttl 60',
     '<%= config.bin %> serve --durability normal',
     '<%= config.bin %> serve --host 0.0.0.0 --database postgres://berth@db.internal:5432/berth',
+    '<%= config.bin %> serve --execute-runs --hostname berth.example.com',
   ];
   static override flags = {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
@@ -130,6 +131,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 100,
       hidden: true,
     }),
+    hostname: Flags.string({
+      description:
+        'a name clients reach this berth by (e.g. berth.example.com or localhost:8080; repeat it or separate names with commas): terraform in a run reaches berth under it, with the run token (--execute-runs)',
+      multiple: true,
+      env: 'BERTH_HOSTNAME',
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -192,11 +199,32 @@ export default class Serve extends BerthCommand<typeof Serve> {
     return { cert: read(cert, 'certificate'), key: read(key, 'key') };
   }
 
+  /** The --hostname names, each a host with an optional port (no scheme, no path). */
+  private hostnames(): string[] {
+    // From BERTH_HOSTNAME, oclif hands a multiple flag over as one string.
+    const given = this.flags.hostname as string[] | string | undefined;
+    const names = (Array.isArray(given) ? given : given === undefined ? [] : [given])
+      .flatMap((v) => v.split(','))
+      .map((v) => v.trim().toLowerCase())
+      .filter((v) => v !== '');
+    for (const name of names) {
+      if (!/^[a-z0-9]([a-z0-9.-]*[a-z0-9])?(:[0-9]{1,5})?$/.test(name))
+        this.error(
+          `--hostname ${JSON.stringify(name)}: give a host name with an optional port, e.g. berth.example.com or localhost:8080`,
+          {
+            exit: 2,
+          },
+        );
+    }
+    return names;
+  }
+
   async run(): Promise<void> {
     const { startServer, ServeSetupError } = await import('../api/serve.js');
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const tls = this.readTls();
     const executeRuns = this.flags['execute-runs'] ? this.findTerraform() : undefined;
+    const hostnames = this.hostnames();
     const server = await startServer({
       host: this.flags.host,
       port: this.flags.port,
@@ -219,6 +247,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
               concurrency: this.flags['run-concurrency'],
               timeLimitMs: this.flags['run-time-limit'] * 60_000,
               heartbeatTimeoutMs: this.flags['run-heartbeat-timeout'] * 1000,
+              hostnames,
+              tlsCertFile: this.flags['tls-cert'] && resolve(this.flags['tls-cert']),
             },
       scheduler: {
         intervalMs: this.flags['scheduler-interval-ms'],

@@ -9,7 +9,12 @@ export type Actor =
   | { kind: 'team'; tokenId: string; teamId: string; organizationId: string }
   | { kind: 'organization'; tokenId: string; organizationId: string }
   /** An organization's audit trail token: it may read that organization's audit trail, nothing else. */
-  | { kind: 'audit-trail'; tokenId: string; organizationId: string };
+  | { kind: 'audit-trail'; tokenId: string; organizationId: string }
+  /**
+   * A run's token: terraform inside a planning or applying run (services/runs/run-tokens.ts). It
+   * reads and writes its own workspace's state and reads the states that workspace may consume.
+   */
+  | { kind: 'run'; tokenId: string; runId: string; workspaceId: string; organizationId: string };
 
 /**
  * The instance itself, for work no request asks for (serve's pruning, set-up in tests). Every
@@ -33,5 +38,7 @@ export function describeActor(actor: Actor): string {
       return `organization token of ${actor.organizationId}`;
     case 'audit-trail':
       return `audit trail token of ${actor.organizationId}`;
+    case 'run':
+      return `run ${actor.runId}`;
   }
 }

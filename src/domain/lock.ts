@@ -16,6 +16,9 @@ export function holderOf(actor: Actor): LockHolder {
     case 'organization':
     case 'audit-trail':
       return { kind: 'organization', id: actor.tokenId };
+    // A run's token acts as its run, which holds its workspace's lock while it is active.
+    case 'run':
+      return { kind: 'runs', id: actor.runId };
     case 'site-admin':
       return { kind: 'site-admin', id: actor.tokenId ?? 'local' };
   }

@@ -69,6 +69,12 @@ export interface OrgFacts {
    * grants count; with it, project- and workspace-level access count too (see `scoped`).
    */
   target?: Target;
+  /**
+   * For a run's token (actor kind `run`) aimed at another workspace: whether that workspace lets
+   * the run's workspace read its state (its `global-remote-state`, or the run's workspace among its
+   * remote state consumers). Loaded by `readableWorkspace`; absent means no.
+   */
+  sharesStateWithRun?: boolean;
 }
 
 /** The same facts, aimed at one project or one workspace. */
@@ -137,6 +143,7 @@ export function canOnInstance(actor: Actor, action: InstanceAction): boolean {
 }
 
 function isMember(actor: Actor, facts: OrgFacts): boolean {
+  if (actor.kind === 'run') return false;
   if (actor.kind === 'organization') return actor.organizationId === facts.organizationId;
   if (actor.kind === 'team') return actor.organizationId === facts.organizationId && facts.teams.length > 0;
   return facts.teams.length > 0;
@@ -307,6 +314,7 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
   if (isSiteAdmin(actor)) return true;
   if (action === 'organization:create') return actor.kind === 'user';
   if (!facts) return false;
+  if (actor.kind === 'run') return runCan(actor, action, facts);
   // An audit trail token reads its organization's audit trail and does nothing else.
   if (actor.kind === 'audit-trail')
     return action === 'organization:read-audit-trail' && actor.organizationId === facts.organizationId;
@@ -414,6 +422,32 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
   }
 }
 
+type RunActor = Extract<Actor, { kind: 'run' }>;
+
+/**
+ * What a run's token may do, and nothing else: in its run's organization (which it must know
+ * exists, to find its workspaces by name and read its entitlements), read its own workspace, its
+ * state versions and outputs, create state versions there (under its run's lock); read another workspace and
+ * its state only when that workspace shares its state with the run's workspace (`sharesStateWithRun`).
+ */
+function runCan(actor: RunActor, action: Action, facts: OrgFacts): boolean {
+  if (actor.organizationId !== facts.organizationId) return false;
+  if (action === 'organization:read') return true;
+  const target = facts.target?.workspaceId;
+  if (target === undefined) return false;
+  const own = target === actor.workspaceId;
+  switch (action) {
+    case 'workspace:read':
+    case 'workspace:read-state-versions':
+    case 'workspace:read-state-outputs':
+      return own || facts.sharesStateWithRun === true;
+    case 'workspace:create-state-versions':
+      return own;
+    default:
+      return false;
+  }
+}
+
 /** What deciding on a team's tokens needs to know about the team. */
 export interface TeamTokenFacts {
   teamId: string;
@@ -438,6 +472,9 @@ export function readableWorkspaceScope(
   actor: Actor,
   facts: OrgFacts,
 ): 'all' | { projectIds: string[]; workspaceIds: string[] } {
+  // A run's token lists nothing (its routes are limited: api/auth.ts); at most its own workspace.
+  if (actor.kind === 'run')
+    return { projectIds: [], workspaceIds: actor.organizationId === facts.organizationId ? [actor.workspaceId] : [] };
   if (!isSiteAdmin(actor) && !isMember(actor, facts)) return { projectIds: [], workspaceIds: [] };
   if (workspaceAbilities(actor, { ...facts, target: undefined }).read) return 'all';
   return {

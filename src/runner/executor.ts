@@ -41,6 +41,16 @@ export interface ExecutorOptions {
   heartbeatTimeoutMs?: number;
   /** A name for this executor in the runs it claims. */
   name?: string;
+  /**
+   * berth's API as terraform inside a run reaches it (`<base URL>/api/v2/`): serve's own listening
+   * address. With it, each phase gets a CLI configuration file (`TF_CLI_CONFIG_FILE`) mapping every
+   * name of `hosts` to it, with the phase's run token as their credentials.
+   */
+  apiUrl?: string;
+  /** The hostnames berth is known by (`--hostname`, `localhost:PORT`, `127.0.0.1:PORT`). */
+  hosts?: string[];
+  /** A CA certificate file for terraform to trust (serve's --tls-cert): `SSL_CERT_FILE`. */
+  caFile?: string;
 }
 
 /** The override file that keeps the run's state local: it replaces the `cloud` block or backend. */
@@ -53,6 +63,8 @@ const VARIABLES_FILE = 'zz_berth_run.auto.tfvars';
  * win over them, as in HCP) and before VARIABLES_FILE (a run's `-var` wins over the workspace).
  */
 export const WORKSPACE_VARIABLES_FILE = 'zz_berth_0_workspace.auto.tfvars';
+/** The run's CLI configuration file, beside (not in) the configuration: its run token's credentials. */
+const CLI_CONFIG_FILE = 'berth.tfrc';
 const PLAN_FILE = 'berth.tfplan';
 
 interface Child {
@@ -193,10 +205,13 @@ export class Executor {
       } else if (claim.phase === 'plan' || !dir) {
         if (dir) await rm(dir, { recursive: true, force: true });
         dir = await mkdtemp(join(tmpdir(), 'berth-run-'));
+        await this.writeCliConfig(claim, dir);
         result = await this.prepare(claim, dir, log);
         if (result.outcome === 'finished') result = await this.plan(claim, dir, log);
         if (result.outcome === 'finished' && claim.phase === 'apply') result = await this.apply(claim, dir, log);
       } else {
+        // The plan's folder: its token ended with the plan, this phase has its own.
+        await this.writeCliConfig(claim, dir);
         result = await this.apply(claim, dir, log);
       }
     } catch (err) {
@@ -216,7 +231,32 @@ export class Executor {
   private runEnv(claim: ClaimedRun, dir: string): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {};
     for (const v of this.variables.get(claim.runId)?.env ?? []) env[v.key] = v.value;
-    return { ...env, ...cleanEnv(dir) };
+    return { ...env, ...this.env(dir) };
+  }
+
+  /**
+   * Writes the phase's CLI configuration file (mode 0600): for each name berth is known by, the
+   * run token as credentials and berth's API as the `tfe.v2` services (so that the `remote`
+   * backend of `terraform_remote_state`, or a `cloud` block, reaches this berth without discovery).
+   */
+  private async writeCliConfig(claim: ClaimedRun, dir: string): Promise<void> {
+    if (!this.options.apiUrl) return;
+    await writeFile(
+      join(dir, CLI_CONFIG_FILE),
+      cliConfigText(this.options.apiUrl, this.options.hosts ?? [], claim.token),
+      {
+        mode: 0o600,
+      },
+    );
+  }
+
+  /** The environment of terraform in the run (`cleanEnv`), with the run's CLI configuration. */
+  private env(dir: string): NodeJS.ProcessEnv {
+    if (!this.options.apiUrl) return cleanEnv(dir);
+    return cleanEnv(dir, {
+      TF_CLI_CONFIG_FILE: join(dir, CLI_CONFIG_FILE),
+      ...(this.options.caFile ? { SSL_CERT_FILE: this.options.caFile } : {}),
+    });
   }
 
   /** The version of the one terraform binary this executor runs (null: it does not say). */
@@ -428,8 +468,9 @@ function workingDir(claim: ClaimedRun, dir: string): string {
  * The environment of terraform in a run: nothing of berth's own (no database URL, no token), a
  * HOME of the run's own, automation mode.
  */
-export function cleanEnv(dir: string): NodeJS.ProcessEnv {
+export function cleanEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return {
+    ...extra,
     PATH: process.env.PATH ?? '/usr/bin:/bin',
     HOME: join(dir, 'home'),
     TMPDIR: dir,
@@ -439,6 +480,22 @@ export function cleanEnv(dir: string): NodeJS.ProcessEnv {
     TF_WORKSPACE: 'default',
     ...(process.env.LANG ? { LANG: process.env.LANG } : {}),
   };
+}
+
+/**
+ * A Terraform CLI configuration giving each of `hosts` berth's API (`apiUrl` + `/api/v2/`) as its
+ * `tfe.v2` services (`tfe.v2.1`, which the `remote` backend requires, and `tfe.v2.2` too) and
+ * `token` as its credentials.
+ */
+export function cliConfigText(apiUrl: string, hosts: string[], token: string): string {
+  const q = (s: string) => JSON.stringify(s);
+  const api = `${apiUrl.replace(/\/+$/, '')}/api/v2/`;
+  const services = ['tfe.v2', 'tfe.v2.1', 'tfe.v2.2'].map((s) => `    ${q(s)} = ${q(api)}`).join('\n');
+  return [...new Set(hosts)]
+    .map(
+      (h) => `host ${q(h)} {\n  services = {\n${services}\n  }\n}\ncredentials ${q(h)} {\n  token = ${q(token)}\n}\n`,
+    )
+    .join('\n');
 }
 
 /** Writes a phase's log in order, batching what comes while a write is under way; bounded. */

@@ -11,15 +11,24 @@ import {
   workspaceState,
 } from '../services/runs/run-phases.js';
 import { claimRun } from '../services/runs/run-claim.js';
+import { DEFAULT_RUN_TOKEN_TTL_MS, mintRunToken } from '../services/runs/run-tokens.js';
 import { effectiveVariablesOfRun } from '../services/variables/effective.js';
 import type { DB } from '../store/schema.js';
 import type { RunnerPort } from './port.js';
 
-/** The executor's port inside `berth serve`: straight calls into the services, on serve's store. */
-export function inProcessPort(db: Kysely<DB>, clock: Clock): RunnerPort {
+/**
+ * The executor's port inside `berth serve`: straight calls into the services, on serve's store.
+ * `runTokenTtlMs`: how long a claimed phase's run token lives at most (`runTokenTtl`).
+ */
+export function inProcessPort(db: Kysely<DB>, clock: Clock, options: { runTokenTtlMs?: number } = {}): RunnerPort {
   const now = () => clock.now().toISOString();
   return {
-    claim: (executor) => claimRun(db, executor, now()),
+    claim: async (executor) => {
+      const claimed = await claimRun(db, executor, now());
+      if (!claimed) return null;
+      const token = await mintRunToken(db, claimed, clock.now(), options.runTokenTtlMs ?? DEFAULT_RUN_TOKEN_TTL_MS);
+      return { ...claimed, token };
+    },
     configuration: (id) => configurationArchive(db, id),
     appendLog: (runId, phase, chunk) => appendRunLog(db, runId, phase, chunk),
     finishPhase: (runId, phase, result) => finishPhase(db, runId, phase, result, now()),

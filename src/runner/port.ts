@@ -1,9 +1,19 @@
-import type { ClaimedRun } from '../services/runs/run-claim.js';
+import type { ClaimedRun as QueuedRun } from '../services/runs/run-claim.js';
 import type { PhaseResult } from '../services/runs/run-phases.js';
 import type { Phase } from '../services/runs/run-rows.js';
 import type { EffectiveVariables } from '../services/variables/effective.js';
 
-export type { ClaimedRun, EffectiveVariables, Phase, PhaseResult };
+export type { EffectiveVariables, Phase, PhaseResult };
+
+/** A claimed phase of a run: what to run, and the run token terraform reaches berth with. */
+export interface ClaimedRun extends QueuedRun {
+  /**
+   * The run token of this phase (services/runs/run-tokens.ts): it reads and writes the run's own
+   * workspace's state and reads the states that workspace may consume, while the phase lasts.
+   * The executor hands it to terraform in the run's CLI configuration file, and nowhere else.
+   */
+  token: string;
+}
 
 /**
  * Everything the executor needs of berth, and nothing more: claim a queued phase, read the
@@ -12,7 +22,7 @@ export type { ClaimedRun, EffectiveVariables, Phase, PhaseResult };
  * (in-process-port.ts); a later `berth agent` would implement it over HTTP.
  */
 export interface RunnerPort {
-  /** The oldest queued plan or apply, claimed for this executor (null: nothing queued). */
+  /** The oldest queued plan or apply, claimed for this executor, with its run token (null: nothing queued). */
   claim(executor: string): Promise<ClaimedRun | null>;
   configuration(configurationVersionId: string): Promise<Buffer | null>;
   appendLog(runId: string, phase: Phase, chunk: Buffer): Promise<void>;

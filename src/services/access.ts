@@ -138,6 +138,7 @@ export async function orgFacts(db: Kysely<DB>, actor: Actor, organizationId: str
     case 'site-admin':
     case 'organization':
     case 'audit-trail':
+    case 'run':
       return { organizationId, teams: [], projectGrants: [], workspaceGrants: [] };
     case 'team': {
       const teamId = actor.teamId;

@@ -591,6 +591,19 @@ export interface VarsetProjectsTable {
   project_id: string;
 }
 
+/** A run token (migration 030): the hash of the token a claimed phase of a run acts with. */
+export interface RunTokensTable {
+  id: string;
+  token_hash: string;
+  run_id: string;
+  /** `plan` or `apply`: the token authenticates only while the run is planning, or applying. */
+  phase: string;
+  workspace_id: string;
+  organization_id: string;
+  created_at: string;
+  expired_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -627,6 +640,7 @@ export interface DB {
   audit_events: AuditEventsTable;
   console_sign_in_links: ConsoleSignInLinksTable;
   terraform_login_codes: TerraformLoginCodesTable;
+  run_tokens: RunTokensTable;
   security_generation: SecurityGenerationTable;
   workspace_counts: WorkspaceCountsTable;
   scheduler_leases: SchedulerLeasesTable;

@@ -35,6 +35,9 @@ export function auditActorOf(actor: Actor): AuditActor {
     case 'organization':
     case 'audit-trail':
       return { kind: actor.kind, id: actor.organizationId, tokenId: actor.tokenId, name: null };
+    // A run's token: the record names the run (its token's id is the run token's, never its secret).
+    case 'run':
+      return { kind: 'run', id: actor.runId, tokenId: actor.tokenId, name: actor.runId };
   }
 }
 

@@ -41,6 +41,7 @@ export async function currentAccount(ctx: ServiceContext): Promise<Account> {
     }
     case 'site-admin':
     case 'audit-trail':
+    case 'run':
       throw notFound('no account for this token');
   }
 }

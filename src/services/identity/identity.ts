@@ -40,7 +40,8 @@ export async function whoami(ctx: ServiceContext): Promise<Identity> {
       return { ...base, teamId: a.teamId, teamName: team?.name ?? null, organizationName: team?.org ?? null };
     }
     case 'organization':
-    case 'audit-trail': {
+    case 'audit-trail':
+    case 'run': {
       const org = await ctx.db
         .selectFrom('organizations')
         .select('name')

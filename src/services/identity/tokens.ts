@@ -14,6 +14,7 @@ import { ensureAdminUser } from './admin-user.js';
 import { accounts } from './users.js';
 import { isPendingUsername } from '../../domain/user.js';
 import { cachedFacts, generationFor, rememberSnapshot } from './auth-cache.js';
+import { authenticateRunToken, isRunToken } from '../runs/run-tokens.js';
 
 /** Resolves a bearer token to the actor it acts as, or null when it is unknown. */
 const tokenByHash = memoQuery((db, p: { hash: string }) =>
@@ -100,6 +101,8 @@ export async function authenticateUntil(
   token: string,
   now: Date = new Date(),
 ): Promise<{ actor: Actor; expiredAt: string | null } | null> {
+  // A run's token (services/runs/run-tokens.ts): checked against its run on every request.
+  if (isRunToken(token)) return authenticateRunToken(db, token, now);
   const hash = hashToken(token);
   const gen = await generationFor(db);
   const identity = await cachedFacts(

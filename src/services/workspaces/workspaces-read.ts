@@ -342,12 +342,34 @@ export async function readableWorkspace(
   const row = await findWorkspaceRow(db, ref);
   const missing = () => notFound(`workspace ${describeRef(ref)} not found`);
   if (!row) throw missing();
-  const facts = scoped(orgLevel ?? (await orgFacts(db, ctx.actor, row.organization_id)), {
+  let facts = scoped(orgLevel ?? (await orgFacts(db, ctx.actor, row.organization_id)), {
     projectId: row.project_id,
     workspaceId: row.id,
   });
+  if (ctx.actor.kind === 'run') facts = { ...facts, sharesStateWithRun: await sharesStateWithRun(db, ctx.actor, row) };
   if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'workspace:read', facts)) throw missing();
   return { row, facts };
+}
+
+/**
+ * Whether another workspace of the run's organization lets the run's workspace read its state:
+ * `global-remote-state`, or the run's workspace among its approved remote state consumers (spec:
+ * remote state consumers). A workspace is never its own consumer; its own state is the run's anyway.
+ */
+async function sharesStateWithRun(
+  db: Tx,
+  run: { workspaceId: string; organizationId: string },
+  row: WorkspaceRow,
+): Promise<boolean> {
+  if (row.id === run.workspaceId || row.organization_id !== run.organizationId) return false;
+  if (row.global_remote_state === 1) return true;
+  const consumer = await db
+    .selectFrom('remote_state_consumers')
+    .select('consumer_id')
+    .where('workspace_id', '=', row.id)
+    .where('consumer_id', '=', run.workspaceId)
+    .executeTakeFirst();
+  return consumer !== undefined;
 }
 
 export async function getWorkspace(ctx: ServiceContext, ref: WorkspaceRef, db: Tx = ctx.db): Promise<Workspace> {

@@ -26,6 +26,7 @@ import * as m026 from './026_terraform_login_codes.js';
 import * as m027 from './027_invitation_emails.js';
 import * as m028 from './028_run_execution.js';
 import * as m029 from './029_run_heartbeat.js';
+import * as m030 from './030_run_tokens.js';
 import * as m031 from './031_workspace_variables.js';
 import * as m032 from './032_variable_sets.js';
 import * as m034 from './034_schedules.js';
@@ -65,6 +66,7 @@ export const MIGRATIONS: Migration[] = [
   { version: 27, name: 'invitation_emails', up: m027.up },
   { version: 28, name: 'run_execution', up: m028.up },
   { version: 29, name: 'run_heartbeat', up: m029.up },
+  { version: 30, name: 'run_tokens', up: m030.up },
   { version: 31, name: 'workspace_variables', up: m031.up },
   { version: 32, name: 'variable_sets', up: m032.up },
   { version: 34, name: 'schedules', up: m034.up },
