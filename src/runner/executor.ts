@@ -334,8 +334,10 @@ export class Executor {
     const workspaceVariables = this.variables.get(claim.runId)?.terraform ?? [];
     if (workspaceVariables.length > 0)
       await writeFile(join(cwd, WORKSPACE_VARIABLES_FILE), tfvarsFile(workspaceVariables));
-    if (claim.variables.length > 0)
-      await writeFile(join(cwd, VARIABLES_FILE), claim.variables.map((v) => `${v.key} = ${v.value}\n`).join(''));
+    // The run's -var values, less those a priority variable set overrides (effective.ts).
+    const runVariables = this.variables.get(claim.runId)?.runVariables ?? claim.variables;
+    if (runVariables.length > 0)
+      await writeFile(join(cwd, VARIABLES_FILE), runVariables.map((v) => `${v.key} = ${v.value}\n`).join(''));
     const init = await this.terraform(claim, dir, ['init', '-input=false', '-no-color', '-reconfigure'], log, true);
     if (init.stopped) return { outcome: 'canceled' };
     if (init.code !== 0) {

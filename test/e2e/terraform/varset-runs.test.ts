@@ -86,6 +86,12 @@ describeTerraform(
       expect(enforced.code, enforced.output).toBe(0);
       expect(enforced.stdout).toContain('"from-priority"');
       expect(enforced.stdout).not.toContain('"from-workspace"');
+
+      // ... and over the run's own -var: the executor leaves out what a priority set overrides.
+      const overridden = await tf.run(dir, ['plan', ...NO_INPUT, '-var', 'greeting=from-cli']);
+      expect(overridden.code, overridden.output).toBe(0);
+      expect(overridden.stdout).toContain('"from-priority"');
+      expect(overridden.stdout).not.toContain('"from-cli"');
     });
   },
   240_000,
