@@ -41,7 +41,7 @@ describe('berth run record against berth serve --execute-runs', () => {
     expect(Date.parse(at['planned-at']) - Date.parse(at['planning-at'])).toBe(4000);
     const shown = await fetch(`${server.url.replace(/\/$/, '')}/api/v2/runs/${run.id}`, {
       headers: { Authorization: `Bearer ${server.token}` },
-    }).then((r) => r.json());
+    }).then((r) => r.json() as Promise<any>);
     expect(shown.data.attributes.status).toBe('applied');
     expect(shown.data.relationships['configuration-version'].data).toBeNull();
   });
