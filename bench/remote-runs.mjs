@@ -326,7 +326,9 @@ async function breakdown(root) {
         'log reads (count)': logs.length,
         'first run read -> last log byte': lastData.end - firstPoll.start,
         'last log byte -> CLI exit': total - lastData.end,
-        'all requests, summed': req.reduce((n, r) => n + (r.end - r.start), 0),
+        'requests other than log reads, summed': req
+          .filter((r) => !r.path.includes('/run-logs/'))
+          .reduce((n, r) => n + (r.end - r.start), 0),
       });
     }
     // The executor's steps alone, in a fresh folder as it runs them (backend forced local).
