@@ -141,7 +141,7 @@ export function runContentRoutes(context: Pick<ServiceContext, 'db' | 'clock' | 
     const signal = c.req.raw.signal;
     while (offset >= log.length && log.at(-1) !== END && !signal.aborted && Date.now() < until) {
       await logMayGrow(`run-${docs.tailOf(phaseId)}`, Math.min(LOG_LOOK_MS, until - Date.now()), signal);
-      log = await read();
+      if ((await docs.logLength(context, phaseId)) !== log.length) log = await read();
     }
     const limitRaw = Number.parseInt(c.req.query('limit') ?? '', 10);
     const size = Number.isFinite(limitRaw) && limitRaw > 0 ? Math.min(limitRaw, 1024 * 1024) : 1024 * 1024;
