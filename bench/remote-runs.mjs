@@ -10,12 +10,17 @@
 //       median wall time of each and their ratio (target <= 1.5);
 //   (c) serve's resident memory (VmRSS, sampled every 50 ms) while 4 runs of that configuration
 //       execute at once (terraform's own processes are not counted).
-// The plan ratio has a floor berth cannot lower: the CLI waits a second after creating the run
-// before it first reads it (go-tfe's backoff in the cloud backend), then reads the log by polling;
-// the remote run also runs `terraform init` in a fresh folder and `terraform show -json` of the
-// saved plan for its counts. About 1.5 s over the local plan of 200 resources (0.5 s) on a quiet
-// machine: a ratio near 4 at this size, shrinking as plans get longer.
-//   node bench/remote-runs.mjs [--smoke]
+// The plan ratio has a floor berth cannot lower: the CLI itself sleeps 0.5 s after uploading the
+// configuration before it reads its status, and 1 s after creating the run before it first reads
+// it (internal/cloud's fixed poll interval and backoff), 1.5 s in all; the server's work (the
+// claim, `terraform init` in a fresh folder, the plan) runs during the second sleep. What berth
+// adds beyond it: requests (a few ms each), server work that outlasts the sleep, and the log: a
+// read at the end of a log still being written waits for more (up to 2 s) rather than answering
+// empty, after which go-tfe would sleep 0.5 to 2 s. At 200 resources (a local plan of 0.2 to
+// 0.5 s) the floor alone makes the ratio 4 to 8; the target of 1.5 needs plans of several seconds.
+//   node bench/remote-runs.mjs [--smoke] [--breakdown]
+// --breakdown: instead, where the time of one remote plan goes (the CLI's requests through a
+// timing proxy, the run's status timestamps) and the executor's terraform steps timed alone.
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -243,8 +248,135 @@ async function planAndMemory(root) {
   }
 }
 
+/** A proxy in front of `server` that notes each request: [start, end, method, path, bytes answered]. */
+async function timingProxy(server) {
+  const { createServer, request } = await import('node:http');
+  const target = new URL(server.url);
+  const seen = [];
+  const proxy = createServer((req, res) => {
+    const start = performance.now();
+    const up = request(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers },
+      (answer) => {
+        res.writeHead(answer.statusCode, answer.headers);
+        let bytes = 0;
+        answer.on('data', (d) => {
+          bytes += d.length;
+          res.write(d);
+        });
+        answer.on('end', () => {
+          res.end();
+          seen.push({ start, end: performance.now(), method: req.method, path: req.url, bytes });
+        });
+      },
+    );
+    req.pipe(up);
+  });
+  await new Promise((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${proxy.address().port}`, seen, close: () => proxy.close() };
+}
+
+/** Where the time of a remote plan goes: the median of PLANS plans, step by step. */
+async function breakdown(root) {
+  const server = await startBerth(await seededDatabase(1), ['--execute-runs']);
+  const proxy = await timingProxy(server);
+  try {
+    const cliConfig = join(root, 'cli.tfrc');
+    const services = ['tfe.v2', 'tfe.v2.1', 'tfe.v2.2'].map((s) => `    "${s}" = "${proxy.url}/api/v2/"`).join('\n');
+    writeFileSync(
+      cliConfig,
+      `host "${HOST}" {\n  services = {\n${services}\n  }\n}\ncredentials "${HOST}" {\n  token = "${server.token}"\n}\n`,
+    );
+    const wsId = await workspaceId(server, 'ws-000000');
+    const local = workdir(root, 'local', resources(RESOURCES));
+    const remote = workdir(root, 'remote', cloudBlock('ws-000000') + resources(RESOURCES));
+    await terraform(local, ['init', '-input=false', '-no-color'], null);
+    await terraform(remote, ['init', '-input=false', '-no-color'], cliConfig);
+    const rows = [];
+    for (let i = 0; i < PLANS; i++) {
+      const localMs = await terraform(local, ['plan', '-input=false', '-no-color'], null);
+      proxy.seen.length = 0;
+      const t0 = performance.now();
+      const wall0 = Date.now();
+      const total = await terraform(remote, ['plan', '-input=false', '-no-color'], cliConfig);
+      const req = proxy.seen.map((r) => ({ ...r, start: r.start - t0, end: r.end - t0 }));
+      const first = (re) => req.find((r) => re.test(`${r.method} ${r.path}`));
+      const upload = first(/^PUT .*\/upload/);
+      const cvRead = first(/^GET \/api\/v2\/configuration-versions\//);
+      const create = first(/^POST \/api\/v2\/runs$/);
+      const runReads = req.filter((r) =>
+        /^GET \/api\/v2\/runs\/run-[^/]+$/.test(`${r.method} ${r.path.replace(/\?.*/, '')}`),
+      );
+      const firstPoll = runReads.find((r) => r.start > create.end + 500);
+      const logs = req.filter((r) => r.path.includes('/run-logs/'));
+      const lastData = logs.filter((r) => r.bytes > 0).at(-1);
+      const run = (await api(server, 'GET', `/api/v2/workspaces/${wsId}/runs`)).json.data[0];
+      const at = (k) => Date.parse(run.attributes['status-timestamps'][k]) - wall0;
+      rows.push({
+        local: localMs,
+        total,
+        'CLI start -> first request': req[0].start,
+        'configuration version + upload': upload.end - first(/configuration-versions$/).start,
+        'CLI sleep after upload (CV poll)': cvRead.start - upload.end,
+        'run create (POST /runs)': create.end - create.start,
+        'CLI sleep before its first run read': firstPoll.start - create.end,
+        'server: created -> planning': at('planning-at') - (Date.parse(run.attributes['created-at']) - wall0),
+        'server: planning -> planned (init, plan, counts)': at('planned-at') - at('planning-at'),
+        'server work past the CLI sleep': Math.max(0, at('planned-at') - firstPoll.start),
+        'log reads (count)': logs.length,
+        'first run read -> last log byte': lastData.end - firstPoll.start,
+        'last log byte -> CLI exit': total - lastData.end,
+        'requests other than log reads, summed': req
+          .filter((r) => !r.path.includes('/run-logs/'))
+          .reduce((n, r) => n + (r.end - r.start), 0),
+      });
+    }
+    // The executor's steps alone, in a fresh folder as it runs them (backend forced local).
+    const alone = workdir(root, 'alone', resources(RESOURCES));
+    writeFileSync(
+      join(alone, 'zz_override.tf'),
+      'terraform {\n  backend "local" {\n    path = "terraform.tfstate"\n  }\n}\n',
+    );
+    const steps = { init: [], 'plan -out': [], 'show -json': [] };
+    for (let i = 0; i < PLANS; i++) {
+      rmSync(join(alone, '.terraform-data'), { recursive: true, force: true });
+      steps.init.push(await terraform(alone, ['init', '-input=false', '-no-color', '-reconfigure'], null));
+      steps['plan -out'].push(
+        await terraform(
+          alone,
+          ['plan', '-input=false', '-no-color', '-out=p.tfplan', '-detailed-exitcode'],
+          null,
+          [0, 2],
+        ),
+      );
+      steps['show -json'].push(await terraform(alone, ['show', '-json', '-no-color', 'p.tfplan'], null));
+    }
+    console.log(`remote-runs --breakdown: ${RESOURCES} terraform_data, median of ${PLANS} plans, ms (${TERRAFORM})`);
+    for (const key of Object.keys(rows[0]))
+      console.log(
+        `  ${key.padEnd(50)} ${median(rows.map((r) => r[key]))
+          .toFixed(0)
+          .padStart(6)}`,
+      );
+    console.log("  the executor's terraform steps, alone:");
+    for (const [k, v] of Object.entries(steps))
+      console.log(`    terraform ${k.padEnd(44)} ${median(v).toFixed(0).padStart(6)}`);
+  } finally {
+    proxy.close();
+    await server.stop();
+  }
+}
+
 ensureBuilt();
 const root = mkdtempSync(join(tmpdir(), 'berth-bench-remote-'));
+if (process.argv.includes('--breakdown')) {
+  try {
+    await breakdown(root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+  process.exit(0);
+}
 try {
   const wide = await pickUp(RUNS);
   const narrow = RUNS > 2 ? await pickUp(2) : null;

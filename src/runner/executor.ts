@@ -10,7 +10,7 @@ import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/
 import { tfvarsFile } from '../domain/variable.js';
 import { LogScrubber } from './log-scrubber.js';
 import type { ClaimedRun, EffectiveVariables, Phase, PhaseResult, RunnerPort } from './port.js';
-import { onRunsMayHaveQueued } from './wake.js';
+import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
 
 /**
  * The executor of `berth serve --execute-runs` (experimental): claims queued plans and applies
@@ -224,6 +224,7 @@ export class Executor {
     if (keep && dir) this.kept.set(claim.runId, dir);
     else if (dir) await rm(dir, { recursive: true, force: true });
     await this.port.finishPhase(claim.runId, claim.phase, result);
+    runLogMayHaveGrown(claim.runId);
     // A kept folder whose run goes no further is removed at the next tick.
   }
 
@@ -358,8 +359,12 @@ export class Executor {
     if (run.stopped) return { outcome: 'canceled' };
     if (run.code !== 0 && run.code !== 2)
       return { outcome: 'errored', errorMessage: run.timedOut ? 'the plan timed out' : 'the plan failed' };
-    const counts = await this.planCounts(claim, dir);
     const hasChanges = run.code === 2;
+    // The plan's own summary when it has one (no second terraform process on the way to the end
+    // of the phase); `terraform show -json` of the saved plan otherwise.
+    const counts = hasChanges
+      ? (countsInPlanOutput(log.tail) ?? (await this.planCounts(claim, dir)))
+      : { additions: 0, changes: 0, destructions: 0 };
     return { outcome: 'finished', hasChanges, counts };
   }
 
@@ -500,6 +505,18 @@ export function cliConfigText(apiUrl: string, hosts: string[], token: string): s
     .join('\n');
 }
 
+/**
+ * The counts of the plan's summary line (`Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.`,
+ * the last one at the start of a line), null when the output has none (only outputs change, a
+ * refresh-only plan): `terraform show -json` then tells. Terraform counts a replacement as an
+ * addition and a destruction, as planCounts does.
+ */
+export function countsInPlanOutput(text: string): ResourceCounts | null {
+  const all = [...text.matchAll(/^Plan: (?:\d+ to import, )?(\d+) to add, (\d+) to change, (\d+) to destroy\b/gm)];
+  const m = all.at(-1);
+  return m ? { additions: Number(m[1]), changes: Number(m[2]), destructions: Number(m[3]) } : null;
+}
+
 /** Writes a phase's log in order, batching what comes while a write is under way; bounded. */
 class LogWriter {
   private pending: Buffer[] = [];
@@ -508,6 +525,8 @@ class LogWriter {
   private cut = false;
   private scrubber = new LogScrubber([]);
   held = Buffer.alloc(0);
+  /** The end of what was written (64 KiB), where the plan's summary line is. */
+  tail = '';
 
   constructor(
     private readonly port: RunnerPort,
@@ -540,6 +559,7 @@ class LogWriter {
       this.cut = true;
     }
     this.written += buf.length;
+    this.tail = (this.tail + buf.toString()).slice(-64 * 1024);
     this.pending.push(buf);
     this.flushing = this.flushing.then(() => this.drain());
   }
@@ -549,6 +569,7 @@ class LogWriter {
     const chunk = Buffer.concat(this.pending);
     this.pending = [];
     await this.port.appendLog(this.runId, this.phase, chunk);
+    runLogMayHaveGrown(this.runId);
   }
 
   async flush() {

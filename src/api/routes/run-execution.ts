@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { bool, checkAttributes } from '../../domain/attributes.js';
 import { payloadTooLarge } from '../../domain/errors.js';
-import { MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
+import { LOG_END, MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
+import { onRunLogMayHaveGrown } from '../../runner/wake.js';
 import * as cvs from '../../services/runs/configuration-versions.js';
 import type { ServiceContext } from '../../services/context.js';
 import { actOnRun } from '../../services/runs/run-actions.js';
@@ -20,6 +21,27 @@ import {
 } from '../serializers/run-execution.js';
 
 const origin = (c: Context<AppEnv>) => new URL(c.req.url).origin;
+
+/** How long a log read at the end of a log still being written waits for more. */
+export const LOG_WAIT_MS = 2_000;
+/** How often such a read looks again without being told (an executor of another instance). */
+const LOG_LOOK_MS = 250;
+const END = LOG_END.charCodeAt(0);
+
+/** Resolves when `runId`'s executor (in this process) wrote to its log, after `ms`, or when the client left. */
+function logMayGrow(runId: string, ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      off();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    const off = onRunLogMayHaveGrown((id) => id === runId && done());
+    signal.addEventListener('abort', done);
+  });
+}
 
 const cvAttributes = v.looseObject({
   'auto-queue-runs': v.optional(bool()),
@@ -109,8 +131,18 @@ export function runContentRoutes(context: Pick<ServiceContext, 'db' | 'clock' | 
     return c.body(null, 200);
   });
   r.get('/run-logs/:phase/:expires/:signature', async (c) => {
-    const log = await docs.readLog(context, c.req.param('phase'), c.req.param('expires'), c.req.param('signature'));
+    const phaseId = c.req.param('phase');
+    const read = () => docs.readLog(context, phaseId, c.req.param('expires'), c.req.param('signature'));
+    let log = await read();
     const offset = Math.max(0, Number.parseInt(c.req.query('offset') ?? '0', 10) || 0);
+    // A read at the end of a log still being written waits a little for more (long poll): the
+    // Terraform CLI (go-tfe) sleeps 0.5 to 2 s after each empty read, the output meanwhile.
+    const until = Date.now() + LOG_WAIT_MS;
+    const signal = c.req.raw.signal;
+    while (offset >= log.length && log.at(-1) !== END && !signal.aborted && Date.now() < until) {
+      await logMayGrow(`run-${docs.tailOf(phaseId)}`, Math.min(LOG_LOOK_MS, until - Date.now()), signal);
+      if ((await docs.logLength(context, phaseId)) !== log.length) log = await read();
+    }
     const limitRaw = Number.parseInt(c.req.query('limit') ?? '', 10);
     const size = Number.isFinite(limitRaw) && limitRaw > 0 ? Math.min(limitRaw, 1024 * 1024) : 1024 * 1024;
     const part = offset >= log.length ? Buffer.alloc(0) : log.subarray(offset, offset + size);

@@ -4,7 +4,7 @@ import { bool, checkAttributes, nullable, str, text } from '../../domain/attribu
 import { TEXT_LIMITS } from '../../domain/limits.js';
 import { BerthError } from '../../domain/errors.js';
 import { parseTimestamp } from '../../domain/timestamp.js';
-import { RUN_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
+import { canMove, RUN_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
 import * as runs from '../../services/runs/runs.js';
 import { readJson, readResource } from '../body.js';
 import { API_PREFIX, sendCollection, sendResource, type ResourceObject } from '../documents.js';
@@ -15,7 +15,7 @@ import { serializeExecutedApply, serializeExecutedPlan, serializeExecutedRun } f
 import { actOnRun } from '../../services/runs/run-actions.js';
 import { getExecutedRun, logUrlPath } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
-import { badRequest } from '../../domain/errors.js';
+import { badRequest, conflict } from '../../domain/errors.js';
 import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/run-execution.js';
 
 const runAttributes = v.looseObject({
@@ -67,6 +67,40 @@ const reportAttributes = v.looseObject({
   'policy-check-failed': v.optional(bool()),
 });
 
+type Report = v.InferOutput<typeof reportAttributes>;
+/** The attributes that make a `POST /runs` a recorded run's: those of a report. */
+const REPORT_KEYS = ['status', 'at', 'phases', 'error-message', 'policy-check-failed'];
+
+/**
+ * The moves a report makes from `pending` (its phases, then its status), checked before the run
+ * is created, so that a report that cannot be made leaves nothing behind (409).
+ */
+function movesOf(report: Report): RunStatus[] {
+  const moves = [...(report.phases ?? []).map((p) => p.status), report.status];
+  if (moves.length === 1 && moves[0] === 'pending') return [];
+  let from: RunStatus = 'pending';
+  for (const to of moves) {
+    if (!canMove(from, to)) throw conflict(`A recorded run cannot move from ${from} to ${to}: nothing was recorded`);
+    from = to;
+  }
+  return moves;
+}
+
+/** Makes a report's moves (its phases, then its status), as `actions/report` does. */
+async function applyReport(c: Context<AppEnv>, id: string, a: Report): Promise<Run> {
+  for (const phase of a.phases ?? [])
+    await runs.transitionRun(c.get('ctx'), id, {
+      status: phase.status,
+      at: phase.at ? parseTimestamp(phase.at)! : undefined,
+    });
+  return runs.transitionRun(c.get('ctx'), id, {
+    status: a.status,
+    at: a.at ? parseTimestamp(a.at)! : undefined,
+    errorMessage: a['error-message'],
+    policyCheckFailed: a['policy-check-failed'],
+  });
+}
+
 export function runRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
 
@@ -75,7 +109,19 @@ export function runRoutes(): Hono<AppEnv> {
     const a = checkAttributes(runAttributes, doc.attributes);
     const ws = (doc.relationships.workspace as { data?: { id?: unknown } } | undefined)?.data?.id;
     const cv = (doc.relationships['configuration-version'] as { data?: { id?: unknown } } | undefined)?.data?.id;
-    if (typeof ws === 'string' && (cv !== undefined || c.get('ctx').settings.executesRuns)) {
+    // A report (`status`, `at`, `phases`...) says the run happened elsewhere: it is recorded, never
+    // executed, whatever the server does. Without one, a server that executes runs executes it (HCP).
+    const recorded = REPORT_KEYS.some((k) => k in doc.attributes);
+    if (recorded && cv !== undefined)
+      throw new BerthError([
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'A recorded run (with a status report) has no configuration version',
+          pointer: '/data/relationships/configuration-version',
+        },
+      ]);
+    if (typeof ws === 'string' && !recorded && (cv !== undefined || c.get('ctx').settings.executesRuns)) {
       // A run berth executes (berth serve --execute-runs).
       if (!c.get('ctx').settings.executesRuns)
         throw badRequest('this berth does not execute runs (start it with berth serve --execute-runs)');
@@ -115,12 +161,26 @@ export function runRoutes(): Hono<AppEnv> {
         },
       ]);
     }
+    const report = recorded ? checkAttributes(reportAttributes, doc.attributes) : null;
+    const moves = report ? movesOf(report) : [];
     const run = await runs.createRun(c.get('ctx'), {
       workspaceId: ws,
       message: a.message ?? null,
       isDestroy: a['is-destroy'] ?? false,
     });
-    return sendResource(c, serializeRun(run), { status: 201 });
+    if (moves.length === 0) return sendResource(c, serializeRun(run), { status: 201 });
+    try {
+      return sendResource(c, serializeRun(await applyReport(c, run.id, report!)), { status: 201 });
+    } catch (err) {
+      // Refused on the way (the workspace locked meanwhile): the run does not stay pending as the
+      // workspace's current run; it ends as `berth run record` ended it (discarded or canceled).
+      const now = await runs.getRun(c.get('ctx'), run.id).catch(() => null);
+      if (now && canMove(now.status, now.status === 'pending' ? 'discarded' : 'canceled'))
+        await runs
+          .transitionRun(c.get('ctx'), run.id, { status: now.status === 'pending' ? 'discarded' : 'canceled' })
+          .catch(() => undefined);
+      throw err;
+    }
   });
   r.get('/runs/:id', async (c) => {
     const executed = await getExecutedRun(c.get('ctx'), c.req.param('id'));
@@ -169,18 +229,7 @@ export function runRoutes(): Hono<AppEnv> {
   r.post('/runs/:id/actions/report', async (c) => {
     const doc = await readResource(c, 'run-reports');
     const a = checkAttributes(reportAttributes, doc.attributes);
-    for (const phase of a.phases ?? [])
-      await runs.transitionRun(c.get('ctx'), c.req.param('id'), {
-        status: phase.status,
-        at: phase.at ? parseTimestamp(phase.at)! : undefined,
-      });
-    const run = await runs.transitionRun(c.get('ctx'), c.req.param('id'), {
-      status: a.status,
-      at: a.at ? parseTimestamp(a.at)! : undefined,
-      errorMessage: a['error-message'],
-      policyCheckFailed: a['policy-check-failed'],
-    });
-    return sendResource(c, serializeRun(run));
+    return sendResource(c, serializeRun(await applyReport(c, c.req.param('id'), a)));
   });
   return r;
 }

@@ -107,7 +107,9 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     const ref = parseWorkspaceArg(this.args.workspace, f.org);
     const id = await state.workspaceId(ref);
     await refuseForeignLock(client, id);
-    const run = (await state.createRun(id, { message: f.message, 'is-destroy': f.destroy })).data;
+    // `status: pending` makes it a recorded run even on a server that executes runs (where a run
+    // created without a report is one it executes); the report then moves it, in one request.
+    const run = (await state.createRun(id, { message: f.message, 'is-destroy': f.destroy, status: 'pending' })).data;
     const steps: { status: string; at: string }[] = [];
     if (f.status !== 'canceled') steps.push({ status: 'planning', at: iso(planStart) });
     if (f.status === 'applied' || (f.status === 'errored' && applyMs !== undefined)) {

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
-import { Age, ErrorMessage, Section } from './common.js';
+import { Age, duration, ErrorMessage, Section } from './common.js';
 import type { Collection, Resource, RunAttributes } from '../jsonapi.js';
 import { useApi } from '../use-api.js';
 
-/** Runs berth executes: their list (status, message, age, counts), a run's live log and its actions. */
+/** Runs berth executes: their list (status, message, age, durations, counts), a run's live log and its actions. */
 
 interface PhaseAttributes {
   status: string;
@@ -12,6 +12,7 @@ interface PhaseAttributes {
   'resource-changes': number;
   'resource-destructions': number;
   'log-read-url': string;
+  'status-timestamps'?: Record<string, string>;
 }
 type Actions = { 'is-confirmable'?: boolean; 'is-discardable'?: boolean; 'is-cancelable'?: boolean };
 const FINAL = ['applied', 'planned_and_finished', 'discarded', 'errored', 'canceled', 'force_canceled'];
@@ -22,6 +23,36 @@ function counts(p?: Resource<PhaseAttributes>): string {
   if (!p || p.attributes.status !== 'finished') return '';
   const a = p.attributes;
   return `+${a['resource-additions']} ~${a['resource-changes']} -${a['resource-destructions']}`;
+}
+
+/** Seconds a phase took (started-at to the time of its end), or has taken so far (null: not started). */
+function phaseSeconds(p: Resource<PhaseAttributes> | undefined, now: number): number | null {
+  const t = p?.attributes['status-timestamps'] ?? {};
+  const start = t['started-at'] ? Date.parse(t['started-at']) : NaN;
+  if (!Number.isFinite(start)) return null;
+  const endAt = Object.entries(t).find(([k]) => k !== 'started-at')?.[1];
+  const end = endAt ? Date.parse(endAt) : now;
+  return Number.isFinite(end) && end >= start ? (end - start) / 1000 : null;
+}
+
+function seconds(s: number): string {
+  return s < 10 ? `${s.toFixed(1)} s` : duration(s);
+}
+
+/** "plan 2.1 s · apply 4.0 s" (a phase still going: so far, with "…"). */
+function durations(plan: Resource<PhaseAttributes> | undefined, apply: Resource<PhaseAttributes> | undefined): string {
+  const now = Date.now();
+  const parts: string[] = [];
+  for (const [name, p] of [
+    ['plan', plan],
+    ['apply', apply],
+  ] as const) {
+    const s = phaseSeconds(p, now);
+    if (s === null) continue;
+    const going = !PHASE_ENDED.includes(p!.attributes.status);
+    parts.push(`${name} ${seconds(s)}${going ? '…' : ''}`);
+  }
+  return parts.join(' · ');
 }
 
 /** A phase's log, polled by offset (new bytes, or the ETX that ends it), without its STX/ETX framing. */
@@ -130,7 +161,10 @@ function RunDetail({ run, reload }: { run: Resource<RunAttributes>; reload: () =
   );
 }
 
-/** The workspace's runs, newest first; polled while one of them is still going. */
+/**
+ * The workspace's runs, newest first; read again every second while one of them is still going,
+ * every five seconds otherwise (a run queued meanwhile appears).
+ */
 export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
   const runs = useApi<Collection<RunAttributes>>(
     `/workspaces/${encodeURIComponent(workspaceId)}/runs${query({ 'page[size]': 10, include: 'plan,apply' })}`,
@@ -139,8 +173,8 @@ export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
   const list = runs.data?.data ?? [];
   const going = list.some((r) => !FINAL.includes(r.attributes.status));
   useEffect(() => {
-    if (!going || runs.loading) return;
-    const timer = setTimeout(runs.reload, 1000);
+    if (runs.loading || runs.error) return;
+    const timer = setTimeout(runs.reload, going ? 1000 : 5000);
     return () => clearTimeout(timer);
   }, [going, runs.loading, runs.data]);
   const included = (runs.data as { included?: Resource<PhaseAttributes>[] } | null)?.included ?? [];
@@ -162,6 +196,7 @@ export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
               <th>Status</th>
               <th>Message</th>
               <th>Created</th>
+              <th>Duration</th>
               <th>Changes</th>
             </tr>
           </thead>
@@ -184,6 +219,7 @@ export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
                 <td>
                   <Age at={r.attributes['created-at']} />
                 </td>
+                <td data-testid="run-durations">{durations(phase('plans', r), phase('applies', r))}</td>
                 <td data-testid="run-counts">{counts(phase('applies', r)) || counts(phase('plans', r))}</td>
               </tr>
             ))}

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { notFound } from '../../domain/errors.js';
 import { LOG_URL_TTL_SECONDS, runUrlValid, signedRunQuery, type ExecutedRun } from '../../domain/run-execution.js';
 import type { ServiceContext } from '../context.js';
@@ -36,6 +37,22 @@ export async function logUrlPath(ctx: Pick<ServiceContext, 'db' | 'clock'>, phas
   return `${q.get('expires')}/${q.get('signature')}`;
 }
 
+const phaseOf = (phaseId: string): Phase => (phaseId.startsWith('apply-') ? 'apply' : 'plan');
+
+/**
+ * How many bytes a phase's log holds now, without reading them: a read waiting at the end of the
+ * log (readLog checked its URL first) reads it again only once it grew.
+ */
+export async function logLength(ctx: Pick<ServiceContext, 'db'>, phaseId: string): Promise<number> {
+  const row = await ctx.db
+    .selectFrom('run_logs')
+    .select(sql<number | string>`coalesce(sum(length(body)), 0)`.as('n'))
+    .where('run_id', '=', `run-${tailOf(phaseId)}`)
+    .where('phase', '=', phaseOf(phaseId))
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
 /** A phase's log so far, checked against its signed URL (404 otherwise). */
 export async function readLog(
   ctx: Pick<ServiceContext, 'db' | 'clock'>,
@@ -46,7 +63,7 @@ export async function readLog(
   const key = await signingKey(ctx.db);
   if (!runUrlValid(key, LOG_PURPOSE, phaseId, expires, signature, ctx.clock.now()))
     throw notFound('log not found (or its URL has expired)');
-  const phase: Phase = phaseId.startsWith('apply-') ? 'apply' : 'plan';
+  const phase = phaseOf(phaseId);
   // A run deleted since (with its workspace or organization) has no log, not an empty one.
   const run = await ctx.db
     .selectFrom('runs')
