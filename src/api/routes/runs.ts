@@ -15,12 +15,13 @@ import { serializeExecutedApply, serializeExecutedPlan, serializeExecutedRun } f
 import { actOnRun } from '../../services/runs/run-actions.js';
 import { getExecutedRun, logUrlPath } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
-import { badRequest } from '../../domain/errors.js';
 import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/run-execution.js';
 
 const runAttributes = v.looseObject({
   message: nullable(text(TEXT_LIMITS.runMessage)),
   'is-destroy': v.optional(bool()),
+  // berth extension: a run executed elsewhere, whose progress its creator reports (berth run record).
+  recorded: v.optional(bool()),
 });
 /** What a run that berth executes takes beyond a recorded one's (HCP's run attributes). */
 const executedRunAttributes = v.looseObject({
@@ -75,10 +76,18 @@ export function runRoutes(): Hono<AppEnv> {
     const a = checkAttributes(runAttributes, doc.attributes);
     const ws = (doc.relationships.workspace as { data?: { id?: unknown } } | undefined)?.data?.id;
     const cv = (doc.relationships['configuration-version'] as { data?: { id?: unknown } } | undefined)?.data?.id;
-    if (typeof ws === 'string' && (cv !== undefined || c.get('ctx').settings.executesRuns)) {
-      // A run berth executes (berth serve --execute-runs).
-      if (!c.get('ctx').settings.executesRuns)
-        throw badRequest('this berth does not execute runs (start it with berth serve --execute-runs)');
+    if (a.recorded === true && cv !== undefined)
+      throw new BerthError([
+        {
+          status: 422,
+          title: 'invalid attribute',
+          detail: 'A recorded run takes no configuration version',
+          pointer: '/data/relationships/configuration-version/data/id',
+        },
+      ]);
+    const executed = a.recorded !== true && (cv !== undefined || c.get('ctx').settings.executesRuns === true);
+    if (typeof ws === 'string' && executed) {
+      // A run berth executes; without an executor it ends errored at once (run-without-executor.ts).
       if (cv !== undefined && typeof cv !== 'string')
         throw new BerthError([
           {

@@ -107,7 +107,7 @@ While it is reported, the run holds the workspace lock, so the workspace must no
     const ref = parseWorkspaceArg(this.args.workspace, f.org);
     const id = await state.workspaceId(ref);
     await refuseForeignLock(client, id);
-    const run = (await state.createRun(id, { message: f.message, 'is-destroy': f.destroy })).data;
+    const run = (await state.createRun(id, { message: f.message, 'is-destroy': f.destroy, recorded: true })).data;
     const steps: { status: string; at: string }[] = [];
     if (f.status !== 'canceled') steps.push({ status: 'planning', at: iso(planStart) });
     if (f.status === 'applied' || (f.status === 'errored' && applyMs !== undefined)) {

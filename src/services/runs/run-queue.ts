@@ -11,6 +11,7 @@ import type { ServiceContext } from '../context.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
+import { endWithoutExecutor } from './run-without-executor.js';
 import { appendLogTx, json, newRunColumns, stamped, toExecutedRun, type Phase, type RunRow } from './run-rows.js';
 
 /**
@@ -69,9 +70,13 @@ function newRunRow(
   };
 }
 
-/** Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO). */
-async function insertAndQueue(tx: Tx, row: NewRun, now: string): Promise<void> {
+/**
+ * Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO);
+ * on an instance without an executor, it ends errored at once instead (run-without-executor.ts).
+ */
+async function insertAndQueue(tx: Tx, row: NewRun, now: string, executes: boolean): Promise<void> {
   await tx.insertInto('runs').values(row).execute();
+  if (!executes) return endWithoutExecutor(tx, row, now);
   if (row.plan_only === 1) {
     await tx
       .updateTable('runs')
@@ -142,7 +147,12 @@ export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string
 }
 
 /** The run queued by an upload with auto-queue-runs, made by whoever created the version. */
-export async function queueUploadedRun(tx: Tx, cv: Selectable<ConfigurationVersionsTable>, now: string) {
+export async function queueUploadedRun(
+  tx: Tx,
+  cv: Selectable<ConfigurationVersionsTable>,
+  now: string,
+  executes: boolean,
+) {
   const row = newRunRow(
     cv.workspace_id,
     {
@@ -161,7 +171,7 @@ export async function queueUploadedRun(tx: Tx, cv: Selectable<ConfigurationVersi
     { kind: cv.created_by_kind, id: cv.created_by_id },
     now,
   );
-  await insertAndQueue(tx, row, now);
+  await insertAndQueue(tx, row, now, executes);
 }
 
 /** POST /runs with a configuration version (or the workspace's newest uploaded one). */
@@ -203,7 +213,7 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
       { kind: ctx.actor.kind, id: ctx.actor.tokenId },
       now,
     );
-    await insertAndQueue(tx, row, now);
+    await insertAndQueue(tx, row, now, ctx.settings.executesRuns === true);
     const stored = await tx.selectFrom('runs').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     return toExecutedRun(ctx, stored, facts);
   });
