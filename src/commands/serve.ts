@@ -141,7 +141,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
     const explicit = asked === true || given !== undefined;
     const fail = (why: string) => {
       if (explicit)
-        return this.error(`--${given !== undefined ? 'terraform-binary' : 'execute-runs'}: ${why}`, { exit: 2 });
+        return this.error(
+          given !== undefined
+            ? `--terraform-binary: ${why}`
+            : `--execute-runs: ${why} (install Terraform on the PATH, or give one with --terraform-binary)`,
+          { exit: 2 },
+        );
       return { path: null, why } as const;
     };
     const path = executableFile(given, process.env.PATH ?? '');
