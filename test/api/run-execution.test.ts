@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRunLog } from '../../src/services/runs/run-phases.js';
+import { appendRunLog, storeRunState } from '../../src/services/runs/run-phases.js';
 import { claimRun } from '../../src/services/runs/run-queue.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '../helpers/access.js';
@@ -411,6 +411,31 @@ describe('runs on an instance that does not execute runs', () => {
   it('the entitlement set says operations: false', async () => {
     const ent = await f.api.get(`${P}/organizations/acme/entitlement-set`, t());
     expect(ent.body.data.attributes.operations).toBe(false);
+  });
+});
+
+describe('the state version an executed run writes', () => {
+  it('names the run (relationships.run); one written otherwise names none', async () => {
+    const f = await executingFixture();
+    try {
+      const t = { token: f.owner.token };
+      await newConfiguration(f, f.web);
+      const run = await queueRun(f, f.web, { 'auto-apply': true });
+      await claim(f, run.id, 'plan');
+      await finish(f, run.id, 'plan');
+      await claim(f, run.id, 'apply');
+      const state = { version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'l-1', outputs: {}, resources: [] };
+      await storeRunState(f.api.store.db, run.id, Buffer.from(JSON.stringify(state)), new Date().toISOString());
+      await finish(f, run.id, 'apply', { outcome: 'finished', counts: { additions: 1, changes: 0, destructions: 0 } });
+      expect(await runStatus(f, run.id)).toBe('applied');
+      const current = await f.api.get(`${P}/workspaces/${f.web}/current-state-version`, t);
+      expect(current.status, current.text).toBe(200);
+      expect(current.body.data.relationships.run.data).toEqual({ type: 'runs', id: run.id });
+      const versions = await f.api.get(`${P}/workspaces/${f.web}/state-versions`, t);
+      expect(versions.body.data.map((v: any) => v.relationships.run.data?.id ?? null)).toEqual([run.id]);
+    } finally {
+      await f.api.close();
+    }
   });
 });
 
