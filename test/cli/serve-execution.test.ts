@@ -76,6 +76,22 @@ describe('berth serve and the terraform binary', () => {
     expect(operations).toBe(false);
   });
 
+  it('without a binary, berth run start makes a run that ends errored and says what to install', async () => {
+    server = await startServe(tmp.db, [], { PATH: empty() });
+    const env = ['--server', server.url, '--token', server.token!, '--org', 'acme'];
+    const cli = (...args: string[]) => runCli([...args, ...env]);
+    expect((await cli('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
+    expect((await cli('workspace', 'create', 'web')).code).toBe(0);
+    const dir = join(tmp.dir, 'config');
+    mkdirSync(dir);
+    writeFileSync(join(dir, 'main.tf'), 'resource "terraform_data" "x" {}\n');
+    const started = await cli('run', 'start', 'web', '--directory', dir);
+    expect(started.code, started.stderr).toBe(0);
+    expect(started.stdout).toMatch(
+      /^run-[A-Za-z0-9]{16} errored: this berth has no terraform binary: install Terraform on the server's PATH or start berth serve with --terraform-binary\n$/,
+    );
+  });
+
   it('a binary that does not answer its version is no binary (said), unless given explicitly (exit 2)', async () => {
     const dir = join(tmp.dir, 'brokenbin');
     mkdirSync(dir);
