@@ -99,9 +99,14 @@ export interface ServeOptions {
   limits?: Partial<ServerLimits>;
   /** The built web console served at `/` (default: dist/console beside the CLI bundle). */
   consoleDir?: string;
-  /** Execute runs (experimental, `--execute-runs`): the terraform binary and the executor's bounds. */
+  /**
+   * Execute runs (`berth serve` does when it finds a terraform binary): the binary, its version
+   * (`terraform version -json`, asked once at start-up: the default terraform-version of new
+   * workspaces) and the executor's bounds.
+   */
   executeRuns?: {
     terraformPath: string;
+    terraformVersion: string;
     concurrency: number;
     timeLimitMs: number;
     heartbeatTimeoutMs?: number;
@@ -177,6 +182,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     ...(await loadSettings(store.db)),
     stateUrlTtlSeconds,
     executesRuns: options.executeRuns !== undefined,
+    terraformVersion: options.executeRuns?.terraformVersion,
   };
   // Hosted-state URLs are counted by their signature, checked here without a database read.
   const signedStateUrl = limiter ? await stateUrlChecker({ db: store.db, clock: appClock }) : undefined;
@@ -235,7 +241,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     pruneTimer.unref();
   }
 
-  // The executor of runs (src/runner/), only with --execute-runs: started once serve listens.
+  // The executor of runs (src/runner/), when serve found a terraform binary: started once serve listens.
   let executor: { stop(): Promise<void> } | null = null;
   // The scheduler (src/scheduler/): it queues runs, so only where runs execute.
   let scheduler: { stop(): Promise<void> } | null = null;

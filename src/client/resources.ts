@@ -79,6 +79,8 @@ export interface StateVersionAttributes extends Attributes {
 
 export interface RunAttributes extends Attributes {
   status: string;
+  /** Why an errored run failed (null otherwise). */
+  'error-message'?: string | null;
   /** `<phase>-at` timestamps of the phases the run went through. */
   'status-timestamps'?: Record<string, string>;
   /** What the caller may do now (executed runs also say whether force-cancel is allowed). */

@@ -1,7 +1,8 @@
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
+import { executableFile, terraformVersion } from '../cli/terraform-binary.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
 
@@ -10,7 +11,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
   /** Sets berth up: may create the SQLite database file. */
   static override createsDatabase = true;
   static override description =
-    'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), signs hosted-state URLs for --state-url-ttl seconds (300), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
+    'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), signs hosted-state URLs for --state-url-ttl seconds (300), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Executes runs (plans and applies of the Terraform CLI and of berth run start) with the terraform binary it finds (--terraform-binary, else terraform on the PATH), and says on stderr when it finds none; --no-execute-runs turns that off. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 9000 --db /var/lib/berth/berth.db',
@@ -21,7 +22,9 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --state-url-ttl 60',
     '<%= config.bin %> serve --durability normal',
     '<%= config.bin %> serve --host 0.0.0.0 --database postgres://berth@db.internal:5432/berth',
-    '<%= config.bin %> serve --execute-runs --hostname berth.example.com',
+    '<%= config.bin %> serve --hostname berth.example.com',
+    '<%= config.bin %> serve --terraform-binary /opt/terraform/1.11.4/terraform',
+    '<%= config.bin %> serve --no-execute-runs',
   ];
   static override flags = {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
@@ -94,27 +97,27 @@ export default class Serve extends BerthCommand<typeof Serve> {
     }),
     'execute-runs': Flags.boolean({
       description:
-        'EXPERIMENTAL: execute runs with the terraform binary (PATH, or --terraform-binary); the entitlement set then answers operations: true, so the Terraform CLI runs plans and applies here. Whoever may queue a run may run code on this machine (README, "Executing runs")',
-      default: false,
+        'execute runs with the terraform binary (--terraform-binary, else terraform on the PATH): on by default when one is found, so the entitlement set answers operations: true and the Terraform CLI runs plans and applies here; --no-execute-runs turns it off (the CLI then runs them locally). Given explicitly without a binary, serve stops. Whoever may queue a run may run code on this machine (README, "Executing runs")',
+      allowNo: true,
       env: 'BERTH_EXECUTE_RUNS',
     }),
     'terraform-binary': Flags.string({
       description: 'the terraform binary that executes runs (default: terraform on the PATH)',
     }),
     'run-concurrency': Flags.integer({
-      description: 'runs executing at once (--execute-runs)',
+      description: 'runs executing at once',
       default: 2,
       min: 1,
       max: 64,
     }),
     'run-time-limit': Flags.integer({
-      description: 'minutes a plan or an apply may take before it is stopped (--execute-runs)',
+      description: 'minutes a plan or an apply may take before it is stopped',
       default: 60,
       min: 1,
     }),
     'run-heartbeat-timeout': Flags.integer({
       description:
-        'seconds without a heartbeat after which a planning or applying run counts as interrupted (its executor crashed) and is ended errored, its workspace unlocked (--execute-runs)',
+        'seconds without a heartbeat after which a planning or applying run counts as interrupted (its executor crashed) and is ended errored, its workspace unlocked',
       default: 60,
       min: 2,
       env: 'BERTH_RUN_HEARTBEAT_TIMEOUT',
@@ -145,31 +148,33 @@ export default class Serve extends BerthCommand<typeof Serve> {
     }),
   };
 
-  /** The terraform binary for --execute-runs (--terraform-binary, else the PATH's), or a clear stop. */
-  private findTerraform(): string {
+  /**
+   * The terraform binary that executes runs and its version: --terraform-binary, else terraform on
+   * the PATH. Null (with why) when there is none, or it does not answer `terraform version -json`;
+   * a stop (exit 2) instead when execution was asked for explicitly (--execute-runs or
+   * --terraform-binary). Null without a word under --no-execute-runs.
+   */
+  private findTerraform(): { path: string; version: string } | { path: null; why: string } | null {
+    const asked = this.flags['execute-runs'];
+    if (asked === false) return null;
     const given = this.flags['terraform-binary'];
-    const candidates = given
-      ? [given]
-      : (process.env.PATH ?? '')
-          .split(delimiter)
-          .filter(Boolean)
-          .map((d) => join(d, 'terraform'));
-    for (const file of candidates) {
-      try {
-        if (statSync(file).isFile()) {
-          accessSync(file, constants.X_OK);
-          return file;
-        }
-      } catch {
-        // not there, or not executable
-      }
-    }
-    return this.error(
-      given
-        ? `--execute-runs: ${given} is not an executable file`
-        : '--execute-runs needs a terraform binary: none on the PATH (give one with --terraform-binary)',
-      { exit: 2 },
-    );
+    const explicit = asked === true || given !== undefined;
+    const fail = (why: string) => {
+      if (explicit)
+        return this.error(
+          given !== undefined
+            ? `--terraform-binary: ${why}`
+            : `--execute-runs: ${why} (install Terraform on the PATH, or give one with --terraform-binary)`,
+          { exit: 2 },
+        );
+      return { path: null, why } as const;
+    };
+    const path = executableFile(given, process.env.PATH ?? '');
+    if (path === null)
+      return fail(given !== undefined ? `${given} is not an executable file` : 'no terraform binary on the PATH');
+    const version = terraformVersion(path);
+    if (version === null) return fail(`${path} does not answer "terraform version -json"`);
+    return { path, version };
   }
 
   /** Reads the TLS files, or stops with a usage error that says which file and why. */
@@ -223,7 +228,9 @@ export default class Serve extends BerthCommand<typeof Serve> {
     const { startServer, ServeSetupError } = await import('../api/serve.js');
     const log = (line: string) => process.stderr.write(`${line}\n`);
     const tls = this.readTls();
-    const executeRuns = this.flags['execute-runs'] ? this.findTerraform() : undefined;
+    const terraform = this.findTerraform();
+    const executeRuns = terraform !== null && terraform.path !== null ? terraform : undefined;
+    const missing = terraform !== null && terraform.path === null ? terraform.why : null;
     const hostnames = this.hostnames();
     const server = await startServer({
       host: this.flags.host,
@@ -243,7 +250,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
         executeRuns === undefined
           ? undefined
           : {
-              terraformPath: executeRuns,
+              terraformPath: executeRuns.path,
+              terraformVersion: executeRuns.version,
               concurrency: this.flags['run-concurrency'],
               timeLimitMs: this.flags['run-time-limit'] * 60_000,
               heartbeatTimeoutMs: this.flags['run-heartbeat-timeout'] * 1000,
@@ -285,11 +293,16 @@ export default class Serve extends BerthCommand<typeof Serve> {
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
     const durability = server.durability ? ` (durability ${server.durability})` : '';
-    log(
-      executeRuns
-        ? `executing runs (experimental) with ${executeRuns}, at most ${this.flags['run-concurrency']} at once`
-        : 'not executing runs: the Terraform CLI runs plans and applies locally (--execute-runs to change it)',
-    );
+    if (executeRuns)
+      log(
+        `executing runs with ${executeRuns.path} (Terraform ${executeRuns.version}), at most ${this.flags['run-concurrency']} at once`,
+      );
+    else if (missing === null)
+      log('not executing runs (--no-execute-runs): the Terraform CLI runs plans and applies locally');
+    else
+      log(
+        `cannot execute runs: ${missing}; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary. Until then the Terraform CLI runs plans and applies locally`,
+      );
     log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`);
     await stopped;
     log('berth stopped');

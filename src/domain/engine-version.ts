@@ -36,7 +36,10 @@ const RELEASE_LINES: [string, number][] = [
   ['1.13', 3],
 ];
 
-/** The default for new workspaces: the newest known release. */
+/**
+ * The default for new workspaces on an instance that does not execute runs: the newest known
+ * release. One that executes runs gives its binary's version instead (defaultEngineVersion).
+ */
 export const LATEST_ENGINE_VERSION = (() => {
   const [line, max] = RELEASE_LINES[RELEASE_LINES.length - 1];
   return `${line}.${max}`;
@@ -57,12 +60,22 @@ export function isKnownRelease(value: string): boolean {
   return Number(m[3]) <= found[1];
 }
 
-/** An exact known version, `latest`, or a constraint: comma-separated `OP VERSION` parts. */
-export function isValidEngineVersion(value: string): boolean {
+/** A new workspace's terraform-version: the executor binary's version when there is one, else the newest known. */
+export function defaultEngineVersion(executorVersion: string | undefined): string {
+  return executorVersion ?? LATEST_ENGINE_VERSION;
+}
+
+/**
+ * An exact known version, `latest`, or a constraint: comma-separated `OP VERSION` parts.
+ * `executorVersion` (the executor binary's version) is accepted too, even when it is newer than
+ * the releases listed here.
+ */
+export function isValidEngineVersion(value: string, executorVersion?: string): boolean {
   const v = value.trim();
   if (v === '') return false;
-  // HCP's moving target: the newest version the executor has (berth serve --execute-runs).
+  // HCP's moving target: the newest version the executor has.
   if (v === 'latest') return true;
+  if (executorVersion !== undefined && v === executorVersion) return true;
   if (EXACT.test(v)) return isKnownRelease(v);
   const parts = v.split(',').map((p) => p.trim());
   return parts.every((p) => {

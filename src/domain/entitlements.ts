@@ -5,9 +5,10 @@
  * Clients read it to decide what to offer. The Terraform CLI (`cloud` block and `remote`
  * backend) reads `operations`: when true it asks for a remote run in any workspace whose
  * execution mode is `remote` (the default); when false it runs every operation locally and keeps
- * the state in berth. `operations` is an instance capability, not a constant: true only when this
- * instance executes runs (`berth serve --execute-runs`, experimental), false otherwise, so that by
- * default the CLI runs everything locally (HCP's state-storage-only organizations answer so too).
+ * the state in berth. `operations` is an instance capability, not a constant: true when this
+ * instance executes runs (`berth serve` does when it finds a terraform binary), false otherwise
+ * (no binary, or --no-execute-runs), so that the CLI is never sent to a remote run nobody executes
+ * and runs everything locally instead (HCP's state-storage-only organizations answer so too).
  */
 export const ENTITLEMENTS = {
   agents: true,
@@ -35,7 +36,7 @@ export const ENTITLEMENTS = {
 
 /** What the instance can do, as `berth serve` found at start-up (not stored). */
 export interface InstanceCapabilities {
-  /** `berth serve --execute-runs` with a usable terraform binary. */
+  /** `berth serve` with a usable terraform binary (and not --no-execute-runs). */
   executesRuns: boolean;
 }
 

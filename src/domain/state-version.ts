@@ -22,6 +22,8 @@ export interface StateVersion {
   terraformVersion: string | null;
   formatVersion: number | null;
   hasJsonState: boolean;
+  /** The run berth executed that wrote this version (its apply), else null. */
+  runId: string | null;
   createdAt: string;
   finalizedAt: string | null;
   /** The signed query strings of its hosted-state URLs, each null where the version offers none. */

@@ -232,6 +232,7 @@ export function parseWorkspaceInput(
   body: { attributes: Record<string, unknown>; relationships: Record<string, unknown> },
   mode: 'create' | 'update',
   edition: Edition,
+  executorVersion?: string,
 ): WorkspaceInput {
   const a = checkAttributes(schema, body.attributes);
   const has = (key: string) => Object.prototype.hasOwnProperty.call(body.attributes, key);
@@ -332,7 +333,7 @@ export function parseWorkspaceInput(
     if (has('source-url')) input.sourceUrl = a['source-url'] ?? null;
   }
   if (a['terraform-version'] !== undefined) {
-    if (!isValidEngineVersion(a['terraform-version'])) {
+    if (!isValidEngineVersion(a['terraform-version'], executorVersion)) {
       problems.add(
         `${A}/terraform-version`,
         `Terraform version ${JSON.stringify(a['terraform-version'])} is not a known version or a version constraint such as "~> 1.0.0"`,

@@ -10,10 +10,15 @@ export interface InstanceSettings {
   /** How long hosted-state URLs work, in seconds (not stored: `berth serve --state-url-ttl`; default 300). */
   stateUrlTtlSeconds?: number;
   /**
-   * This instance executes runs (not stored: `berth serve --execute-runs` with a terraform binary,
-   * experimental). The entitlement set's `operations` answers it.
+   * This instance executes runs (not stored: `berth serve` found a terraform binary, and was not
+   * given --no-execute-runs). The entitlement set's `operations` answers it.
    */
   executesRuns?: boolean;
+  /**
+   * The version of the executor's terraform binary (not stored: asked at start-up), when this
+   * instance executes runs: the terraform-version of a workspace created without one.
+   */
+  terraformVersion?: string;
 }
 
 /** What every service operation receives. */

@@ -13,9 +13,9 @@ import {
 } from '../helpers/run-execution.js';
 
 /**
- * Configuration versions (berth serve --execute-runs): created pending with a signed upload URL,
+ * Configuration versions (runs berth executes): created pending with a signed upload URL,
  * uploaded once (a tar.gz, bounded in size), listed and shown; with auto-queue-runs the upload
- * queues a run. An instance that does not execute runs refuses them.
+ * queues a run. An instance that does not execute runs takes them too; its runs end errored.
  */
 describe('configuration versions', () => {
   let f: AccessFixture;
@@ -161,14 +161,17 @@ describe('configuration versions on an instance that does not execute runs', () 
   let api: TestApi;
   afterEach(() => api.close());
 
-  it('are refused (400) after the workspace is found, and the entitlement set says operations: false', async () => {
+  it('are created and uploaded (the run the upload queues ends errored: run-execution.test.ts); operations: false', async () => {
     api = await TestApi.create();
     const f = await accessFixture(api);
     const res = await api.post(`${P}/workspaces/${f.web}/configuration-versions`, cvBody(), {
       token: f.owner.token,
     });
-    expect(res.status, res.text).toBe(400);
-    expect(res.body.errors[0].detail).toMatch(/--execute-runs/);
+    expect(res.status, res.text).toBe(201);
+    const up = await sendBytes(api.app, 'PUT', res.body.data.attributes['upload-url'], ARCHIVE);
+    expect(up.status, up.text).toBe(200);
+    const cv = await api.get(`${P}/configuration-versions/${res.body.data.id}`, { token: f.owner.token });
+    expect(cv.body.data.attributes.status).toBe('uploaded');
     const missing = await api.post(`${P}/workspaces/ws-AAAAAAAAAAAAAAAA/configuration-versions`, cvBody(), {
       token: f.owner.token,
     });

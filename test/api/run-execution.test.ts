@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { appendRunLog } from '../../src/services/runs/run-phases.js';
+import { appendRunLog, storeRunState } from '../../src/services/runs/run-phases.js';
 import { claimRun } from '../../src/services/runs/run-claim.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '../helpers/access.js';
@@ -343,26 +343,132 @@ describe('executed runs', () => {
 });
 
 describe('runs on an instance that does not execute runs', () => {
-  it('stay recorded runs, and one naming a configuration version is refused', async () => {
-    const api = await TestApi.create();
+  let f: AccessFixture;
+  beforeEach(async () => {
+    f = await accessFixture(await TestApi.create());
+  });
+  afterEach(() => f.api.close());
+  const t = () => ({ token: f.owner.token });
+  const NO_BINARY =
+    "this berth has no terraform binary: install Terraform on the server's PATH or start berth serve with --terraform-binary";
+
+  /** The run's status, error message, plan status and plan log. */
+  const outcome = async (runId: string) => {
+    const run = (await f.api.get(`${P}/runs/${runId}`, t())).body.data;
+    const plan = (await f.api.get(`${P}/plans/${run.relationships.plan.data.id}`, t())).body.data;
+    const u = new URL(plan.attributes['log-read-url']);
+    const log = await f.api.request('GET', u.pathname + u.search, { token: null });
+    expect(log.status).toBe(200);
+    return {
+      status: run.attributes.status,
+      error: run.attributes['error-message'],
+      plan: plan.attributes.status,
+      log: log.text,
+    };
+  };
+
+  it('a run without a configuration version stays a recorded run, moved by reports', async () => {
+    const recorded = await f.api.post(`${P}/runs`, runBody(f.web), t());
+    expect(recorded.status).toBe(201);
+    expect(recorded.body.data.attributes.status).toBe('pending');
+    expect(recorded.body.data.relationships['configuration-version']?.data ?? null).toBeNull();
+    const report = await f.api.post(
+      `${P}/runs/${recorded.body.data.id}/actions/report`,
+      { data: { type: 'run-reports', attributes: { status: 'planning' } } },
+      t(),
+    );
+    expect(report.status, report.text).toBe(200);
+    expect(await runStatus(f, recorded.body.data.id)).toBe('planning');
+  });
+
+  it('a run naming a configuration version is made and ends errored at once, saying what to install', async () => {
+    const cv = await newConfiguration(f, f.web);
+    const res = await f.api.post(`${P}/runs`, runBody(f.web, { message: 'try' }, cv.id), t());
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.attributes).toMatchObject({ status: 'errored', message: 'try' });
+    expect(await outcome(res.body.data.id)).toEqual({
+      status: 'errored',
+      error: NO_BINARY,
+      plan: 'errored',
+      log: `\x02${NO_BINARY}\n\x03`,
+    });
+    // It never queued: the workspace is not locked, and the next run is made the same way.
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
+    const again = await f.api.post(`${P}/runs`, runBody(f.web, {}, cv.id), t());
+    expect(again.body.data.attributes.status).toBe('errored');
+  });
+
+  it('an upload with auto-queue-runs makes a run that ends errored; without it, none', async () => {
+    await newConfiguration(f, f.web, { autoQueueRuns: false });
+    expect((await f.api.get(`${P}/workspaces/${f.web}/runs`, t())).body.data).toEqual([]);
+    await newConfiguration(f, f.web, { autoQueueRuns: true });
+    const runs = (await f.api.get(`${P}/workspaces/${f.web}/runs`, t())).body.data;
+    expect(runs).toHaveLength(1);
+    expect(await outcome(runs[0].id)).toMatchObject({ status: 'errored', error: NO_BINARY, plan: 'errored' });
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
+  });
+
+  it('the entitlement set says operations: false', async () => {
+    const ent = await f.api.get(`${P}/organizations/acme/entitlement-set`, t());
+    expect(ent.body.data.attributes.operations).toBe(false);
+  });
+});
+
+describe('the state version an executed run writes', () => {
+  it('names the run (relationships.run); one written otherwise names none', async () => {
+    const f = await executingFixture();
     try {
-      const owner = await api.userToken('owner');
-      await api.createOrg('acme', owner.token);
-      const ws = await api.post(
-        `${P}/organizations/acme/workspaces`,
-        { data: { type: 'workspaces', attributes: { name: 'web' } } },
-        { token: owner.token },
-      );
-      const recorded = await api.post(`${P}/runs`, runBody(ws.body.data.id), { token: owner.token });
-      expect(recorded.status).toBe(201);
-      expect(recorded.body.data.relationships['configuration-version']?.data ?? null).toBeNull();
-      const refused = await api.post(`${P}/runs`, runBody(ws.body.data.id, {}, 'cv-AAAAAAAAAAAAAAAA'), {
-        token: owner.token,
-      });
-      expect(refused.status).toBe(400);
+      const t = { token: f.owner.token };
+      await newConfiguration(f, f.web);
+      const run = await queueRun(f, f.web, { 'auto-apply': true });
+      await claim(f, run.id, 'plan');
+      await finish(f, run.id, 'plan');
+      await claim(f, run.id, 'apply');
+      const state = { version: 4, terraform_version: '1.11.4', serial: 1, lineage: 'l-1', outputs: {}, resources: [] };
+      await storeRunState(f.api.store.db, run.id, Buffer.from(JSON.stringify(state)), new Date().toISOString());
+      await finish(f, run.id, 'apply', { outcome: 'finished', counts: { additions: 1, changes: 0, destructions: 0 } });
+      expect(await runStatus(f, run.id)).toBe('applied');
+      const current = await f.api.get(`${P}/workspaces/${f.web}/current-state-version`, t);
+      expect(current.status, current.text).toBe(200);
+      expect(current.body.data.relationships.run.data).toEqual({ type: 'runs', id: run.id });
+      const versions = await f.api.get(`${P}/workspaces/${f.web}/state-versions`, t);
+      expect(versions.body.data.map((v: any) => v.relationships.run.data?.id ?? null)).toEqual([run.id]);
     } finally {
-      await api.close();
+      await f.api.close();
     }
+  });
+});
+
+describe('recorded runs on an instance that executes runs', () => {
+  let f: AccessFixture;
+  beforeEach(async () => {
+    f = await executingFixture();
+  });
+  afterEach(() => f.api.close());
+  const t = () => ({ token: f.owner.token });
+
+  it('POST /runs with recorded: true makes a recorded run even though the workspace has a configuration', async () => {
+    await newConfiguration(f, f.web);
+    const res = await f.api.post(`${P}/runs`, runBody(f.web, { recorded: true, message: 'imported' }), t());
+    expect(res.status, res.text).toBe(201);
+    expect(res.body.data.attributes.status).toBe('pending');
+    expect(res.body.data.relationships['configuration-version']?.data ?? null).toBeNull();
+    const report = await f.api.post(
+      `${P}/runs/${res.body.data.id}/actions/report`,
+      { data: { type: 'run-reports', attributes: { status: 'planning' } } },
+      t(),
+    );
+    expect(report.status, report.text).toBe(200);
+    // No executor claims it.
+    expect(await claimRun(f.api.store.db, 'test-executor', new Date().toISOString())).toBeNull();
+  });
+
+  it('recorded: true with a configuration version is a 422, and makes nothing', async () => {
+    const cv = await newConfiguration(f, f.web);
+    const res = await f.api.post(`${P}/runs`, runBody(f.web, { recorded: true }, cv.id), t());
+    expect(res.status).toBe(422);
+    expect(res.body.errors[0].source.pointer).toBe('/data/relationships/configuration-version/data/id');
+    expect((await f.api.get(`${P}/workspaces/${f.web}/runs`, t())).body.data).toEqual([]);
   });
 });
 

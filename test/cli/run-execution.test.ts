@@ -138,7 +138,7 @@ describeTerraform('berth run: runs that berth executes', () => {
     await ok('run', 'discard', run.id);
   });
 
-  it('recorded runs (a server that does not execute runs) still list and show; they have no log', async () => {
+  it('recorded runs (berth run record, on a server that executes runs by default) list and show; they have no log', async () => {
     const other = tempDb();
     const plain = await startServe(other.db);
     try {

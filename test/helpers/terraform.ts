@@ -290,16 +290,20 @@ export const HOST = 'berth.test';
 
 /**
  * One `berth serve` per test file and a sandbox whose CLI configuration points HOST at it with
- * the site administrator's token (call inside the file's describe). `org(name)` creates a fresh
- * organization with no options (default settings); `berth(org)` is the berth CLI with `--server`.
+ * the site administrator's token (call inside the file's describe). serve executes runs (it finds
+ * terraform on the PATH) unless `executeRuns: false` starts it with --no-execute-runs, which makes
+ * the CLI run plans and applies locally. `org(name)` creates a fresh organization with no options
+ * (default settings); `berth(org)` is the berth CLI with `--server`; `api(method, path, body?)`
+ * calls the API as the site administrator.
  */
-export function serveForTerraform(options: { serveArgs?: string[] } = {}) {
+export function serveForTerraform(options: { serveArgs?: string[]; executeRuns?: boolean } = {}) {
   const tmp = tempDb();
   let server: ServeProcess | undefined;
   let sandbox: TerraformSandbox | undefined;
   const get = () => server!;
   beforeAll(async () => {
-    server = await startServe(tmp.db, options.serveArgs ?? []);
+    const off = options.executeRuns === false ? ['--no-execute-runs'] : [];
+    server = await startServe(tmp.db, [...off, ...(options.serveArgs ?? [])]);
     sandbox = new TerraformSandbox({ hosts: { [HOST]: server.url }, credentials: { [HOST]: server.token! } });
   });
   afterAll(async () => {
@@ -312,6 +316,16 @@ export function serveForTerraform(options: { serveArgs?: string[] } = {}) {
     server: get,
     sandbox: () => sandbox!,
     berth,
+    /** `/api/v2` + `path` as the site administrator: the status and the parsed body (null when none). */
+    async api(method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+      const res = await fetch(`${get().url}/api/v2${path}`, {
+        method,
+        headers: { Authorization: `Bearer ${get().token}`, 'Content-Type': 'application/vnd.api+json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
     /** Creates ORG as the site administrator, who becomes its owner; no options: default settings. */
     async org(name: string) {
       const made = await berth(name).remote('org', 'create', name, '--email', `ops@${name}.test`);
@@ -319,6 +333,20 @@ export function serveForTerraform(options: { serveArgs?: string[] } = {}) {
       return berth(name);
     },
   };
+}
+
+/**
+ * Puts ORG's workspaces in local execution mode (the organization's default): for the scenarios
+ * whose configuration reads terraform.workspace, the CLI's workspace name. berth's remote runs
+ * answer "default" there (HCP Terraform, since 2022, the workspace's name: hashicorp/terraform
+ * #30503); these scenarios are about how the CLI maps its workspaces, which is the same either way.
+ */
+export async function localByDefault(
+  berth: { remote: (...args: string[]) => Promise<{ code: number; stderr: string }> },
+  org: string,
+) {
+  const set = await berth.remote('org', 'update', org, '--default-execution-mode', 'local');
+  expect(set.code, set.stderr).toBe(0);
 }
 
 /** A `terraform { cloud { ... } }` block on HOST (or `hostname`), with `workspaces` as HCL. */

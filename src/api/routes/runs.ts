@@ -15,12 +15,14 @@ import { serializeExecutedApply, serializeExecutedPlan, serializeExecutedRun } f
 import { actOnRun } from '../../services/runs/run-actions.js';
 import { getExecutedRun, logUrlPath } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
-import { badRequest, conflict } from '../../domain/errors.js';
+import { conflict } from '../../domain/errors.js';
 import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/run-execution.js';
 
 const runAttributes = v.looseObject({
   message: nullable(text(TEXT_LIMITS.runMessage)),
   'is-destroy': v.optional(bool()),
+  // berth extension: a run executed elsewhere, whose progress its creator reports (berth run record).
+  recorded: v.optional(bool()),
 });
 /** What a run that berth executes takes beyond a recorded one's (HCP's run attributes). */
 const executedRunAttributes = v.looseObject({
@@ -109,9 +111,10 @@ export function runRoutes(): Hono<AppEnv> {
     const a = checkAttributes(runAttributes, doc.attributes);
     const ws = (doc.relationships.workspace as { data?: { id?: unknown } } | undefined)?.data?.id;
     const cv = (doc.relationships['configuration-version'] as { data?: { id?: unknown } } | undefined)?.data?.id;
-    // A report (`status`, `at`, `phases`...) says the run happened elsewhere: it is recorded, never
-    // executed, whatever the server does. Without one, a server that executes runs executes it (HCP).
-    const recorded = REPORT_KEYS.some((k) => k in doc.attributes);
+    // A report (`status`, `at`, `phases`...) or `recorded: true` says the run happened elsewhere: it
+    // is recorded, never executed, whatever the server does. Without one, a server that executes
+    // runs executes it (HCP).
+    const recorded = a.recorded === true || REPORT_KEYS.some((k) => k in doc.attributes);
     if (recorded && cv !== undefined)
       throw new BerthError([
         {
@@ -121,10 +124,9 @@ export function runRoutes(): Hono<AppEnv> {
           pointer: '/data/relationships/configuration-version',
         },
       ]);
-    if (typeof ws === 'string' && !recorded && (cv !== undefined || c.get('ctx').settings.executesRuns)) {
-      // A run berth executes (berth serve --execute-runs).
-      if (!c.get('ctx').settings.executesRuns)
-        throw badRequest('this berth does not execute runs (start it with berth serve --execute-runs)');
+    const executed = !recorded && (cv !== undefined || c.get('ctx').settings.executesRuns === true);
+    if (typeof ws === 'string' && executed) {
+      // A run berth executes; without an executor it ends errored at once (run-without-executor.ts).
       if (cv !== undefined && typeof cv !== 'string')
         throw new BerthError([
           {

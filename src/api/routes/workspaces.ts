@@ -172,7 +172,12 @@ export function workspaceRoutes(): Hono<AppEnv> {
     const ctx = c.get('ctx');
     // `include` is checked before the write: a request refused for it changes nothing.
     const include = includesOf(c, WORKSPACE_INCLUDES);
-    const input = parseWorkspaceInput(await readResource(c, 'workspaces'), 'create', ctx.settings.edition);
+    const input = parseWorkspaceInput(
+      await readResource(c, 'workspaces'),
+      'create',
+      ctx.settings.edition,
+      ctx.settings.terraformVersion,
+    );
     return sendWorkspace(c, ctx, await createWorkspace(ctx, c.req.param('org'), input), 201, include);
   });
 
@@ -204,7 +209,12 @@ export function workspaceRoutes(): Hono<AppEnv> {
     r.patch(path, async (c) => {
       const ctx = c.get('ctx');
       const include = includesOf(c, WORKSPACE_INCLUDES);
-      const input = parseWorkspaceInput(await readResource(c, 'workspaces'), 'update', ctx.settings.edition);
+      const input = parseWorkspaceInput(
+        await readResource(c, 'workspaces'),
+        'update',
+        ctx.settings.edition,
+        ctx.settings.terraformVersion,
+      );
       return sendWorkspace(c, ctx, await updateWorkspace(ctx, ref(c), input), 200, include);
     });
 

@@ -38,7 +38,7 @@ export function serializeStateVersion(sv: StateVersion, origin: string): Resourc
     },
     relationships: {
       workspace: toOne('workspaces', sv.workspaceId, `${API_PREFIX}/workspaces/${sv.workspaceId}`),
-      run: { data: null },
+      run: sv.runId ? toOne('runs', sv.runId, `${API_PREFIX}/runs/${sv.runId}`) : { data: null },
       outputs: { data: sv.outputIds.map((id) => ({ type: 'state-version-outputs', id })) },
     },
     links: { self: `${API_PREFIX}/state-versions/${sv.id}` },

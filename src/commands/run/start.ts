@@ -102,6 +102,8 @@ With --follow, prints the plan's log as it is written, then the apply's when the
       await followRun(runs, run.id, write);
       run = (await runs.getRun(run.id)).data;
     }
-    this.print(run, () => `${run.id} ${statusText(run)}`);
+    // A run that ended errored says why (e.g. a server without a terraform binary).
+    const why = run.attributes.status === 'errored' ? run.attributes['error-message'] : null;
+    this.print(run, () => `${run.id} ${statusText(run)}${why ? `: ${why}` : ''}`);
   }
 }

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import { BerthError, badRequest, conflict, notAuthorized, notFound, payloadTooLarge } from '../../domain/errors.js';
+import { BerthError, conflict, notAuthorized, notFound, payloadTooLarge } from '../../domain/errors.js';
 import { newId } from '../../domain/ids.js';
 import type { PageRequest, Paged } from '../../domain/paging.js';
 import { can } from '../../domain/policy.js';
@@ -74,9 +74,6 @@ export async function createConfigurationVersion(
   return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('create configuration versions here');
-    // Without an executor, an uploaded version would queue a run that never runs and holds the lock.
-    if (!ctx.settings.executesRuns)
-      throw badRequest('this berth does not execute runs (start it with berth serve --execute-runs)');
     const row: CvRow = {
       seq: 0,
       id: newId('cv'),
@@ -169,7 +166,8 @@ export async function uploadConfiguration(
       .set({ status: 'uploaded', size: body.length, uploaded_at: now })
       .where('id', '=', id)
       .execute();
-    if (row.auto_queue_runs === 1 && ctx.settings.executesRuns) await queueUploadedRun(tx, row, now);
+    // Without an executor, the run ends errored at once, saying why (run-without-executor.ts).
+    if (row.auto_queue_runs === 1) await queueUploadedRun(tx, row, now, ctx.settings.executesRuns === true);
   });
 }
 

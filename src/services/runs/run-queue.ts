@@ -10,6 +10,7 @@ import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
 import { newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.js';
+import { endWithoutExecutor } from './run-without-executor.js';
 
 /**
  * The queue of executed runs: creating them (from the API or an upload), the per-workspace FIFO
@@ -67,9 +68,14 @@ export function newRunRow(
   };
 }
 
-/** Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO). */
-export async function insertAndQueue(tx: Tx, row: NewRun, now: string): Promise<void> {
+/**
+ * Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO);
+ * on an instance without an executor (`executes` false), it ends errored at once instead
+ * (run-without-executor.ts).
+ */
+export async function insertAndQueue(tx: Tx, row: NewRun, now: string, executes = true): Promise<void> {
   await tx.insertInto('runs').values(row).execute();
+  if (!executes) return endWithoutExecutor(tx, row, now);
   if (row.plan_only === 1) {
     await tx
       .updateTable('runs')
@@ -140,7 +146,12 @@ export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string
 }
 
 /** The run queued by an upload with auto-queue-runs, made by whoever created the version. */
-export async function queueUploadedRun(tx: Tx, cv: Selectable<ConfigurationVersionsTable>, now: string) {
+export async function queueUploadedRun(
+  tx: Tx,
+  cv: Selectable<ConfigurationVersionsTable>,
+  now: string,
+  executes: boolean,
+) {
   const row = newRunRow(
     cv.workspace_id,
     {
@@ -159,7 +170,7 @@ export async function queueUploadedRun(tx: Tx, cv: Selectable<ConfigurationVersi
     { kind: cv.created_by_kind, id: cv.created_by_id },
     now,
   );
-  await insertAndQueue(tx, row, now);
+  await insertAndQueue(tx, row, now, executes);
 }
 
 /** POST /runs with a configuration version (or the workspace's newest uploaded one). */
@@ -201,7 +212,7 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
       { kind: ctx.actor.kind, id: ctx.actor.tokenId },
       now,
     );
-    await insertAndQueue(tx, row, now);
+    await insertAndQueue(tx, row, now, ctx.settings.executesRuns === true);
     const stored = await tx.selectFrom('runs').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     return toExecutedRun(ctx, stored, facts);
   });

@@ -103,6 +103,7 @@ export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId
     terraformVersion: row.terraform_version,
     formatVersion: row.format_version,
     hasJsonState: row.has_json_state === 1,
+    runId: row.created_by_kind === 'runs' ? row.created_by_id : null,
     createdAt: row.created_at,
     finalizedAt: row.finalized_at,
     urls: urlsOf(row, sign),

@@ -1,7 +1,7 @@
 import { assessmentsProblem } from '../../domain/assessments.js';
 import { defaultRemoteStateAccess } from '../instance/general-settings.js';
 import { forbidden, invalid, notAuthorized } from '../../domain/errors.js';
-import { LATEST_ENGINE_VERSION } from '../../domain/engine-version.js';
+import { defaultEngineVersion } from '../../domain/engine-version.js';
 import { newId } from '../../domain/ids.js';
 import { computeMetrics } from '../../domain/run.js';
 import { can, scoped, type OrgFacts } from '../../domain/policy.js';
@@ -237,7 +237,7 @@ export async function createWorkspace(
       source_url: input.sourceUrl ?? null,
       speculative_enabled: b(input.speculativeEnabled ?? true),
       structured_run_output_enabled: b(input.structuredRunOutputEnabled ?? true),
-      terraform_version: input.terraformVersion ?? LATEST_ENGINE_VERSION,
+      terraform_version: input.terraformVersion ?? defaultEngineVersion(ctx.settings.terraformVersion),
       trigger_patterns: JSON.stringify(triggers.patterns),
       trigger_prefixes: JSON.stringify(triggers.prefixes),
       working_directory: input.workingDirectory ?? null,

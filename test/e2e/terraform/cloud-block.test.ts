@@ -1,10 +1,20 @@
 import { expect, it } from 'vitest';
-import { AUTO, cloudBlock, describeTerraform, flat, serveForTerraform } from '../../helpers/terraform.js';
+import {
+  AUTO,
+  cloudBlock,
+  describeTerraform,
+  flat,
+  serveForTerraform,
+  TERRAFORM,
+  localByDefault,
+} from '../../helpers/terraform.js';
 
 /**
- * The real Terraform CLI's `cloud` block against a real `berth serve`: a workspace by name, by
- * flat tags, by key-value tags, and the day-one case (init and apply on a fresh organization with
- * default settings). Each scenario has its own organization, made with no options.
+ * The real Terraform CLI's `cloud` block against a real `berth serve`, which executes runs (it
+ * finds terraform on the PATH): the day-one case (init and apply on a fresh organization with
+ * default settings run on berth), a workspace by name, by flat tags, by key-value tags, a
+ * workspace in local execution mode, and a serve started with --no-execute-runs (the CLI runs
+ * locally). Each scenario has its own organization, made with no options.
  */
 
 /** A configuration without providers to download: one terraform_data, its output, and `extra`. */
@@ -22,7 +32,7 @@ describeTerraform('terraform with a cloud block against berth serve', () => {
   const ctx = serveForTerraform();
   const tf = () => ctx.sandbox();
 
-  it('day one: init and apply succeed on a fresh organization with default settings', async () => {
+  it('day one: init and apply on a fresh organization with default settings run the apply on berth', async () => {
     const berth = await ctx.org('day-one');
     const dir = tf().workdir('day-one', {
       'main.tf': cloudBlock('day-one', 'name = "first"') + config('"hello"'),
@@ -32,10 +42,46 @@ describeTerraform('terraform with a cloud block against berth serve', () => {
     expect(init.stdout).toContain('HCP Terraform has been successfully initialized!');
     const apply = await tf().run(dir, ['apply', '-auto-approve', ...AUTO]);
     expect(apply.code, apply.output).toBe(0);
+    // The CLI ran it remotely: it uploaded the configuration and streamed berth's run.
+    expect(apply.stdout).toContain('Running apply in HCP Terraform. Output will stream here.');
+    expect(apply.stdout).toContain('Waiting for the plan to start...');
     expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    const runId = /\/app\/day-one\/first\/runs\/(run-[A-Za-z0-9]{16})/.exec(apply.stdout)?.[1];
+    expect(runId, apply.stdout).toBeDefined();
+
+    // berth's side: the workspace's one run is that run, applied; the state version it wrote
+    // says so; its outputs are readable.
+    const ws = await berth.json('workspace', 'show', 'first');
+    const runs = await ctx.api('GET', `/workspaces/${ws.id}/runs`);
+    expect(runs.body.data.map((r: any) => [r.id, r.attributes.status])).toEqual([[runId, 'applied']]);
+    expect(runs.body.data[0].relationships['configuration-version'].data.id).toMatch(/^cv-/);
+    const current = await ctx.api('GET', `/workspaces/${ws.id}/current-state-version`);
+    expect(current.status).toBe(200);
+    expect(current.body.data.relationships.run.data).toEqual({ type: 'runs', id: runId });
     const outputs = await berth.json('state', 'outputs', 'first');
     expect(outputs).toEqual([expect.objectContaining({ attributes: expect.objectContaining({ name: 'greeting' }) })]);
     expect(outputs[0].attributes.value).toBe('hello');
+    // The workspace took the CLI's version, which is the executor's: the run could execute.
+    expect(ws.attributes['terraform-version']).toBe(TERRAFORM!.version);
+    expect(ws.attributes.locked).toBe(false);
+  });
+
+  it('a workspace in execution mode local: plan and apply run on the CLI side; berth keeps the state, no run', async () => {
+    const berth = await ctx.org('local-mode');
+    expect((await berth.remote('workspace', 'create', 'here', '--execution-mode', 'local')).code).toBe(0);
+    const dir = tf().workdir('local-mode', {
+      'main.tf': cloudBlock('local-mode', 'name = "here"') + config('"local"'),
+    });
+    expect((await tf().run(dir, ['init', ...AUTO])).code).toBe(0);
+    const apply = await tf().run(dir, ['apply', '-auto-approve', ...AUTO]);
+    expect(apply.code, apply.output).toBe(0);
+    expect(apply.stdout).not.toContain('Running apply in HCP Terraform');
+    expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    const ws = await berth.json('workspace', 'show', 'here');
+    expect((await ctx.api('GET', `/workspaces/${ws.id}/runs`)).body.data).toEqual([]);
+    const current = await ctx.api('GET', `/workspaces/${ws.id}/current-state-version`);
+    expect(current.body.data.relationships.run.data).toBeNull();
+    expect((await berth.json('state', 'outputs', 'here'))[0].attributes.value).toBe('local');
   });
 
   it('by name: init, apply twice, terraform output; berth holds both state versions and the outputs', async () => {
@@ -88,6 +134,7 @@ describeTerraform('terraform with a cloud block against berth serve', () => {
 
   it('by flat tags: init creates the first workspace, workspace new/list/select/delete, apply in two', async () => {
     const berth = await ctx.org('flat-tags');
+    await localByDefault(berth, 'flat-tags');
     // A workspace without the tag: the CLI must not see it.
     expect((await berth.remote('workspace', 'create', 'untagged')).code).toBe(0);
     const dir = tf().workdir('flat-tags', {
@@ -137,6 +184,7 @@ describeTerraform('terraform with a cloud block against berth serve', () => {
 
   it('by key-value tags: init creates the workspace with its tag bindings, list shows it, select finds it', async () => {
     const berth = await ctx.org('kv-tags');
+    await localByDefault(berth, 'kv-tags');
     // Decoys: the same key with another value, and the value as a flat tag.
     expect((await berth.remote('workspace', 'create', 'staging-app')).code).toBe(0);
     expect((await berth.remote('workspace', 'tag-bindings', 'add', 'staging-app', 'env=staging')).code).toBe(0);
@@ -166,5 +214,26 @@ describeTerraform('terraform with a cloud block against berth serve', () => {
     expect(both.stdout.split('\n').filter(Boolean)).toEqual(['* prod-app', '  prod-db']);
     const db = await berth.json('workspace', 'tag-bindings', 'list', 'prod-db');
     expect(db.map((b: any) => [b.attributes.key, b.attributes.value])).toEqual([['env', 'prod']]);
+  });
+});
+
+describeTerraform('terraform with a cloud block against berth serve --no-execute-runs', () => {
+  const ctx = serveForTerraform({ executeRuns: false });
+  const tf = () => ctx.sandbox();
+
+  it('the entitlement set answers operations: false, so the CLI plans and applies locally in a remote-mode workspace', async () => {
+    const berth = await ctx.org('no-exec');
+    const entitlements = await ctx.api('GET', '/organizations/no-exec/entitlement-set');
+    expect(entitlements.body.data.attributes.operations).toBe(false);
+    const dir = tf().workdir('no-exec', { 'main.tf': cloudBlock('no-exec', 'name = "app"') + config('"mine"') });
+    expect((await tf().run(dir, ['init', ...AUTO])).code).toBe(0);
+    const ws = await berth.json('workspace', 'show', 'app');
+    expect(ws.attributes['execution-mode']).toBe('remote');
+    const apply = await tf().run(dir, ['apply', '-auto-approve', ...AUTO]);
+    expect(apply.code, apply.output).toBe(0);
+    expect(apply.stdout).not.toContain('Running apply in HCP Terraform');
+    expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    expect((await ctx.api('GET', `/workspaces/${ws.id}/runs`)).body.data).toEqual([]);
+    expect((await berth.json('state', 'outputs', 'app'))[0].attributes.value).toBe('mine');
   });
 });

@@ -1,11 +1,21 @@
 import { expect, it } from 'vitest';
-import { AUTO, cloudBlock, describeTerraform, flat, serveForTerraform } from '../../helpers/terraform.js';
+import {
+  AUTO,
+  cloudBlock,
+  describeTerraform,
+  flat,
+  localByDefault,
+  serveForTerraform,
+} from '../../helpers/terraform.js';
 
 /**
- * Workspace locks as the real Terraform CLI meets them: a lock taken with `berth workspace lock`
- * refuses plan and apply; an apply with -lock-timeout waits for it and goes on once it is
- * released; a lock left by a crashed run goes with `terraform force-unlock`. The `cloud` block's
- * lock id is ORG/WORKSPACE.
+ * Workspace locks as the real Terraform CLI meets them. In a workspace that runs remotely (the
+ * default: serve executes runs), as in HCP Terraform: a speculative `terraform plan` runs in spite
+ * of a person's lock (plan-only runs neither queue nor lock), and `terraform apply` makes its run,
+ * which waits pending until the lock is released, then applies. In local execution mode, where
+ * the CLI takes the state lock itself: a lock taken with `berth workspace lock` refuses plan and
+ * apply; an apply with -lock-timeout waits for it and goes on once it is released; a lock left by
+ * a crashed run goes with `terraform force-unlock`. The `cloud` block's lock id is ORG/WORKSPACE.
  */
 
 /** One terraform_data whose local-exec hangs (a command that never ends) when `hang` is true. */
@@ -39,15 +49,45 @@ describeTerraform('terraform and workspace locks in berth', () => {
   const ctx = serveForTerraform();
   const tf = () => ctx.sandbox();
 
-  async function initialized(org: string, workspace: string) {
+  /** ORG with WORKSPACE initialized by the cloud block; in local execution mode unless `remote`. */
+  async function initialized(org: string, workspace: string, remote = false) {
     const berth = await ctx.org(org);
+    if (!remote) await localByDefault(berth, org);
     const dir = tf().workdir(org, { 'main.tf': config(org, workspace) });
     const init = await tf().run(dir, ['init', ...AUTO]);
     expect(init.code, init.output).toBe(0);
     return { berth, dir };
   }
 
-  it('a lock held with berth workspace lock refuses terraform plan and apply', async () => {
+  it('remote execution: a lock held by a person lets a speculative plan run; an apply waits pending, then applies on unlock', async () => {
+    const { berth, dir } = await initialized('remote-locked', 'app', true);
+    const locked = await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance window');
+    expect(locked.code, locked.stderr).toBe(0);
+
+    const plan = await tf().run(dir, ['plan', ...AUTO]);
+    expect(plan.code, plan.output).toBe(0);
+    expect(plan.stdout).toContain('Running plan in HCP Terraform.');
+    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
+
+    const apply = tf().start(dir, ['apply', '-auto-approve', ...AUTO]);
+    const [, runId] = await apply.waitFor(/\/runs\/(run-[A-Za-z0-9]{16})/);
+    // The run exists and waits: pending, the workspace still locked by the person, nothing written.
+    const run = await ctx.api('GET', `/runs/${runId}`);
+    expect(run.body.data.attributes.status).toBe('pending');
+    const ws = await berth.json('workspace', 'show', 'app');
+    expect(ws.attributes).toMatchObject({ locked: true, 'locked-reason': 'maintenance window' });
+    expect(await berth.json('state', 'list', 'app')).toEqual([]);
+
+    expect((await berth.remote('workspace', 'unlock', 'app')).code).toBe(0);
+    const done = await apply.done;
+    expect(done.code, done.output).toBe(0);
+    expect(done.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+    expect((await ctx.api('GET', `/runs/${runId}`)).body.data.attributes.status).toBe('applied');
+    expect(await berth.json('state', 'list', 'app')).toHaveLength(1);
+    expect((await berth.json('workspace', 'show', 'app')).attributes.locked).toBe(false);
+  });
+
+  it('local execution: a lock held with berth workspace lock refuses terraform plan and apply', async () => {
     const { berth, dir } = await initialized('locked', 'app');
     const locked = await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance window');
     expect(locked.code, locked.stderr).toBe(0);
@@ -73,7 +113,7 @@ describeTerraform('terraform and workspace locks in berth', () => {
     expect(apply.stdout).toContain('Apply complete!');
   });
 
-  it('terraform apply -lock-timeout waits for a lock held in berth and applies once it is released', async () => {
+  it('local execution: terraform apply -lock-timeout waits for a lock held in berth and applies once it is released', async () => {
     const { berth, dir } = await initialized('waiting', 'app');
     expect((await berth.remote('workspace', 'lock', 'app')).code).toBe(0);
 
@@ -94,7 +134,7 @@ describeTerraform('terraform and workspace locks in berth', () => {
     expect((await berth.json('workspace', 'show', 'app')).attributes.locked).toBe(false);
   });
 
-  it('terraform force-unlock -force frees a workspace locked by a crashed run', async () => {
+  it('local execution: terraform force-unlock -force frees a workspace locked by a crashed run', async () => {
     const { berth, dir } = await initialized('crashed', 'app');
     const hanging = tf().start(dir, ['apply', '-auto-approve', '-var', 'hang=true', ...AUTO]);
     // The apply holds the lock while its provisioner runs; then it dies without unlocking.

@@ -1,11 +1,21 @@
 import { expect, it } from 'vitest';
 import { runCli } from '../../helpers/cli.js';
-import { AUTO, HOST, cloudBlock, describeTerraform, flat, serveForTerraform } from '../../helpers/terraform.js';
+import {
+  AUTO,
+  HOST,
+  cloudBlock,
+  describeTerraform,
+  flat,
+  localByDefault,
+  serveForTerraform,
+} from '../../helpers/terraform.js';
 
 /**
  * The real Terraform CLI's older `remote` backend against berth (by workspace name and by
  * prefix), and `terraform_remote_state` with `backend = "remote"` reading another workspace's
  * outputs: allowed to a token that may read that workspace, refused to a user whose teams may not.
+ * serve executes runs: the workspace by name runs its apply on berth; the scenarios that read
+ * terraform.workspace put their organization in local execution mode (localByDefault).
  */
 
 const remoteBackend = (org: string, workspaces: string) => `terraform {
@@ -65,6 +75,8 @@ describeTerraform('terraform with the remote backend against berth serve', () =>
 
     const apply = await tf().run(dir, ['apply', '-auto-approve', ...AUTO]);
     expect(apply.code, apply.output).toBe(0);
+    // The remote backend ran the apply on berth.
+    expect(apply.stdout).toContain('Running apply in the remote backend.');
     expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
     const output = await tf().run(dir, ['output', '-raw', '-no-color', 'greeting']);
     expect(output.code, output.output).toBe(0);
@@ -76,6 +88,7 @@ describeTerraform('terraform with the remote backend against berth serve', () =>
 
   it('workspaces.prefix: workspace new creates PREFIX-NAME, apply in two, list, select, output', async () => {
     const berth = await ctx.org('remote-prefix');
+    await localByDefault(berth, 'remote-prefix');
     // Not the prefix: the CLI never lists it.
     expect((await berth.remote('workspace', 'create', 'other-thing')).code).toBe(0);
     const dir = tf().workdir('remote-prefix', {
@@ -116,6 +129,7 @@ describeTerraform('terraform with the remote backend against berth serve', () =>
 
   it('terraform_remote_state reads outputs with a token that may, and is refused one that may not', async () => {
     const berth = await ctx.org('shared');
+    await localByDefault(berth, 'shared');
     // Two producers, by the cloud block (terraform.workspace is the workspace's name): "network"
     // (owners only) and "public" (the team may read).
     for (const name of ['network', 'public']) {

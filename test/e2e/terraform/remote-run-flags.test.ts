@@ -4,7 +4,7 @@ import { expect, it } from 'vitest';
 import { AUTO, cloudBlock, describeTerraform, serveForTerraform } from '../../helpers/terraform.js';
 
 /**
- * The Terraform CLI's remote workflow flags against berth serve --execute-runs (experimental), as
+ * The Terraform CLI's remote workflow flags against berth serve (which executes runs by default), as
  * the CLI documents them for HCP Terraform: destroy, refresh-only, -target, -replace, -var and
  * -var-file, plan -detailed-exitcode, two applies on one workspace (the second queues), a lock
  * held with `berth workspace lock` and -lock-timeout, and Ctrl-C during an apply.
@@ -57,9 +57,9 @@ resource "terraform_data" "slow" {
 const runIdOf = (output: string) => /runs\/(run-[A-Za-z0-9]{16})/.exec(output)?.[1];
 
 describeTerraform(
-  'the Terraform CLI remote workflow flags on berth serve --execute-runs',
+  'the Terraform CLI remote workflow flags on berth serve',
   () => {
-    const ctx = serveForTerraform({ serveArgs: ['--execute-runs'] });
+    const ctx = serveForTerraform();
     const tf = () => ctx.sandbox();
 
     async function api(path: string, init: RequestInit = {}): Promise<any> {

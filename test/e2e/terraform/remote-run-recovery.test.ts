@@ -6,7 +6,7 @@ import { tempDb } from '../../helpers/cli.js';
 import { cloudBlock, describeTerraform, HOST, TerraformSandbox } from '../../helpers/terraform.js';
 
 /**
- * Crash recovery (issue 34): `berth serve --execute-runs` is SIGKILLed while a run applies (a
+ * Crash recovery (issue 34): `berth serve` (executing runs) is SIGKILLed while a run applies (a
  * provisioner sleeps). Started again on the same database, it ends that run errored with a
  * message once its heartbeat is older than --run-heartbeat-timeout, releases the workspace's lock,
  * and the run queued behind it executes.
@@ -15,7 +15,7 @@ describeTerraform(
   'a run interrupted by a crash of serve',
   () => {
     const tmp = tempDb();
-    const ARGS = ['--execute-runs', '--run-heartbeat-timeout', '2'];
+    const ARGS = ['--run-heartbeat-timeout', '2'];
     let server: ServeProcess | undefined;
     let sandbox: TerraformSandbox | undefined;
     let sleeper: number | null = null;

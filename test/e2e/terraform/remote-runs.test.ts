@@ -2,7 +2,7 @@ import { expect, it } from 'vitest';
 import { cloudBlock, describeTerraform, serveForTerraform } from '../../helpers/terraform.js';
 
 /**
- * Remote execution (berth serve --execute-runs, experimental): the real Terraform CLI's own
+ * Remote execution (berth serve executes runs by default): the real Terraform CLI's own
  * workflow, with its `cloud` block, runs plans and applies on berth, streams their logs, and
  * finds the state the run wrote.
  */
@@ -20,9 +20,9 @@ ${extra}`;
 const NO_INPUT = ['-input=false', '-no-color'];
 
 describeTerraform(
-  'terraform runs remotely on berth serve --execute-runs',
+  'terraform runs remotely on berth serve',
   () => {
-    const ctx = serveForTerraform({ serveArgs: ['--execute-runs'] });
+    const ctx = serveForTerraform();
     const tf = () => ctx.sandbox();
 
     it('terraform plan streams the remote plan and exits as HCP does', async () => {
