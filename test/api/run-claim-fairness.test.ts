@@ -120,12 +120,19 @@ describe('claiming queued runs', () => {
       otherPool: await workspace('modes', 'other-pool', { 'execution-mode': 'agent', 'agent-pool-id': other }),
       remoteOwn: await workspace('modes', 'remote-own', { 'execution-mode': 'remote' }),
     };
+    const run: Record<Exclude<keyof typeof ws, 'localOwn'>, string> = {} as never;
+    for (const key of Object.keys(ws) as (keyof typeof ws)[]) if (key !== 'localOwn') run[key] = await queue(ws[key]);
+    // A workspace in local mode takes no run at all: it would wait forever, holding the lock (422).
+    const refused = await api.post(`${P}/runs`, runBody(ws.localOwn));
+    expect(refused.status, refused.text).toBe(422);
+    expect(refused.text).toContain('execution mode is local');
+    expect((await api.get(`${P}/workspaces/${ws.localOwn}`)).body.data.attributes.locked).toBe(false);
+    expect(await db().selectFrom('runs').select('id').where('workspace_id', '=', ws.localOwn).execute()).toEqual([]);
+    // The organization's default becomes local after local-org's run was queued: it waits.
     const org = await api.patch(`${P}/organizations/modes`, {
       data: { type: 'organizations', attributes: { 'default-execution-mode': 'local' } },
     });
     expect(org.status, org.text).toBe(200);
-    const run: Record<keyof typeof ws, string> = {} as never;
-    for (const key of Object.keys(ws) as (keyof typeof ws)[]) run[key] = await queue(ws[key]);
 
     // serve takes the remote run only, though the local and agent runs are older.
     expect(await claimed('serve')).toBe(run.remoteOwn);
@@ -136,14 +143,17 @@ describe('claiming queued runs', () => {
     expect(await claimed('agent-1', { agentPoolId: pool })).toBeNull();
     expect(await claimed('agent-2', { agentPoolId: other })).toBe(run.otherPool);
     expect(await claimed('agent-2', { agentPoolId: other })).toBeNull();
-    // The local runs stay queued: nobody claims them.
-    expect(await status(run.localOwn)).toBe('plan_queued');
+    // The run of the workspace now local stays queued: nobody claims it.
     expect(await status(run.localOrg)).toBe('plan_queued');
     const rows = await db().selectFrom('runs').select(['id', 'claimed_by']).execute();
     const by = Object.fromEntries(rows.map((r) => [r.id, r.claimed_by]));
-    expect(
-      [run.remoteOwn, run.agentOwn, run.agentProject, run.otherPool, run.localOwn, run.localOrg].map((r) => by[r]),
-    ).toEqual(['serve', 'agent-1', 'agent-1', 'agent-2', null, null]);
+    expect([run.remoteOwn, run.agentOwn, run.agentProject, run.otherPool, run.localOrg].map((r) => by[r])).toEqual([
+      'serve',
+      'agent-1',
+      'agent-1',
+      'agent-2',
+      null,
+    ]);
 
     // Why each workspace's runs are (not) picked up by serve.
     const routes = Object.fromEntries(
@@ -166,6 +176,5 @@ describe('claiming queued runs', () => {
     expect(remote.status, remote.text).toBe(200);
     expect(await claimed('serve')).toBe(run.localOrg);
     expect(await claimed('serve')).toBeNull();
-    expect(await status(run.localOwn)).toBe('plan_queued');
   });
 });

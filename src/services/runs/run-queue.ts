@@ -11,6 +11,7 @@ import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
 import { newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.js';
 import { endWithoutExecutor } from './run-without-executor.js';
+import { claimRouteOf } from './run-claim.js';
 
 /**
  * The queue of executed runs: creating them (from the API or an upload), the per-workspace FIFO
@@ -183,6 +184,10 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
     if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('queue runs in this workspace');
     if ((input.isDestroy || input.autoApply) && !can(ctx.actor, 'workspace:apply-run', facts))
       throw notAuthorized('queue runs that apply in this workspace');
+    // A workspace in local execution mode runs in the Terraform CLI: a run queued here would wait
+    // for an executor that never takes it, holding the workspace's lock (422).
+    const route = await claimRouteOf(tx, ws.id);
+    if (route?.execution.mode === 'local') throw invalid('/data/relationships/workspace/data/id', route.reason!);
     // As HCP: a workspace whose allow-destroy-plan is false takes no destroy run (422).
     if (input.isDestroy && ws.allow_destroy_plan !== 1)
       throw invalid(
