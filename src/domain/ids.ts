@@ -53,7 +53,8 @@ export type IdPrefix =
   | 'rtk'
   | 'ou'
   | 'csl'
-  | 'tlc';
+  | 'tlc'
+  | 'agent';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

@@ -26,6 +26,7 @@ import * as m026 from './026_terraform_login_codes.js';
 import * as m027 from './027_invitation_emails.js';
 import * as m028 from './028_run_execution.js';
 import * as m029 from './029_run_heartbeat.js';
+import * as m033 from './033_agents.js';
 
 export interface Migration {
   version: number;
@@ -62,4 +63,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 27, name: 'invitation_emails', up: m027.up },
   { version: 28, name: 'run_execution', up: m028.up },
   { version: 29, name: 'run_heartbeat', up: m029.up },
+  { version: 33, name: 'agents', up: m033.up },
 ];
