@@ -10,7 +10,7 @@ import {
   storeRunState,
   workspaceState,
 } from '../services/runs/run-phases.js';
-import { claimRun } from '../services/runs/run-queue.js';
+import { claimRun } from '../services/runs/run-claim.js';
 import type { DB } from '../store/schema.js';
 import type { RunnerPort } from './port.js';
 

@@ -1,4 +1,4 @@
-import type { ClaimedRun } from '../services/runs/run-queue.js';
+import type { ClaimedRun } from '../services/runs/run-claim.js';
 import type { PhaseResult } from '../services/runs/run-phases.js';
 import type { Phase } from '../services/runs/run-rows.js';
 

@@ -5,7 +5,7 @@ import { auditRouteOf } from '../../src/api/audit-actions.js';
 import { createApp } from '../../src/api/app.js';
 import { openStore } from '../../src/store/open.js';
 import { DEFAULT_SETTINGS } from '../../src/services/context.js';
-import { claimRun } from '../../src/services/runs/run-queue.js';
+import { claimRun } from '../../src/services/runs/run-claim.js';
 import { gzipSync } from 'node:zlib';
 import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { accessFixture, teamBody, teamProjectBody, teamWorkspaceBody, type AccessFixture } from '../helpers/access.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { appendRunLog } from '../../src/services/runs/run-phases.js';
-import { claimRun } from '../../src/services/runs/run-queue.js';
+import { claimRun } from '../../src/services/runs/run-claim.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '../helpers/access.js';
 import { TestApi } from '../helpers/api.js';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { finishPhase, heartbeatRuns, recoverInterrupted } from '../../src/services/runs/run-phases.js';
-import { claimRun } from '../../src/services/runs/run-queue.js';
+import { claimRun } from '../../src/services/runs/run-claim.js';
 import type { AccessFixture } from '../helpers/access.js';
 import { TestClock } from '../helpers/clock.js';
 import { executingFixture, newConfiguration, P, queueRun, runStatus, workspaceDoc } from '../helpers/run-execution.js';

@@ -4,7 +4,7 @@ import { createApp } from '../../src/api/app.js';
 import type { Clock } from '../../src/domain/clock.js';
 import { DEFAULT_SETTINGS, type InstanceSettings } from '../../src/services/context.js';
 import { finishPhase, type PhaseResult } from '../../src/services/runs/run-phases.js';
-import { claimRun } from '../../src/services/runs/run-queue.js';
+import { claimRun } from '../../src/services/runs/run-claim.js';
 import { accessFixture, type AccessFixture } from './access.js';
 import { TestApi, type ApiResponse } from './api.js';
 

@@ -7,7 +7,8 @@ import { createConfigurationVersion, uploadConfiguration } from '../../src/servi
 import type { ServiceContext } from '../../src/services/context.js';
 import { logUrlPath } from '../../src/services/runs/run-documents.js';
 import { appendRunLog, finishPhase } from '../../src/services/runs/run-phases.js';
-import { claimRun, createExecutedRun } from '../../src/services/runs/run-queue.js';
+import { claimRun } from '../../src/services/runs/run-claim.js';
+import { createExecutedRun } from '../../src/services/runs/run-queue.js';
 import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { joinOrganization } from '../helpers/members.js';
 

@@ -1,22 +1,20 @@
 import type { Selectable, Updateable } from 'kysely';
-import type { Kysely } from 'kysely';
 import { invalid, notAuthorized, notFound } from '../../domain/errors.js';
 import { can } from '../../domain/policy.js';
 import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
-import { ACTIVE_STATUSES, LOG_START, type ExecutedRun, type RunVariable } from '../../domain/run-execution.js';
-import { literalLimit } from '../../store/literal-limit.js';
-import type { ConfigurationVersionsTable, DB, RunsTable } from '../../store/schema.js';
+import { ACTIVE_STATUSES, type ExecutedRun, type RunVariable } from '../../domain/run-execution.js';
+import type { ConfigurationVersionsTable, RunsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
-import { appendLogTx, json, newRunColumns, stamped, toExecutedRun, type Phase, type RunRow } from './run-rows.js';
+import { newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.js';
 
 /**
  * The queue of executed runs: creating them (from the API or an upload), the per-workspace FIFO
  * (one active run per workspace, holding its lock; plan-only runs neither queue nor lock), the
- * status moves that release a workspace and move its queue on, and the executor's claim.
+ * status moves that release a workspace and move its queue on. The executor's claim is in run-claim.ts.
  */
 
 export interface ExecutedRunInput {
@@ -240,106 +238,4 @@ export async function setStatus(tx: Tx, row: RunRow, to: RunStatus, now: string,
       .where('id', '=', row.workspace_id)
       .where('current_run_id', '=', row.id)
       .execute();
-}
-
-// --- the executor's port, in process -----------------------------------------------------
-
-/** What the executor gets when it claims a run: what to do and with what. */
-export interface ClaimedRun {
-  runId: string;
-  workspaceId: string;
-  phase: Phase;
-  configurationVersionId: string;
-  isDestroy: boolean;
-  refresh: boolean;
-  refreshOnly: boolean;
-  planOnly: boolean;
-  targetAddrs: string[];
-  replaceAddrs: string[];
-  variables: RunVariable[];
-  /** The workspace's `terraform-version` (an exact version, a constraint, or `latest`). */
-  terraformVersion: string;
-  /** The workspace's `working-directory`: where in the configuration terraform runs (null: its root). */
-  workingDirectory: string | null;
-}
-
-type Db = Kysely<DB>;
-
-/**
- * Claims the oldest queued phase: a plan_queued run (-> planning) or an apply_queued one
- * (-> applying). The update is conditional on the status it read, so two executors sharing a
- * PostgreSQL database never both claim a run. First, workspaces whose queue can move on do.
- */
-export async function claimRun(db: Db, executor: string, now: string): Promise<ClaimedRun | null> {
-  await writeTransaction(db, async (tx) => {
-    const waiting = await tx
-      .selectFrom('runs')
-      .select('workspace_id')
-      .distinct()
-      .where('status', '=', 'pending')
-      .where('configuration_version_id', 'is not', null)
-      .limit(literalLimit(100))
-      .execute();
-    for (const w of waiting) await scheduleWorkspace(tx, w.workspace_id, now);
-  });
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const next = await db
-      .selectFrom('runs')
-      .selectAll()
-      .where('status', 'in', ['plan_queued', 'apply_queued'])
-      .where('configuration_version_id', 'is not', null)
-      .orderBy('seq')
-      .executeTakeFirst();
-    if (!next) return null;
-    const phase: Phase = next.status === 'plan_queued' ? 'plan' : 'apply';
-    const to: RunStatus = phase === 'plan' ? 'planning' : 'applying';
-    const claimed = await writeTransaction(db, async (tx) => {
-      const result = await tx
-        .updateTable('runs')
-        .set({
-          status: to,
-          claimed_by: executor,
-          heartbeat_at: now,
-          updated_at: now,
-          status_timestamps: stamped(next, now, to),
-          ...(phase === 'plan'
-            ? { plan_status: 'running', plan_started_at: now }
-            : { apply_status: 'running', apply_started_at: now }),
-        })
-        .where('id', '=', next.id)
-        .where('status', '=', next.status)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return false;
-      await tx
-        .updateTable('workspaces')
-        .set({ current_run_status: to })
-        .where('id', '=', next.workspace_id)
-        .where('current_run_id', '=', next.id)
-        .execute();
-      await appendLogTx(tx, next.id, phase, LOG_START);
-      return true;
-    });
-    if (!claimed) continue;
-    const ws = await db
-      .selectFrom('workspaces')
-      .select(['terraform_version', 'working_directory'])
-      .where('id', '=', next.workspace_id)
-      .executeTakeFirst();
-    return {
-      runId: next.id,
-      workspaceId: next.workspace_id,
-      phase,
-      configurationVersionId: next.configuration_version_id!,
-      isDestroy: next.is_destroy === 1,
-      refresh: next.refresh === 1,
-      refreshOnly: next.refresh_only === 1,
-      planOnly: next.plan_only === 1,
-      targetAddrs: json(next.target_addrs, []),
-      replaceAddrs: json(next.replace_addrs, []),
-      variables: json(next.variables, []),
-      terraformVersion: ws?.terraform_version ?? 'latest',
-      workingDirectory: ws?.working_directory || null,
-    };
-  }
-  return null;
 }
