@@ -1,5 +1,5 @@
-import { accessSync, constants, readFileSync, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { findTerraformBinary } from '../cli/terraform-binary.js';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
@@ -118,6 +118,13 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 2,
       env: 'BERTH_RUN_HEARTBEAT_TIMEOUT',
     }),
+    'agent-timeout': Flags.integer({
+      description:
+        'seconds without a ping after which a berth agent counts as gone (exited): the runs it was executing end errored, their workspaces unlocked (--execute-runs)',
+      default: 30,
+      min: 1,
+      env: 'BERTH_AGENT_TIMEOUT',
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -129,27 +136,14 @@ export default class Serve extends BerthCommand<typeof Serve> {
   /** The terraform binary for --execute-runs (--terraform-binary, else the PATH's), or a clear stop. */
   private findTerraform(): string {
     const given = this.flags['terraform-binary'];
-    const candidates = given
-      ? [given]
-      : (process.env.PATH ?? '')
-          .split(delimiter)
-          .filter(Boolean)
-          .map((d) => join(d, 'terraform'));
-    for (const file of candidates) {
-      try {
-        if (statSync(file).isFile()) {
-          accessSync(file, constants.X_OK);
-          return file;
-        }
-      } catch {
-        // not there, or not executable
-      }
-    }
-    return this.error(
-      given
-        ? `--execute-runs: ${given} is not an executable file`
-        : '--execute-runs needs a terraform binary: none on the PATH (give one with --terraform-binary)',
-      { exit: 2 },
+    return (
+      findTerraformBinary(given) ??
+      this.error(
+        given
+          ? `--execute-runs: ${given} is not an executable file`
+          : '--execute-runs needs a terraform binary: none on the PATH (give one with --terraform-binary)',
+        { exit: 2 },
+      )
     );
   }
 
@@ -208,6 +202,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
               timeLimitMs: this.flags['run-time-limit'] * 60_000,
               heartbeatTimeoutMs: this.flags['run-heartbeat-timeout'] * 1000,
             },
+      agentTimeoutMs: this.flags['agent-timeout'] * 1000,
       limits: {
         maxHeaderSize: this.flags['max-header-size'],
         headersTimeoutMs: this.flags['headers-timeout'] * 1000,

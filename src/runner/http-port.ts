@@ -98,7 +98,9 @@ export class HttpPort implements RunnerPort {
 
   async configuration(configurationVersionId: string): Promise<Buffer | null> {
     try {
-      return await this.bytes(await this.call('GET', `/configuration-versions/${encodeURIComponent(configurationVersionId)}`));
+      return await this.bytes(
+        await this.call('GET', `/configuration-versions/${encodeURIComponent(configurationVersionId)}`),
+      );
     } catch (err) {
       if (err instanceof AgentProtocolError && err.status === 404) return null;
       throw err;

@@ -39,7 +39,7 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
   const r = new Hono<ProtocolEnv>();
 
   r.use('*', async (c, next) => {
-    const header = requestHeader(c, 'authorization');
+    const header = requestHeader(c as Context, 'authorization');
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw unauthorized('an Authorization: Bearer header with an agent token is required');
     c.set('cred', await authenticateAgentToken(db, match[1], now()));
@@ -52,7 +52,7 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
     }),
   );
 
-  const agentId = (c: Context<ProtocolEnv>) => requestHeader(c, AGENT_HEADER);
+  const agentId = (c: Context<ProtocolEnv>) => requestHeader(c as Context, AGENT_HEADER);
   const ops = (c: Context<ProtocolEnv>) => agentRunOps(db, c.get('cred'), agentId(c), now);
   const phaseOf = (c: Context<ProtocolEnv>): Phase => {
     const p = c.req.param('phase');
@@ -133,7 +133,8 @@ function parseResult(body: Record<string, unknown> | null): PhaseResult {
   if (typeof body?.hasChanges === 'boolean') result.hasChanges = body.hasChanges;
   const counts = body?.counts as Record<string, unknown> | undefined;
   if (counts && typeof counts === 'object') {
-    const n = (k: string) => (Number.isSafeInteger(counts[k]) && (counts[k] as number) >= 0 ? (counts[k] as number) : 0);
+    const n = (k: string) =>
+      Number.isSafeInteger(counts[k]) && (counts[k] as number) >= 0 ? (counts[k] as number) : 0;
     result.counts = { additions: n('additions'), changes: n('changes'), destructions: n('destructions') };
   }
   return result;

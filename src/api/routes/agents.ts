@@ -13,6 +13,8 @@ export function agentRoutes(): Hono<AppEnv> {
     const paged = await agents.listAgents(c.get('ctx'), c.req.param('id'), pageOf(c), { lastPingSince });
     return sendCollection(c, paged, serializeAgent);
   });
-  r.get('/agents/:id', async (c) => sendResource(c, serializeAgent(await agents.readAgent(c.get('ctx'), c.req.param('id')))));
+  r.get('/agents/:id', async (c) =>
+    sendResource(c, serializeAgent(await agents.readAgent(c.get('ctx'), c.req.param('id')))),
+  );
   return r;
 }

@@ -66,7 +66,7 @@ export async function authenticateAgentToken(db: Db, token: string, now: Date): 
   return { tokenId: row.id, poolId: row.pool_id, poolName: row.pool_name };
 }
 
-const NAME = /^[A-Za-z0-9_.\-]{1,90}$/;
+const NAME = /^[A-Za-z0-9_.-]{1,90}$/;
 
 /** Registers a new agent of the token's pool (idle, pinged now). */
 export async function registerAgent(
