@@ -17,6 +17,10 @@ export class AgentProtocolError extends Error {
   }
 }
 
+/** How many times a request is tried again while berth is unreachable, and the first wait (ms). */
+const RETRIES = 5;
+const RETRY_FIRST_MS = 500;
+
 export interface Registration {
   id: string;
   name: string;
@@ -26,17 +30,19 @@ export interface Registration {
 
 export class HttpPort implements RunnerPort {
   private agentId: string | null = null;
-  /** Phases claimed and not yet finished: the agent is `busy` while there are some. */
-  private executing = 0;
+  /** Runs whose claimed phase is not finished yet: the agent is `busy` while there are some. */
+  private readonly executing = new Set<string>();
 
   constructor(
     private readonly server: string,
     private readonly token: string,
     private readonly fetchImpl: typeof fetch = fetch,
+    /** The first wait before trying a request again (doubling each time). */
+    private readonly retryFirstMs = RETRY_FIRST_MS,
   ) {}
 
   get busy(): boolean {
-    return this.executing > 0;
+    return this.executing.size > 0;
   }
 
   private async call(method: string, path: string, body?: Buffer | object): Promise<Response> {
@@ -50,7 +56,7 @@ export class HttpPort implements RunnerPort {
       headers['Content-Type'] = 'application/json';
       payload = JSON.stringify(body);
     }
-    const res = await this.fetchImpl(new URL(`/api/agent${path}`, this.server), { method, headers, body: payload });
+    const res = await this.send(method, path, headers, payload);
     if (res.ok) return res;
     const text = await res.text().catch(() => '');
     let detail = text.slice(0, 500) || res.statusText;
@@ -61,6 +67,26 @@ export class HttpPort implements RunnerPort {
       // not a JSON error document: its text as it is
     }
     throw new AgentProtocolError(res.status, `${method} /api/agent${path}: ${res.status} ${detail}`);
+  }
+
+  /**
+   * One request, tried again while berth cannot be reached or answers 502-504 (a restart, a proxy):
+   * up to RETRIES more times, waiting twice as long each time, so that a short outage loses no
+   * log and no phase end.
+   */
+  private async send(method: string, path: string, headers: Record<string, string>, body: RequestInit['body']) {
+    const url = new URL(`/api/agent${path}`, this.server);
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= RETRIES;
+      try {
+        const res = await this.fetchImpl(url, { method, headers, body });
+        if (last || ![502, 503, 504].includes(res.status)) return res;
+        await res.body?.cancel();
+      } catch (err) {
+        if (last) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.retryFirstMs * 2 ** attempt));
+    }
   }
 
   private async json<T>(method: string, path: string, body?: object): Promise<T> {
@@ -86,13 +112,14 @@ export class HttpPort implements RunnerPort {
   }
 
   /** Says the agent is alive (`idle`/`busy`, as it is) or stops (`exited`). */
+  /** With the runs it executes: their heartbeat (a run it no longer reports is not kept alive). */
   async ping(status?: 'exited'): Promise<void> {
-    await this.json('POST', '/ping', { status: status ?? (this.busy ? 'busy' : 'idle') });
+    await this.json('POST', '/ping', { status: status ?? (this.busy ? 'busy' : 'idle'), runs: [...this.executing] });
   }
 
   async claim(): Promise<ClaimedRun | null> {
     const { claim } = await this.json<{ claim: ClaimedRun | null }>('POST', '/claim');
-    if (claim) this.executing++;
+    if (claim) this.executing.add(claim.runId);
     return claim;
   }
 
@@ -115,7 +142,7 @@ export class HttpPort implements RunnerPort {
     try {
       await this.call('POST', `/runs/${encodeURIComponent(runId)}/finish/${phase}`, result);
     } finally {
-      this.executing = Math.max(0, this.executing - 1);
+      this.executing.delete(runId);
     }
   }
 

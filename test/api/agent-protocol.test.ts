@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sweepAgents } from '../../src/services/agents/agent-liveness.js';
 import { claimRun } from '../../src/services/runs/run-claim.js';
+import { recoverInterrupted } from '../../src/services/runs/run-phases.js';
 import { accessFixture, teamMember, type AccessFixture } from '../helpers/access.js';
 import { TestApi } from '../helpers/api.js';
 import { TestClock } from '../helpers/clock.js';
@@ -306,9 +307,29 @@ describe('the agent protocol', () => {
     await call(token, 'POST', '/claim', { agent });
     for (let i = 0; i < 4; i++) {
       clock.advance(TIMEOUT_MS - 1000);
-      expect((await call(token, 'POST', '/ping', { agent, json: { status: 'busy' } })).status).toBe(200);
+      const ping = await call(token, 'POST', '/ping', { agent, json: { status: 'busy', runs: [queued.id] } });
+      expect(ping.status).toBe(200);
     }
     expect(await sweepAgents(f.api.store.db, clock.now(), TIMEOUT_MS)).toEqual({ agents: [], runs: [] });
+    expect(await recoverInterrupted(f.api.store.db, clock.now(), TIMEOUT_MS)).toEqual([]);
     expect((await run(queued.id)).attributes.status).toBe('planning');
+    expect((await call(token, 'POST', '/ping', { agent, json: { status: 'busy', runs: 'all' } })).status).toBe(400);
+  });
+
+  it('keeps alive only the runs an agent says it executes', async () => {
+    const token = await newToken(pool);
+    const agent = await register(token, 'forgetful');
+    await newConfiguration(f, f.web);
+    const queued = await queueRun(f, f.web);
+    await call(token, 'POST', '/claim', { agent });
+    // The agent lost track of its run (its end could not be reported): its pings no longer name it.
+    for (let i = 0; i < 3; i++) {
+      clock.advance(TIMEOUT_MS - 1000);
+      expect((await call(token, 'POST', '/ping', { agent, json: { status: 'idle', runs: [] } })).status).toBe(200);
+    }
+    // The agent is alive; the run is not: serve's own recovery of silent runs ends it.
+    expect(await sweepAgents(f.api.store.db, clock.now(), TIMEOUT_MS)).toEqual({ agents: [], runs: [] });
+    expect(await recoverInterrupted(f.api.store.db, clock.now(), TIMEOUT_MS)).toEqual([queued.id]);
+    expect((await run(queued.id)).attributes['error-message']).toMatch(/its executor \(agent-\S+\) stopped/);
   });
 });

@@ -123,6 +123,28 @@ describe('agent tokens', () => {
     expect(res.body.errors[0].source.parameter).toBe('filter[last-ping-since]');
   });
 
+  it("deletes a pool's tokens and agents with it", async () => {
+    const doomed = await createAgentPool(f.api, 'acme', 'doomed');
+    const made = await f.api.post(`${P}/agent-pools/${doomed}/authentication-tokens`, tokenBody('t'), {
+      token: f.owner.token,
+    });
+    const secret = made.body.data.attributes.token as string;
+    const reg = await f.api.app.fetch(
+      new Request('http://berth.test/api/agent/register', {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${secret}`, 'Content-Type': 'application/json' },
+        body: '{"name":"x"}',
+      }),
+    );
+    const agent = ((await reg.json()) as { id: string }).id;
+    expect((await f.api.get(`${P}/agent-pools/${doomed}`)).body.data.attributes['agent-count']).toBe(1);
+    expect((await f.api.delete(`${P}/agent-pools/${doomed}`, { token: f.owner.token })).status).toBe(204);
+    expect((await f.api.get(`${P}/authentication-tokens/${made.body.data.id}`)).status).toBe(404);
+    expect((await f.api.get(`${P}/agents/${agent}`)).status).toBe(404);
+    const db = f.api.store.db;
+    expect(await db.selectFrom('agents').select('id').where('id', '=', agent).execute()).toEqual([]);
+  });
+
   it('leaves user tokens readable and revocable by id', async () => {
     const mine = await f.api.post(`${P}/users/${f.owner.userId}/authentication-tokens`, tokenBody('laptop'), {
       token: f.owner.token,

@@ -84,8 +84,15 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
     );
   });
   r.post('/ping', async (c) => {
-    const status = field(await readJson(c, { optional: true }), 'status') ?? 'idle';
-    const agent = await pingAgent(db, c.get('cred'), agentId(c), status, now());
+    const body = await readJson(c, { optional: true });
+    const status = field(body, 'status') ?? 'idle';
+    const runs = body?.runs;
+    if (
+      runs !== undefined &&
+      (!Array.isArray(runs) || runs.length > 1000 || !runs.every((id) => typeof id === 'string'))
+    )
+      throw badRequest('runs must be a list of run ids (at most 1000)');
+    const agent = await pingAgent(db, c.get('cred'), agentId(c), status, runs, now());
     // Each ping also looks for agents gone quiet (serve sweeps on its own as well).
     await sweepAgents(db, now(), options.agentTimeoutMs);
     return c.json({ id: agent.id, status: agent.status });

@@ -10,7 +10,6 @@ import { configurationArchive } from '../runs/configuration-versions.js';
 import {
   appendRunLog,
   finishPhase,
-  heartbeatRuns,
   stopRequested,
   storeRunState,
   workspaceState,
@@ -115,16 +114,25 @@ export async function pingAgent(
   cred: AgentCredential,
   agentId: string | undefined,
   status: string,
+  runs: string[] | undefined,
   now: Date,
 ): Promise<Agent> {
   if (status !== 'idle' && status !== 'busy' && status !== 'exited')
     throw invalid('/status', 'The status of a ping is idle, busy or exited');
   const agent = await callingAgent(db, cred, agentId);
   const at = now.toISOString();
-  await writeTransaction(db, (tx) =>
-    tx.updateTable('agents').set({ status, last_ping_at: at }).where('id', '=', agent.id).execute(),
-  );
-  if (status !== 'exited') await heartbeatRuns(db, agent.id, at);
+  await writeTransaction(db, async (tx) => {
+    await tx.updateTable('agents').set({ status, last_ping_at: at }).where('id', '=', agent.id).execute();
+    if (status === 'exited' || (runs && runs.length === 0)) return;
+    // The runs it says it executes (all it claimed, when it does not say) are alive.
+    let beat = tx
+      .updateTable('runs')
+      .set({ heartbeat_at: at })
+      .where('claimed_by', '=', agent.id)
+      .where('status', 'in', ['planning', 'applying']);
+    if (runs) beat = beat.where('id', 'in', runs);
+    await beat.execute();
+  });
   return { ...agent, status, lastPingAt: at };
 }
 
