@@ -10,8 +10,8 @@ type Seen = { method: string; path: string; headers: Record<string, string>; bod
 
 function fakeServer(answer: (seen: Seen, n: number) => Response | Error) {
   const seen: Seen[] = [];
-  const fetchImpl = (async (input: URL | RequestInfo, init?: RequestInit) => {
-    const url = new URL(String(input));
+  const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => {
+    const url = new URL(input instanceof Request ? input.url : input);
     const s: Seen = {
       method: init?.method ?? 'GET',
       path: url.pathname,
@@ -20,8 +20,7 @@ function fakeServer(answer: (seen: Seen, n: number) => Response | Error) {
     };
     seen.push(s);
     const a = answer(s, seen.length);
-    if (a instanceof Error) throw a;
-    return a;
+    return a instanceof Error ? Promise.reject(a) : Promise.resolve(a);
   }) as typeof fetch;
   return { seen, port: new HttpPort('http://berth.test:8080', 'agent-secret', fetchImpl, 0) };
 }

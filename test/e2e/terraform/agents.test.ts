@@ -67,7 +67,7 @@ describeTerraform(
         );
         let err = '';
         child.on('exit', (code) => reject(new Error(`agent ${name} exited with ${code}:\n${err}`)));
-        child.stderr!.on('data', (d) => {
+        child.stderr.on('data', (d) => {
           err += d;
           const m = /berth agent (\S+) \((agent-[A-Za-z0-9]{16})\) of pool/.exec(err);
           if (m) resolve({ child, name: m[1], id: m[2], stderr: () => err });
