@@ -65,6 +65,29 @@ describe('agent tokens', () => {
       );
     expect((await register()).status).toBe(201);
     expect((await f.api.delete(`${P}/authentication-tokens/${t.id}`, { token: f.owner.token })).status).toBe(204);
+    // Both ends are in the organization's audit trail, naming the token by its description.
+    const trail = await f.api.store.db
+      .selectFrom('audit_events')
+      .select(['action', 'target_type', 'target_id', 'target_name', 'organization_name'])
+      .where('target_id', '=', t.id)
+      .orderBy('seq')
+      .execute();
+    expect(trail).toEqual([
+      {
+        action: 'agent-token.create',
+        target_type: 'authentication-tokens',
+        target_id: t.id,
+        target_name: 'rack 4',
+        organization_name: 'acme',
+      },
+      {
+        action: 'token.revoke',
+        target_type: 'authentication-tokens',
+        target_id: t.id,
+        target_name: 'rack 4',
+        organization_name: 'acme',
+      },
+    ]);
     expect((await f.api.get(`${P}/authentication-tokens/${t.id}`, { token: f.owner.token })).status).toBe(404);
     expect((await register()).status).toBe(401);
   });
