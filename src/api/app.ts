@@ -12,6 +12,10 @@ import { requestIdMiddleware } from './request-id.js';
 import { auditMiddleware } from './audit.js';
 import { auditTrailRoutes } from './routes/audit-trail.js';
 import { agentPoolRoutes } from './routes/agent-pools.js';
+import { agentProtocolRoutes } from './routes/agent-protocol.js';
+import { agentRoutes } from './routes/agents.js';
+import { agentTokenRoutes } from './routes/agent-tokens.js';
+import { DEFAULT_AGENT_TIMEOUT_MS } from '../services/agents/agent-liveness.js';
 import { healthRoutes } from './routes/health.js';
 import { metaRoutes } from './routes/meta.js';
 import { organizationRoutes } from './routes/organizations.js';
@@ -118,6 +122,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', accountRoutes());
   v2.route('/', organizationMembershipRoutes());
   v2.route('/', teamAccessRoutes());
+  // Before tokenRoutes: `/authentication-tokens/:id` of an agent token is served there.
+  v2.route('/', agentTokenRoutes());
+  v2.route('/', agentRoutes());
   v2.route('/', tokenRoutes());
   v2.route('/', workspaceRoutes());
   v2.route('/', projectWorkspaceRoutes());
@@ -138,5 +145,14 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', varsetRoutes());
 
   app.route('/api/v2', v2);
+  // The agent protocol (`berth agent`): agent tokens only, none of /api/v2's.
+  app.route(
+    '/api/agent',
+    agentProtocolRoutes({
+      db: options.db,
+      clock: options.clock ?? systemClock,
+      agentTimeoutMs: options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+    }),
+  );
   return app;
 }

@@ -28,6 +28,8 @@ export interface AppOptions {
    * the token's user, team or organization). It may throw (a 429): the route does not run.
    */
   onAuthenticated?: (authorization: string, actor: Actor, incoming: object | undefined) => void;
+  /** Milliseconds without a ping after which an agent is gone (`serve --agent-timeout`; default 30 s). */
+  agentTimeoutMs?: number;
 }
 
 export interface AppEnv {

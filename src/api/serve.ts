@@ -117,6 +117,8 @@ export interface ServeOptions {
   };
   /** The scheduler (src/scheduler/: auto-destroy, health assessments), started with executeRuns. */
   scheduler?: { intervalMs?: number; assessmentIntervalMinutes?: number };
+  /** Milliseconds without a ping after which an agent is gone and its runs end errored (`--agent-timeout`; 30 s). */
+  agentTimeoutMs?: number;
 }
 
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
@@ -210,6 +212,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     db: store.db,
     settings,
     clock: appClock,
+    agentTimeoutMs: options.agentTimeoutMs,
     onUnexpectedError: reportError,
     onAuthenticated: limiter
       ? (authorization, actor, incoming) => countAgainstSubject(authorization, actor, incoming)
@@ -258,6 +261,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     });
     started.start();
     scheduler = started;
+  }
+  // Agents (`berth agent`) that stop pinging: marked exited, their runs ended (services/agents/agent-liveness.ts).
+  let agentWatch: { stop(): Promise<void> } | null = null;
+  if (options.executeRuns) {
+    const { watchAgents, DEFAULT_AGENT_TIMEOUT_MS } = await import('../services/agents/agent-liveness.js');
+    const timeout = options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
+    agentWatch = watchAgents(store.db, () => appClock.now(), timeout, options.log);
   }
 
   // Access log lines are written in batches (access-log.ts).
@@ -547,7 +557,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       clearInterval(statistics);
-      const executorStopped = Promise.all([executor?.stop(), scheduler?.stop()]);
+      const executorStopped = Promise.all([executor?.stop(), scheduler?.stop(), agentWatch?.stop()]);
       collector.stop();
       // Stop accepting; answer what arrives on open connections with Connection: close; close the
       // ones that stay quiet, cleanly (connections.ts): no client meets a reset.

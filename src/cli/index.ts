@@ -50,6 +50,11 @@ import RunRecord from '../commands/run/record.js';
 import RunShow from '../commands/run/show.js';
 import RunStart from '../commands/run/start.js';
 import Serve from '../commands/serve.js';
+import Agent from '../commands/agent.js';
+import AgentPoolAgents from '../commands/agent-pool/agents.js';
+import AgentPoolTokensCreate from '../commands/agent-pool/tokens/create.js';
+import AgentPoolTokensDelete from '../commands/agent-pool/tokens/delete.js';
+import AgentPoolTokensList from '../commands/agent-pool/tokens/list.js';
 import StateList from '../commands/state/list.js';
 import StateOutputs from '../commands/state/outputs.js';
 import StatePull from '../commands/state/pull.js';
@@ -139,10 +144,15 @@ export const COMMANDS = {
   'config:unset': ConfigUnset,
   login: Login,
   logout: Logout,
+  agent: Agent,
+  'agent-pool:agents': AgentPoolAgents,
   'agent-pool:create': AgentPoolCreate,
   'agent-pool:delete': AgentPoolDelete,
   'agent-pool:list': AgentPoolList,
   'agent-pool:show': AgentPoolShow,
+  'agent-pool:tokens:create': AgentPoolTokensCreate,
+  'agent-pool:tokens:delete': AgentPoolTokensDelete,
+  'agent-pool:tokens:list': AgentPoolTokensList,
   'agent-pool:update': AgentPoolUpdate,
   'oauth-token:create': OAuthTokenCreate,
   'oauth-token:list': OAuthTokenList,

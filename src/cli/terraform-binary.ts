@@ -43,3 +43,8 @@ export function terraformVersion(binary: string): string | null {
     return null;
   }
 }
+
+/** The binary given, else `terraform` on the PATH (`berth agent`); null when none is an executable file. */
+export function findTerraformBinary(given: string | undefined): string | null {
+  return executableFile(given, process.env.PATH ?? '');
+}

@@ -140,6 +140,13 @@ export default class Serve extends BerthCommand<typeof Serve> {
       multiple: true,
       env: 'BERTH_HOSTNAME',
     }),
+    'agent-timeout': Flags.integer({
+      description:
+        'seconds without a ping after which a berth agent counts as gone (exited): the runs it was executing end errored, their workspaces unlocked (--execute-runs)',
+      default: 30,
+      min: 1,
+      env: 'BERTH_AGENT_TIMEOUT',
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -262,6 +269,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
         intervalMs: this.flags['scheduler-interval-ms'],
         assessmentIntervalMinutes: this.flags['assessment-interval'],
       },
+      agentTimeoutMs: this.flags['agent-timeout'] * 1000,
       limits: {
         maxHeaderSize: this.flags['max-header-size'],
         headersTimeoutMs: this.flags['headers-timeout'] * 1000,

@@ -14,6 +14,8 @@ export interface AgentPool {
   workspaceIds: string[];
   /** The workspaces a pool that is not organization-scoped serves, in the order they were allowed. */
   allowedWorkspaceIds: string[];
+  /** Its agents that are running (`idle` or `busy`): none, and its workspaces' runs wait. */
+  agentCount: number;
 }
 
 /** A validated create (`name` required) or update (every member optional: undefined keeps). */

@@ -55,7 +55,8 @@ export type IdPrefix =
   | 'csl'
   | 'tlc'
   | 'varset'
-  | 'var';
+  | 'var'
+  | 'agent';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

@@ -221,6 +221,33 @@ export interface AgentPoolsTable {
   created_at: string;
 }
 
+/** An agent pool's authentication tokens (migration 033): only the token's sha256 is kept. */
+export interface AgentTokensTable {
+  seq: Generated<number>;
+  id: string;
+  agent_pool_id: string;
+  token_hash: string;
+  description: string | null;
+  created_by_type: string | null;
+  created_by_id: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+/** A `berth agent` process registered with a token of its pool (migration 033). */
+export interface AgentsTable {
+  seq: Generated<number>;
+  id: string;
+  agent_pool_id: string;
+  agent_token_id: string | null;
+  name: string;
+  /** `idle`, `busy`, `exited`, `errored` or `unknown`. */
+  status: string;
+  ip_address: string | null;
+  created_at: string;
+  last_ping_at: string;
+}
+
 /** The workspaces a pool that is not organization-scoped serves (migration 015). */
 export interface AgentPoolAllowedWorkspacesTable {
   seq: Generated<number>;
@@ -631,6 +658,8 @@ export interface DB {
   workspace_tags: WorkspaceTagsTable;
   agent_pools: AgentPoolsTable;
   agent_pool_allowed_workspaces: AgentPoolAllowedWorkspacesTable;
+  agent_tokens: AgentTokensTable;
+  agents: AgentsTable;
   reserved_tag_keys: ReservedTagKeysTable;
   oauth_tokens: OauthTokensTable;
   settings: SettingsTable;

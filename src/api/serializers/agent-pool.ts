@@ -10,7 +10,7 @@ export function serializeAgentPool(p: AgentPool): ResourceObject {
       name: p.name,
       'created-at': p.createdAt,
       'organization-scoped': p.organizationScoped,
-      'agent-count': 0,
+      'agent-count': p.agentCount,
     },
     relationships: {
       organization: toOne(

@@ -85,12 +85,15 @@ export function runFields(
   r: Resource<RunAttributes>,
   workspaceName?: string,
   phases?: { plan?: Resource<PhaseAttributes>; apply?: Resource<PhaseAttributes> },
+  /** What a queued run waits for, when it is not just its turn (an agent of its pool). */
+  waiting?: string,
 ): string {
   const ws = r.relationships?.workspace?.data;
   const executed = phases !== undefined;
   return renderFields([
     ['ID', r.id],
     ['Status', statusText(r)],
+    ...(waiting ? ([['Waiting', waiting]] as [string, string][]) : []),
     ['Workspace', workspaceName ?? (ws && !Array.isArray(ws) ? ws.id : null)],
     ['Message', r.attributes.message],
     ...(executed

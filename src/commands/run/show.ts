@@ -3,7 +3,9 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { isExecutedRun, runFields } from '../../cli/views/run.js';
 import { RunsClient } from '../../client/runs.js';
 import { WorkspaceStateClient } from '../../client/state.js';
-import { WorkspacesClient } from '../../client/workspaces.js';
+import type { BerthClient } from '../../client/client.js';
+import type { Resource } from '../../client/jsonapi.js';
+import { AgentPoolsClient, WorkspacesClient } from '../../client/workspaces.js';
 
 export default class RunShow extends BerthCommand<typeof RunShow> {
   static override summary = 'Show a run: recorded, or executed by berth (its plan, apply and actions).';
@@ -18,16 +20,33 @@ export default class RunShow extends BerthCommand<typeof RunShow> {
     const { data } = await new WorkspaceStateClient(client).getRun(this.args.run);
     const ws = data.relationships?.workspace?.data;
     // A person reads the workspace's name: one more read (runs have no workspace include).
-    const name =
+    const wsDoc =
       this.jsonMode || !ws || Array.isArray(ws)
         ? undefined
-        : String((await new WorkspacesClient(client).get({ id: ws.id })).data.attributes.name);
+        : (await new WorkspacesClient(client).get({ id: ws.id })).data;
+    const name = wsDoc ? String(wsDoc.attributes.name) : undefined;
     // An executed run: its plan and apply (status, resource counts).
     const runs = new RunsClient(client);
     const phases =
       this.jsonMode || !isExecutedRun(data)
         ? undefined
         : { plan: await runs.phase(data.id, 'plan'), apply: await runs.phase(data.id, 'apply') };
-    this.print(data, () => runFields(data, name, phases));
+    const waiting = phases && wsDoc ? await waitingForAgent(client, data.attributes.status, wsDoc) : undefined;
+    this.print(data, () => runFields(data, name, phases, waiting));
   }
+}
+
+/**
+ * A queued run of a workspace whose runs agents execute waits for an agent of its pool (serve
+ * never takes it): which pool, and whether any of its agents is running (`agent-count`).
+ */
+async function waitingForAgent(client: BerthClient, status: unknown, ws: Resource): Promise<string | undefined> {
+  if (!['plan_queued', 'apply_queued'].includes(String(status))) return undefined;
+  const pool = ws.relationships?.['agent-pool']?.data;
+  if (ws.attributes['execution-mode'] !== 'agent' || !pool || Array.isArray(pool)) return undefined;
+  const { data } = await new AgentPoolsClient(client).get(pool.id);
+  const running = Number(data.attributes['agent-count'] ?? 0);
+  return running > 0
+    ? `for an agent of pool ${data.attributes.name} (${running} running)`
+    : `for an agent of pool ${data.attributes.name}: none is running (start one: berth agent --server URL --token AGENT_TOKEN)`;
 }

@@ -161,7 +161,15 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
         .select(['tokens.description', 'tokens.organization_id', 'teams.organization_id as team_org'])
         .where('tokens.id', '=', id)
         .executeTakeFirst();
-      return r ? inOrg(db, type, id, r.description, r.organization_id ?? r.team_org ?? null) : unresolved(type, id);
+      if (r) return inOrg(db, type, id, r.description, r.organization_id ?? r.team_org ?? null);
+      // An agent pool's token (services/agents/agent-tokens.ts): in its pool's organization.
+      const a = await db
+        .selectFrom('agent_tokens')
+        .innerJoin('agent_pools', 'agent_pools.id', 'agent_tokens.agent_pool_id')
+        .select(['agent_tokens.description', 'agent_pools.organization_id'])
+        .where('agent_tokens.id', '=', id)
+        .executeTakeFirst();
+      return a ? inOrg(db, type, id, a.description, a.organization_id) : unresolved(type, id);
     }
     case 'organization-memberships': {
       const r = await db

@@ -58,7 +58,14 @@ async function toAgentPool(db: Tx, row: PoolRow): Promise<AgentPool> {
     .where('agent_pool_id', '=', row.id)
     .orderBy('seq')
     .execute();
+  const agents = await db
+    .selectFrom('agents')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('agent_pool_id', '=', row.id)
+    .where('status', 'in', ['idle', 'busy'])
+    .executeTakeFirstOrThrow();
   return {
+    agentCount: Number(agents.n),
     id: row.id,
     organizationName: row.org_name,
     name: row.name,

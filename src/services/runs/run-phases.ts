@@ -9,7 +9,7 @@ import { writeTransaction } from '../../store/transaction.js';
 import { storeState } from '../state/state-content.js';
 import { parseUploadedState } from '../state/state-parser.js';
 import { type StateVersionRow } from '../state/state-versions.js';
-import { appendLogTx, stamped, type Phase } from './run-rows.js';
+import { appendLogTx, stamped, type Phase, type RunRow } from './run-rows.js';
 import { setStatus } from './run-queue.js';
 import { finishAssessment } from './assessments.js';
 
@@ -173,32 +173,51 @@ export async function recoverInterrupted(db: Db, now: Date, staleMs: number): Pr
     .execute();
   const ended: string[] = [];
   for (const s of stale) {
-    const done = await writeTransaction(db, async (tx) => {
-      const row = await tx.selectFrom('runs').selectAll().where('id', '=', s.id).executeTakeFirst();
-      if (!row || row.status !== s.status || row.heartbeat_at !== s.heartbeat_at) return false;
-      const phase: Phase = row.status === 'applying' ? 'apply' : 'plan';
+    const done = await endInterruptedRun(db, s, at, (row) => {
       const last = row.heartbeat_at ?? row.updated_at;
-      const message =
+      return (
         `The run was interrupted: its executor (${row.claimed_by ?? 'unknown'}) stopped while it was ` +
-        `${row.status} (last heard of at ${last}); berth ended it errored. Queue a new run.`;
-      // Claim the end first: of two instances recovering at once, one ends the run.
-      const result = await tx
-        .updateTable('runs')
-        .set({ status: 'errored', updated_at: at })
-        .where('id', '=', row.id)
-        .where('status', '=', row.status)
-        .executeTakeFirst();
-      if (Number(result.numUpdatedRows) !== 1) return false;
-      await appendLogTx(tx, row.id, phase, `\n${message}\n${LOG_END}`);
-      await setStatus(tx, row, 'errored', at, {
-        error_message: message,
-        ...(phase === 'plan'
-          ? { plan_status: 'errored', plan_finished_at: at, apply_status: 'canceled' }
-          : { apply_status: 'errored', apply_finished_at: at }),
-      });
-      return true;
+        `${row.status} (last heard of at ${last}); berth ended it errored. Queue a new run.`
+      );
     });
     if (done) ended.push(s.id);
   }
   return ended;
+}
+
+/**
+ * Ends one run whose executor is gone, as `recoverInterrupted` and the agents' liveness
+ * (services/agents/agent-liveness.ts) found it (`seen`: still planning or applying, with the same
+ * heartbeat): errored, `message(row)` in its log and as its error, its workspace released.
+ * Answers whether it ended it (another instance, or a heartbeat, may have come first).
+ */
+export async function endInterruptedRun(
+  db: Db,
+  seen: { id: string; status: string; heartbeat_at: string | null },
+  at: string,
+  message: (row: RunRow) => string,
+): Promise<boolean> {
+  return writeTransaction(db, async (tx) => {
+    const row = await tx.selectFrom('runs').selectAll().where('id', '=', seen.id).executeTakeFirst();
+    if (!row || row.status !== seen.status || row.heartbeat_at !== seen.heartbeat_at) return false;
+    if (!RUNNING.includes(row.status as RunStatus)) return false;
+    const phase: Phase = row.status === 'applying' ? 'apply' : 'plan';
+    const text = message(row);
+    // Claim the end first: of two instances recovering at once, one ends the run.
+    const result = await tx
+      .updateTable('runs')
+      .set({ status: 'errored', updated_at: at })
+      .where('id', '=', row.id)
+      .where('status', '=', row.status)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    await appendLogTx(tx, row.id, phase, `\n${text}\n${LOG_END}`);
+    await setStatus(tx, row, 'errored', at, {
+      error_message: text,
+      ...(phase === 'plan'
+        ? { plan_status: 'errored', plan_finished_at: at, apply_status: 'canceled' }
+        : { apply_status: 'errored', apply_finished_at: at }),
+    });
+    return true;
+  });
 }

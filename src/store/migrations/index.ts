@@ -29,6 +29,7 @@ import * as m029 from './029_run_heartbeat.js';
 import * as m030 from './030_run_tokens.js';
 import * as m031 from './031_workspace_variables.js';
 import * as m032 from './032_variable_sets.js';
+import * as m033 from './033_agents.js';
 import * as m034 from './034_schedules.js';
 
 export interface Migration {
@@ -69,5 +70,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 30, name: 'run_tokens', up: m030.up },
   { version: 31, name: 'workspace_variables', up: m031.up },
   { version: 32, name: 'variable_sets', up: m032.up },
+  { version: 33, name: 'agents', up: m033.up },
   { version: 34, name: 'schedules', up: m034.up },
 ];

@@ -1,0 +1,149 @@
+import type { IncomingMessage } from 'node:http';
+import { Hono, type Context } from 'hono';
+import type { Kysely } from 'kysely';
+import { badRequest, payloadTooLarge, unauthorized } from '../../domain/errors.js';
+import type { Clock } from '../../domain/clock.js';
+import { MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
+import {
+  agentRunOps,
+  authenticateAgentToken,
+  claimForAgent,
+  pingAgent,
+  registerAgent,
+  type AgentCredential,
+} from '../../services/agents/agent-protocol.js';
+import { pingIntervalMs, sweepAgents } from '../../services/agents/agent-liveness.js';
+import type { PhaseResult } from '../../services/runs/run-phases.js';
+import type { Phase } from '../../services/runs/run-rows.js';
+import type { DB } from '../../store/schema.js';
+import { readJson } from '../body.js';
+import { requestBodyLimit } from '../body-limit.js';
+import { requestHeader } from '../node-headers.js';
+
+/** The header that names the calling agent (its id, from registration). */
+export const AGENT_HEADER = 'x-berth-agent';
+
+interface ProtocolEnv {
+  Variables: { cred: AgentCredential };
+}
+
+/**
+ * The agent protocol, under `/api/agent` (docs/api.md, "The agent protocol"): what `berth agent`
+ * (runner/http-port.ts) calls, authenticated by an agent token of a pool and nothing else (a user,
+ * team or organization token gets 401 here; an agent token gets 401 under `/api/v2`). Plain JSON
+ * and raw bytes, not JSON:API: HCP Terraform's own agent protocol is private, this one is berth's.
+ */
+export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; agentTimeoutMs: number }) {
+  const { db, clock } = options;
+  const now = () => clock.now();
+  const r = new Hono<ProtocolEnv>();
+
+  r.use('*', async (c, next) => {
+    const header = requestHeader(c as Context, 'authorization');
+    const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+    if (!match) throw unauthorized('an Authorization: Bearer header with an agent token is required');
+    c.set('cred', await authenticateAgentToken(db, match[1], now()));
+    await next();
+  });
+  r.use(
+    '*',
+    requestBodyLimit(MAX_CONFIGURATION_BYTES, () => {
+      throw payloadTooLarge(`agent request bodies are limited to ${MAX_CONFIGURATION_BYTES} bytes`);
+    }),
+  );
+
+  const agentId = (c: Context<ProtocolEnv>) => requestHeader(c as Context, AGENT_HEADER);
+  const ops = (c: Context<ProtocolEnv>) => agentRunOps(db, c.get('cred'), agentId(c), now);
+  const phaseOf = (c: Context<ProtocolEnv>): Phase => {
+    const p = c.req.param('phase');
+    if (p !== 'plan' && p !== 'apply') throw badRequest(`the phase is plan or apply, not ${p}`);
+    return p;
+  };
+  const bytes = async (c: Context<ProtocolEnv>) => Buffer.from(await c.req.arrayBuffer());
+  const field = (body: Record<string, unknown> | null, name: string): string | undefined => {
+    const v = body?.[name];
+    if (v === undefined || v === null) return undefined;
+    if (typeof v !== 'string') throw badRequest(`${name} must be a string`);
+    return v;
+  };
+
+  r.post('/register', async (c) => {
+    const body = await readJson(c, { optional: true });
+    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const ip = incoming?.socket?.remoteAddress?.replace(/^::ffff:/, '') ?? null;
+    const cred = c.get('cred');
+    const agent = await registerAgent(db, cred, field(body, 'name'), ip, now());
+    return c.json(
+      {
+        id: agent.id,
+        name: agent.name,
+        'agent-pool': { id: cred.poolId, name: cred.poolName },
+        'ping-interval-ms': pingIntervalMs(options.agentTimeoutMs),
+      },
+      201,
+    );
+  });
+  r.post('/ping', async (c) => {
+    const body = await readJson(c, { optional: true });
+    const status = field(body, 'status') ?? 'idle';
+    const runs = body?.runs;
+    if (
+      runs !== undefined &&
+      (!Array.isArray(runs) || runs.length > 1000 || !runs.every((id) => typeof id === 'string'))
+    )
+      throw badRequest('runs must be a list of run ids (at most 1000)');
+    const agent = await pingAgent(db, c.get('cred'), agentId(c), status, runs, now());
+    // Each ping also looks for agents gone quiet (serve sweeps on its own as well).
+    await sweepAgents(db, now(), options.agentTimeoutMs);
+    return c.json({ id: agent.id, status: agent.status });
+  });
+  r.post('/claim', async (c) => {
+    const claim = await claimForAgent(db, c.get('cred'), agentId(c), now());
+    return c.json({ claim });
+  });
+  r.get('/configuration-versions/:id', async (c) => {
+    const archive = await ops(c).configuration(c.req.param('id'));
+    return c.body(new Uint8Array(archive), 200, { 'Content-Type': 'application/octet-stream' });
+  });
+  r.post('/runs/:id/logs/:phase', async (c) => {
+    await ops(c).appendLog(c.req.param('id'), phaseOf(c), await bytes(c));
+    return c.body(null, 204);
+  });
+  r.post('/runs/:id/finish/:phase', async (c) => {
+    const body = await readJson(c);
+    const result = parseResult(body);
+    await ops(c).finishPhase(c.req.param('id'), phaseOf(c), result);
+    return c.body(null, 204);
+  });
+  r.get('/runs/:id/state', async (c) => {
+    const state = await ops(c).currentState(c.req.param('id'));
+    if (!state) return c.body(null, 204);
+    return c.body(new Uint8Array(state), 200, { 'Content-Type': 'application/json' });
+  });
+  r.get('/runs/:id/variables', async (c) => c.json(await ops(c).variables(c.req.param('id'))));
+  r.put('/runs/:id/state', async (c) => {
+    await ops(c).storeState(c.req.param('id'), await bytes(c));
+    return c.body(null, 204);
+  });
+  r.get('/runs/:id/stop', async (c) => c.json({ stop: await ops(c).stopRequested(c.req.param('id')) }));
+  return r;
+}
+
+const OUTCOMES = ['finished', 'errored', 'canceled'];
+
+/** A phase's result as the agent sends it (runner/http-port.ts): checked, since it is a caller's input. */
+function parseResult(body: Record<string, unknown> | null): PhaseResult {
+  const outcome = body?.outcome;
+  if (typeof outcome !== 'string' || !OUTCOMES.includes(outcome))
+    throw badRequest('outcome must be finished, errored or canceled');
+  const result: PhaseResult = { outcome: outcome as PhaseResult['outcome'] };
+  if (typeof body?.errorMessage === 'string') result.errorMessage = body.errorMessage.slice(0, 2000);
+  if (typeof body?.hasChanges === 'boolean') result.hasChanges = body.hasChanges;
+  const counts = body?.counts as Record<string, unknown> | undefined;
+  if (counts && typeof counts === 'object') {
+    const n = (k: string) =>
+      Number.isSafeInteger(counts[k]) && (counts[k] as number) >= 0 ? (counts[k] as number) : 0;
+    result.counts = { additions: n('additions'), changes: n('changes'), destructions: n('destructions') };
+  }
+  return result;
+}

@@ -1,0 +1,43 @@
+import { Args, Flags } from '../../../cli/oclif.js';
+import { BerthCommand } from '../../../cli/base-command.js';
+import { confirmDestructive, usageError } from '../../../cli/prompts.js';
+import { AgentsClient } from '../../../client/agents.js';
+import { resolveAgentPoolId } from '../../../client/workspaces.js';
+
+export default class AgentPoolTokensDelete extends BerthCommand<typeof AgentPoolTokensDelete> {
+  static override summary = 'Delete an agent token of a pool: the agents that use it stop.';
+  static override examples = [
+    '<%= config.bin %> agent-pool tokens delete builders "rack 4" --org acme --yes',
+    '<%= config.bin %> agent-pool tokens delete apool-ZjT6A7mVFm5WHT5a at-2mTGbV6XyLoHs1qs --yes',
+  ];
+  static override args = {
+    pool: Args.string({ description: 'apool- id, or a pool name with --org', required: true }),
+    token: Args.string({ description: 'the token: its description, or its at- id', required: true }),
+  };
+  static override flags = {
+    yes: Flags.boolean({ char: 'y', description: 'do not ask for confirmation', default: false }),
+  };
+
+  async run(): Promise<void> {
+    const client = await this.client();
+    if (!/^apool-/.test(this.args.pool) && !this.flags.org)
+      throw usageError('a pool name needs --org (or pass the apool- id)');
+    const poolId = await resolveAgentPoolId(client, this.flags.org ?? '', this.args.pool);
+    const agents = new AgentsClient(client);
+    const tokens = await agents.listTokens(poolId);
+    const wanted = this.args.token;
+    const byId = tokens.find((t) => t.id === wanted);
+    const byDescription = tokens.filter((t) => t.attributes.description === wanted);
+    if (!byId && byDescription.length > 1)
+      throw usageError(
+        `${byDescription.length} tokens of pool ${this.args.pool} are described "${wanted}": give the id (${byDescription.map((t) => t.id).join(', ')})`,
+      );
+    const token = byId ?? byDescription[0];
+    if (!token)
+      throw usageError(`pool ${this.args.pool} has no agent token "${wanted}" (berth agent-pool tokens list)`);
+    const label = `${token.attributes.description ?? ''} (${token.id})`;
+    await confirmDestructive(`delete agent token ${label} of pool ${this.args.pool}`, this.flags);
+    await agents.deleteToken(token.id);
+    this.print({ id: token.id, type: 'authentication-tokens', deleted: true }, () => `Deleted agent token ${label}.`);
+  }
+}

@@ -1,0 +1,83 @@
+import { Executor } from './executor.js';
+import { AgentProtocolError, HttpPort, type Registration } from './http-port.js';
+
+/**
+ * `berth agent` (commands/agent.ts): registers with the pool of its token, pings every few
+ * seconds (the interval berth answers at registration), and runs the Executor of
+ * `serve --execute-runs` over the agent protocol (http-port.ts), so the runs of the pool's
+ * workspaces execute on this machine. Stops when told to (`stop`: no more claims, the runs under
+ * way finish, then an `exited` ping), or when berth refuses the token (deleted: `failed`).
+ */
+export interface AgentOptions {
+  server: string;
+  token: string;
+  name?: string;
+  concurrency: number;
+  terraformPath: string;
+  /** Names terraform in a run reaches berth by (besides the server URL's host): `--hostname`. */
+  hostnames?: string[];
+  log: (line: string) => void;
+  fetchImpl?: typeof fetch;
+}
+
+export interface RunningAgent {
+  registration: Registration;
+  /** Settles when the agent stopped: by `stop`, or because berth refused it (rejects then). */
+  done: Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
+  const port = new HttpPort(options.server, options.token, options.fetchImpl);
+  let registration = await port.register(options.name);
+  const executor = new Executor(port, {
+    terraformPath: options.terraformPath,
+    concurrency: options.concurrency,
+    pollMs: Math.min(1000, registration.pingIntervalMs),
+    heartbeatTimeoutMs: registration.pingIntervalMs * 4,
+    name: registration.id,
+    log: options.log,
+    // terraform in a run reaches berth (terraform_remote_state) through the server URL, under its
+    // host and the names given, with the phase's run token (executor.ts, cliConfigText).
+    apiUrl: options.server,
+    hosts: [new URL(options.server).host, ...(options.hostnames ?? [])],
+    ...(process.env.SSL_CERT_FILE ? { caFile: process.env.SSL_CERT_FILE } : {}),
+  });
+  let settle!: (err?: Error) => void;
+  const done = new Promise<void>((resolve, reject) => {
+    settle = (err) => (err ? reject(err) : resolve());
+  });
+  let stopping: Promise<void> | null = null;
+  let pinging = false;
+  const stop = (err?: Error): Promise<void> => {
+    stopping ??= (async () => {
+      clearInterval(timer);
+      await executor.stop();
+      if (!err) await port.ping('exited').catch((e) => options.log(`agent: the last ping failed: ${String(e)}`));
+      settle(err);
+    })();
+    return stopping;
+  };
+  const ping = async () => {
+    if (pinging || stopping) return;
+    pinging = true;
+    try {
+      await port.ping();
+    } catch (err) {
+      if (err instanceof AgentProtocolError && err.status === 401) {
+        void stop(new Error(`berth refused the agent token (deleted?): ${err.message}`));
+      } else if (err instanceof AgentProtocolError && err.status === 409) {
+        // Marked exited (silent for too long): the runs it had were ended; start afresh.
+        registration = await port.register(options.name);
+        options.log(`agent: berth had given this agent up; registered again as ${registration.id}`);
+      } else {
+        options.log(`agent: ping failed: ${String(err)}`);
+      }
+    } finally {
+      pinging = false;
+    }
+  };
+  const timer = setInterval(() => void ping(), registration.pingIntervalMs);
+  executor.start();
+  return { registration, done, stop: () => stop() };
+}

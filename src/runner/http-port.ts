@@ -1,0 +1,181 @@
+import type { ClaimedRun, EffectiveVariables, Phase, PhaseResult, RunnerPort } from './port.js';
+
+/**
+ * The executor's port in `berth agent`: the agent protocol (`/api/agent`, api/routes/agent-protocol.ts)
+ * over HTTP, with the pool's agent token, so that the very same Executor runs on another machine.
+ * The agent registers first (`register`); every later call names it (`X-Berth-Agent`).
+ */
+
+/** An answer of the agent protocol that is not a success. */
+export class AgentProtocolError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AgentProtocolError';
+  }
+}
+
+/** How many times a request is tried again while berth is unreachable, and the first wait (ms). */
+const RETRIES = 5;
+const RETRY_FIRST_MS = 500;
+
+export interface Registration {
+  id: string;
+  name: string;
+  agentPool: { id: string; name: string };
+  pingIntervalMs: number;
+}
+
+export class HttpPort implements RunnerPort {
+  private agentId: string | null = null;
+  /** Runs whose claimed phase is not finished yet: the agent is `busy` while there are some. */
+  private readonly executing = new Set<string>();
+
+  constructor(
+    private readonly server: string,
+    private readonly token: string,
+    private readonly fetchImpl: typeof fetch = fetch,
+    /** The first wait before trying a request again (doubling each time). */
+    private readonly retryFirstMs = RETRY_FIRST_MS,
+  ) {}
+
+  get busy(): boolean {
+    return this.executing.size > 0;
+  }
+
+  private async call(method: string, path: string, body?: Buffer | object): Promise<Response> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${this.token}` };
+    if (this.agentId) headers['X-Berth-Agent'] = this.agentId;
+    let payload: RequestInit['body'];
+    if (Buffer.isBuffer(body)) {
+      headers['Content-Type'] = 'application/octet-stream';
+      payload = new Uint8Array(body);
+    } else if (body !== undefined) {
+      headers['Content-Type'] = 'application/json';
+      payload = JSON.stringify(body);
+    }
+    const res = await this.send(method, path, headers, payload);
+    if (res.ok) return res;
+    const text = await res.text().catch(() => '');
+    let detail = text.slice(0, 500) || res.statusText;
+    try {
+      const doc = JSON.parse(text) as { errors?: { detail?: string; title?: string }[] };
+      detail = doc.errors?.[0]?.detail ?? doc.errors?.[0]?.title ?? detail;
+    } catch {
+      // not a JSON error document: its text as it is
+    }
+    throw new AgentProtocolError(res.status, `${method} /api/agent${path}: ${res.status} ${detail}`);
+  }
+
+  /**
+   * One request, tried again while berth cannot be reached or answers 502-504 (a restart, a proxy):
+   * up to RETRIES more times, waiting twice as long each time, so that a short outage loses no
+   * log and no phase end.
+   */
+  private async send(method: string, path: string, headers: Record<string, string>, body: RequestInit['body']) {
+    const url = new URL(`/api/agent${path}`, this.server);
+    for (let attempt = 0; ; attempt++) {
+      const last = attempt >= RETRIES;
+      try {
+        const res = await this.fetchImpl(url, { method, headers, body });
+        if (last || ![502, 503, 504].includes(res.status)) return res;
+        await res.body?.cancel();
+      } catch (err) {
+        if (last) throw err;
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.retryFirstMs * 2 ** attempt));
+    }
+  }
+
+  private async json<T>(method: string, path: string, body?: object): Promise<T> {
+    return (await (await this.call(method, path, body)).json()) as T;
+  }
+
+  private async bytes(res: Response): Promise<Buffer | null> {
+    if (res.status === 204) return null;
+    return Buffer.from(await res.arrayBuffer());
+  }
+
+  /** Registers this agent with the token's pool (a new agent id; a second call registers anew). */
+  async register(name: string | undefined): Promise<Registration> {
+    this.agentId = null;
+    const r = await this.json<{
+      id: string;
+      name: string;
+      'agent-pool': { id: string; name: string };
+      'ping-interval-ms': number;
+    }>('POST', '/register', name ? { name } : {});
+    this.agentId = r.id;
+    return { id: r.id, name: r.name, agentPool: r['agent-pool'], pingIntervalMs: r['ping-interval-ms'] };
+  }
+
+  /** Says the agent is alive (`idle`/`busy`, as it is) or stops (`exited`). */
+  /** With the runs it executes: their heartbeat (a run it no longer reports is not kept alive). */
+  async ping(status?: 'exited'): Promise<void> {
+    await this.json('POST', '/ping', { status: status ?? (this.busy ? 'busy' : 'idle'), runs: [...this.executing] });
+  }
+
+  async claim(): Promise<ClaimedRun | null> {
+    const { claim } = await this.json<{ claim: ClaimedRun | null }>('POST', '/claim');
+    if (claim) this.executing.add(claim.runId);
+    return claim;
+  }
+
+  async configuration(configurationVersionId: string): Promise<Buffer | null> {
+    try {
+      return await this.bytes(
+        await this.call('GET', `/configuration-versions/${encodeURIComponent(configurationVersionId)}`),
+      );
+    } catch (err) {
+      if (err instanceof AgentProtocolError && err.status === 404) return null;
+      throw err;
+    }
+  }
+
+  async appendLog(runId: string, phase: Phase, chunk: Buffer): Promise<void> {
+    await this.call('POST', `/runs/${encodeURIComponent(runId)}/logs/${phase}`, chunk);
+  }
+
+  async finishPhase(runId: string, phase: Phase, result: PhaseResult): Promise<void> {
+    try {
+      await this.call('POST', `/runs/${encodeURIComponent(runId)}/finish/${phase}`, result);
+    } finally {
+      this.executing.delete(runId);
+    }
+  }
+
+  async currentState(runId: string): Promise<Buffer | null> {
+    return this.bytes(await this.call('GET', `/runs/${encodeURIComponent(runId)}/state`));
+  }
+
+  async variables(runId: string): Promise<EffectiveVariables> {
+    return this.json<EffectiveVariables>('GET', `/runs/${encodeURIComponent(runId)}/variables`);
+  }
+
+  async storeState(runId: string, state: Buffer): Promise<void> {
+    await this.call('PUT', `/runs/${encodeURIComponent(runId)}/state`, state);
+  }
+
+  /** A run berth no longer lets this agent see (ended without it, claimed by another): force. */
+  async stopRequested(runId: string): Promise<'cancel' | 'force' | null> {
+    try {
+      return (await this.json<{ stop: 'cancel' | 'force' | null }>('GET', `/runs/${encodeURIComponent(runId)}/stop`))
+        .stop;
+    } catch (err) {
+      if (err instanceof AgentProtocolError && err.status === 404) return 'force';
+      throw err;
+    }
+  }
+
+  /** The heartbeat of the runs this agent executes: its ping. */
+  async heartbeat(): Promise<void> {
+    await this.ping();
+  }
+
+  /** Runs interrupted elsewhere are berth's to end (its liveness sweep), not an agent's. */
+  recoverInterrupted(): Promise<string[]> {
+    return Promise.resolve([]);
+  }
+}

@@ -1,0 +1,243 @@
+import type { Kysely } from 'kysely';
+import { conflict, invalid, notFound, unauthorized } from '../../domain/errors.js';
+import { newId } from '../../domain/ids.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
+import { hashToken, sameHash } from '../../domain/token.js';
+import type { DB } from '../../store/schema.js';
+import { writeTransaction } from '../../store/transaction.js';
+import { type ClaimedRun, claimRun } from '../runs/run-claim.js';
+import { DEFAULT_RUN_TOKEN_TTL_MS, mintRunToken } from '../runs/run-tokens.js';
+import { effectiveVariablesOfRun, type EffectiveVariables } from '../variables/effective.js';
+import { configurationArchive } from '../runs/configuration-versions.js';
+import {
+  appendRunLog,
+  finishPhase,
+  stopRequested,
+  storeRunState,
+  workspaceState,
+  type PhaseResult,
+} from '../runs/run-phases.js';
+import type { Phase } from '../runs/run-rows.js';
+import { executionOf, selectWorkspaces } from '../workspaces/workspaces-read.js';
+import { AGENT_COLUMNS, LIVE_STATUSES, toAgent, type Agent } from './agents.js';
+
+/**
+ * The agent protocol's side in berth (api/routes/agent-protocol.ts): what a `berth agent` may do
+ * with a token of its pool, and nothing else. Every call names the agent (registered with a token
+ * of the same pool, still running); every call about a run checks that the run's workspace
+ * executes on the token's pool (its effective execution mode, as the claim reads it) and that this
+ * agent claimed it. Anything else is the same 404 as a run that does not exist.
+ */
+
+type Db = Kysely<DB>;
+
+/** Who calls: a token of a pool. */
+export interface AgentCredential {
+  tokenId: string;
+  poolId: string;
+  poolName: string;
+}
+
+/** Minimum milliseconds between two writes of a token's `last_used_at`. */
+const LAST_USED_EVERY_MS = 60_000;
+
+/** The pool whose token this is, or a 401 (unknown or deleted token). */
+export async function authenticateAgentToken(db: Db, token: string, now: Date): Promise<AgentCredential> {
+  const hash = hashToken(token);
+  const row = await db
+    .selectFrom('agent_tokens')
+    .innerJoin('agent_pools', 'agent_pools.id', 'agent_tokens.agent_pool_id')
+    .select([
+      'agent_tokens.id',
+      'agent_tokens.token_hash',
+      'agent_tokens.last_used_at',
+      'agent_pools.id as pool_id',
+      'agent_pools.name as pool_name',
+    ])
+    .where('agent_tokens.token_hash', '=', hash)
+    .executeTakeFirst();
+  if (!row || !sameHash(row.token_hash, hash))
+    throw unauthorized('the agent token is missing, malformed, deleted or unknown');
+  if (!row.last_used_at || Date.parse(row.last_used_at) <= now.getTime() - LAST_USED_EVERY_MS) {
+    const at = now.toISOString();
+    await writeTransaction(db, (tx) =>
+      tx.updateTable('agent_tokens').set({ last_used_at: at }).where('id', '=', row.id).execute(),
+    );
+  }
+  return { tokenId: row.id, poolId: row.pool_id, poolName: row.pool_name };
+}
+
+const NAME = /^[A-Za-z0-9_.-]{1,90}$/;
+
+/** Registers a new agent of the token's pool (idle, pinged now). */
+export async function registerAgent(
+  db: Db,
+  cred: AgentCredential,
+  name: string | undefined,
+  ipAddress: string | null,
+  now: Date,
+): Promise<Agent> {
+  if (name !== undefined && !NAME.test(name))
+    throw invalid('/name', 'An agent name has 1 to 90 letters, digits, ".", "-" or "_"');
+  const at = now.toISOString();
+  const id = newId('agent');
+  const row = {
+    id,
+    agent_pool_id: cred.poolId,
+    agent_token_id: cred.tokenId,
+    name: name ?? id,
+    status: 'idle',
+    ip_address: ipAddress,
+    created_at: at,
+    last_ping_at: at,
+  };
+  await writeTransaction(db, (tx) => tx.insertInto('agents').values(row).execute());
+  return toAgent(row);
+}
+
+/** The calling agent: of the token's pool, and still running (409 once it was marked exited). */
+async function callingAgent(db: Db, cred: AgentCredential, agentId: string | undefined): Promise<Agent> {
+  if (!agentId) throw notFound('agent not found: register first (the X-Berth-Agent header names the agent)');
+  const row = await db.selectFrom('agents').select(AGENT_COLUMNS).where('id', '=', agentId).executeTakeFirst();
+  if (!row || row.agent_pool_id !== cred.poolId) throw notFound(`agent ${agentId} not found`);
+  if (!LIVE_STATUSES.includes(row.status as Agent['status']))
+    throw conflict(
+      `agent ${row.name} (${row.id}) is ${row.status}: it stopped responding, and its runs were ended; register again`,
+    );
+  return toAgent(row);
+}
+
+/**
+ * The agent is alive (`idle` or `busy`), or stops (`exited`). Its pings are also the heartbeat of
+ * the runs it executes. Answers the agent.
+ */
+export async function pingAgent(
+  db: Db,
+  cred: AgentCredential,
+  agentId: string | undefined,
+  status: string,
+  runs: string[] | undefined,
+  now: Date,
+): Promise<Agent> {
+  if (status !== 'idle' && status !== 'busy' && status !== 'exited')
+    throw invalid('/status', 'The status of a ping is idle, busy or exited');
+  const agent = await callingAgent(db, cred, agentId);
+  const at = now.toISOString();
+  await writeTransaction(db, async (tx) => {
+    await tx.updateTable('agents').set({ status, last_ping_at: at }).where('id', '=', agent.id).execute();
+    if (status === 'exited' || (runs && runs.length === 0)) return;
+    // The runs it says it executes (all it claimed, when it does not say) are alive.
+    let beat = tx
+      .updateTable('runs')
+      .set({ heartbeat_at: at })
+      .where('claimed_by', '=', agent.id)
+      .where('status', 'in', ['planning', 'applying']);
+    if (runs) beat = beat.where('id', 'in', runs);
+    await beat.execute();
+  });
+  return { ...agent, status, lastPingAt: at };
+}
+
+/** The next queued phase of a workspace on the token's pool, claimed for this agent (null: none). */
+export async function claimForAgent(
+  db: Db,
+  cred: AgentCredential,
+  agentId: string | undefined,
+  now: Date,
+): Promise<(ClaimedRun & { token: string }) | null> {
+  const agent = await callingAgent(db, cred, agentId);
+  const at = now.toISOString();
+  const claimed = await claimRun(db, agent.id, at, { agentPoolId: cred.poolId });
+  if (!claimed) return null;
+  // The run token of the phase, as serve's executor gets it (in-process-port.ts).
+  const claim = { ...claimed, token: await mintRunToken(db, claimed, now, DEFAULT_RUN_TOKEN_TTL_MS) };
+  await writeTransaction(db, (tx) =>
+    tx
+      .updateTable('agents')
+      .set({ status: 'busy', last_ping_at: at })
+      .where('id', '=', agent.id)
+      .where('status', 'in', LIVE_STATUSES)
+      .execute(),
+  );
+  return claim;
+}
+
+/**
+ * The run, when this agent claimed it and its workspace executes on the token's pool; else a 404
+ * (another pool's run, another agent's, or none).
+ */
+async function agentRun(db: Db, cred: AgentCredential, agent: Agent, runId: string) {
+  const run = await db
+    .selectFrom('runs')
+    .select(['id', 'workspace_id', 'status', 'claimed_by', 'configuration_version_id'])
+    .where('id', '=', runId)
+    .executeTakeFirst();
+  const missing = () => notFound(`run ${runId} not found`);
+  if (!run || run.claimed_by !== agent.id) throw missing();
+  const ws = await selectWorkspaces(db).where('workspaces.id', '=', run.workspace_id).executeTakeFirst();
+  if (!ws) throw missing();
+  const execution = executionOf(ws);
+  if (execution.mode !== 'agent' || execution.agentPoolId !== cred.poolId) throw missing();
+  return run;
+}
+
+/** What the agent may do with a run it executes; `agentId` names the calling agent. */
+export function agentRunOps(db: Db, cred: AgentCredential, agentId: string | undefined, now: () => Date) {
+  const run = async (runId: string) => {
+    const agent = await callingAgent(db, cred, agentId);
+    return agentRun(db, cred, agent, runId);
+  };
+  const executing = (status: string) => status === 'planning' || status === 'applying';
+  return {
+    /** The configuration of a run this agent executes (by its configuration version). */
+    async configuration(configurationVersionId: string): Promise<Buffer> {
+      const agent = await callingAgent(db, cred, agentId);
+      const runs = await db
+        .selectFrom('runs')
+        .select('id')
+        .where('configuration_version_id', '=', configurationVersionId)
+        .where('claimed_by', '=', agent.id)
+        .execute();
+      for (const r of runs) {
+        const ok = await agentRun(db, cred, agent, r.id).then(
+          () => true,
+          () => false,
+        );
+        if (!ok) continue;
+        const archive = await configurationArchive(db, configurationVersionId);
+        if (archive) return archive;
+      }
+      throw notFound(`configuration version ${configurationVersionId} not found`);
+    },
+    /** Appends to the phase's log; dropped once the run ended (it was ended without this agent). */
+    async appendLog(runId: string, phase: Phase, chunk: Buffer): Promise<void> {
+      const r = await run(runId);
+      if (executing(r.status)) await appendRunLog(db, runId, phase, chunk);
+    },
+    async finishPhase(runId: string, phase: Phase, result: PhaseResult): Promise<void> {
+      await run(runId);
+      await finishPhase(db, runId, phase, result, now().toISOString());
+    },
+    async currentState(runId: string): Promise<Buffer | null> {
+      await run(runId);
+      return workspaceState(db, runId);
+    },
+    /** The variables the run is given, sensitive values included (the agent writes them for terraform). */
+    async variables(runId: string): Promise<EffectiveVariables> {
+      await run(runId);
+      return effectiveVariablesOfRun(db, runId);
+    },
+    /** Records the state an apply wrote (409 once the run ended: its workspace is no longer its). */
+    async storeState(runId: string, state: Buffer): Promise<void> {
+      const r = await run(runId);
+      if (r.status !== 'applying') throw conflict(`run ${runId} is ${r.status}: it records no state now`);
+      await storeRunState(db, runId, state, now().toISOString());
+    },
+    /** 'cancel', 'force' (also: the run ended) or null. */
+    async stopRequested(runId: string): Promise<'cancel' | 'force' | null> {
+      const r = await run(runId);
+      if (FINAL_STATUSES.includes(r.status as RunStatus)) return 'force';
+      return stopRequested(db, runId);
+    },
+  };
+}
