@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
-import { isAbsolute, join, normalize } from 'node:path';
+import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
@@ -232,7 +232,7 @@ export class Executor {
   private runEnv(claim: ClaimedRun, dir: string): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {};
     for (const v of this.variables.get(claim.runId)?.env ?? []) env[v.key] = v.value;
-    return { ...env, ...this.env(dir) };
+    return { ...env, ...this.env(dir), TF_WORKSPACE: claim.workspaceName };
   }
 
   /**
@@ -330,8 +330,9 @@ export class Executor {
     await rm(join(cwd, '.terraform', 'terraform.tfstate'), { force: true });
     await rm(join(cwd, '.terraform', 'environment'), { force: true });
     await writeFile(join(cwd, OVERRIDE_FILE), OVERRIDE);
-    const state = await this.port.currentState(claim.runId);
-    if (state) await writeFile(join(cwd, 'terraform.tfstate'), state);
+    // Local state the upload carried is not the workspace's (and would make init offer a migration).
+    await rm(join(cwd, 'terraform.tfstate'), { force: true });
+    await rm(join(cwd, 'terraform.tfstate.d'), { recursive: true, force: true });
     const workspaceVariables = this.variables.get(claim.runId)?.terraform ?? [];
     if (workspaceVariables.length > 0)
       await writeFile(join(cwd, WORKSPACE_VARIABLES_FILE), tfvarsFile(workspaceVariables));
@@ -345,6 +346,11 @@ export class Executor {
       log.write(log.held);
       return { outcome: 'errored', errorMessage: init.timedOut ? 'terraform init timed out' : 'terraform init failed' };
     }
+    // The workspace's state, once init chose the workspace of its name (TF_WORKSPACE): before, init
+    // would see it as existing local state and offer to migrate it.
+    const state = await this.port.currentState(claim.runId);
+    await mkdir(dirname(statePath(claim, dir)), { recursive: true });
+    if (state) await writeFile(statePath(claim, dir), state);
     return { outcome: 'finished' };
   }
 
@@ -369,12 +375,11 @@ export class Executor {
   }
 
   private async apply(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
-    const statePath = join(workingDir(claim, dir), 'terraform.tfstate');
-    const before = await readFile(statePath).catch(() => null);
+    const before = await readFile(statePath(claim, dir)).catch(() => null);
     const counts = await this.planCounts(claim, dir);
     const run = await this.terraform(claim, dir, ['apply', '-input=false', '-no-color', PLAN_FILE], log);
     // Whatever happened, a state that changed is recorded: a failed apply may have changed things.
-    const after = await readFile(statePath).catch(() => null);
+    const after = await readFile(statePath(claim, dir)).catch(() => null);
     if (after && (!before || !after.equals(before))) await this.port.storeState(claim.runId, after);
     if (run.stopped) return { outcome: 'canceled' };
     if (run.code !== 0)
@@ -464,6 +469,18 @@ export class Executor {
       });
     });
   }
+}
+
+/**
+ * Where the run's state is: terraform runs in the workspace of the workspace's name (TF_WORKSPACE,
+ * so that `terraform.workspace` is that name, as on HCP Terraform), whose state the local backend
+ * keeps in `terraform.tfstate.d/NAME/` (`terraform.tfstate` for `default`).
+ */
+function statePath(claim: ClaimedRun, dir: string): string {
+  const cwd = workingDir(claim, dir);
+  return claim.workspaceName === 'default'
+    ? join(cwd, 'terraform.tfstate')
+    : join(cwd, 'terraform.tfstate.d', claim.workspaceName, 'terraform.tfstate');
 }
 
 /** Where terraform runs: the workspace's working directory within the extracted configuration. */

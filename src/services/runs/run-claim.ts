@@ -32,6 +32,8 @@ export interface ClaimedRun {
   terraformVersion: string;
   /** The workspace's `working-directory`: where in the configuration terraform runs (null: its root). */
   workingDirectory: string | null;
+  /** The workspace's name: `terraform.workspace` in the run, as on HCP Terraform. */
+  workspaceName: string;
 }
 
 /** Who claims: `berth serve --execute-runs` (no target: `remote` workspaces) or an agent of a pool. */
@@ -172,7 +174,7 @@ export async function claimRun(
     if (!claimed) continue;
     const ws = await db
       .selectFrom('workspaces')
-      .select(['terraform_version', 'working_directory'])
+      .select(['terraform_version', 'working_directory', 'name'])
       .where('id', '=', next.workspace_id)
       .executeTakeFirst();
     return {
@@ -189,6 +191,7 @@ export async function claimRun(
       variables: json(next.variables, []),
       terraformVersion: ws?.terraform_version ?? 'latest',
       workingDirectory: ws?.working_directory || null,
+      workspaceName: ws?.name ?? 'default',
     };
   }
   return null;

@@ -39,7 +39,12 @@ describeTerraform(
 
     it('terraform apply -auto-approve applies remotely; the run made the state version; terraform output reads it', async () => {
       const berth = await ctx.org('apply-org');
-      const dir = tf().workdir('apply', { 'main.tf': cloudBlock('apply-org', 'name = "app"') + config('"hello"') });
+      // terraform.workspace in a remote run is the workspace's name, as on HCP Terraform.
+      const dir = tf().workdir('apply', {
+        'main.tf':
+          cloudBlock('apply-org', 'name = "app"') +
+          config('"hello"', 'output "workspace" {\n  value = terraform.workspace\n}\n'),
+      });
       expect((await tf().run(dir, ['init', ...NO_INPUT])).code).toBe(0);
       const apply = await tf().run(dir, ['apply', '-auto-approve', ...NO_INPUT]);
       expect(apply.code, apply.output).toBe(0);
@@ -62,6 +67,11 @@ describeTerraform(
       const output = await tf().run(dir, ['output', '-json', '-no-color']);
       expect(output.code, output.output).toBe(0);
       expect(JSON.parse(output.stdout).greeting.value).toBe('hello');
+      expect(JSON.parse(output.stdout).workspace.value).toBe('app');
+      // A second apply works on the state the first one wrote (in the workspace's own state path).
+      const again = await tf().run(dir, ['apply', '-auto-approve', ...NO_INPUT]);
+      expect(again.code, again.output).toBe(0);
+      expect(again.stdout).toMatch(/No changes|0 added, 0 changed, 0 destroyed/);
     });
 
     it('terraform apply asks "Do you want to perform these actions in workspace" and applies on yes', async () => {
