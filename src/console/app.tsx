@@ -5,6 +5,7 @@ import type { AccountAttributes, Document } from './jsonapi.js';
 import { AuditPage } from './pages/audit.js';
 import { LocksPage } from './pages/locks.js';
 import { OrganizationsPage } from './pages/organizations.js';
+import { ProjectPage } from './pages/project.js';
 import { ProjectsPage } from './pages/projects.js';
 import { SignInPage } from './pages/sign-in.js';
 import { TerraformLoginPage } from './pages/terraform-login.js';
@@ -100,6 +101,8 @@ function Page({ route }: { route: Route }) {
       return <OrganizationsPage query={route.query} />;
     case 'projects':
       return <ProjectsPage org={route.org} query={route.query} />;
+    case 'project':
+      return <ProjectPage key={`${route.org}/${route.id}`} org={route.org} id={route.id} />;
     case 'workspaces':
       return <WorkspacesPage org={route.org} query={route.query} />;
     case 'workspace':
@@ -126,6 +129,8 @@ function titleOf(route: Route, signedIn: boolean): string {
       return 'Organizations';
     case 'projects':
       return `Projects of ${route.org}`;
+    case 'project':
+      return `Project ${route.id} (${route.org})`;
     case 'workspaces':
       return `Workspaces of ${route.org}`;
     case 'workspace':

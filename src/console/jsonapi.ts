@@ -73,6 +73,7 @@ export interface WorkspacePermissions {
   'can-unlock': boolean;
   'can-force-unlock': boolean;
   'can-read-state-versions': boolean;
+  'can-read-variable'?: boolean;
 }
 
 export interface WorkspaceAttributes {
@@ -125,6 +126,24 @@ export interface AuditEventAttributes {
   'target-name': string | null;
   'workspace-id': string | null;
   'request-id': string | null;
+}
+
+/** A variable of a workspace or a set; `value` is null when it is sensitive (write-only). */
+export interface VariableAttributes {
+  key: string;
+  value: string | null;
+  description: string | null;
+  category: 'terraform' | 'env';
+  hcl: boolean;
+  sensitive: boolean;
+}
+
+export interface VarsetAttributes {
+  name: string;
+  description: string;
+  global: boolean;
+  priority: boolean;
+  'var-count': number;
 }
 
 export interface SshKeyAttributes {

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'preact/hooks';
 export type Route =
   | { page: 'organizations'; query: URLSearchParams }
   | { page: 'projects'; org: string; query: URLSearchParams }
+  | { page: 'project'; org: string; id: string; query: URLSearchParams }
   | { page: 'workspaces'; org: string; query: URLSearchParams }
   | { page: 'workspace'; org: string; name: string; query: URLSearchParams }
   | { page: 'locks'; org: string; query: URLSearchParams }
@@ -37,6 +38,8 @@ export function parseRoute(hash: string): Route {
   if (section === undefined) return { page: 'workspaces', org, query };
   if (section === 'workspaces' && name !== undefined && parts.length === 4)
     return { page: 'workspace', org, name, query };
+  if (section === 'projects' && name !== undefined && parts.length === 4)
+    return { page: 'project', org, id: name, query };
   if (parts.length !== 3) return { page: 'not-found', query };
   if (section === 'projects' || section === 'workspaces' || section === 'locks' || section === 'audit')
     return { page: section, org, query };

@@ -1,9 +1,11 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { api, isAbort } from './api.js';
+import { ApiError, api, isAbort } from './api.js';
 
 export interface Loaded<T> {
   data: T | null;
   error: string | null;
+  /** The HTTP status of the error answer (404: not there, or not for this caller), else null. */
+  status: number | null;
   loading: boolean;
   reload: () => void;
 }
@@ -14,21 +16,29 @@ export interface Loaded<T> {
  * the page no longer needs is aborted.
  */
 export function useApi<T>(path: string | null): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
-    data: null,
-    error: null,
-    loading: path !== null,
-  });
+  const [state, setState] = useState<{ data: T | null; error: string | null; status: number | null; loading: boolean }>(
+    {
+      data: null,
+      error: null,
+      status: null,
+      loading: path !== null,
+    },
+  );
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (path === null) return;
     const controller = new AbortController();
     setState((s) => ({ ...s, loading: true }));
     api<T>(path, { signal: controller.signal }).then(
-      (data) => setState({ data, error: null, loading: false }),
+      (data) => setState({ data, error: null, status: null, loading: false }),
       (err: unknown) => {
         if (isAbort(err)) return;
-        setState({ data: null, error: (err as Error).message, loading: false });
+        setState({
+          data: null,
+          error: (err as Error).message,
+          status: err instanceof ApiError ? err.status : null,
+          loading: false,
+        });
       },
     );
     return () => controller.abort();

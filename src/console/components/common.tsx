@@ -134,6 +134,32 @@ export function Pager({
   );
 }
 
+/** Previous / next buttons for a list inside a page (its page is not in the URL). */
+export function LocalPager({
+  pagination,
+  setPage,
+}: {
+  pagination: Pagination | undefined;
+  setPage: (page: number) => void;
+}) {
+  if (!pagination || pagination['total-pages'] <= 1) return null;
+  const prev = pagination['prev-page'];
+  const next = pagination['next-page'];
+  return (
+    <nav class="pager" aria-label="pages">
+      <button type="button" disabled={!prev} onClick={() => prev && setPage(prev)}>
+        ← Previous
+      </button>
+      <span>
+        page {pagination['current-page']} of {pagination['total-pages']}
+      </span>
+      <button type="button" disabled={!next} onClick={() => next && setPage(next)}>
+        Next →
+      </button>
+    </nav>
+  );
+}
+
 /** A section of a page with its heading. */
 export function Section({ title, children, id }: { title: string; children: ComponentChildren; id?: string }) {
   return (

@@ -21,7 +21,7 @@ export function Layout({
   children: ComponentChildren;
 }) {
   const org = 'org' in route ? route.org : null;
-  const section = route.page === 'workspace' ? 'workspaces' : route.page;
+  const section = route.page === 'workspace' ? 'workspaces' : route.page === 'project' ? 'projects' : route.page;
   // The audit trail link only for those who may read it (owners): others would get a 404 page.
   const orgDoc = useApi<Document<OrganizationAttributes>>(org ? `/organizations/${encodeURIComponent(org)}` : null);
   const link = (page: string, label: string) => (

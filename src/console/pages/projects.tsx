@@ -35,7 +35,11 @@ export function ProjectsPage({ org, query: q }: { org: string; query: URLSearchP
       >
         {list.data?.data.map((p) => (
           <tr key={p.id} data-testid="project-row" data-name={p.attributes.name}>
-            <td>{p.attributes.name}</td>
+            <td>
+              <a href={`#${orgPath(org, 'projects', p.id)}`} data-testid="project-link">
+                {p.attributes.name}
+              </a>
+            </td>
             <td>
               <a href={href(orgPath(org, 'workspaces'), { project: p.id })} data-testid="project-workspaces">
                 {p.attributes['workspace-count']}

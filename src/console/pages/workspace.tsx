@@ -1,9 +1,10 @@
 import { useState } from 'preact/hooks';
 import { api, query } from '../api.js';
-import { Age, ErrorMessage, Section, DataTable, TagBinding } from '../components/common.js';
+import { Age, ErrorMessage, LocalPager, Section, DataTable, TagBinding } from '../components/common.js';
 import { lockHolderName } from '../components/lock-holder.js';
 import { DurationChart, runDurations } from '../components/run-chart.js';
 import { ExecutedRunsCard } from '../components/runs.js';
+import { WorkspaceVariablesCard } from '../components/variables.js';
 import {
   findIncluded,
   related,
@@ -11,7 +12,6 @@ import {
   type AuditEventAttributes,
   type Collection,
   type Document,
-  type Pagination,
   type ProjectAttributes,
   type Resource,
   type RunAttributes,
@@ -58,11 +58,12 @@ export function WorkspacePage({ org, name }: { org: string; name: string }) {
         <>
           <div class="grid">
             <LockCard ws={ws} included={doc.data?.included} reload={doc.reload} />
-            <AttributesCard ws={ws} project={project} />
+            <AttributesCard org={org} ws={ws} project={project} />
             <TagsCard ws={ws} included={doc.data?.included} />
             <RemoteStateCard ws={ws} />
             <SshKeyCard ws={ws} />
           </div>
+          <WorkspaceVariablesCard workspaceId={ws.id} />
           <ExecutedRunsCard workspaceId={ws.id} />
           <RunsCard ws={ws} />
           <StateVersionsCard ws={ws} />
@@ -223,8 +224,17 @@ function LockCard({
   );
 }
 
-function AttributesCard({ ws, project }: { ws: Resource<WorkspaceAttributes>; project?: Resource<ProjectAttributes> }) {
+function AttributesCard({
+  org,
+  ws,
+  project,
+}: {
+  org: string;
+  ws: Resource<WorkspaceAttributes>;
+  project?: Resource<ProjectAttributes>;
+}) {
   const a = ws.attributes;
+  const projectRef = related(ws, 'project');
   return (
     <Section title="Attributes" id="attributes">
       <dl class="attrs">
@@ -233,7 +243,13 @@ function AttributesCard({ ws, project }: { ws: Resource<WorkspaceAttributes>; pr
           <code data-testid="workspace-id">{ws.id}</code>
         </dd>
         <dt>Project</dt>
-        <dd>{project?.attributes.name ?? related(ws, 'project')?.id ?? ''}</dd>
+        <dd>
+          {projectRef && (
+            <a href={`#${orgPath(org, 'projects', projectRef.id)}`} data-testid="workspace-project-page">
+              {project?.attributes.name ?? projectRef.id}
+            </a>
+          )}
+        </dd>
         <dt>Execution mode</dt>
         <dd>{a['execution-mode']}</dd>
         <dt>Terraform version</dt>
@@ -427,25 +443,5 @@ function WorkspaceAuditCard({ org, ws }: { org: string; ws: Resource<WorkspaceAt
       <AuditTable list={list.data} loading={list.loading} rows={3} />
       <LocalPager pagination={list.data?.meta?.pagination} setPage={setPage} />
     </Section>
-  );
-}
-
-/** Previous / next buttons for a list inside a page (its page is not in the URL). */
-function LocalPager({ pagination, setPage }: { pagination: Pagination | undefined; setPage: (page: number) => void }) {
-  if (!pagination || pagination['total-pages'] <= 1) return null;
-  const prev = pagination['prev-page'];
-  const next = pagination['next-page'];
-  return (
-    <nav class="pager" aria-label="pages">
-      <button type="button" disabled={!prev} onClick={() => prev && setPage(prev)}>
-        ← Previous
-      </button>
-      <span>
-        page {pagination['current-page']} of {pagination['total-pages']}
-      </span>
-      <button type="button" disabled={!next} onClick={() => next && setPage(next)}>
-        Next →
-      </button>
-    </nav>
   );
 }
