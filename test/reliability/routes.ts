@@ -63,6 +63,11 @@ export function realParam(param: { name: string; before: string; path?: string }
     'authentication-tokens': s.userTokenId,
     'organization-memberships': s.membershipId,
     users: s.ownerUserId,
+    vars: param.path?.startsWith('/varsets/') ? s.varsetVariableId : s.variableId,
+    varsets: s.varsetId,
+    agents: s.agentId,
+    // Assessment results exist on the hosted edition only: any well-formed id (a 404 here).
+    'assessment-results': 'asmtres-0000000000000000',
   };
   const value = byCollection[param.before];
   if (value === undefined) throw new Error(`no seeded value for :${param.name} after ${param.before}`);

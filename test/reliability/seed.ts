@@ -60,6 +60,13 @@ export interface SeededOrg {
   userTokenId: string;
   /** The organization membership of the team member. */
   membershipId: string;
+  /** A sensitive Terraform variable of the workspace (its value names the organization). */
+  variableId: string;
+  /** A variable set applied to the workspace, with a sensitive variable of its own. */
+  varsetId: string;
+  varsetVariableId: string;
+  /** An agent of the agent pool, registered with one of its tokens. */
+  agentId: string;
 }
 
 const EMPTY_STATE = JSON.parse(readFileSync(new URL('../fixtures/state-empty.json', import.meta.url), 'utf8'));
@@ -309,6 +316,63 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     'reserved tag key',
   ).body.data.id;
 
+  const variableId = ok(
+    await api.post(
+      `/api/v2/workspaces/${workspaceId}/vars`,
+      {
+        data: {
+          type: 'vars',
+          attributes: { key: `${p}_var`, value: `${p}-secret-var`, category: 'terraform', sensitive: true },
+        },
+      },
+      t,
+    ),
+    'workspace variable',
+  ).body.data.id;
+  const varset = ok(
+    await api.post(
+      `/api/v2/organizations/${org}/varsets`,
+      {
+        data: {
+          type: 'varsets',
+          attributes: { name: `${p}-varset` },
+          relationships: { workspaces: { data: [{ type: 'workspaces', id: workspaceId }] } },
+        },
+      },
+      t,
+    ),
+    'variable set',
+  ).body.data.id;
+  const varsetVariableId = ok(
+    await api.post(
+      `/api/v2/varsets/${varset}/relationships/vars`,
+      {
+        data: {
+          type: 'vars',
+          attributes: { key: `${p}_ENV`, value: `${p}-secret-env`, category: 'env', sensitive: true },
+        },
+      },
+      t,
+    ),
+    'variable set variable',
+  ).body.data.id;
+  const agentToken = ok(
+    await api.post(
+      `/api/v2/agent-pools/${agentPoolId}/authentication-tokens`,
+      { data: { type: 'authentication-tokens', attributes: { description: `${p} agent` } } },
+      t,
+    ),
+    'agent token',
+  ).body.data.attributes.token;
+  const agentId = ok(
+    await api.request('POST', '/api/agent/register', {
+      raw: JSON.stringify({ name: `${p}-agent` }),
+      token: agentToken,
+      headers: { 'Content-Type': 'application/json' },
+    }),
+    'agent',
+  ).body.id;
+
   return {
     org,
     ownerUsername: `${p}-owner`,
@@ -349,6 +413,10 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     projectBindingKey: `${p}-pkey`,
     userTokenId,
     membershipId,
+    variableId,
+    varsetId: varset,
+    varsetVariableId,
+    agentId,
   };
 }
 
