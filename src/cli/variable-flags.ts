@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import type { VariableCollection } from '../client/variables.js';
 import { Flags } from './oclif.js';
 import { usageError } from './prompts.js';
 
@@ -46,4 +47,50 @@ export function readValue(flags: { value?: string; 'value-file'?: string }): str
   } catch (err) {
     throw usageError(`cannot read the value from ${file === '-' ? 'stdin' : file}: ${(err as Error).message}`);
   }
+}
+
+/**
+ * `var set` and `varset var set`: creates the variable of that key and category in `vars`, or
+ * updates it; a new one needs a value; with --dry-run, changes nothing. `where` names the
+ * collection for people ("workspace app-prod"). Never says the value.
+ */
+export async function setVariable(
+  vars: VariableCollection,
+  key: string,
+  flags: {
+    env?: boolean;
+    value?: string;
+    'value-file'?: string;
+    hcl?: boolean;
+    sensitive?: boolean;
+    description?: string;
+    'dry-run'?: boolean;
+  },
+  where: string,
+): Promise<{ result: unknown; sentence: string }> {
+  const category = categoryOf(flags);
+  const value = readValue(flags);
+  const existing = await vars.find(key, category);
+  if (!existing && value === undefined)
+    throw usageError(`${key} is a new variable: give its value with --value or --value-file`);
+  if (flags['dry-run']) {
+    const verb = existing ? 'update' : 'create';
+    return {
+      result: { dryRun: true, action: verb, key, category, in: where },
+      sentence: `Dry run (nothing changes): would ${verb} ${categoryName(category)} ${key} in ${where}.`,
+    };
+  }
+  const { variable, created } = await vars.set({
+    key,
+    category,
+    value,
+    description: flags.description,
+    hcl: flags.hcl,
+    sensitive: flags.sensitive || undefined,
+  });
+  const sensitive = variable.attributes.sensitive ? ' (sensitive)' : '';
+  return {
+    result: variable,
+    sentence: `${created ? 'Created' : 'Updated'} ${categoryName(category)} ${variable.attributes.key} in ${where}${sensitive}.`,
+  };
 }

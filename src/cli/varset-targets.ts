@@ -1,4 +1,5 @@
 import type { BerthClient } from '../client/client.js';
+import { VarsetsClient } from '../client/variables.js';
 import { WorkspacesClient, resolveProjectId } from '../client/workspaces.js';
 import { Flags } from './oclif.js';
 import { usageError } from './prompts.js';
@@ -43,4 +44,36 @@ export async function resolveTargets(
 export function describeTargets(t: VarsetTargets): string {
   const parts = [...t.workspaces.map((w) => `workspace ${w.name}`), ...t.projects.map((p) => `project ${p.name}`)];
   return parts.join(', ');
+}
+
+/**
+ * `varset apply` and `varset remove`: resolves the set and the named workspaces and projects (all
+ * before any change), then relates them (`add`) or unrelates them (`remove`); with `dryRun`,
+ * changes nothing. Answers what was (or would be) done, and its sentence for people.
+ */
+export async function changeVarsetTargets(
+  client: BerthClient,
+  org: string | undefined,
+  set: string,
+  flags: { workspace?: string[]; project?: string[]; 'dry-run'?: boolean },
+  how: 'add' | 'remove',
+): Promise<{ result: Record<string, unknown>; sentence: string }> {
+  const sets = new VarsetsClient(client);
+  const id = await sets.resolve(org, set);
+  const targets = await resolveTargets(client, org, flags);
+  const verb = how === 'add' ? 'apply' : 'remove';
+  const where = `${how === 'add' ? 'to' : 'from'} ${describeTargets(targets)}`;
+  if (flags['dry-run'])
+    return {
+      result: { dryRun: true, action: verb, set, ...targets },
+      sentence: `Dry run (nothing changes): would ${verb} variable set ${set} ${where}.`,
+    };
+  for (const kind of ['workspaces', 'projects'] as const) {
+    const ids = targets[kind].map((t) => t.id);
+    if (ids.length > 0) await sets.relate(id, kind, ids, how);
+  }
+  return {
+    result: { set, action: verb, ...targets },
+    sentence: `${how === 'add' ? 'Applied' : 'Removed'} variable set ${set} ${where}.`,
+  };
 }

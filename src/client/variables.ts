@@ -52,7 +52,7 @@ export interface SetResult {
  * The variables of one collection (a workspace's `/vars`, a variable set's
  * `/relationships/vars`), by key and category as people name them.
  */
-class VariableCollection {
+export class VariableCollection {
   constructor(
     private readonly client: BerthClient,
     private readonly base: string,

@@ -1,8 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
 import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { categoryName, categoryOf, readValue, variableFlags } from '../../cli/variable-flags.js';
+import { setVariable, variableFlags } from '../../cli/variable-flags.js';
 import { workspaceVariables } from '../../client/variables.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 
@@ -23,39 +22,10 @@ export default class VarSet extends BerthCommand<typeof VarSet> {
   static override flags = { ...variableFlags };
 
   async run(): Promise<void> {
-    const category = categoryOf(this.flags);
-    const value = readValue(this.flags);
     const client = await this.client();
     const ws = await new WorkspacesClient(client).get(parseWorkspaceArg(this.args.workspace, this.flags.org));
-    const name = String(ws.data.attributes.name);
-    const vars = workspaceVariables(client, ws.data.id);
-    const input = {
-      key: this.args.key,
-      category,
-      value,
-      description: this.flags.description,
-      hcl: this.flags.hcl,
-      sensitive: this.flags.sensitive || undefined,
-    };
-    if (this.flags['dry-run']) {
-      const existing = await vars.find(this.args.key, category);
-      if (!existing && value === undefined)
-        throw usageError(`${this.args.key} is a new variable: give its value with --value or --value-file`);
-      const verb = existing ? 'update' : 'create';
-      this.print(
-        { dryRun: true, action: verb, key: this.args.key, category, workspace: name },
-        () =>
-          `Dry run (nothing changes): would ${verb} ${categoryName(category)} ${this.args.key} in workspace ${name}.`,
-      );
-      return;
-    }
-    if (value === undefined && (await vars.find(this.args.key, category)) === undefined)
-      throw usageError(`${this.args.key} is a new variable: give its value with --value or --value-file`);
-    const { variable, created } = await vars.set(input);
-    this.print(
-      variable,
-      () =>
-        `${created ? 'Created' : 'Updated'} ${categoryName(category)} ${variable.attributes.key} in workspace ${name}${variable.attributes.sensitive ? ' (sensitive)' : ''}.`,
-    );
+    const where = `workspace ${String(ws.data.attributes.name)}`;
+    const done = await setVariable(workspaceVariables(client, ws.data.id), this.args.key, this.flags, where);
+    this.print(done.result, () => done.sentence);
   }
 }
