@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { api, whenUnauthorized } from './api.js';
 import { Layout } from './components/layout.js';
 import type { AccountAttributes, Document } from './jsonapi.js';
+import { AgentsPage } from './pages/agents.js';
 import { AuditPage } from './pages/audit.js';
 import { LocksPage } from './pages/locks.js';
 import { OrganizationsPage } from './pages/organizations.js';
@@ -109,6 +110,8 @@ function Page({ route }: { route: Route }) {
       return <WorkspacePage key={`${route.org}/${route.name}`} org={route.org} name={route.name} />;
     case 'locks':
       return <LocksPage org={route.org} query={route.query} />;
+    case 'agents':
+      return <AgentsPage org={route.org} query={route.query} />;
     case 'audit':
       return <AuditPage org={route.org} query={route.query} />;
     case 'terraform-login':
@@ -137,6 +140,8 @@ function titleOf(route: Route, signedIn: boolean): string {
       return `${route.name} (${route.org})`;
     case 'locks':
       return `Locks of ${route.org}`;
+    case 'agents':
+      return `Agents of ${route.org}`;
     case 'audit':
       return `Audit trail of ${route.org}`;
     case 'terraform-login':

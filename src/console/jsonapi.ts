@@ -103,6 +103,8 @@ export interface RunAttributes {
   message: string | null;
   'created-at': string;
   'status-timestamps': Record<string, string>;
+  /** Only on runs berth executes. */
+  'executed-by'?: ExecutedBy | null;
 }
 
 export interface StateVersionAttributes {
@@ -153,4 +155,28 @@ export interface SshKeyAttributes {
 export interface AccountAttributes {
   username: string;
   email?: string;
+}
+
+export interface AgentPoolAttributes {
+  name: string;
+  'created-at': string;
+  'organization-scoped': boolean;
+  /** Its `idle` and `busy` agents. */
+  'agent-count': number;
+}
+
+export interface AgentAttributes {
+  name: string;
+  /** `idle`, `busy` or `exited` (berth sets no other). */
+  status: string;
+  'ip-address': string | null;
+  'last-ping-at': string;
+}
+
+/** berth's `executed-by` of a run it executes: the executor of its last claimed phase (null: none yet). */
+export interface ExecutedBy {
+  kind: 'serve' | 'agent';
+  name: string;
+  'agent-id': string | null;
+  'agent-pool-id': string | null;
 }

@@ -11,6 +11,7 @@ export type Route =
   | { page: 'workspaces'; org: string; query: URLSearchParams }
   | { page: 'workspace'; org: string; name: string; query: URLSearchParams }
   | { page: 'locks'; org: string; query: URLSearchParams }
+  | { page: 'agents'; org: string; query: URLSearchParams }
   | { page: 'audit'; org: string; query: URLSearchParams }
   | { page: 'terraform-login'; query: URLSearchParams }
   | { page: 'not-found'; query: URLSearchParams };
@@ -41,7 +42,13 @@ export function parseRoute(hash: string): Route {
   if (section === 'projects' && name !== undefined && parts.length === 4)
     return { page: 'project', org, id: name, query };
   if (parts.length !== 3) return { page: 'not-found', query };
-  if (section === 'projects' || section === 'workspaces' || section === 'locks' || section === 'audit')
+  if (
+    section === 'projects' ||
+    section === 'workspaces' ||
+    section === 'locks' ||
+    section === 'agents' ||
+    section === 'audit'
+  )
     return { page: section, org, query };
   return { page: 'not-found', query };
 }

@@ -1,12 +1,21 @@
 import type { ConfigurationVersionView } from '../../services/runs/configuration-versions.js';
+import type { ExecutedBy } from '../../services/runs/run-executors.js';
 import type { ExecutedRun, PhaseStatus, ResourceCounts } from '../../domain/run-execution.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 import { serializeRun } from './run.js';
 
 const tail = (id: string) => id.replace(/^run-/, '');
 
-/** An executed run: a recorded run's document plus what HCP shows of a run berth executes. */
-export function serializeExecutedRun(r: ExecutedRun): ResourceObject {
+/** berth's `executed-by`: the executor of the run's last claimed phase (null: none claimed yet). */
+function executedBy(e: ExecutedBy | null | undefined) {
+  return e ? { kind: e.kind, name: e.name, 'agent-id': e.agentId, 'agent-pool-id': e.agentPoolId } : null;
+}
+
+/**
+ * An executed run: a recorded run's document plus what HCP shows of a run berth executes, and
+ * berth's `executed-by` (a run the services read with its executor; a run just created has none).
+ */
+export function serializeExecutedRun(r: ExecutedRun & { executedBy?: ExecutedBy | null }): ResourceObject {
   const base = serializeRun(r);
   const e = r.execution;
   return {
@@ -24,6 +33,7 @@ export function serializeExecutedRun(r: ExecutedRun): ResourceObject {
       'replace-addrs': e.replaceAddrs.length ? e.replaceAddrs : null,
       variables: e.variables,
       'save-plan': false,
+      'executed-by': executedBy(r.executedBy),
       actions: {
         'is-cancelable': r.permissions.canCancel,
         'is-confirmable': r.permissions.canApply,

@@ -80,6 +80,29 @@ function actionsText(r: Resource<RunAttributes>): string | null {
   return names.length ? names.join(', ') : 'none';
 }
 
+/** berth's `executed-by` of an executed run: the executor of its last claimed phase (null: none yet). */
+export interface ExecutedBy {
+  kind: 'serve' | 'agent';
+  name: string;
+  'agent-id': string | null;
+  'agent-pool-id': string | null;
+}
+
+export const executedByOf = (r: Resource<RunAttributes>) => (r.attributes['executed-by'] ?? null) as ExecutedBy | null;
+
+/**
+ * Where an executed run executed, in words: `berth serve (serve-host-1234-0a1b2c3d)`, `agent builder-1
+ * (agent-…) of pool builders`, or that no executor has taken it yet. `poolName` names the agent's pool.
+ */
+export function executedByText(r: Resource<RunAttributes>, poolName?: string): string {
+  const e = executedByOf(r);
+  if (!e) return 'no executor yet';
+  if (e.kind === 'serve') return `berth serve (${e.name})`;
+  const id = e['agent-id'] && e['agent-id'] !== e.name ? ` (${e['agent-id']})` : '';
+  const pool = poolName ?? e['agent-pool-id'];
+  return `agent ${e.name}${id}${pool ? ` of pool ${pool}` : ''}`;
+}
+
 /** A run; `workspaceName` names its workspace (else its id is shown); `phases`: an executed run's plan and apply. */
 export function runFields(
   r: Resource<RunAttributes>,
@@ -87,6 +110,8 @@ export function runFields(
   phases?: { plan?: Resource<PhaseAttributes>; apply?: Resource<PhaseAttributes> },
   /** What a queued run waits for, when it is not just its turn (an agent of its pool). */
   waiting?: string,
+  /** The name of the pool of the agent that executed it. */
+  poolName?: string,
 ): string {
   const ws = r.relationships?.workspace?.data;
   const executed = phases !== undefined;
@@ -98,7 +123,7 @@ export function runFields(
     ['Message', r.attributes.message],
     ...(executed
       ? ([
-          ['Executed by', 'berth'],
+          ['Executed by', executedByText(r, poolName)],
           ['Plan only', r.attributes['plan-only'] ? 'yes' : 'no'],
         ] as [string, string][])
       : []),

@@ -1,6 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { isExecutedRun, runFields } from '../../cli/views/run.js';
+import { executedByOf, isExecutedRun, runFields } from '../../cli/views/run.js';
 import { RunsClient } from '../../client/runs.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 import type { BerthClient } from '../../client/client.js';
@@ -8,7 +8,8 @@ import type { Resource } from '../../client/jsonapi.js';
 import { AgentPoolsClient, WorkspacesClient } from '../../client/workspaces.js';
 
 export default class RunShow extends BerthCommand<typeof RunShow> {
-  static override summary = 'Show a run: recorded, or executed by berth (its plan, apply and actions).';
+  static override summary =
+    'Show a run: recorded, or executed by berth (where it executed: serve or an agent; its plan, apply and actions).';
   static override examples = [
     '<%= config.bin %> run show run-CZcmD7eagjhyX0vN',
     '<%= config.bin %> run show run-CZcmD7eagjhyX0vN --json',
@@ -32,7 +33,15 @@ export default class RunShow extends BerthCommand<typeof RunShow> {
         ? undefined
         : { plan: await runs.phase(data.id, 'plan'), apply: await runs.phase(data.id, 'apply') };
     const waiting = phases && wsDoc ? await waitingForAgent(client, data.attributes.status, wsDoc) : undefined;
-    this.print(data, () => runFields(data, name, phases, waiting));
+    // Executed by an agent: its pool's name (a pool the caller may not read keeps its id).
+    const poolId = phases ? executedByOf(data)?.['agent-pool-id'] : null;
+    const poolName = poolId
+      ? await new AgentPoolsClient(client)
+          .get(poolId)
+          .then((p) => String(p.data.attributes.name))
+          .catch(() => undefined)
+      : undefined;
+    this.print(data, () => runFields(data, name, phases, waiting, poolName));
   }
 }
 

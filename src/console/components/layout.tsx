@@ -53,6 +53,7 @@ export function Layout({
               {link('workspaces', 'Workspaces')}
               {link('projects', 'Projects')}
               {link('locks', 'Locks')}
+              {link('agents', 'Agents')}
               {mayReadAuditTrail(orgDoc.data) && link('audit', 'Audit trail')}
             </ul>
           </nav>

@@ -1,10 +1,13 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { Age, duration, ErrorMessage, Section } from './common.js';
-import type { Collection, Resource, RunAttributes } from '../jsonapi.js';
+import type { Collection, ExecutedBy, Resource, RunAttributes } from '../jsonapi.js';
 import { useApi } from '../use-api.js';
 
-/** Runs berth executes: their list (status, message, age, durations, counts), a run's live log and its actions. */
+/**
+ * Runs berth executes: their list (status, message, age, durations, counts, where each executed),
+ * a run's live log and its actions.
+ */
 
 interface PhaseAttributes {
   status: string;
@@ -112,6 +115,22 @@ function PhaseLog({ runId, phase, runStatus }: { runId: string; phase: 'plan' | 
   );
 }
 
+/** Where a run executed: `serve` (the instance's name in its tooltip) or the agent's name; blank until claimed. */
+function ExecutedByCell({ by }: { by: ExecutedBy | null | undefined }) {
+  if (!by) return <span class="muted">—</span>;
+  if (by.kind === 'serve')
+    return (
+      <span title={`berth serve: ${by.name}`} data-kind="serve">
+        serve
+      </span>
+    );
+  return (
+    <span title={`agent ${by['agent-id'] ?? by.name}`} data-kind="agent">
+      agent {by.name}
+    </span>
+  );
+}
+
 function RunDetail({ run, reload }: { run: Resource<RunAttributes>; reload: () => void }) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -198,6 +217,7 @@ export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
               <th>Created</th>
               <th>Duration</th>
               <th>Changes</th>
+              <th>Executed by</th>
             </tr>
           </thead>
           <tbody>
@@ -221,6 +241,9 @@ export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
                 </td>
                 <td data-testid="run-durations">{durations(phase('plans', r), phase('applies', r))}</td>
                 <td data-testid="run-counts">{counts(phase('applies', r)) || counts(phase('plans', r))}</td>
+                <td data-testid="run-executed-by">
+                  <ExecutedByCell by={r.attributes['executed-by']} />
+                </td>
               </tr>
             ))}
           </tbody>

@@ -4,13 +4,16 @@ import { LOG_URL_TTL_SECONDS, runUrlValid, signedRunQuery, type ExecutedRun } fr
 import type { ServiceContext } from '../context.js';
 import { signingKey } from '../state/state-urls.js';
 import { isExecuted, readableRunRow, toExecutedRun, type Phase } from './run-rows.js';
+import { withExecutors, type WithExecutor } from './run-executors.js';
 
 /** Reads of executed runs: the run, its plan and apply, and their logs behind signed URLs. */
 
-/** The executed run, or null when the run is a recorded one (404 when unreadable). */
-export async function getExecutedRun(ctx: ServiceContext, id: string): Promise<ExecutedRun | null> {
+/** The executed run with where it executed, or null when the run is a recorded one (404 when unreadable). */
+export async function getExecutedRun(ctx: ServiceContext, id: string): Promise<WithExecutor<ExecutedRun> | null> {
   const { row, facts } = await readableRunRow(ctx, ctx.db, id);
-  return isExecuted(row) ? toExecutedRun(ctx, row, facts) : null;
+  if (!isExecuted(row)) return null;
+  const [run] = await withExecutors(ctx.db, [{ run: toExecutedRun(ctx, row, facts), claimedBy: row.claimed_by }]);
+  return run;
 }
 
 /** 404 unless the run (recorded or executed) is readable. */

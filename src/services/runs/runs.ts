@@ -8,6 +8,7 @@ import type { RunsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { isExecuted, newRunColumns, runBase, toExecutedRun } from './run-rows.js';
+import { withExecutors } from './run-executors.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from '../workspaces/workspaces-read.js';
 import { inOrganizationOf } from '../write-scope.js';
@@ -92,8 +93,14 @@ export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: Pag
   const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
-  // A run berth executes is listed with what it executed (its options, phases and counts).
-  const items = rows.map((r) => (isExecuted(r) ? toExecutedRun(ctx, r, facts) : toRun(ctx, r, facts)));
+  // A run berth executes is listed with what it executed (its options, phases and counts) and
+  // where (`executedBy`: the page's agents are named in one query).
+  const executed = await withExecutors(
+    ctx.db,
+    rows.filter(isExecuted).map((r) => ({ run: toExecutedRun(ctx, r, facts), claimedBy: r.claimed_by })),
+  );
+  const byId = new Map(executed.map((r) => [r.id, r]));
+  const items = rows.map((r) => byId.get(r.id) ?? toRun(ctx, r, facts));
   return { items, total: Number(n), page };
 }
 
