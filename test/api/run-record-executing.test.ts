@@ -84,7 +84,7 @@ describe('POST /runs on an executing server: recorded or executed', () => {
     const before = await runIds();
     const withCv = await f.api.post(`${P}/runs`, runBody(f.web, { status: 'applied' }, cv.id), t());
     expect(withCv.status, withCv.text).toBe(422);
-    expect(withCv.body.errors[0].source.pointer).toBe('/data/relationships/configuration-version');
+    expect(withCv.body.errors[0].source.pointer).toBe('/data/relationships/configuration-version/data/id');
     const bad = await f.api.post(`${P}/runs`, runBody(f.web, { status: 'finished-ish' }), t());
     expect(bad.status, bad.text).toBe(422);
     const atOnly = await f.api.post(`${P}/runs`, runBody(f.web, { at: '2026-01-01T00:00:00.000Z' }), t());

@@ -121,7 +121,7 @@ export function runRoutes(): Hono<AppEnv> {
           status: 422,
           title: 'invalid attribute',
           detail: 'A recorded run (with a status report) has no configuration version',
-          pointer: '/data/relationships/configuration-version',
+          pointer: '/data/relationships/configuration-version/data/id',
         },
       ]);
     const executed = !recorded && (cv !== undefined || c.get('ctx').settings.executesRuns === true);
@@ -163,7 +163,10 @@ export function runRoutes(): Hono<AppEnv> {
         },
       ]);
     }
-    const report = recorded ? checkAttributes(reportAttributes, doc.attributes) : null;
+    // A report moves the run; `recorded: true` alone makes a pending recorded run.
+    const report = REPORT_KEYS.some((k) => k in doc.attributes)
+      ? checkAttributes(reportAttributes, doc.attributes)
+      : null;
     const moves = report ? movesOf(report) : [];
     const run = await runs.createRun(c.get('ctx'), {
       workspaceId: ws,
