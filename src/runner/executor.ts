@@ -1,11 +1,12 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
+import { cliWorkspaceName } from '../domain/run-workspace-name.js';
 import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/run-execution.js';
 import { tfvarsFile } from '../domain/variable.js';
 import { LogScrubber } from './log-scrubber.js';
@@ -78,6 +79,8 @@ export class Executor {
   private readonly active = new Set<Promise<void>>();
   /** Working folders kept from a plan to its apply (the saved plan lives there). */
   private readonly kept = new Map<string, string>();
+  /** Per run: terraform's own name for the workspace (TF_WORKSPACE: `terraform.workspace`). */
+  private readonly cliWorkspace = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
   private beatTimer: NodeJS.Timeout | null = null;
   private beating: Promise<void> = Promise.resolve();
@@ -212,6 +215,7 @@ export class Executor {
       } else {
         // The plan's folder: its token ended with the plan, this phase has its own.
         await this.writeCliConfig(claim, dir);
+        await this.nameWorkspace(claim, dir);
         result = await this.apply(claim, dir, log);
       }
     } catch (err) {
@@ -219,6 +223,7 @@ export class Executor {
       result = { outcome: 'errored', errorMessage: 'berth could not execute this run' };
     }
     this.variables.delete(claim.runId);
+    this.cliWorkspace.delete(claim.runId);
     await log.flush();
     const keep = claim.phase === 'plan' && result.outcome === 'finished' && result.hasChanges && !claim.planOnly;
     if (keep && dir) this.kept.set(claim.runId, dir);
@@ -232,7 +237,7 @@ export class Executor {
   private runEnv(claim: ClaimedRun, dir: string): NodeJS.ProcessEnv {
     const env: NodeJS.ProcessEnv = {};
     for (const v of this.variables.get(claim.runId)?.env ?? []) env[v.key] = v.value;
-    return { ...env, ...this.env(dir), TF_WORKSPACE: claim.workspaceName };
+    return { ...env, ...this.env(dir), TF_WORKSPACE: this.workspaceOf(claim) };
   }
 
   /**
@@ -258,6 +263,30 @@ export class Executor {
       TF_CLI_CONFIG_FILE: join(dir, CLI_CONFIG_FILE),
       ...(this.options.caFile ? { SSL_CERT_FILE: this.options.caFile } : {}),
     });
+  }
+
+  /** terraform's name for the run's workspace (cliWorkspaceName), from the configuration's own files. */
+  private async nameWorkspace(claim: ClaimedRun, dir: string): Promise<void> {
+    const cwd = workingDir(claim, dir);
+    const files = (await readdir(cwd).catch(() => [])).filter((f) => f.endsWith('.tf') && f !== OVERRIDE_FILE);
+    const sources = await Promise.all(files.map((f) => readFile(join(cwd, f), 'utf8').catch(() => '')));
+    this.cliWorkspace.set(claim.runId, cliWorkspaceName(claim.workspaceName, sources));
+  }
+
+  private workspaceOf(claim: ClaimedRun): string {
+    return this.cliWorkspace.get(claim.runId) ?? claim.workspaceName;
+  }
+
+  /**
+   * Where the run's state is: the local backend keeps the state of the workspace terraform runs in
+   * (TF_WORKSPACE) in `terraform.tfstate.d/NAME/` (`terraform.tfstate` for `default`).
+   */
+  private statePath(claim: ClaimedRun, dir: string): string {
+    const cwd = workingDir(claim, dir);
+    const name = this.workspaceOf(claim);
+    return name === 'default'
+      ? join(cwd, 'terraform.tfstate')
+      : join(cwd, 'terraform.tfstate.d', name, 'terraform.tfstate');
   }
 
   /** The version of the one terraform binary this executor runs (null: it does not say). */
@@ -329,6 +358,7 @@ export class Executor {
     }
     await rm(join(cwd, '.terraform', 'terraform.tfstate'), { force: true });
     await rm(join(cwd, '.terraform', 'environment'), { force: true });
+    await this.nameWorkspace(claim, dir);
     await writeFile(join(cwd, OVERRIDE_FILE), OVERRIDE);
     // Local state the upload carried is not the workspace's (and would make init offer a migration).
     await rm(join(cwd, 'terraform.tfstate'), { force: true });
@@ -349,8 +379,8 @@ export class Executor {
     // The workspace's state, once init chose the workspace of its name (TF_WORKSPACE): before, init
     // would see it as existing local state and offer to migrate it.
     const state = await this.port.currentState(claim.runId);
-    await mkdir(dirname(statePath(claim, dir)), { recursive: true });
-    if (state) await writeFile(statePath(claim, dir), state);
+    await mkdir(dirname(this.statePath(claim, dir)), { recursive: true });
+    if (state) await writeFile(this.statePath(claim, dir), state);
     return { outcome: 'finished' };
   }
 
@@ -375,11 +405,11 @@ export class Executor {
   }
 
   private async apply(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
-    const before = await readFile(statePath(claim, dir)).catch(() => null);
+    const before = await readFile(this.statePath(claim, dir)).catch(() => null);
     const counts = await this.planCounts(claim, dir);
     const run = await this.terraform(claim, dir, ['apply', '-input=false', '-no-color', PLAN_FILE], log);
     // Whatever happened, a state that changed is recorded: a failed apply may have changed things.
-    const after = await readFile(statePath(claim, dir)).catch(() => null);
+    const after = await readFile(this.statePath(claim, dir)).catch(() => null);
     if (after && (!before || !after.equals(before))) await this.port.storeState(claim.runId, after);
     if (run.stopped) return { outcome: 'canceled' };
     if (run.code !== 0)
@@ -469,18 +499,6 @@ export class Executor {
       });
     });
   }
-}
-
-/**
- * Where the run's state is: terraform runs in the workspace of the workspace's name (TF_WORKSPACE,
- * so that `terraform.workspace` is that name, as on HCP Terraform), whose state the local backend
- * keeps in `terraform.tfstate.d/NAME/` (`terraform.tfstate` for `default`).
- */
-function statePath(claim: ClaimedRun, dir: string): string {
-  const cwd = workingDir(claim, dir);
-  return claim.workspaceName === 'default'
-    ? join(cwd, 'terraform.tfstate')
-    : join(cwd, 'terraform.tfstate.d', claim.workspaceName, 'terraform.tfstate');
 }
 
 /** Where terraform runs: the workspace's working directory within the extracted configuration. */
