@@ -28,6 +28,10 @@ const policy = () => ({
 });
 const report = () => ({ data: { type: 'run-reports', attributes: { status: 'planning' } } });
 const none = undefined;
+const variable = () => ({ data: { type: 'vars', attributes: { key: 'intruder', value: 'x', category: 'terraform' } } });
+const varset = () => ({ data: { type: 'varsets', attributes: { name: 'renamed' } } });
+const ownWorkspace = (_a: SeededOrg, b: SeededOrg) => ({ data: [{ type: 'workspaces', id: b.workspaceId }] });
+const ownProject = (_a: SeededOrg, b: SeededOrg) => ({ data: [{ type: 'projects', id: b.projectId }] });
 /** A well-formed `terraform login` request (test/api/terraform-login.test.ts covers the flow). */
 const loginRequest = (type: string) => ({
   data: {
@@ -370,4 +374,74 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'POST /api/v2/organizations/:org/relationships/data-retention-policy': { expect: 404, body: policy },
   'PATCH /api/v2/organizations/:org/relationships/data-retention-policy': { expect: 404, body: policy },
   'DELETE /api/v2/organizations/:org/relationships/data-retention-policy': { expect: 404 },
+  // Agents (issue 36): tokens and agents of A's pool.
+  'POST /api/v2/agent-pools/:id/authentication-tokens': {
+    expect: 404,
+    body: () => ({ data: { type: 'authentication-tokens', attributes: { description: 'intruder' } } }),
+  },
+  'GET /api/v2/agent-pools/:id/authentication-tokens': { expect: 404 },
+  'GET /api/v2/agent-pools/:id/agents': { expect: 404 },
+  'GET /api/v2/agents/:id': { expect: 404 },
+  // The agent protocol takes agent tokens only: a person's or team's token is refused (401).
+  ...Object.fromEntries(
+    [
+      'POST /api/agent/register',
+      'POST /api/agent/ping',
+      'POST /api/agent/claim',
+      'GET /api/agent/configuration-versions/:id',
+      'POST /api/agent/runs/:id/logs/:phase',
+      'POST /api/agent/runs/:id/finish/:phase',
+      'GET /api/agent/runs/:id/state',
+      'GET /api/agent/runs/:id/variables',
+      'PUT /api/agent/runs/:id/state',
+      'GET /api/agent/runs/:id/stop',
+    ].map((k) => [k, { expect: 'own' }]),
+  ),
+  // Health assessments (hosted edition; a 404 on self-hosted for anyone).
+  'GET /api/v2/assessment-results/:id': { expect: 404 },
+  'GET /api/v2/workspaces/:id/current-assessment-result': { expect: 404 },
+  'GET /api/v2/assessment-results/:id/log-output': { expect: 404 },
+  // Workspace variables (issue 35).
+  'GET /api/v2/workspaces/:id/vars': { expect: 404 },
+  'POST /api/v2/workspaces/:id/vars': { expect: 404, body: variable },
+  'GET /api/v2/workspaces/:workspace_id/vars/:id': { expect: 404 },
+  'PATCH /api/v2/workspaces/:workspace_id/vars/:id': { expect: 404, body: variable },
+  'DELETE /api/v2/workspaces/:workspace_id/vars/:id': { expect: 404 },
+  'GET /api/v2/vars': {
+    expect: 404,
+    query: (a) => `?filter%5Borganization%5D%5Bname%5D=${a.org}&filter%5Bworkspace%5D%5Bname%5D=${a.workspaceName}`,
+  },
+  'POST /api/v2/vars': {
+    expect: 404,
+    body: (a) => ({
+      data: {
+        type: 'vars',
+        attributes: { key: 'intruder', value: 'x', category: 'terraform' },
+        relationships: { workspace: { data: { type: 'workspaces', id: a.workspaceId } } },
+      },
+    }),
+  },
+  'PATCH /api/v2/vars/:id': { expect: 404, body: variable },
+  'DELETE /api/v2/vars/:id': { expect: 404 },
+  // Variable sets (issue 35): A's sets, and B's own workspace put into A's set.
+  'POST /api/v2/organizations/:org/varsets': {
+    expect: 404,
+    body: () => ({ data: { type: 'varsets', attributes: { name: 'intruder' } } }),
+  },
+  'GET /api/v2/organizations/:org/varsets': { expect: 404 },
+  'GET /api/v2/projects/:id/varsets': { expect: 404 },
+  'GET /api/v2/workspaces/:id/varsets': { expect: 404 },
+  'GET /api/v2/varsets/:id': { expect: 404 },
+  'PATCH /api/v2/varsets/:id': { expect: 404, body: varset },
+  'PUT /api/v2/varsets/:id': { expect: 404, body: varset },
+  'DELETE /api/v2/varsets/:id': { expect: 404 },
+  'POST /api/v2/varsets/:id/relationships/workspaces': { expect: 404, body: ownWorkspace },
+  'DELETE /api/v2/varsets/:id/relationships/workspaces': { expect: 404, body: ownWorkspace },
+  'POST /api/v2/varsets/:id/relationships/projects': { expect: 404, body: ownProject },
+  'DELETE /api/v2/varsets/:id/relationships/projects': { expect: 404, body: ownProject },
+  'GET /api/v2/varsets/:id/relationships/vars': { expect: 404 },
+  'POST /api/v2/varsets/:id/relationships/vars': { expect: 404, body: variable },
+  'GET /api/v2/varsets/:id/relationships/vars/:var': { expect: 404 },
+  'PATCH /api/v2/varsets/:id/relationships/vars/:var': { expect: 404, body: variable },
+  'DELETE /api/v2/varsets/:id/relationships/vars/:var': { expect: 404 },
 };

@@ -63,7 +63,7 @@ export function realParam(param: { name: string; before: string; path?: string }
     'authentication-tokens': s.userTokenId,
     'organization-memberships': s.membershipId,
     users: s.ownerUserId,
-    vars: param.path?.startsWith('/varsets/') ? s.varsetVariableId : s.variableId,
+    vars: param.path?.includes('/varsets/') ? s.varsetVariableId : s.variableId,
     varsets: s.varsetId,
     agents: s.agentId,
     // Assessment results exist on the hosted edition only: any well-formed id (a 404 here).
