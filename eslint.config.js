@@ -39,21 +39,32 @@ const layer = (...patterns) => ({
 const layers = {
   domain: layer(
     { regex: io, message: `src/domain does no I/O (${see}).` },
-    folders('domain', 'store', 'services', 'api', 'cli', 'client', 'commands', 'console'),
+    folders('domain', 'store', 'services', 'api', 'cli', 'client', 'commands', 'console', 'runner', 'scheduler'),
   ),
-  store: layer(folders('store', 'services', 'api', 'cli', 'client', 'commands', 'console')),
-  services: layer(folders('services', 'api', 'cli', 'client', 'commands', 'console'), {
+  store: layer(folders('store', 'services', 'api', 'cli', 'client', 'commands', 'console', 'runner', 'scheduler')),
+  services: layer(folders('services', 'api', 'cli', 'client', 'commands', 'console', 'runner', 'scheduler'), {
     regex: String.raw`^(hono|@hono\/.*)(\/.*)?$`,
     message: `src/services knows no HTTP (${see}).`,
   }),
-  api: layer(folders('api', 'cli', 'client', 'commands', 'console'), {
-    regex: String.raw`^\.\.?\/(.*\/)?store\/(?!(transaction|database-errors)\.js$)`,
-    allowTypeImports: true,
-    message: `src/api imports from src/store only types, store/transaction.js and store/database-errors.js (${see}).`,
-  }),
+  api: layer(
+    folders('api', 'cli', 'client', 'commands', 'console', 'scheduler'),
+    {
+      regex: String.raw`^\.\.?\/(.*\/)?store\/(?!(transaction|database-errors)\.js$)`,
+      allowTypeImports: true,
+      message: `src/api imports from src/store only types, store/transaction.js and store/database-errors.js (${see}).`,
+    },
+    {
+      regex: String.raw`^\.\.?\/(.*\/)?runner\/(?!wake\.js$)`,
+      message: `src/api imports of src/runner only wake.js, its signals (${see}).`,
+    },
+  ),
   // src/api/serve.ts is the composition root of `berth serve`: it opens the store for the app.
   apiServe: layer(folders('api', 'cli', 'client', 'commands', 'console')),
-  client: layer(folders('client', 'services', 'store', 'commands', 'api', 'cli', 'console')),
+  client: layer(folders('client', 'services', 'store', 'commands', 'api', 'cli', 'console', 'runner', 'scheduler')),
+  // src/runner (the executor, serve's and berth agent's) and src/scheduler reach berth through
+  // services (or, in an agent, over HTTP), never through the app or the CLI.
+  runner: layer(folders('runner', 'api', 'cli', 'client', 'commands', 'console', 'scheduler')),
+  scheduler: layer(folders('scheduler', 'api', 'cli', 'client', 'commands', 'console', 'runner')),
   cli: layer(folders('cli', 'services', 'console')),
   // src/cli/local.ts is the composition root of local mode: it opens the store, loads its settings, builds the app.
   cliLocal: layer(folders('cli', 'console')),
@@ -137,6 +148,8 @@ export default defineConfig(
   { files: ['src/store/**/*.ts'], rules: layers.store },
   { files: ['src/services/**/*.ts'], rules: layers.services },
   { files: ['src/api/**/*.ts'], rules: layers.api },
+  { files: ['src/runner/**/*.ts'], rules: layers.runner },
+  { files: ['src/scheduler/**/*.ts'], rules: layers.scheduler },
   { files: ['src/api/serve.ts'], rules: layers.apiServe },
   { files: ['src/client/**/*.ts'], rules: layers.client },
   { files: ['src/cli/**/*.ts'], rules: layers.cli },

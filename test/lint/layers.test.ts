@@ -88,6 +88,16 @@ const FORBIDDEN: [string, Kind, string][] = [
   ['src/cli/local.ts', 'await import', '../console/app.js'],
   ['src/commands/thing.ts', 'import', '../console/app.js'],
   ['src/domain/rule.ts', 'import', '../console/app.js'],
+  // The executor and the scheduler reach berth through services, never the app or the CLI.
+  ['src/runner/thing.ts', 'import', '../api/app.js'],
+  ['src/runner/thing.ts', 'import', '../cli/output.js'],
+  ['src/runner/thing.ts', 'import', '../client/client.js'],
+  ['src/scheduler/thing.ts', 'import', '../api/app.js'],
+  ['src/scheduler/thing.ts', 'import', '../runner/executor.js'],
+  ['src/services/thing.ts', 'import', '../runner/port.js'],
+  ['src/domain/rule.ts', 'import', '../runner/port.js'],
+  ['src/api/thing.ts', 'import', '../runner/executor.js'],
+  ['src/api/thing.ts', 'import', '../scheduler/scheduler.js'],
 ];
 
 /** [file, how, module]: an import its layer allows (the exceptions above stay exceptions). */
@@ -114,6 +124,12 @@ const ALLOWED: [string, Kind, string][] = [
   ['src/console/thing.ts', 'import', 'preact/hooks'],
   ['src/console/pages/thing.tsx', 'import', '../api.js'],
   ['src/console/thing.ts', 'import type', '../domain/workspace.js'],
+  ['src/runner/thing.ts', 'import', '../services/runs/run-claim.js'],
+  ['src/scheduler/thing.ts', 'import', '../store/transaction.js'],
+  ['src/api/thing.ts', 'import', '../runner/wake.js'],
+  ['src/api/serve.ts', 'await import', '../runner/executor.js'],
+  ['src/api/serve.ts', 'await import', '../scheduler/scheduler.js'],
+  ['src/commands/thing.ts', 'await import', '../runner/agent.js'],
 ];
 
 describe('the layer rules of docs/architecture.md (eslint.config.js)', () => {
