@@ -9,20 +9,30 @@ export function useDebouncedField(outside: string, onSettled: (value: string) =>
   const timer = useRef<number | undefined>(undefined);
   const latest = useRef(onSettled);
   latest.current = onSettled;
+  // What was typed and not settled yet: read by `flush`, which may run before the render that
+  // typing asked for (Enter pressed at once after the text), so never from `value` of a render.
+  const typed = useRef<string | null>(null);
   useEffect(() => {
     window.clearTimeout(timer.current);
+    typed.current = null;
     setValue(outside);
   }, [outside]);
   useEffect(() => () => window.clearTimeout(timer.current), []);
   const onInput = (next: string) => {
     setValue(next);
+    typed.current = next;
     window.clearTimeout(timer.current);
-    timer.current = window.setTimeout(() => latest.current(next), ms);
+    timer.current = window.setTimeout(() => {
+      typed.current = null;
+      latest.current(next);
+    }, ms);
   };
   /** Settles at once (Enter). */
   const flush = () => {
     window.clearTimeout(timer.current);
-    if (value !== outside) latest.current(value);
+    const next = typed.current;
+    typed.current = null;
+    if (next !== null && next !== outside) latest.current(next);
   };
   return { value, onInput, flush };
 }
