@@ -15,6 +15,7 @@ import type { WorkspaceRef } from '../workspaces/workspaces-read.js';
 import { inOrganizationOf, inWorkspaceOrganization } from '../write-scope.js';
 import { variableForAccess, workspaceForVariables } from './variable-access.js';
 import { fieldsOf, toVariable } from './variables.js';
+import { variableColumns } from './variable-columns.js';
 
 /**
  * Creating, changing and deleting workspace variables: each one write transaction, checked
@@ -49,12 +50,7 @@ export async function createVariable(ctx: ServiceContext, ref: WorkspaceRef, inp
       .values({
         id,
         workspace_id: ws.id,
-        key: next.key,
-        value: next.value,
-        description: next.description,
-        category: next.category,
-        hcl: next.hcl ? 1 : 0,
-        sensitive: next.sensitive ? 1 : 0,
+        ...variableColumns(next),
         version_id: newVersionId(),
         created_at: now,
         updated_at: now,
@@ -85,12 +81,7 @@ export async function updateVariable(
     await tx
       .updateTable('workspace_variables')
       .set({
-        key: next.key,
-        value: next.value,
-        description: next.description,
-        category: next.category,
-        hcl: next.hcl ? 1 : 0,
-        sensitive: next.sensitive ? 1 : 0,
+        ...variableColumns(next),
         version_id: newVersionId(),
         updated_at: ctx.clock.now().toISOString(),
       })

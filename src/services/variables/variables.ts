@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Variable, VariableCategory, VariableFields } from '../../domain/variable.js';
 import type { WorkspaceVariablesTable } from '../../store/schema.js';
+import { shownVariable } from './variable-columns.js';
 
 /**
  * Workspace variables, what the other files of this folder share: the row and the domain
@@ -19,18 +20,12 @@ export interface VariableOwner {
 
 /** The variable of a row, its value withheld when sensitive (the API never answers it). */
 export function toVariable(row: VariableRow, ws: VariableOwner): Variable {
-  const sensitive = row.sensitive === 1;
   return {
     id: row.id,
     workspaceId: row.workspace_id,
     workspaceName: ws.name,
     organizationName: ws.org_name,
-    key: row.key,
-    value: sensitive ? null : row.value,
-    description: row.description,
-    category: row.category as VariableCategory,
-    hcl: row.hcl === 1,
-    sensitive,
+    ...shownVariable(row),
     versionId: row.version_id,
     createdAt: row.created_at,
     updatedAt: row.updated_at,

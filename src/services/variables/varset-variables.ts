@@ -8,21 +8,16 @@ import { readTransaction, writeTransaction, type Tx } from '../../store/transact
 import type { ServiceContext } from '../context.js';
 import { inOrganizationOf } from '../write-scope.js';
 import { manageableVarset, readableVarset } from './varsets-read.js';
+import { shownVariable, variableColumns } from './variable-columns.js';
 
 type Row = Selectable<VarsetVariablesTable>;
 
 /** A stored variable as the API may show it: a sensitive value never leaves. */
 export function toVariable(r: Row): VarsetVariable {
-  const sensitive = r.sensitive === 1;
   return {
     id: r.id,
     varsetId: r.varset_id,
-    key: r.key,
-    value: sensitive ? null : r.value,
-    description: r.description,
-    category: r.category as VariableCategory,
-    hcl: r.hcl === 1,
-    sensitive,
+    ...shownVariable(r),
     createdAt: r.created_at,
   };
 }
@@ -142,12 +137,7 @@ export async function updateVarsetVariable(
     await tx
       .updateTable('varset_variables')
       .set({
-        key: next.key,
-        value: next.value,
-        description: next.description,
-        category: next.category,
-        hcl: next.hcl ? 1 : 0,
-        sensitive: next.sensitive ? 1 : 0,
+        ...variableColumns(next),
       })
       .where('id', '=', id)
       .execute();
