@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Remote execution (`berth serve --execute-runs`, experimental), with the real Terraform CLI on
+// Remote execution (`berth serve`, which executes runs when it finds terraform), with the real Terraform CLI on
 // the PATH (or BERTH_BENCH_TERRAFORM):
 //   (a) run created -> planning started (the run's own status timestamps), p50 and p99, with RUNS
 //       runs queued at once across as many workspaces (through the API: a configuration version,

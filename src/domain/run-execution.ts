@@ -3,7 +3,7 @@ import { LOCKING_STATUSES, type Run, type RunStatus } from './run.js';
 import { signedUntilValid } from './state-url.js';
 
 /**
- * Runs that berth executes itself (`berth serve --execute-runs`, experimental; issue 34): the
+ * Runs that berth executes itself (`berth serve` with a terraform binary, or `berth agent`; issue 34): the
  * configuration versions they plan, their plan and apply phases, their logs and the signed URLs
  * that upload a configuration and read a log. Pure: no I/O.
  */

@@ -14,7 +14,7 @@ import type { ClaimedRun, EffectiveVariables, Phase, PhaseResult, RunnerPort } f
 import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
 
 /**
- * The executor of `berth serve --execute-runs` (experimental): claims queued plans and applies
+ * The executor of `berth serve` (when it has a terraform binary) and of `berth agent`: claims queued plans and applies
  * through its port, at most `concurrency` at once, and runs `terraform init`, `plan` and `apply`
  * as child processes in a fresh temporary folder holding the configuration, with a clean
  * environment, a time limit, and cancellation (SIGINT, then SIGKILL after a grace period). Output
