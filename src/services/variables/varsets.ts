@@ -250,6 +250,34 @@ export async function listOrganizationVarsets(
   });
 }
 
+/**
+ * The sets of an organization that reach a project's workspaces (global, or applied to the
+ * project) and, given one, a workspace (also those applied to it).
+ */
+function setsReaching(tx: Tx, organizationId: string, projectId: string, workspaceId?: string) {
+  return selectVarsets(tx)
+    .where('varsets.organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb('varsets.global', '=', 1),
+        eb(
+          'varsets.id',
+          'in',
+          eb.selectFrom('varset_projects').select('varset_id').where('project_id', '=', projectId),
+        ),
+        ...(workspaceId === undefined
+          ? []
+          : [
+              eb(
+                'varsets.id',
+                'in',
+                eb.selectFrom('varset_workspaces').select('varset_id').where('workspace_id', '=', workspaceId),
+              ),
+            ]),
+      ]),
+    );
+}
+
 /** The sets that apply to a project's workspaces through it: the project's and the global ones. */
 export async function listProjectVarsets(
   ctx: ServiceContext,
@@ -269,19 +297,7 @@ export async function listProjectVarsets(
     if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
     const scope = variableReadScope(ctx.actor, facts);
     if (scope !== 'all' && !scope.projectIds.includes(projectId)) throw notAuthorized('read variables');
-    const base = selectVarsets(tx)
-      .where('varsets.organization_id', '=', project.organization_id)
-      .where((eb) =>
-        eb.or([
-          eb('varsets.global', '=', 1),
-          eb(
-            'varsets.id',
-            'in',
-            eb.selectFrom('varset_projects').select('varset_id').where('project_id', '=', projectId),
-          ),
-        ]),
-      );
-    return pageOfSets(tx, base, page, q);
+    return pageOfSets(tx, setsReaching(tx, project.organization_id, projectId), page, q);
   });
 }
 
@@ -295,23 +311,6 @@ export async function listWorkspaceVarsets(
   return readTransaction(ctx.db, async (tx) => {
     const { row, facts } = await readableWorkspace(ctx, { id: workspaceId }, tx);
     if (!can(ctx.actor, 'workspace:read-variables', facts)) throw notAuthorized('read variables');
-    const base = selectVarsets(tx)
-      .where('varsets.organization_id', '=', row.organization_id)
-      .where((eb) =>
-        eb.or([
-          eb('varsets.global', '=', 1),
-          eb(
-            'varsets.id',
-            'in',
-            eb.selectFrom('varset_projects').select('varset_id').where('project_id', '=', row.project_id),
-          ),
-          eb(
-            'varsets.id',
-            'in',
-            eb.selectFrom('varset_workspaces').select('varset_id').where('workspace_id', '=', row.id),
-          ),
-        ]),
-      );
-    return pageOfSets(tx, base, page, q);
+    return pageOfSets(tx, setsReaching(tx, row.organization_id, row.project_id, row.id), page, q);
   });
 }
