@@ -14,12 +14,31 @@ describe('sendLargeResource (a long included list rendered a slice at a time)', 
   app.get('/large', (c) => sendLargeResource(c, data, included));
   app.get('/whole', (c) => sendResource(c, data, { included }));
   app.get('/large-none', (c) => sendLargeResource(c, data, []));
+  // The same resources made on demand, in uneven slices (one of them empty).
+  app.get('/large-lazy', (c) =>
+    sendLargeResource(
+      c,
+      data,
+      (async function* () {
+        for (const [from, to] of [
+          [0, 7],
+          [7, 7],
+          [7, 180],
+          [180, 250],
+        ]) {
+          await Promise.resolve();
+          yield included.slice(from, to);
+        }
+      })(),
+    ),
+  );
   app.get('/whole-none', (c) => sendResource(c, data, { included: [] }));
 
   it('answers the very text sendResource answers, with the same headers', async () => {
     for (const [large, whole] of [
       ['/large', '/whole'],
       ['/large-none', '/whole-none'],
+      ['/large-lazy', '/whole'],
     ]) {
       const a = await app.request(large);
       const b = await app.request(whole);

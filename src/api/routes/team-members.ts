@@ -1,9 +1,9 @@
 import { Hono, type Context } from 'hono';
 import type { Team } from '../../domain/team.js';
-import { relationshipIds } from '../../domain/organization-membership.js';
+import { relationshipIds, type OrganizationMembership } from '../../domain/organization-membership.js';
 import { changeTeamMembers, teamMemberDetails, type MemberRefs } from '../../services/teams/team-members.js';
 import { readJson } from '../body.js';
-import { sendLargeResource } from '../documents.js';
+import { sendLargeResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf } from '../query.js';
 import { serializeMembership } from '../serializers/organization-membership.js';
@@ -25,10 +25,16 @@ export async function sendTeamWithMembers(c: Context<AppEnv>, team: Team): Promi
     ...doc.relationships,
     'organization-memberships': { data: details.membershipIds.map((id) => ({ id, type: 'organization-memberships' })) },
   };
-  return sendLargeResource(c, doc, [
-    ...details.users.map(serializeUser),
-    ...details.memberships.map(serializeMembership),
-  ]);
+  return sendLargeResource(c, doc, includedMembers(details.users.map(serializeUser), details.memberships));
+}
+
+/** The users, then the memberships a slice at a time, serialized as they come. */
+async function* includedMembers(
+  users: ResourceObject[],
+  memberships: AsyncIterable<OrganizationMembership[]>,
+): AsyncIterable<ResourceObject[]> {
+  for (let start = 0; start < users.length; start += 100) yield users.slice(start, start + 100);
+  for await (const slice of memberships) yield slice.map(serializeMembership);
 }
 
 /**

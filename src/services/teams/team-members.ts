@@ -156,29 +156,43 @@ export async function teamMembershipIds(db: Tx, teamId: string): Promise<string[
 
 /**
  * What a team document relates and may include about its members: the membership ids of its
- * members (active, then invited), and, when asked, the users and the memberships themselves.
+ * members (active, then invited), the users when asked, and, when asked, the memberships
+ * themselves: read a slice at a time as they are consumed (`memberships()`), so that a large
+ * team's document is rendered slice by slice and never holds all of its memberships at once.
  * The caller has already been allowed to see the team.
  */
 export async function teamMemberDetails(
   ctx: ServiceContext,
   team: { id: string; userIds: string[] },
   include: { users: boolean; memberships: boolean },
-): Promise<{ membershipIds: string[]; users: User[]; memberships: OrganizationMembership[] }> {
+): Promise<{ membershipIds: string[]; users: User[]; memberships: AsyncIterable<OrganizationMembership[]> }> {
   const membershipIds = await teamMembershipIds(ctx.db, team.id);
   const users = include.users && team.userIds.length > 0 ? await usersByIds(ctx.db, team.userIds) : [];
-  const memberships: OrganizationMembership[] = [];
-  if (include.memberships) {
-    // Up to 1,000 members, each in up to 1,000 teams: read in slices, giving the event loop a
-    // turn between two, so that one large team's document never holds up every other request.
-    for (let start = 0; start < membershipIds.length; start += MEMBERSHIPS_PER_SLICE) {
-      if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-      const slice = membershipIds.slice(start, start + MEMBERSHIPS_PER_SLICE);
-      const rows = await membershipRows(ctx.db).where('m.id', 'in', slice).execute();
-      memberships.push(...(await toMemberships(ctx.db, rows, ctx.actor)));
-    }
-  }
-  return { membershipIds, users, memberships };
+  return { membershipIds, users, memberships: include.memberships ? membershipSlices(ctx, membershipIds) : none() };
 }
+
+/**
+ * Up to 1,000 members, each in up to 1,000 teams: read in slices, giving the event loop a turn
+ * between two, so that one large team's document never holds up every other request (issue 32,
+ * item 2).
+ */
+async function* membershipSlices(ctx: ServiceContext, ids: string[]): AsyncIterable<OrganizationMembership[]> {
+  for (let start = 0; start < ids.length; start += MEMBERSHIPS_PER_SLICE) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const rows = await membershipRows(ctx.db)
+      .where('m.id', 'in', ids.slice(start, start + MEMBERSHIPS_PER_SLICE))
+      .execute();
+    // In the order of `ids`, which the rows need not follow.
+    const order = new Map(rows.map((r) => [r.id, r]));
+    yield await toMemberships(
+      ctx.db,
+      ids.slice(start, start + MEMBERSHIPS_PER_SLICE).flatMap((id) => order.get(id) ?? []),
+      ctx.actor,
+    );
+  }
+}
+
+async function* none(): AsyncIterable<OrganizationMembership[]> {}
 
 /** Memberships read at once for a team's `include=organization-memberships` (about 10 ms a slice). */
 const MEMBERSHIPS_PER_SLICE = 100;
