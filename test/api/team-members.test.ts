@@ -86,6 +86,13 @@ describe('team members', () => {
       [`organization-memberships:${maxMembership}`, `users:${max.userId}`].sort(),
     );
     expect(res.body.included.find((r: any) => r.type === 'users').attributes.username).toBe('max');
+    // Another member's public face only: no email, no account settings; max sees his own whole.
+    const seenByOlga = res.body.included.find((r: any) => r.type === 'users').attributes;
+    expect(seenByOlga.email).toBeUndefined();
+    expect(seenByOlga['is-site-admin']).toBeUndefined();
+    const seenByMax = await api.get(`${P}/teams/${team}?include=users`, { token: max.token });
+    expect(seenByMax.status).toBe(200);
+    expect(seenByMax.body.included.find((r: any) => r.id === max.userId).attributes.email).toBe('max@example.com');
 
     const globexMembership = (await api.get(`${P}/organizations/globex/organization-memberships`)).body.data[0].id;
     const foreign = await api.post(

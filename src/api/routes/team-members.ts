@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { Team } from '../../domain/team.js';
 import { relationshipIds, type OrganizationMembership } from '../../domain/organization-membership.js';
+import { seesUserDetails } from '../../services/identity/users.js';
 import { changeTeamMembers, teamMemberDetails, type MemberRefs } from '../../services/teams/team-members.js';
 import { readJson } from '../body.js';
 import { sendLargeResource, type ResourceObject } from '../documents.js';
@@ -8,7 +9,7 @@ import type { AppEnv } from '../env.js';
 import { includesOf } from '../query.js';
 import { serializeMembership } from '../serializers/organization-membership.js';
 import { serializeTeam } from '../serializers/team.js';
-import { serializeUser } from '../serializers/user.js';
+import { serializeUserView } from '../serializers/user.js';
 
 /**
  * A team document with its members: `relationships.organization-memberships`, and
@@ -25,7 +26,16 @@ export async function sendTeamWithMembers(c: Context<AppEnv>, team: Team): Promi
     ...doc.relationships,
     'organization-memberships': { data: details.membershipIds.map((id) => ({ id, type: 'organization-memberships' })) },
   };
-  return sendLargeResource(c, doc, includedMembers(details.users.map(serializeUser), details.memberships));
+  return sendLargeResource(
+    c,
+    doc,
+    includedMembers(
+      // Whole to themselves and site administrators; to anyone else their public face, as in
+      // every other list of users (HCP Terraform shows a user's email only to that user).
+      details.users.map((user) => serializeUserView({ user, details: seesUserDetails(c.get('ctx'), user.id) })),
+      details.memberships,
+    ),
+  );
 }
 
 /** The users, then the memberships a slice at a time, serialized as they come. */
