@@ -6,6 +6,7 @@ import {
   type OrganizationMembership,
 } from '../../domain/organization-membership.js';
 import { PENDING_USERNAME_LIKE } from '../../domain/user.js';
+import { readRows } from '../../store/direct-reads.js';
 import type { Tx } from '../../store/transaction.js';
 
 /** Low-level reads and writes of organization memberships, shared by the services that need them. */
@@ -69,37 +70,65 @@ export async function teamIdsOf(db: Tx, rows: MembershipRow[]): Promise<Map<stri
   return out;
 }
 
+/**
+ * The teams of a slice of memberships, in three index-only reads: the (member, team) pairs of the
+ * active members and of the invitations, then the names and organizations of those teams, the
+ * order by name made here. The one join ordered by team name it replaces made SQLite go through
+ * every team of the instance for each slice (2.3 ms a slice of 25 memberships in 100 teams, against
+ * 0.9 ms).
+ */
 async function readTeamIds(db: Tx, rows: MembershipRow[], out: Map<string, string[]>): Promise<void> {
+  const pairs: { membership: MembershipRow; teamId: string }[] = [];
   const active = rows.filter((r) => r.status === 'active');
-  const invited = rows.filter((r) => r.status !== 'active');
   if (active.length > 0) {
-    const byMember = new Map(active.map((r) => [`${r.organization_id}\u0000${r.user_id}`, r.id]));
-    const found = await db
-      .selectFrom('team_members')
-      .innerJoin('teams', 'teams.id', 'team_members.team_id')
-      .select(['teams.id', 'teams.organization_id', 'team_members.user_id'])
-      .where('team_members.user_id', 'in', [...new Set(active.map((r) => r.user_id))])
-      .where('teams.organization_id', 'in', [...new Set(active.map((r) => r.organization_id))])
-      .orderBy('teams.name')
-      .execute();
-    for (const t of found) {
-      const id = byMember.get(`${t.organization_id}\u0000${t.user_id}`);
-      if (id) out.get(id)!.push(t.id);
-    }
+    // A user's memberships in several organizations (a caller's own memberships) share its teams' rows.
+    const byUser = new Map<string, MembershipRow[]>();
+    for (const r of active) byUser.set(r.user_id, [...(byUser.get(r.user_id) ?? []), r]);
+    const found = await readRows(
+      db,
+      db
+        .selectFrom('team_members')
+        .select(['team_id', 'user_id'])
+        .where('user_id', 'in', [...byUser.keys()]),
+    );
+    for (const f of found) for (const m of byUser.get(f.user_id)!) pairs.push({ membership: m, teamId: f.team_id });
   }
-  if (invited.length > 0) {
-    const found = await db
-      .selectFrom('invited_team_members')
-      .innerJoin('teams', 'teams.id', 'invited_team_members.team_id')
-      .select(['invited_team_members.membership_id', 'teams.id'])
-      .where(
-        'invited_team_members.membership_id',
-        'in',
-        invited.map((r) => r.id),
+  const invited = new Map(rows.filter((r) => r.status !== 'active').map((r) => [r.id, r]));
+  if (invited.size > 0) {
+    const found = await readRows(
+      db,
+      db
+        .selectFrom('invited_team_members')
+        .select(['membership_id', 'team_id'])
+        .where('membership_id', 'in', [...invited.keys()]),
+    );
+    for (const f of found) pairs.push({ membership: invited.get(f.membership_id)!, teamId: f.team_id });
+  }
+  if (pairs.length === 0) return;
+  const teams = new Map(
+    (
+      await readRows(
+        db,
+        db
+          .selectFrom('teams')
+          .select(['id', 'name', 'organization_id'])
+          .where('id', 'in', [...new Set(pairs.map((p) => p.teamId))]),
       )
-      .orderBy('teams.name')
-      .execute();
-    for (const t of found) out.get(t.membership_id)?.push(t.id);
+    ).map((t) => [t.id, t]),
+  );
+  const named = new Map<string, { id: string; name: string }[]>();
+  for (const { membership, teamId } of pairs) {
+    const team = teams.get(teamId);
+    // Only the teams of the membership's own organization.
+    if (!team || team.organization_id !== membership.organization_id) continue;
+    let list = named.get(membership.id);
+    if (!list) named.set(membership.id, (list = []));
+    list.push(team);
+  }
+  for (const [id, list] of named) {
+    // By name, as SQLite orders text (code unit by code unit); names are unique in an organization.
+    list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    out.get(id)!.push(...list.map((t) => t.id));
   }
 }
 
