@@ -101,6 +101,18 @@ export function workspaceVariables(client: BerthClient, workspaceId: string): Va
   return new VariableCollection(client, `${workspacePath({ id: workspaceId })}/vars`);
 }
 
+/**
+ * The variables that apply to a workspace after precedence (`/workspaces/:id/all-vars`): its own
+ * (with a `configurable` relationship) and its sets' (with a `varset` relationship).
+ */
+export function workspaceAllVariables(
+  client: BerthClient,
+  workspaceId: string,
+  options: ListAllOptions = {},
+): Promise<Resource<VariableAttributes>[]> {
+  return client.listAll<VariableAttributes>(`${workspacePath({ id: workspaceId })}/all-vars`, {}, options);
+}
+
 /** A variable set's variables (`/varsets/:id/relationships/vars`). */
 export function varsetVariables(client: BerthClient, varsetId: string): VariableCollection {
   return new VariableCollection(client, `/varsets/${encodeURIComponent(varsetId)}/relationships/vars`);

@@ -46,6 +46,15 @@ export const VARSET_NAME_TAKEN = 'Name has already been taken';
 export const VARSET_KEY_TAKEN = 'the variable set already has a variable with this key and category';
 export type { VariableInput };
 
+/**
+ * Two global sets may not hold the same key of one category (HCP Terraform's rule, so that global
+ * sets never conflict). Names the key and the other set, never a value.
+ */
+export function globalKeyTakenDetail(key: string, category: string, otherSet: string): string {
+  const kind = category === 'env' ? 'an environment' : 'a Terraform';
+  return `the global variable set "${otherSet}" already has ${kind} variable with key "${key}": two global variable sets may not hold the same key`;
+}
+
 export interface VarsetInput {
   name?: string;
   description?: string;

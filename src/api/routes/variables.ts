@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { invalid } from '../../domain/errors.js';
 import { parseVariableAttributes } from '../../domain/variable.js';
+import { listAllVariables } from '../../services/variables/all-variables.js';
 import { getVariable, listVariables, listVariablesByNames } from '../../services/variables/variables-read.js';
 import { createVariable, deleteVariable, updateVariable } from '../../services/variables/variables-write.js';
 import type { WorkspaceRef } from '../../services/workspaces/workspaces-read.js';
@@ -9,6 +10,7 @@ import { sendList, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { queryParam } from '../query.js';
 import { serializeVariable } from '../serializers/variable.js';
+import { serializeVarsetVariable } from '../serializers/varset.js';
 
 /**
  * The workspace of an older `POST /vars`: its `workspace` (or `configurable`) relationship, or
@@ -38,6 +40,16 @@ export function variableRoutes(): Hono<AppEnv> {
 
   r.get('/workspaces/:id/vars', async (c) =>
     sendList(c, (await listVariables(c.get('ctx'), { id: c.req.param('id') })).map(serializeVariable)),
+  );
+  // The variables that apply after precedence: the workspace's as `vars` with `configurable`,
+  // a set's as `vars` with `varset` (each resource as its own endpoints answer it).
+  r.get('/workspaces/:id/all-vars', async (c) =>
+    sendList(
+      c,
+      (await listAllVariables(c.get('ctx'), c.req.param('id'))).map((a) =>
+        a.source === 'workspace' ? serializeVariable(a.variable) : serializeVarsetVariable(a.variable),
+      ),
+    ),
   );
   r.post('/workspaces/:id/vars', async (c) => {
     const input = parseVariableAttributes((await readResource(c, 'vars')).attributes, 'create');

@@ -19,6 +19,30 @@ export function variableTable(vars: Resource<VariableAttributes>[]): string {
   ]);
 }
 
+/**
+ * The variables that apply to a workspace (`var list --effective`), each with where its value comes
+ * from: the workspace, or a variable set by name (`sets`: id to name and priority).
+ */
+export function effectiveVariableTable(
+  vars: Resource<VariableAttributes>[],
+  sets: Map<string, { name: string; priority: boolean }>,
+): string {
+  const source = (v: Resource<VariableAttributes>) => {
+    const data = v.relationships?.varset?.data;
+    const id = data && !Array.isArray(data) ? data.id : undefined;
+    if (id === undefined) return 'workspace';
+    const set = sets.get(id);
+    if (!set) return `variable set ${id}`;
+    return `variable set ${set.name}${set.priority ? ' (priority)' : ''}`;
+  };
+  return renderTable(vars, [
+    { header: 'KEY', value: (v) => v.attributes.key },
+    { header: 'VALUE', value: (v) => shownValue(v.attributes) },
+    { header: 'CATEGORY', value: (v) => v.attributes.category },
+    { header: 'SOURCE', value: source },
+  ]);
+}
+
 export function varsetTable(sets: Resource<VarsetAttributes>[]): string {
   return renderTable(sets, [
     { header: 'NAME', value: (s) => s.attributes.name },

@@ -1,6 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { RunVariable } from '../../domain/run-execution.js';
-import { resolveVariables, type SourceVariable, type VariableCategory } from '../../domain/variable-precedence.js';
+import {
+  resolveVariables,
+  type ResolvedVariables,
+  type SourceVariable,
+  type VariableCategory,
+} from '../../domain/variable-precedence.js';
 import type { RunEnvVariable, RunTerraformVariable } from '../../domain/variable.js';
 import type { DB } from '../../store/schema.js';
 import { appliedVarsets } from './varsets-applied.js';
@@ -30,6 +35,25 @@ export async function effectiveVariables(
   workspaceId: string,
   runVariables: RunVariable[] = [],
 ): Promise<EffectiveVariables> {
+  const resolved = await resolvedVariables(db, workspaceId, runVariables);
+  return {
+    terraform: resolved.terraform.map(({ key, value, hcl, sensitive }) => ({ key, value, hcl, sensitive })),
+    env: resolved.env.map(({ key, value, sensitive }) => ({ key, value, sensitive })),
+    runVariables: resolved.runVariables,
+    overriddenRunVariables: resolved.overriddenRunVariables,
+  };
+}
+
+/**
+ * Each key of each category of the workspace, with the value HCP Terraform's precedence gives it
+ * and where that value comes from (the workspace or a set), values included: what a run is given
+ * (effectiveVariables) and what `GET /workspaces/:id/all-vars` shows (all-variables.ts).
+ */
+export async function resolvedVariables(
+  db: Kysely<DB>,
+  workspaceId: string,
+  runVariables: RunVariable[] = [],
+): Promise<ResolvedVariables> {
   const own = await workspaceOwnVariables(db, workspaceId);
   const workspace: SourceVariable[] = own.map((v) => ({
     key: v.key,
@@ -38,13 +62,7 @@ export async function effectiveVariables(
     hcl: v.hcl === 1,
     sensitive: v.sensitive === 1,
   }));
-  const resolved = resolveVariables({ workspace, sets: await appliedVarsets(db, workspaceId), runVariables });
-  return {
-    terraform: resolved.terraform.map(({ key, value, hcl, sensitive }) => ({ key, value, hcl, sensitive })),
-    env: resolved.env.map(({ key, value, sensitive }) => ({ key, value, sensitive })),
-    runVariables: resolved.runVariables,
-    overriddenRunVariables: resolved.overriddenRunVariables,
-  };
+  return resolveVariables({ workspace, sets: await appliedVarsets(db, workspaceId), runVariables });
 }
 
 /** The workspace's own variables. */

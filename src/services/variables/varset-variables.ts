@@ -7,6 +7,7 @@ import type { VarsetVariablesTable } from '../../store/schema.js';
 import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { inOrganizationOf } from '../write-scope.js';
+import { refuseGlobalKeyClash } from './varset-global-keys.js';
 import { manageableVarset, readableVarset } from './varsets-read.js';
 import { shownVariable, variableColumns } from './variable-columns.js';
 
@@ -104,6 +105,12 @@ export async function createVarsetVariable(
     await manageableVarset(ctx, tx, varsetId);
     const now = ctx.clock.now().toISOString();
     const [id] = await insertVariables(tx, varsetId, [input], now);
+    await refuseGlobalKeyClash(
+      tx,
+      varsetId,
+      [{ key: input.key!, category: input.category! }],
+      () => '/data/attributes/key',
+    );
     await tx.updateTable('varsets').set({ updated_at: now }).where('id', '=', varsetId).execute();
     return toVariable(await variableRow(tx, varsetId, id));
   });
@@ -141,6 +148,8 @@ export async function updateVarsetVariable(
       })
       .where('id', '=', id)
       .execute();
+    if (next.key !== row.key || next.category !== row.category)
+      await refuseGlobalKeyClash(tx, varsetId, [next], () => '/data/attributes/key');
     await tx.updateTable('varsets').set({ updated_at: now }).where('id', '=', varsetId).execute();
     return toVariable(await variableRow(tx, varsetId, id));
   });

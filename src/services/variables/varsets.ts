@@ -12,6 +12,7 @@ import type { ServiceContext } from '../context.js';
 import { readableOrganization } from '../organizations/organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from '../write-scope.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
+import { refuseGlobalKeyClash } from './varset-global-keys.js';
 import { insertVariables } from './varset-variables.js';
 import { manageableVarset, readableVarset, selectVarsets, toVarsets, visibleTo } from './varsets-read.js';
 
@@ -75,6 +76,19 @@ function checkGlobalLinks(global: boolean, input: VarsetInput): void {
     throw invalid('/data/relationships/projects', 'a global variable set applies to every project already');
 }
 
+/** The keys of the variables a create or update body adds. */
+function added(input: VarsetInput): { key: string; category: string }[] {
+  return (input.variables ?? []).map((v) => ({ key: v.key!, category: v.category! }));
+}
+
+/** Where a create or update body adds the variable of `key` and `category`, if it does. */
+function addedAt(input: VarsetInput) {
+  return (key: string, category: string): string | undefined => {
+    const i = (input.variables ?? []).findIndex((v) => v.key === key && v.category === category);
+    return i === -1 ? undefined : `/data/relationships/vars/data/${i}/attributes/key`;
+  };
+}
+
 async function oneVarset(tx: Tx, id: string): Promise<Varset> {
   const row = await selectVarsets(tx).where('varsets.id', '=', id).executeTakeFirstOrThrow();
   return (await toVarsets(tx, [row]))[0];
@@ -108,6 +122,7 @@ export async function createVarset(ctx: ServiceContext, orgName: string, input: 
       .execute();
     await replaceLinks(tx, id, input);
     await insertVariables(tx, id, input.variables ?? [], now);
+    await refuseGlobalKeyClash(tx, id, added(input), addedAt(input));
     return oneVarset(tx, id);
   });
 }
@@ -149,6 +164,8 @@ export async function updateVarset(ctx: ServiceContext, id: string, input: Varse
     // Becoming global: it applies everywhere, so its own workspaces and projects go.
     await replaceLinks(tx, id, global ? { workspaceIds: [], projectIds: [] } : input);
     await insertVariables(tx, id, input.variables ?? [], now);
+    // A set that becomes global: all its variables; else those the body adds (reported there).
+    await refuseGlobalKeyClash(tx, id, global && row.global !== 1 ? 'all' : added(input), addedAt(input));
     return oneVarset(tx, id);
   });
 }
