@@ -403,6 +403,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/assessment-results/:id/log-output': { expect: 404 },
   // Workspace variables (issue 35).
   'GET /api/v2/workspaces/:id/vars': { expect: 404 },
+  'GET /api/v2/workspaces/:id/all-vars': { expect: 404 },
   'POST /api/v2/workspaces/:id/vars': { expect: 404, body: variable },
   'GET /api/v2/workspaces/:workspace_id/vars/:id': { expect: 404 },
   'PATCH /api/v2/workspaces/:workspace_id/vars/:id': { expect: 404, body: variable },
