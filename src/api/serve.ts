@@ -263,12 +263,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     scheduler = started;
   }
   // Agents (`berth agent`) that stop pinging: marked exited, their runs ended (services/agents/agent-liveness.ts).
-  let agentWatch: { stop(): Promise<void> } | null = null;
-  if (options.executeRuns) {
-    const { watchAgents, DEFAULT_AGENT_TIMEOUT_MS } = await import('../services/agents/agent-liveness.js');
-    const timeout = options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
-    agentWatch = watchAgents(store.db, () => appClock.now(), timeout, options.log);
-  }
+  // Whether or not serve executes runs itself: agents execute those of agent workspaces either way.
+  const { watchAgents, DEFAULT_AGENT_TIMEOUT_MS } = await import('../services/agents/agent-liveness.js');
+  const agentWatch = watchAgents(
+    store.db,
+    () => appClock.now(),
+    options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+    options.log,
+  );
 
   // Access log lines are written in batches (access-log.ts).
   const accessLog = new AccessLog(options.log);
@@ -557,7 +559,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       clearInterval(statistics);
-      const executorStopped = Promise.all([executor?.stop(), scheduler?.stop(), agentWatch?.stop()]);
+      const executorStopped = Promise.all([executor?.stop(), scheduler?.stop(), agentWatch.stop()]);
       collector.stop();
       // Stop accepting; answer what arrives on open connections with Connection: close; close the
       // ones that stay quiet, cleanly (connections.ts): no client meets a reset.
