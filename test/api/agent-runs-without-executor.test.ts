@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { Scheduler } from '../../src/scheduler/scheduler.js';
 import { accessFixture, type AccessFixture } from '../helpers/access.js';
 import { TestApi } from '../helpers/api.js';
 import { TestClock } from '../helpers/clock.js';
@@ -168,6 +169,48 @@ describe('agent runs on a serve without an executor', () => {
       expect(ent.body.data.attributes).toMatchObject({ operations: true, agents: true });
     } finally {
       await executing.api.close();
+    }
+  });
+});
+
+describe('the scheduler of a serve without an executor', () => {
+  it('queues the auto-destroy of an agent workspace for its agents; a remote one keeps its due time', async () => {
+    const clock = new TestClock();
+    clock.set(Date.parse('2030-01-15T12:00:00.000Z'));
+    const f = await accessFixture(await TestApi.create({ clock }));
+    try {
+      const t = { token: f.owner.token };
+      const pool = await createAgentPool(f.api, 'acme', 'builders');
+      const patch = (ws: string, attributes: Record<string, unknown>) =>
+        f.api.patch(`${P}/workspaces/${ws}`, { data: { type: 'workspaces', attributes } }, t);
+      expect((await patch(f.web, { 'execution-mode': 'agent', 'agent-pool-id': pool })).status).toBe(200);
+      const remote = await f.api.post(
+        `${P}/organizations/acme/workspaces`,
+        { data: { type: 'workspaces', attributes: { name: 'api' } } },
+        t,
+      );
+      const api = remote.body.data.id as string;
+      for (const ws of [f.web, api]) {
+        await newConfiguration(f, ws);
+        expect((await patch(ws, { 'auto-destroy-at': clock.now().toISOString() })).status).toBe(200);
+      }
+      const scheduler = new Scheduler({
+        db: f.api.store.db,
+        clock,
+        holder: 'h',
+        edition: 'hosted',
+        assessmentIntervalMs: 24 * 60 * 60_000,
+        executesRuns: false,
+        log: () => {},
+      });
+      const tick = await scheduler.tick();
+      expect(tick.autoDestroys).toMatchObject([{ workspaceId: f.web, outcome: 'queued' }]);
+      expect(await runStatus(f, tick.autoDestroys[0].runId!)).toBe('plan_queued');
+      // The remote workspace: nothing queued, its due time kept for a serve that executes runs.
+      expect((await f.api.get(`${P}/workspaces/${api}/runs`, t)).body.data).toEqual([]);
+      expect((await workspaceDoc(f, api)).data.attributes['auto-destroy-at']).toBe(clock.now().toISOString());
+    } finally {
+      await f.api.close();
     }
   });
 });
