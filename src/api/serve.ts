@@ -115,7 +115,7 @@ export interface ServeOptions {
     /** The certificate file of `tls` (an absolute path), which terraform in runs is told to trust. */
     tlsCertFile?: string;
   };
-  /** The scheduler (src/scheduler/: auto-destroy, health assessments), started with executeRuns. */
+  /** The scheduler (src/scheduler/: auto-destroy, health assessments; without executeRuns, agent workspaces' auto-destroys). */
   scheduler?: { intervalMs?: number; assessmentIntervalMinutes?: number };
   /** Milliseconds without a ping after which an agent is gone and its runs end errored (`--agent-timeout`; 30 s). */
   agentTimeoutMs?: number;
@@ -246,29 +246,29 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   // The executor of runs (src/runner/), when serve found a terraform binary: started once serve listens.
   let executor: { stop(): Promise<void> } | null = null;
-  // The scheduler (src/scheduler/): it queues runs, so only where runs execute.
-  let scheduler: { stop(): Promise<void> } | null = null;
-  if (options.executeRuns) {
-    const { Scheduler, DEFAULT_ASSESSMENT_INTERVAL_MINUTES } = await import('../scheduler/scheduler.js');
-    const minutes = options.scheduler?.assessmentIntervalMinutes ?? DEFAULT_ASSESSMENT_INTERVAL_MINUTES;
-    const started = new Scheduler({
-      db: store.db,
-      clock: appClock,
-      intervalMs: options.scheduler?.intervalMs,
-      edition: settings.edition,
-      assessmentIntervalMs: minutes * 60_000,
-      log: options.log,
-    });
-    started.start();
-    scheduler = started;
-  }
+  // The scheduler (src/scheduler/): it queues runs; without an executor of serve's own, only those
+  // that agents execute (the auto-destroys of agent workspaces).
+  const { Scheduler, DEFAULT_ASSESSMENT_INTERVAL_MINUTES } = await import('../scheduler/scheduler.js');
+  const scheduler = new Scheduler({
+    db: store.db,
+    clock: appClock,
+    intervalMs: options.scheduler?.intervalMs,
+    edition: settings.edition,
+    assessmentIntervalMs:
+      (options.scheduler?.assessmentIntervalMinutes ?? DEFAULT_ASSESSMENT_INTERVAL_MINUTES) * 60_000,
+    executesRuns: options.executeRuns !== undefined,
+    log: options.log,
+  });
+  scheduler.start();
   // Agents (`berth agent`) that stop pinging: marked exited, their runs ended (services/agents/agent-liveness.ts).
-  let agentWatch: { stop(): Promise<void> } | null = null;
-  if (options.executeRuns) {
-    const { watchAgents, DEFAULT_AGENT_TIMEOUT_MS } = await import('../services/agents/agent-liveness.js');
-    const timeout = options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS;
-    agentWatch = watchAgents(store.db, () => appClock.now(), timeout, options.log);
-  }
+  // Whether or not serve executes runs itself: agents execute those of agent workspaces either way.
+  const { watchAgents, DEFAULT_AGENT_TIMEOUT_MS } = await import('../services/agents/agent-liveness.js');
+  const agentWatch = watchAgents(
+    store.db,
+    () => appClock.now(),
+    options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+    options.log,
+  );
 
   // Access log lines are written in batches (access-log.ts).
   const accessLog = new AccessLog(options.log);
@@ -557,7 +557,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       clearInterval(statistics);
-      const executorStopped = Promise.all([executor?.stop(), scheduler?.stop(), agentWatch?.stop()]);
+      const executorStopped = Promise.all([executor?.stop(), scheduler.stop(), agentWatch.stop()]);
       collector.stop();
       // Stop accepting; answer what arrives on open connections with Connection: close; close the
       // ones that stay quiet, cleanly (connections.ts): no client meets a reset.

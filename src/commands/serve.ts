@@ -97,7 +97,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     }),
     'execute-runs': Flags.boolean({
       description:
-        'execute runs with the terraform binary (--terraform-binary, else terraform on the PATH): on by default when one is found, so the entitlement set answers operations: true and the Terraform CLI runs plans and applies here; --no-execute-runs turns it off (the CLI then runs them locally). Given explicitly without a binary, serve stops. Whoever may queue a run may run code on this machine (README, "Executing runs")',
+        'execute runs with the terraform binary (--terraform-binary, else terraform on the PATH): on by default when one is found, so the entitlement set answers operations: true and the Terraform CLI runs plans and applies here; --no-execute-runs turns it off: runs of workspaces in agent execution mode still queue for the agents of their pool (berth agent), other runs end errored at once, and the entitlement set answers operations: true only for organizations that send runs to agents (elsewhere the CLI runs plans and applies locally). Given explicitly without a binary, serve stops. Whoever may queue a run may run code on this machine (README, "Executing runs")',
       allowNo: true,
       env: 'BERTH_EXECUTE_RUNS',
     }),
@@ -306,10 +306,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
         `executing runs with ${executeRuns.path} (Terraform ${executeRuns.version}), at most ${this.flags['run-concurrency']} at once`,
       );
     else if (missing === null)
-      log('not executing runs (--no-execute-runs): the Terraform CLI runs plans and applies locally');
+      log(
+        'not executing runs (--no-execute-runs): runs of agent workspaces go to their agents (berth agent); elsewhere the Terraform CLI runs plans and applies locally',
+      );
     else
       log(
-        `cannot execute runs: ${missing}; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary. Until then the Terraform CLI runs plans and applies locally`,
+        `cannot execute runs: ${missing}; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary. Until then runs of agent workspaces go to their agents (berth agent), and elsewhere the Terraform CLI runs plans and applies locally`,
       );
     log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`);
     await stopped;

@@ -3,12 +3,16 @@
  * Terraform derives it from the organization's subscription; berth has no plans, so every
  * organization gets the same set: that of a fully entitled organization, except `operations`.
  * Clients read it to decide what to offer. The Terraform CLI (`cloud` block and `remote`
- * backend) reads `operations`: when true it asks for a remote run in any workspace whose
- * execution mode is `remote` (the default); when false it runs every operation locally and keeps
- * the state in berth. `operations` is an instance capability, not a constant: true when this
- * instance executes runs (`berth serve` does when it finds a terraform binary), false otherwise
- * (no binary, or --no-execute-runs), so that the CLI is never sent to a remote run nobody executes
- * and runs everything locally instead (HCP's state-storage-only organizations answer so too).
+ * backend) reads `operations`: when false it runs every operation locally and keeps the state in
+ * berth, whatever the workspace's execution mode (HCP's state-storage-only organizations answer
+ * so); when true it asks for a remote run in any workspace whose execution mode is not `local`
+ * (`remote`, the default, or `agent`). So `operations` says whether runs of the organization are
+ * executed: true when this instance executes runs (`berth serve` does when it finds a terraform
+ * binary); without an executor (no binary, --no-execute-runs), true only when the organization
+ * sends runs to agents (`berth agent`: its default mode, a project's or a workspace's own is
+ * `agent`), so that the CLI's runs in those workspaces reach their agents; false otherwise, so
+ * that the CLI is never sent to a remote run nobody executes. `agents` is always true: any berth
+ * takes agents, with or without an executor of its own.
  */
 export const ENTITLEMENTS = {
   agents: true,
@@ -34,13 +38,15 @@ export const ENTITLEMENTS = {
   'waypoint-templates-and-addons': true,
 } as const satisfies Record<string, boolean>;
 
-/** What the instance can do, as `berth serve` found at start-up (not stored). */
+/** What executes this organization's runs, as this instance found it (not stored). */
 export interface InstanceCapabilities {
   /** `berth serve` with a usable terraform binary (and not --no-execute-runs). */
   executesRuns: boolean;
+  /** The organization sends runs to agents (see above); only read when `executesRuns` is false. */
+  runsOnAgents?: boolean;
 }
 
-/** The entitlement set of this instance: `operations` is whether it executes runs. */
+/** The entitlement set: `operations` is whether the organization's runs are executed (above). */
 export function entitlementsFor(capabilities: InstanceCapabilities): Record<keyof typeof ENTITLEMENTS, boolean> {
-  return { ...ENTITLEMENTS, operations: capabilities.executesRuns };
+  return { ...ENTITLEMENTS, operations: capabilities.executesRuns || capabilities.runsOnAgents === true };
 }

@@ -34,6 +34,12 @@ export interface SchedulerOptions {
   edition: 'self-hosted' | 'hosted';
   /** Milliseconds between a workspace's assessments; 0 turns them off. */
   assessmentIntervalMs: number;
+  /**
+   * Whether this instance executes runs itself (default true). Without, only the auto-destroys of
+   * workspaces whose runs agents execute are queued, and no assessment (they are for `remote`
+   * workspaces, which nobody would execute).
+   */
+  executesRuns?: boolean;
   log: (line: string) => void;
 }
 
@@ -76,7 +82,8 @@ export class Scheduler {
     const { db, clock } = this.options;
     const idle: TickResult = { leader: false, autoDestroys: [], assessments: [] };
     if (!(await acquireLease(db, LEASE_NAME, this.holder, clock.now(), this.leaseMs))) return idle;
-    const autoDestroys = await queueDueAutoDestroys(db, clock.now());
+    const executesRuns = this.options.executesRuns ?? true;
+    const autoDestroys = await queueDueAutoDestroys(db, clock.now(), executesRuns);
     for (const a of autoDestroys)
       this.options.log(
         a.runId
@@ -84,7 +91,7 @@ export class Scheduler {
           : `auto-destroy: nothing queued on ${a.workspaceId} (due ${a.dueAt}): ${a.outcome}`,
       );
     const assessments =
-      this.options.edition === 'hosted' && this.options.assessmentIntervalMs > 0
+      executesRuns && this.options.edition === 'hosted' && this.options.assessmentIntervalMs > 0
         ? await queueDueAssessments(db, clock.now(), this.options.assessmentIntervalMs)
         : [];
     return { leader: true, autoDestroys, assessments };

@@ -11,7 +11,9 @@ export interface InstanceSettings {
   stateUrlTtlSeconds?: number;
   /**
    * This instance executes runs (not stored: `berth serve` found a terraform binary, and was not
-   * given --no-execute-runs). The entitlement set's `operations` answers it.
+   * given --no-execute-runs). Without it, only runs of `agent` workspaces are queued (for their
+   * agents), and `operations` answers true only for organizations that send runs to agents
+   * (services/runs/run-without-executor.ts).
    */
   executesRuns?: boolean;
   /**

@@ -70,7 +70,7 @@ describe('berth serve and the terraform binary', () => {
       .split('\n')
       .filter((l) => l.includes('execute runs'));
     expect(lines).toEqual([
-      'cannot execute runs: no terraform binary on the PATH; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary. Until then the Terraform CLI runs plans and applies locally',
+      'cannot execute runs: no terraform binary on the PATH; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary. Until then runs of agent workspaces go to their agents (berth agent), and elsewhere the Terraform CLI runs plans and applies locally',
     ]);
     const { operations } = await answers(server);
     expect(operations).toBe(false);
@@ -116,7 +116,7 @@ describe('berth serve and the terraform binary', () => {
       const s = await startServe(db, [...args], { PATH: bin, ...env });
       try {
         expect(s.stderr()).toContain(
-          'not executing runs (--no-execute-runs): the Terraform CLI runs plans and applies locally',
+          'not executing runs (--no-execute-runs): runs of agent workspaces go to their agents (berth agent); elsewhere the Terraform CLI runs plans and applies locally',
         );
         expect(s.stderr()).not.toContain('executing runs with');
         expect((await answers(s)).operations).toBe(false);

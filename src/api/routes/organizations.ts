@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { parseOrganizationAttributes } from '../../domain/organization.js';
+import { getEntitlements } from '../../services/organizations/entitlements.js';
 import * as orgs from '../../services/organizations/organizations.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
@@ -43,14 +44,10 @@ export function organizationRoutes(): Hono<AppEnv> {
     return sendResource(c, serializeOrganization(org));
   });
 
-  r.get('/organizations/:name/entitlement-set', async (c) =>
-    sendResource(
-      c,
-      serializeEntitlements(await orgs.getOrganization(c.get('ctx'), c.req.param('name')), {
-        executesRuns: c.get('ctx').settings.executesRuns === true,
-      }),
-    ),
-  );
+  r.get('/organizations/:name/entitlement-set', async (c) => {
+    const { organization, capabilities } = await getEntitlements(c.get('ctx'), c.req.param('name'));
+    return sendResource(c, serializeEntitlements(organization, capabilities));
+  });
 
   r.delete('/organizations/:name', async (c) => {
     await orgs.deleteOrganization(c.get('ctx'), c.req.param('name'));

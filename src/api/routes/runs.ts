@@ -15,6 +15,7 @@ import { serializeExecutedApply, serializeExecutedPlan, serializeExecutedRun } f
 import { actOnRun } from '../../services/runs/run-actions.js';
 import { getExecutedRun, logUrlPath } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
+import { runsAreExecuted } from '../../services/runs/run-without-executor.js';
 import { conflict } from '../../domain/errors.js';
 import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/run-execution.js';
 
@@ -124,9 +125,15 @@ export function runRoutes(): Hono<AppEnv> {
           pointer: '/data/relationships/configuration-version/data/id',
         },
       ]);
-    const executed = !recorded && (cv !== undefined || c.get('ctx').settings.executesRuns === true);
+    // Without a configuration version, a run berth executes when its workspace's runs are executed
+    // here: always where serve executes runs, else only on agent workspaces (run-without-executor.ts).
+    const executed =
+      !recorded &&
+      typeof ws === 'string' &&
+      (cv !== undefined || (await runsAreExecuted(c.get('ctx').db, ws, c.get('ctx').settings.executesRuns === true)));
     if (typeof ws === 'string' && executed) {
-      // A run berth executes; without an executor it ends errored at once (run-without-executor.ts).
+      // A run berth executes; one that serve itself would execute, on a serve without an executor,
+      // ends errored at once (run-without-executor.ts).
       if (cv !== undefined && typeof cv !== 'string')
         throw new BerthError([
           {

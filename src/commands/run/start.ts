@@ -21,7 +21,7 @@ export function hclValue(value: string): string {
 
 export default class RunStart extends BerthCommand<typeof RunStart> {
   static override summary = 'Start a run that berth executes: upload a configuration, then plan (and apply).';
-  static override description = `Needs a server started with berth serve --execute-runs. Packs --directory (default: the current folder) as a tar.gz, leaving out what its .terraformignore excludes and always .git/ and .terraform/, uploads it as a new configuration version of the workspace and queues a run of it. Prints the run id and status (--json: the run).
+  static override description = `Needs a server that executes the workspace's runs: berth serve with a terraform binary (--execute-runs) for a workspace in remote execution mode, or a berth agent of its pool for one in agent mode (then serve needs no terraform of its own). Packs --directory (default: the current folder) as a tar.gz, leaving out what its .terraformignore excludes and always .git/ and .terraform/, uploads it as a new configuration version of the workspace and queues a run of it. Prints the run id and status (--json: the run).
 
 With --follow, prints the plan's log as it is written, then the apply's when the run goes on to apply (--auto-apply), and returns when the run has ended or awaits confirmation (berth run apply RUN).
 

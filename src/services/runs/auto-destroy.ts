@@ -4,6 +4,7 @@ import type { DB } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
 import { insertAndQueue, newRunRow } from './run-queue.js';
+import { runsAreExecuted } from './run-without-executor.js';
 import { claimDueTime, latestConfiguration, recordScheduled } from './scheduled-runs.js';
 
 /**
@@ -61,8 +62,12 @@ export function autoDestroyDue(row: Candidate): { dueAt: string; explicit: boole
   return { dueAt: new Date(since + durationMs(duration)).toISOString(), explicit: false };
 }
 
-/** Queues the auto-destroy runs that are due at `now`; answers what it did. */
-export async function queueDueAutoDestroys(db: Db, now: Date): Promise<AutoDestroyOutcome[]> {
+/**
+ * Queues the auto-destroy runs that are due at `now`; answers what it did. On an instance that
+ * executes no runs itself (`executesRuns` false), only the workspaces whose runs agents execute:
+ * the others keep their due time, until a serve that executes runs acts on it.
+ */
+export async function queueDueAutoDestroys(db: Db, now: Date, executesRuns = true): Promise<AutoDestroyOutcome[]> {
   const rows = await candidates(db)
     .where((eb) =>
       eb.or([
@@ -82,13 +87,14 @@ export async function queueDueAutoDestroys(db: Db, now: Date): Promise<AutoDestr
   for (const row of rows) {
     const due = autoDestroyDue(row);
     if (!due || Date.parse(due.dueAt) > now.getTime()) continue;
-    const outcome = await queueOne(db, row.id, due.dueAt, now.toISOString());
+    if (!(await runsAreExecuted(db, row.id, executesRuns))) continue;
+    const outcome = await queueOne(db, row.id, due.dueAt, now.toISOString(), executesRuns);
     if (outcome) done.push(outcome);
   }
   return done;
 }
 
-async function queueOne(db: Db, workspaceId: string, dueAt: string, now: string) {
+async function queueOne(db: Db, workspaceId: string, dueAt: string, now: string, executesRuns: boolean) {
   return writeTransaction(inWorkspaceOrganization({ db }, { id: workspaceId }), async (tx) => {
     // Read again inside the transaction: the workspace may have changed (or gone) meanwhile.
     const ws = await candidates(tx).where('workspaces.id', '=', workspaceId).executeTakeFirst();
@@ -140,7 +146,7 @@ async function queueOne(db: Db, workspaceId: string, dueAt: string, now: string)
         .where('id', '=', ws.id)
         .where('auto_destroy_at', '=', ws.auto_destroy_at)
         .execute();
-    if (run) await insertAndQueue(tx, run, now);
+    if (run) await insertAndQueue(tx, run, now, executesRuns);
     await recordScheduled(tx, {
       now,
       action: run ? 'run.auto-destroy' : 'workspace.auto-destroy-skipped',

@@ -1,6 +1,7 @@
 import type { PageRequest, Paged } from '../../domain/paging.js';
 import { can, scoped } from '../../domain/policy.js';
 import type { ServiceContext } from '../context.js';
+import { notAnAssessment } from './assessment-runs.js';
 import { readableOrganization } from '../organizations/organizations.js';
 
 /**
@@ -42,6 +43,7 @@ export async function organizationRunQueue(
     .where('workspaces.organization_id', '=', org.id)
     .where('runs.configuration_version_id', 'is not', null)
     .where('runs.status', 'in', QUEUED)
+    .where(notAnAssessment)
     .orderBy('runs.seq', 'asc')
     .execute();
   const visible = rows
@@ -69,6 +71,7 @@ export async function organizationRunCapacity(ctx: ServiceContext, organization:
     .where('workspaces.organization_id', '=', org.id)
     .where('runs.configuration_version_id', 'is not', null)
     .where('runs.status', 'in', [...QUEUED, ...RUNNING])
+    .where(notAnAssessment)
     .groupBy('runs.status')
     .execute();
   const count = (statuses: string[]) =>

@@ -1,6 +1,7 @@
 import { computeMetrics, METRICS_WINDOW, type RunMetrics } from '../../domain/run.js';
 import { queryByIds } from '../../store/memo-query.js';
 import type { Tx } from '../../store/transaction.js';
+import { notAnAssessment } from './assessment-runs.js';
 
 /** The newest METRICS_WINDOW runs of each workspace that errored or applied, newest first. */
 const selectRecentRuns = queryByIds((db, workspaceIds) => {
@@ -23,7 +24,8 @@ const selectRecentRuns = queryByIds((db, workspaceIds) => {
         .as('rank'),
     )
     .where('workspace_id', 'in', workspaceIds)
-    .where('status', 'in', ['applied', 'errored']);
+    .where('status', 'in', ['applied', 'errored'])
+    .where(notAnAssessment);
   return db
     .selectFrom(ranked.as('r'))
     .selectAll()

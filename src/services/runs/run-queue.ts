@@ -10,7 +10,7 @@ import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
 import { newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.js';
-import { endWithoutExecutor } from './run-without-executor.js';
+import { endWithoutExecutor, runsAreExecuted } from './run-without-executor.js';
 import { claimRouteOf } from './run-claim.js';
 
 /**
@@ -70,13 +70,14 @@ export function newRunRow(
 }
 
 /**
- * Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO);
- * on an instance without an executor (`executes` false), it ends errored at once instead
- * (run-without-executor.ts).
+ * Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO).
+ * On an instance without an executor of its own (`executesRuns` false), only a run that an agent
+ * executes (its workspace's effective execution mode is `agent`) is queued; any other ends
+ * errored at once instead (run-without-executor.ts).
  */
-export async function insertAndQueue(tx: Tx, row: NewRun, now: string, executes = true): Promise<void> {
+export async function insertAndQueue(tx: Tx, row: NewRun, now: string, executesRuns = true): Promise<void> {
   await tx.insertInto('runs').values(row).execute();
-  if (!executes) return endWithoutExecutor(tx, row, now);
+  if (!(await runsAreExecuted(tx, row.workspace_id, executesRuns))) return endWithoutExecutor(tx, row, now);
   if (row.plan_only === 1) {
     await tx
       .updateTable('runs')
@@ -151,7 +152,7 @@ export async function queueUploadedRun(
   tx: Tx,
   cv: Selectable<ConfigurationVersionsTable>,
   now: string,
-  executes: boolean,
+  executesRuns: boolean,
 ) {
   const row = newRunRow(
     cv.workspace_id,
@@ -171,7 +172,7 @@ export async function queueUploadedRun(
     { kind: cv.created_by_kind, id: cv.created_by_id },
     now,
   );
-  await insertAndQueue(tx, row, now, executes);
+  await insertAndQueue(tx, row, now, executesRuns);
 }
 
 /** POST /runs with a configuration version (or the workspace's newest uploaded one). */

@@ -12,6 +12,7 @@ import { withExecutors } from './run-executors.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from '../workspaces/workspaces-read.js';
 import { inOrganizationOf } from '../write-scope.js';
+import { notAnAssessment } from './assessment-runs.js';
 import { inPage } from '../../store/literal-limit.js';
 
 type RunRow = Selectable<RunsTable>;
@@ -90,7 +91,8 @@ export async function getRun(ctx: ServiceContext, id: string): Promise<Run> {
 /** The runs of a workspace, newest first. */
 export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: PageRequest): Promise<Paged<Run>> {
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
-  const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id);
+  // Health assessment runs are not listed (assessment-runs.ts).
+  const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id).where(notAnAssessment);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
   // A run berth executes is listed with what it executed (its options, phases and counts) and
