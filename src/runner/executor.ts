@@ -11,6 +11,7 @@ import { cliWorkspaceName } from '../domain/run-workspace-name.js';
 import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/run-execution.js';
 import { tfvarsFile } from '../domain/variable.js';
 import { LogScrubber } from './log-scrubber.js';
+import { fileInZip } from './plan-archive.js';
 import type { ClaimedRun, EffectiveVariables, Phase, PhaseResult, RunnerPort } from './port.js';
 import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
 
@@ -73,6 +74,8 @@ export const WORKSPACE_VARIABLES_FILE = 'zz_berth_0_workspace.auto.tfvars';
 /** The run's CLI configuration file, beside (not in) the configuration: its run token's credentials. */
 const CLI_CONFIG_FILE = 'berth.tfrc';
 const PLAN_FILE = 'berth.tfplan';
+/** terraform's dependency lock file, which a saved plan carries too. */
+const LOCK_FILE = '.terraform.lock.hcl';
 /** Why an apply phase did not run: its run has no saved plan (run's error message and log). */
 export const MISSING_PLAN =
   'This run has no saved plan to apply (it was planned before berth kept saved plans, or the plan was lost). ' +
@@ -210,7 +213,8 @@ export class Executor {
         } else {
           dir = await mkdtemp(join(tmpdir(), 'berth-run-'));
           await this.writeCliConfig(claim, dir);
-          result = await this.prepare(claim, dir, log);
+          // The apply's init installs the providers the plan was made with: its lock file.
+          result = await this.prepare(claim, dir, log, plan ? fileInZip(plan, LOCK_FILE) : null);
           if (result.outcome === 'finished' && plan) {
             await writeFile(join(workingDir(claim, dir), PLAN_FILE), plan);
             log.write(`\nApplying the plan saved by this run's plan phase (${plan.length} bytes).\n`);
@@ -355,8 +359,16 @@ export class Executor {
     );
   }
 
-  /** Extracts the configuration, writes the override, the state and the run variables, runs init. */
-  private async prepare(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
+  /**
+   * Extracts the configuration, writes the override, the state and the run variables, runs init;
+   * with `lockFile` (the saved plan's), init installs the provider versions it names.
+   */
+  private async prepare(
+    claim: ClaimedRun,
+    dir: string,
+    log: LogWriter,
+    lockFile: Buffer | null = null,
+  ): Promise<PhaseResult> {
     const archive = await this.port.configuration(claim.configurationVersionId);
     if (!archive) return { outcome: 'errored', errorMessage: 'the configuration version has no configuration' };
     const work = join(dir, 'work');
@@ -395,6 +407,7 @@ export class Executor {
     const runVariables = this.variables.get(claim.runId)?.runVariables ?? claim.variables;
     if (runVariables.length > 0)
       await writeFile(join(cwd, VARIABLES_FILE), runVariables.map((v) => `${v.key} = ${v.value}\n`).join(''));
+    if (lockFile) await writeFile(join(cwd, LOCK_FILE), lockFile);
     const init = await this.terraform(claim, dir, ['init', '-input=false', '-no-color', '-reconfigure'], log, true);
     if (init.stopped) return { outcome: 'canceled' };
     if (init.code !== 0) {
