@@ -52,6 +52,18 @@ export const MAX_TEAMS_PER_ORGANIZATION = 1000;
 export const MAX_ALLOWED_WORKSPACES_PER_POOL = 1000;
 export const MAX_TOKENS_PER_USER = 1000;
 
+/**
+ * The largest saved plan (`terraform plan -out`) berth stores for a run between its plan and its
+ * apply (services/runs/saved-plans.ts): 64 MiB, like a configuration archive or a state file, which
+ * it holds compressed. A plan over it ends its run errored (the run cannot be applied as planned).
+ */
+export const MAX_SAVED_PLAN_BYTES = 64 * 1024 * 1024;
+
+/** Why a saved plan of `size` bytes is not stored (the run's error message and its plan's log). */
+export const savedPlanTooLarge = (size: number, max = MAX_SAVED_PLAN_BYTES) =>
+  `The saved plan is ${size} bytes, more than the ${max} bytes berth stores between a plan and its apply: ` +
+  'this run cannot be applied as planned. Plan fewer resources per run (-target), or split the configuration.';
+
 /** A 422 at `pointer` for a list that would grow past its cap. */
 export function tooMany(pointer: string, what: string, max: number): BerthError {
   return new BerthError([{ status: 422, title: 'invalid attribute', detail: `${what} (at most ${max})`, pointer }]);

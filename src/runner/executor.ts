@@ -6,10 +6,12 @@ import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
+import { MAX_SAVED_PLAN_BYTES, savedPlanTooLarge } from '../domain/limits.js';
 import { cliWorkspaceName } from '../domain/run-workspace-name.js';
 import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/run-execution.js';
 import { tfvarsFile } from '../domain/variable.js';
 import { LogScrubber } from './log-scrubber.js';
+import { fileInZip } from './plan-archive.js';
 import type { ClaimedRun, EffectiveVariables, Phase, PhaseResult, RunnerPort } from './port.js';
 import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
 
@@ -20,6 +22,9 @@ import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
  * environment, a time limit, and cancellation (SIGINT, then SIGKILL after a grace period). Output
  * streams into the phase's log as it is written. The workspace's state goes through a local
  * backend forced by an override file; the state an apply wrote is recorded through the port.
+ * The plan phase's saved plan (`plan -out`) goes to berth through the port (`storePlan`); the apply
+ * phase, on whichever executor claims it, restores the configuration and that plan and applies it:
+ * never a new plan.
  */
 
 export interface ExecutorOptions {
@@ -52,6 +57,8 @@ export interface ExecutorOptions {
   hosts?: string[];
   /** A CA certificate file for terraform to trust (serve's --tls-cert): `SSL_CERT_FILE`. */
   caFile?: string;
+  /** The largest saved plan kept for the apply (default and at most MAX_SAVED_PLAN_BYTES). */
+  maxSavedPlanBytes?: number;
 }
 
 /** The override file that keeps the run's state local: it replaces the `cloud` block or backend. */
@@ -67,6 +74,13 @@ export const WORKSPACE_VARIABLES_FILE = 'zz_berth_0_workspace.auto.tfvars';
 /** The run's CLI configuration file, beside (not in) the configuration: its run token's credentials. */
 const CLI_CONFIG_FILE = 'berth.tfrc';
 const PLAN_FILE = 'berth.tfplan';
+/** terraform's dependency lock file, which a saved plan carries too. */
+const LOCK_FILE = '.terraform.lock.hcl';
+/** Why an apply phase did not run: its run has no saved plan (run's error message and log). */
+export const MISSING_PLAN =
+  'This run has no saved plan to apply (it was planned before berth kept saved plans, or the plan was lost). ' +
+  'berth does not plan again at apply time, which could apply something other than the confirmed plan: ' +
+  'queue a new run.';
 
 interface Child {
   code: number | null;
@@ -77,8 +91,6 @@ interface Child {
 export class Executor {
   private readonly concurrency: number;
   private readonly active = new Set<Promise<void>>();
-  /** Working folders kept from a plan to its apply (the saved plan lives there). */
-  private readonly kept = new Map<string, string>();
   /** Per run: terraform's own name for the workspace (TF_WORKSPACE: `terraform.workspace`). */
   private readonly cliWorkspace = new Map<string, string>();
   private timer: NodeJS.Timeout | null = null;
@@ -123,7 +135,6 @@ export class Executor {
     await Promise.allSettled([...this.active]);
     if (this.beatTimer) clearInterval(this.beatTimer);
     await this.beating;
-    for (const dir of this.kept.values()) await rm(dir, { recursive: true, force: true });
   }
 
   private log(line: string) {
@@ -160,7 +171,6 @@ export class Executor {
     this.again = false;
     void (async () => {
       try {
-        await this.dropFinished();
         while (!this.stopping && this.active.size < this.concurrency) {
           const claim = await this.port.claim(this.name);
           if (!claim) break;
@@ -180,20 +190,9 @@ export class Executor {
     })();
   }
 
-  /** Removes the folders of planned runs that ended without an apply (discarded, canceled). */
-  private async dropFinished() {
-    for (const [runId, dir] of this.kept) {
-      if ((await this.port.stopRequested(runId)) === 'force') {
-        this.kept.delete(runId);
-        await rm(dir, { recursive: true, force: true });
-      }
-    }
-  }
-
   private async execute(claim: ClaimedRun): Promise<void> {
     const log = new LogWriter(this.port, claim.runId, claim.phase);
-    let dir = this.kept.get(claim.runId);
-    this.kept.delete(claim.runId);
+    let dir: string | null = null;
     let result: PhaseResult;
     // Three lines first, as HCP's logs start: the CLI skips the first three lines of an apply's log.
     log.write(`Terraform run ${claim.runId} (${claim.phase})\non berth\nInitializing plugins and modules...\n`);
@@ -205,18 +204,27 @@ export class Executor {
       if (refusal) {
         log.write(`\n${refusal}\n`);
         result = { outcome: 'errored', errorMessage: refusal };
-      } else if (claim.phase === 'plan' || !dir) {
-        if (dir) await rm(dir, { recursive: true, force: true });
-        dir = await mkdtemp(join(tmpdir(), 'berth-run-'));
-        await this.writeCliConfig(claim, dir);
-        result = await this.prepare(claim, dir, log);
-        if (result.outcome === 'finished') result = await this.plan(claim, dir, log);
-        if (result.outcome === 'finished' && claim.phase === 'apply') result = await this.apply(claim, dir, log);
       } else {
-        // The plan's folder: its token ended with the plan, this phase has its own.
-        await this.writeCliConfig(claim, dir);
-        await this.nameWorkspace(claim, dir);
-        result = await this.apply(claim, dir, log);
+        // The apply applies the plan its plan phase saved, and nothing else (never a new plan).
+        const plan = claim.phase === 'apply' ? await this.port.savedPlan(claim.runId) : null;
+        if (claim.phase === 'apply' && !plan) {
+          log.write(`\n${MISSING_PLAN}\n`);
+          result = { outcome: 'errored', errorMessage: MISSING_PLAN };
+        } else {
+          dir = await mkdtemp(join(tmpdir(), 'berth-run-'));
+          await this.writeCliConfig(claim, dir);
+          // The apply's init installs the providers the plan was made with: its lock file.
+          result = await this.prepare(claim, dir, log, plan ? fileInZip(plan, LOCK_FILE) : null);
+          if (result.outcome === 'finished' && plan) {
+            await writeFile(join(workingDir(claim, dir), PLAN_FILE), plan);
+            log.write(`\nApplying the plan saved by this run's plan phase (${plan.length} bytes).\n`);
+            result = await this.apply(claim, dir, log);
+          } else if (result.outcome === 'finished') {
+            result = await this.plan(claim, dir, log);
+            if (result.outcome === 'finished' && !claim.planOnly && (result.hasChanges || claim.allowEmptyApply))
+              result = await this.keepPlan(claim, dir, log, result);
+          }
+        }
       }
     } catch (err) {
       log.write(`\nberth could not execute this run: ${(err as Error)?.message ?? String(err)}\n`);
@@ -225,12 +233,33 @@ export class Executor {
     this.variables.delete(claim.runId);
     this.cliWorkspace.delete(claim.runId);
     await log.flush();
-    const keep = claim.phase === 'plan' && result.outcome === 'finished' && result.hasChanges && !claim.planOnly;
-    if (keep && dir) this.kept.set(claim.runId, dir);
-    else if (dir) await rm(dir, { recursive: true, force: true });
+    if (dir) await rm(dir, { recursive: true, force: true });
     await this.port.finishPhase(claim.runId, claim.phase, result);
     runLogMayHaveGrown(claim.runId);
-    // A kept folder whose run goes no further is removed at the next tick.
+  }
+
+  /**
+   * Hands the saved plan to berth for the run's apply (before the phase finishes, so that the apply
+   * is never claimed without it). A plan over the limit, or one berth did not take, ends the plan
+   * errored, saying why: the run could not be applied as planned.
+   */
+  private async keepPlan(claim: ClaimedRun, dir: string, log: LogWriter, planned: PhaseResult): Promise<PhaseResult> {
+    const file = join(workingDir(claim, dir), PLAN_FILE);
+    const max = Math.min(this.options.maxSavedPlanBytes ?? MAX_SAVED_PLAN_BYTES, MAX_SAVED_PLAN_BYTES);
+    const { size } = await stat(file);
+    if (size > max) {
+      const message = savedPlanTooLarge(size, max);
+      log.write(`\n${message}\n`);
+      return { ...planned, outcome: 'errored', errorMessage: message };
+    }
+    try {
+      await this.port.storePlan(claim.runId, await readFile(file));
+    } catch (err) {
+      const message = 'berth could not keep the saved plan for the apply, so this run cannot be applied';
+      log.write(`\n${message}: ${(err as Error)?.message ?? String(err)}\n`);
+      return { ...planned, outcome: 'errored', errorMessage: message };
+    }
+    return planned;
   }
 
   /** terraform's environment in a run: the workspace's environment variables, then berth's own (which win). */
@@ -330,8 +359,16 @@ export class Executor {
     );
   }
 
-  /** Extracts the configuration, writes the override, the state and the run variables, runs init. */
-  private async prepare(claim: ClaimedRun, dir: string, log: LogWriter): Promise<PhaseResult> {
+  /**
+   * Extracts the configuration, writes the override, the state and the run variables, runs init;
+   * with `lockFile` (the saved plan's), init installs the provider versions it names.
+   */
+  private async prepare(
+    claim: ClaimedRun,
+    dir: string,
+    log: LogWriter,
+    lockFile: Buffer | null = null,
+  ): Promise<PhaseResult> {
     const archive = await this.port.configuration(claim.configurationVersionId);
     if (!archive) return { outcome: 'errored', errorMessage: 'the configuration version has no configuration' };
     const work = join(dir, 'work');
@@ -370,6 +407,7 @@ export class Executor {
     const runVariables = this.variables.get(claim.runId)?.runVariables ?? claim.variables;
     if (runVariables.length > 0)
       await writeFile(join(cwd, VARIABLES_FILE), runVariables.map((v) => `${v.key} = ${v.value}\n`).join(''));
+    if (lockFile) await writeFile(join(cwd, LOCK_FILE), lockFile);
     const init = await this.terraform(claim, dir, ['init', '-input=false', '-no-color', '-reconfigure'], log, true);
     if (init.stopped) return { outcome: 'canceled' };
     if (init.code !== 0) {

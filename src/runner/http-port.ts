@@ -158,6 +158,14 @@ export class HttpPort implements RunnerPort {
     await this.call('PUT', `/runs/${encodeURIComponent(runId)}/state`, state);
   }
 
+  async storePlan(runId: string, plan: Buffer): Promise<void> {
+    await this.call('PUT', `/runs/${encodeURIComponent(runId)}/plan`, plan);
+  }
+
+  async savedPlan(runId: string): Promise<Buffer | null> {
+    return this.bytes(await this.call('GET', `/runs/${encodeURIComponent(runId)}/plan`));
+  }
+
   /** A run berth no longer lets this agent see (ended without it, claimed by another): force. */
   async stopRequested(runId: string): Promise<'cancel' | 'force' | null> {
     try {

@@ -18,8 +18,8 @@ export interface ClaimedRun extends QueuedRun {
 /**
  * Everything the executor needs of berth, and nothing more: claim a queued phase, read the
  * configuration and the workspace's state, write the log, record the state an apply wrote, end
- * the phase, and learn whether to stop. `serve --execute-runs` implements it in-process
- * (in-process-port.ts); a later `berth agent` would implement it over HTTP.
+ * the phase, keep the saved plan from the plan to the apply, and learn whether to stop. `berth serve`
+ * implements it in-process (in-process-port.ts), `berth agent` over HTTP (http-port.ts).
  */
 export interface RunnerPort {
   /** The oldest queued plan or apply, claimed for this executor, with its run token (null: nothing queued). */
@@ -31,6 +31,13 @@ export interface RunnerPort {
   /** The Terraform and environment variables the run's workspace gives it, sensitive values included. */
   variables(runId: string): Promise<EffectiveVariables>;
   storeState(runId: string, state: Buffer): Promise<void>;
+  /**
+   * Keeps the plan a plan phase saved (`terraform plan -out`), before that phase finishes, for the
+   * run's apply wherever it executes; rejects one over MAX_SAVED_PLAN_BYTES, or a run no longer planning.
+   */
+  storePlan(runId: string, plan: Buffer): Promise<void>;
+  /** The plan the run's plan phase saved, for its apply (null: none was stored). */
+  savedPlan(runId: string): Promise<Buffer | null>;
   /** 'cancel': interrupt terraform; 'force': kill it (force-canceled, or the run already ended). */
   stopRequested(runId: string): Promise<'cancel' | 'force' | null>;
   /** This executor still runs the runs it claimed (their heartbeat is now). */

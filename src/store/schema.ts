@@ -544,6 +544,15 @@ export interface TerraformLoginCodesTable {
   used_at: string | null;
 }
 
+/** The saved plan of a run's plan phase, until the run ends (migration 035, services/runs/saved-plans.ts). */
+export interface SavedPlansTable {
+  run_id: string;
+  body: Buffer;
+  /** The length of `body` in bytes. */
+  size: number;
+  created_at: string;
+}
+
 /** A serve instance's hold on a scheduled task family (migration 034, src/scheduler/lease.ts). */
 export interface SchedulerLeasesTable {
   name: string;
@@ -650,6 +659,7 @@ export interface DB {
   configuration_versions: ConfigurationVersionsTable;
   configuration_files: ConfigurationFilesTable;
   run_logs: RunLogsTable;
+  saved_plans: SavedPlansTable;
   workspace_variables: WorkspaceVariablesTable;
   team_projects: TeamProjectsTable;
   team_workspaces: TeamWorkspacesTable;

@@ -175,6 +175,10 @@ describe('the agent protocol', () => {
       bytes: Buffer.from('Plan: 1 to add\n'),
     });
     expect(log.status).toBe(204);
+    // The saved plan goes up while planning; it is read back by the apply only.
+    const saved = Buffer.from('PK\x03\x04 a saved plan');
+    expect((await call(token, 'PUT', `/runs/${queued.id}/plan`, { agent, bytes: saved })).status).toBe(204);
+    expect((await call(token, 'GET', `/runs/${queued.id}/plan`, { agent })).status).toBe(409);
     const finished = await call(token, 'POST', `/runs/${queued.id}/finish/plan`, {
       agent,
       json: { outcome: 'finished', hasChanges: true, counts: { additions: 1, changes: 0, destructions: 0 } },
@@ -184,6 +188,11 @@ describe('the agent protocol', () => {
 
     const apply = await call(token, 'POST', '/claim', { agent });
     expect(apply.json.claim).toMatchObject({ runId: queued.id, phase: 'apply' });
+    const download = await call(token, 'GET', `/runs/${queued.id}/plan`, { agent });
+    expect(download.status).toBe(200);
+    expect(download.bytes.equals(saved)).toBe(true);
+    // Not planning any more: no plan goes up now.
+    expect((await call(token, 'PUT', `/runs/${queued.id}/plan`, { agent, bytes: saved })).status).toBe(409);
     const state = Buffer.from(
       JSON.stringify({
         version: 4,
@@ -199,6 +208,8 @@ describe('the agent protocol', () => {
       (await call(token, 'POST', `/runs/${queued.id}/finish/apply`, { agent, json: { outcome: 'finished' } })).status,
     ).toBe(204);
     expect((await run(queued.id)).attributes.status).toBe('applied');
+    // The run ended: its saved plan is gone.
+    expect(await f.api.store.db.selectFrom('saved_plans').selectAll().execute()).toEqual([]);
     const ws = (await f.api.get(`${P}/workspaces/${f.web}`, { token: f.owner.token })).body.data;
     expect(ws.attributes.locked).toBe(false);
     const current = await f.api.get(`${P}/workspaces/${f.web}/current-state-version`, { token: f.owner.token });
@@ -228,6 +239,8 @@ describe('the agent protocol', () => {
       call(who.token, 'GET', `/runs/${queued.id}/stop`, { agent: who.agent }),
       call(who.token, 'POST', `/runs/${queued.id}/logs/plan`, { agent: who.agent, bytes: Buffer.from('forged') }),
       call(who.token, 'PUT', `/runs/${queued.id}/state`, { agent: who.agent, bytes: Buffer.from('{}') }),
+      call(who.token, 'PUT', `/runs/${queued.id}/plan`, { agent: who.agent, bytes: Buffer.from('forged') }),
+      call(who.token, 'GET', `/runs/${queued.id}/plan`, { agent: who.agent }),
       call(who.token, 'POST', `/runs/${queued.id}/finish/plan`, { agent: who.agent, json: { outcome: 'errored' } }),
     ];
     for (const who of [
@@ -239,7 +252,8 @@ describe('the agent protocol', () => {
     ]) {
       for (const res of await Promise.all(attempts(who))) expect(res.status).toBe(404);
     }
-    // Nothing changed: still planning, for our agent, with an empty log so far.
+    // Nothing changed: still planning, for our agent, with an empty log so far and no plan.
+    expect(await f.api.store.db.selectFrom('saved_plans').selectAll().execute()).toEqual([]);
     const r = await run(queued.id);
     expect(r.attributes.status).toBe('planning');
     expect((await call(token, 'GET', `/runs/${queued.id}/stop`, { agent })).json).toEqual({ stop: null });

@@ -3,6 +3,7 @@ import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
 import { badRequest, payloadTooLarge, unauthorized } from '../../domain/errors.js';
 import type { Clock } from '../../domain/clock.js';
+import { MAX_SAVED_PLAN_BYTES } from '../../domain/limits.js';
 import { MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
 import {
   agentRunOps,
@@ -45,10 +46,12 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
     c.set('cred', await authenticateAgentToken(db, match[1], now()));
     await next();
   });
+  // The largest body is a configuration archive or a saved plan.
+  const maxBody = Math.max(MAX_CONFIGURATION_BYTES, MAX_SAVED_PLAN_BYTES);
   r.use(
     '*',
-    requestBodyLimit(MAX_CONFIGURATION_BYTES, () => {
-      throw payloadTooLarge(`agent request bodies are limited to ${MAX_CONFIGURATION_BYTES} bytes`);
+    requestBodyLimit(maxBody, () => {
+      throw payloadTooLarge(`agent request bodies are limited to ${maxBody} bytes`);
     }),
   );
 
@@ -124,6 +127,15 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
   r.put('/runs/:id/state', async (c) => {
     await ops(c).storeState(c.req.param('id'), await bytes(c));
     return c.body(null, 204);
+  });
+  r.put('/runs/:id/plan', async (c) => {
+    await ops(c).storePlan(c.req.param('id'), await bytes(c));
+    return c.body(null, 204);
+  });
+  r.get('/runs/:id/plan', async (c) => {
+    const plan = await ops(c).savedPlan(c.req.param('id'));
+    if (!plan) return c.body(null, 204);
+    return c.body(new Uint8Array(plan), 200, { 'Content-Type': 'application/octet-stream' });
   });
   r.get('/runs/:id/stop', async (c) => c.json({ stop: await ops(c).stopRequested(c.req.param('id')) }));
   return r;

@@ -18,6 +18,7 @@ import {
   type PhaseResult,
 } from '../runs/run-phases.js';
 import type { Phase } from '../runs/run-rows.js';
+import { savedPlan, storeSavedPlan } from '../runs/saved-plans.js';
 import { executionOf, selectWorkspaces } from '../workspaces/workspaces-read.js';
 import { AGENT_COLUMNS, LIVE_STATUSES, toAgent, type Agent } from './agents.js';
 
@@ -232,6 +233,17 @@ export function agentRunOps(db: Db, cred: AgentCredential, agentId: string | und
       const r = await run(runId);
       if (r.status !== 'applying') throw conflict(`run ${runId} is ${r.status}: it records no state now`);
       await storeRunState(db, runId, state, now().toISOString());
+    },
+    /** Keeps the plan the run's plan phase saved (409 unless the run is still planning; 413 over the limit). */
+    async storePlan(runId: string, plan: Buffer): Promise<void> {
+      await run(runId);
+      await storeSavedPlan(db, runId, plan, now().toISOString());
+    },
+    /** The run's saved plan, for its apply (409 unless the run is applying; null: none stored). */
+    async savedPlan(runId: string): Promise<Buffer | null> {
+      const r = await run(runId);
+      if (r.status !== 'applying') throw conflict(`run ${runId} is ${r.status}: its saved plan is for its apply`);
+      return savedPlan(db, runId);
     },
     /** 'cancel', 'force' (also: the run ended) or null. */
     async stopRequested(runId: string): Promise<'cancel' | 'force' | null> {

@@ -25,6 +25,8 @@ export interface ClaimedRun {
   refresh: boolean;
   refreshOnly: boolean;
   planOnly: boolean;
+  /** The run applies even when its plan has no changes (`allow-empty-apply`): its plan is saved then too. */
+  allowEmptyApply: boolean;
   targetAddrs: string[];
   replaceAddrs: string[];
   variables: RunVariable[];
@@ -186,6 +188,7 @@ export async function claimRun(
       refresh: next.refresh === 1,
       refreshOnly: next.refresh_only === 1,
       planOnly: next.plan_only === 1,
+      allowEmptyApply: next.allow_empty_apply === 1,
       targetAddrs: json(next.target_addrs, []),
       replaceAddrs: json(next.replace_addrs, []),
       variables: json(next.variables, []),

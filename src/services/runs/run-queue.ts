@@ -12,6 +12,7 @@ import { inWorkspaceOrganization } from '../write-scope.js';
 import { newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.js';
 import { endWithoutExecutor, runsAreExecuted } from './run-without-executor.js';
 import { claimRouteOf } from './run-claim.js';
+import { deleteSavedPlan } from './saved-plans.js';
 
 /**
  * The queue of executed runs: creating them (from the API or an upload), the per-workspace FIFO
@@ -247,8 +248,11 @@ export async function setStatus(tx: Tx, row: RunRow, to: RunStatus, now: string,
     .set({ status: to, updated_at: now, status_timestamps: stamped(row, now, to), ...extra })
     .where('id', '=', row.id)
     .execute();
-  if (FINAL_STATUSES.includes(to)) await release(tx, row, to, now);
-  else
+  if (FINAL_STATUSES.includes(to)) {
+    // An ended run is never applied: its saved plan goes (saved-plans.ts).
+    await deleteSavedPlan(tx, row.id);
+    await release(tx, row, to, now);
+  } else
     await tx
       .updateTable('workspaces')
       .set({ current_run_status: to })

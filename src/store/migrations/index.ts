@@ -31,6 +31,7 @@ import * as m031 from './031_workspace_variables.js';
 import * as m032 from './032_variable_sets.js';
 import * as m033 from './033_agents.js';
 import * as m034 from './034_schedules.js';
+import * as m035 from './035_saved_plans.js';
 
 export interface Migration {
   version: number;
@@ -72,4 +73,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 32, name: 'variable_sets', up: m032.up },
   { version: 33, name: 'agents', up: m033.up },
   { version: 34, name: 'schedules', up: m034.up },
+  { version: 35, name: 'saved_plans', up: m035.up },
 ];
