@@ -395,6 +395,8 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
       'GET /api/agent/runs/:id/variables',
       'PUT /api/agent/runs/:id/state',
       'GET /api/agent/runs/:id/stop',
+      'PUT /api/agent/runs/:id/plan',
+      'GET /api/agent/runs/:id/plan',
     ].map((k) => [k, { expect: 'own' }]),
   ),
   // Health assessments (hosted edition; a 404 on self-hosted for anyone).
