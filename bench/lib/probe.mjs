@@ -12,6 +12,11 @@ function percentile(sorted, p) {
 
 async function probe({ label, token, paths }) {
   const headers = token ? { authorization: `Bearer ${token}` } : {};
+  // One untimed request first: a fresh process's first fetch loads and compiles its HTTP client
+  // and opens the connection (30-70 ms, measured), which is this process's cost, not the server's.
+  await fetch(`${options.url}${paths[0]}`, { headers })
+    .then((res) => res.arrayBuffer())
+    .catch(() => undefined);
   const until = performance.now() + options.seconds * 1000;
   const times = [];
   let errors = 0;
