@@ -66,7 +66,7 @@ const layers = {
   runner: layer(folders('runner', 'api', 'cli', 'client', 'commands', 'console', 'scheduler')),
   scheduler: layer(folders('scheduler', 'api', 'cli', 'client', 'commands', 'console', 'runner')),
   cli: layer(folders('cli', 'services', 'console')),
-  // src/cli/local.ts is the composition root of local mode: it opens the store, loads its settings, builds the app.
+  // src/cli/connection/local.ts is the composition root of local mode: it opens the store, loads its settings, builds the app.
   cliLocal: layer(folders('cli', 'console')),
   commands: layer(folders('commands', 'services', 'console')),
   // src/console is the browser app (docs/console.md): it reaches the API over HTTP only, so it
@@ -153,7 +153,7 @@ export default defineConfig(
   { files: ['src/api/serve.ts'], rules: layers.apiServe },
   { files: ['src/client/**/*.ts'], rules: layers.client },
   { files: ['src/cli/**/*.ts'], rules: layers.cli },
-  { files: ['src/cli/local.ts'], rules: layers.cliLocal },
+  { files: ['src/cli/connection/local.ts'], rules: layers.cliLocal },
   { files: ['src/commands/**/*.ts'], rules: layers.commands },
   { files: ['src/console/**/*.{ts,tsx}'], rules: layers.console },
   {

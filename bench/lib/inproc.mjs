@@ -10,7 +10,7 @@ const ENTRY = `
 export { createApp } from './src/api/app.ts';
 export { openStore } from './src/store/open.ts';
 export { loadSettings } from './src/services/instance/settings.ts';
-export { LOCAL_SITE_ADMIN } from './src/domain/actor.ts';
+export { LOCAL_SITE_ADMIN } from './src/domain/permissions/actor.ts';
 `;
 
 /** Opens the database file and returns `fetch(path)` on the app, acting as the local site admin. */

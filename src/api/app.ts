@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono } from 'hono';
 import { LinearRouter } from 'hono/router/linear-router';
-import { BerthError, notFound, payloadTooLarge } from '../domain/errors.js';
+import { BerthError, notFound, payloadTooLarge } from '../domain/common/errors.js';
 import { authMiddleware } from './auth.js';
 import { BODY_LIMIT } from './body.js';
 import { requestBodyLimit } from './body-limit.js';
@@ -46,7 +46,7 @@ import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-s
 import { terraformLoginApprovalRoutes, terraformLoginPageRoutes } from './routes/terraform-login.js';
 import { terraformLoginTokenRoutes } from './routes/terraform-login-token.js';
 import { varsetRoutes } from './routes/varsets.js';
-import { systemClock } from '../domain/clock.js';
+import { systemClock } from '../domain/common/clock.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
 

@@ -5,7 +5,7 @@ import type { SubjectRef } from '../services/audit/audit-subjects.js';
  * the subject the path names (`:id`, or `:org`/`:name` for organizations), and whether the route
  * creates something (its record then names what the response returns). Workspace routes
  * addressed by organization and name share the entries of their `/workspaces/:id` twins.
- * test/api/audit-trail-coverage.test.ts fails when a mutating route is missing here.
+ * test/api/audit/audit-trail-coverage.test.ts fails when a mutating route is missing here.
  */
 export interface AuditRoute {
   action: string;

@@ -1,7 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { AuditActor } from '../domain/audit.js';
-import { systemClock } from '../domain/clock.js';
+import type { AuditActor } from '../domain/audit/audit.js';
+import { systemClock } from '../domain/common/clock.js';
 import {
   pointedAt,
   resolveSubject,

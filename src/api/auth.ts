@@ -1,10 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
-import type { Actor } from '../domain/actor.js';
-import { notFound, unauthorized } from '../domain/errors.js';
+import type { Actor } from '../domain/permissions/actor.js';
+import { notFound, unauthorized } from '../domain/common/errors.js';
 import { authenticateUntil } from '../services/identity/tokens.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
-import { systemClock } from '../domain/clock.js';
+import { systemClock } from '../domain/common/clock.js';
 import type { AppEnv, AppOptions } from './env.js';
 import { requestHeader } from './node-headers.js';
 
@@ -25,7 +25,7 @@ export const requestActors = new WeakMap<object, Actor>();
  * entitlements (which terraform's `remote` backend reads first), workspaces one at a time, their
  * state versions and outputs, and creating a state version (under the lock its run holds; it
  * neither locks nor unlocks: the run's lock is released when the run ends). Which workspaces
- * is the policy's (domain/policy.ts, `runCan`). Every other route answers it 404, as if it did
+ * is the policy's (domain/permissions/policy.ts, `runCan`). Every other route answers it 404, as if it did
  * not exist, and so does any `include` (a run reads no related resources).
  */
 const RUN_TOKEN_ROUTES = new Set([

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import { BerthError, badRequest, unsupportedMediaType } from '../domain/errors.js';
+import { BerthError, badRequest, unsupportedMediaType } from '../domain/common/errors.js';
 import { incomingOf, requestHeader } from './node-headers.js';
 
 export const BODY_LIMIT = 1024 * 1024;

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 
 /**
  * Whether a request failed because its client closed the connection before sending the whole

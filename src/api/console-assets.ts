@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Hono } from 'hono';
-import { notFound } from '../domain/errors.js';
+import { notFound } from '../domain/common/errors.js';
 
 /**
  * The web console's static files (built by `npm run build` into dist/console, docs/console.md):

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { totalPages, type Paged } from '../domain/paging.js';
+import { totalPages, type Paged } from '../domain/common/paging.js';
 
 export const JSONAPI = 'application/vnd.api+json';
 

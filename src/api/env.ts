@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Actor } from '../domain/actor.js';
-import type { Clock } from '../domain/clock.js';
+import type { Actor } from '../domain/permissions/actor.js';
+import type { Clock } from '../domain/common/clock.js';
 import type { ServiceContext, InstanceSettings } from '../services/context.js';
 import type { DB } from '../store/schema.js';
 import type { CommitHook } from '../store/transaction.js';

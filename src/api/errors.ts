@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import { BerthError, type ErrorItem } from '../domain/errors.js';
+import { BerthError, type ErrorItem } from '../domain/common/errors.js';
 import { JSONAPI, sendDocument } from './documents.js';
 
 function toErrorObject(item: ErrorItem): Record<string, unknown> {

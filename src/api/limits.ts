@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ServerOptions } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 import { JSONAPI } from './documents.js';
 import { errorResponse } from './errors.js';
 

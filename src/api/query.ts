@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
-import { badRequest } from '../domain/errors.js';
-import { parsePage, type PageRequest } from '../domain/paging.js';
+import { badRequest } from '../domain/common/errors.js';
+import { parsePage, type PageRequest } from '../domain/common/paging.js';
 
 /** `page[number]` and `page[size]` of the request (brackets may arrive percent-encoded). */
 export function pageOf(c: Context): PageRequest {

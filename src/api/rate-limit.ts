@@ -1,5 +1,5 @@
-import type { Actor } from '../domain/actor.js';
-import { hashToken } from '../domain/token.js';
+import type { Actor } from '../domain/permissions/actor.js';
+import { hashToken } from '../domain/identity/token.js';
 
 /**
  * HCP Terraform's documented default: 30 requests per second per user (the tokens of one user

@@ -1,4 +1,4 @@
-import type { Actor } from '../domain/actor.js';
+import type { Actor } from '../domain/permissions/actor.js';
 
 /**
  * How many GET requests `serve` computes at once; more wait their turn. An answer is built whole

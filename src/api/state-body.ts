@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Context } from 'hono';
-import { badRequest } from '../domain/errors.js';
+import { badRequest } from '../domain/common/errors.js';
 import type { AppEnv } from './env.js';
 
 /** Bytes copied between two turns of the event loop (other requests get theirs). */

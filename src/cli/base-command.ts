@@ -1,15 +1,15 @@
 import { Command, Flags, type Interfaces } from './oclif.js';
 import { BerthClient } from '../client/client.js';
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 import { HttpTransport } from '../client/transport.js';
 import { DatabaseLocationError, resolveDatabaseLocation, type DatabaseLocation } from '../store/location.js';
-import { configPath, readConfig } from './config.js';
-import { missingDatabaseProblem } from './database-file.js';
-import { unexpectedArgumentMessage } from './dispatch.js';
-import { resolveConnection } from './connection.js';
-import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './exit-codes.js';
+import { configPath, readConfig } from './connection/config.js';
+import { missingDatabaseProblem } from './connection/database-file.js';
+import { unexpectedArgumentMessage } from './command-line/dispatch.js';
+import { resolveConnection } from './connection/connection.js';
+import { EXIT, exitCodeFor, isPromptInterrupt, messageFor } from './common/exit-codes.js';
 import { limitMessage } from './flags/paging.js';
-import { compileJq, JqFilterError, type JqFilter } from './jq-filter.js';
+import { compileJq, JqFilterError, type JqFilter } from './output/jq-filter.js';
 import {
   configureColour,
   OUTPUT_FORMATS,
@@ -18,7 +18,7 @@ import {
   selectColumns,
   setTableFormat,
   type OutputFormat,
-} from './output.js';
+} from './output/output.js';
 
 export type BaseFlags<T extends typeof Command> = Interfaces.InferredFlags<
   (typeof BerthCommand)['baseFlags'] & T['flags']
@@ -89,7 +89,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
 
   /**
    * Set-up commands, which may create a SQLite database file that does not exist yet (org create,
-   * serve, restore); every other command refuses a missing file (cli/database-file.ts).
+   * serve, restore); every other command refuses a missing file (cli/connection/database-file.ts).
    */
   static createsDatabase = false;
 
@@ -206,7 +206,7 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
         this.error(`not a valid server URL: ${flags.server} (use https://HOST[:PORT], or HOST[:PORT])`, { exit: 2 });
       this.clientInstance = new BerthClient(new HttpTransport(flags.server), flags.token);
     } else {
-      const { localTransport } = await import('./local.js');
+      const { localTransport } = await import('./connection/local.js');
       this.clientInstance = new BerthClient(await localTransport(this.databaseLocation()), flags.token);
     }
     this.clientInstance.onListCut = (shown, total) => this.limitNote(shown, total);

@@ -132,7 +132,7 @@ import WorkspaceTagsRemove from '../commands/workspace/tags/remove.js';
 import Version from '../commands/version.js';
 import Api from '../commands/api.js';
 import { BerthCommand } from './base-command.js';
-import { dispatch } from './dispatch.js';
+import { dispatch } from './command-line/dispatch.js';
 import { execute as oclifExecute } from './oclif.js';
 
 export const COMMANDS = {
@@ -268,10 +268,10 @@ export const COMMANDS = {
 };
 
 export { flush, handle } from './oclif.js';
-export { BerthHelp } from './help.js';
+export { BerthHelp } from './command-line/help.js';
 
 /**
- * Runs the CLI: `help`, aliases and mistyped commands are handled first (cli/dispatch.ts), then
+ * Runs the CLI: `help`, aliases and mistyped commands are handled first (cli/command-line/dispatch.ts), then
  * oclif parses and runs the command.
  */
 export async function execute(options: { development?: boolean; dir: string }): Promise<unknown> {

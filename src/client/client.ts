@@ -1,4 +1,4 @@
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 import {
   resourceBody,
   type Attributes,

@@ -1,4 +1,4 @@
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 import type { BerthClient, ListAllOptions } from './client.js';
 import type { Resource, SingleResult } from './jsonapi.js';
 

@@ -1,4 +1,4 @@
-import { notFound } from '../domain/errors.js';
+import { notFound } from '../domain/common/errors.js';
 import type { BerthClient, ListAllOptions } from './client.js';
 import type { Resource, SingleResult } from './jsonapi.js';
 import type { ReservedTagKeyAttributes } from './resources.js';

@@ -1,5 +1,5 @@
-import { FINAL_STATUSES } from '../domain/run.js';
-import { LOG_END, LOG_START } from '../domain/run-execution.js';
+import { FINAL_STATUSES } from '../domain/runs/run.js';
+import { LOG_END, LOG_START } from '../domain/runs/run-execution.js';
 import type { PhaseName, RunsClient } from './runs.js';
 
 /** Phase statuses after which its log grows no more. */

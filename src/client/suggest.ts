@@ -1,4 +1,4 @@
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 
 /** Edit distance (Levenshtein), for "did you mean" suggestions. */
 export function editDistance(a: string, b: string): number {

@@ -1,4 +1,4 @@
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 import type { BerthClient, ListAllOptions } from './client.js';
 import { resourceBody, type Resource, type SingleResult } from './jsonapi.js';
 import type { IdentityAttributes, TeamAttributes, TokenAttributes } from './resources.js';

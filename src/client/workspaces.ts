@@ -1,5 +1,5 @@
 import type { BerthClient, ListAllOptions, PageOptions, RequestOptions } from './client.js';
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 import type { ListResult, Resource, SingleResult } from './jsonapi.js';
 import type { AgentPoolAttributes, WorkspaceAttributes } from './resources.js';
 import { findProjectByName, listAllProjects } from './projects.js';

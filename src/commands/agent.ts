@@ -1,6 +1,6 @@
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { findTerraformBinary } from '../cli/terraform-binary.js';
+import { findTerraformBinary } from '../cli/runs/terraform-binary.js';
 
 export default class Agent extends BerthCommand<typeof Agent> {
   static override summary = 'Execute the runs of an agent pool on this machine (EXPERIMENTAL).';

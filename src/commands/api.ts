@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { Args, Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { apiBody, apiPath, apiQuery, parseFields } from '../cli/api-request.js';
-import { exitCodeFor } from '../cli/exit-codes.js';
-import { usageError } from '../cli/prompts.js';
-import { BerthError } from '../domain/errors.js';
+import { apiBody, apiPath, apiQuery, parseFields } from '../cli/common/api-request.js';
+import { exitCodeFor } from '../cli/common/exit-codes.js';
+import { usageError } from '../cli/common/prompts.js';
+import { BerthError } from '../domain/common/errors.js';
 
 export default class Api extends BerthCommand<typeof Api> {
   static override summary = 'Make an authenticated request to the API and print the response (like `gh api`).';

@@ -1,6 +1,6 @@
 import { Args, Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { renderFields } from '../cli/output.js';
+import { renderFields } from '../cli/output/output.js';
 
 export default class Backup extends BerthCommand<typeof Backup> {
   static override summary = 'Take a consistent online backup of the local database into FILE.';

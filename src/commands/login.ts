@@ -1,11 +1,11 @@
 import { Args, Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { configPath, hostOf, readConfig, writeConfig } from '../cli/config.js';
-import { serverUrl } from '../cli/connection.js';
-import { canPrompt, usageError } from '../cli/prompts.js';
+import { configPath, hostOf, readConfig, writeConfig } from '../cli/connection/config.js';
+import { serverUrl } from '../cli/connection/connection.js';
+import { canPrompt, usageError } from '../cli/common/prompts.js';
 import { BerthClient } from '../client/client.js';
 import { consoleApi } from '../client/console.js';
-import { openInBrowser } from '../cli/open-url.js';
+import { openInBrowser } from '../cli/common/open-url.js';
 import { tokensApi } from '../client/teams.js';
 import { HttpTransport } from '../client/transport.js';
 

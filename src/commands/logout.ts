@@ -1,8 +1,8 @@
 import { Args } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { configPath, hostOf, readConfig, writeConfig } from '../cli/config.js';
-import { resolveConnection, serverUrl } from '../cli/connection.js';
-import { usageError } from '../cli/prompts.js';
+import { configPath, hostOf, readConfig, writeConfig } from '../cli/connection/config.js';
+import { resolveConnection, serverUrl } from '../cli/connection/connection.js';
+import { usageError } from '../cli/common/prompts.js';
 
 export default class Logout extends BerthCommand<typeof Logout> {
   static override summary = "Remove the token stored for a server from berth's config file (the reverse of login).";

@@ -1,6 +1,6 @@
 import { Args, Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { renderFields } from '../cli/output.js';
+import { renderFields } from '../cli/output/output.js';
 
 export default class Restore extends BerthCommand<typeof Restore> {
   static override summary = 'Restore a backup (from `berth backup`) into a new database file.';

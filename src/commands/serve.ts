@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
-import { executableFile, terraformVersion } from '../cli/terraform-binary.js';
+import { executableFile, terraformVersion } from '../cli/runs/terraform-binary.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
-import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state-url.js';
+import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state/state-url.js';
 
 export default class Serve extends BerthCommand<typeof Serve> {
   static override summary = 'Run the HTTP API server (HCP Terraform API v2 dialect).';

@@ -1,5 +1,5 @@
 import { BerthCommand } from '../cli/base-command.js';
-import { renderFields } from '../cli/output.js';
+import { renderFields } from '../cli/output/output.js';
 import { tokensApi } from '../client/teams.js';
 
 export default class Whoami extends BerthCommand<typeof Whoami> {

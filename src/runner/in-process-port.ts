@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/common/clock.js';
 import { configurationArchive } from '../services/runs/configuration-versions.js';
 import {
   appendRunLog,

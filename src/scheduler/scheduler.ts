@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../domain/clock.js';
+import type { Clock } from '../domain/common/clock.js';
 import { queueDueAssessments } from '../services/runs/assessments.js';
 import { queueDueAutoDestroys, type AutoDestroyOutcome } from '../services/runs/auto-destroy.js';
 import type { DB } from '../store/schema.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { Actor } from '../domain/actor.js';
-import { notFound } from '../domain/errors.js';
+import type { Actor } from '../domain/permissions/actor.js';
+import { notFound } from '../domain/common/errors.js';
 import type { Selectable } from 'kysely';
 import {
   impliedProjectPermissions,
@@ -11,8 +11,8 @@ import {
   type TeamWorkspaceGrant,
   type TeamWorkspacePermissions,
   type WorkspaceAccessLevel,
-} from '../domain/access.js';
-import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/policy.js';
+} from '../domain/permissions/access.js';
+import { can, scoped, type Action, type OrgFacts, type TeamGrant } from '../domain/permissions/policy.js';
 import type { DB, TeamProjectsTable, TeamsTable, TeamWorkspacesTable } from '../store/schema.js';
 import { memoQuery, queryByIds } from '../store/memo-query.js';
 import { cachedFacts, generationFor } from './identity/auth-cache.js';

@@ -1,7 +1,7 @@
 import { closeSync, existsSync, fsyncSync, openSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
-import { BerthError, conflict, notFound } from '../domain/errors.js';
+import { BerthError, conflict, notFound } from '../domain/common/errors.js';
 import { newSecurityEpoch } from './security-generation.js';
 
 export interface BackupResult {

@@ -1,4 +1,4 @@
-import { BerthError } from '../domain/errors.js';
+import { BerthError } from '../domain/common/errors.js';
 
 /** Error codes of the PostgreSQL server (SQLSTATE) and of the network, as the drivers report them. */
 const UNAVAILABLE_SQLSTATE_CLASSES = ['08', '53', '57']; // connection exceptions, insufficient resources, operator intervention

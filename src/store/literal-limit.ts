@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely';
-import { offsetOf, type PageRequest } from '../domain/paging.js';
+import { offsetOf, type PageRequest } from '../domain/common/paging.js';
 
 /**
  * A limit written into the SQL as a literal, for `.limit(literalLimit(n))`: kysely binds a number

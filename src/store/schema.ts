@@ -1,5 +1,5 @@
 import type { ColumnType, Generated } from 'kysely';
-import type { StateVersionStatus } from '../domain/state-version.js';
+import type { StateVersionStatus } from '../domain/state/state-version.js';
 
 /**
  * Table types for kysely. Booleans are stored as 0/1 integers and timestamps as ISO-8601 text so
@@ -160,7 +160,7 @@ export interface WorkspacesTable {
   /** JSON array of strings. */
   trigger_prefixes: string;
   working_directory: string | null;
-  /** JSON of the VCS repository settings (see domain/workspace.ts VcsRepo), or null. */
+  /** JSON of the VCS repository settings (see domain/workspaces/workspace.ts VcsRepo), or null. */
   vcs_repo: string | null;
   vcs_oauth_token_id: string | null;
   locked: number;

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { Kysely } from 'kysely';
-import type { StateFileKind } from '../domain/state-url.js';
+import type { StateFileKind } from '../domain/state/state-url.js';
 import type { DB } from './schema.js';
 import { LOCK_WAIT_MS } from './sqlite-busy.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { newId } from '../domain/ids.js';
-import type { ParsedState } from '../domain/state.js';
+import { newId } from '../domain/common/ids.js';
+import type { ParsedState } from '../domain/state/state.js';
 
 /** Rows per insert statement (both engines cap the parameters of one statement). */
 const CHUNK = 500;

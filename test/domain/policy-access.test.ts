@@ -4,9 +4,15 @@ import {
   impliedWorkspacePermissions,
   parseTeamProjectAttributes,
   parseTeamWorkspaceAttributes,
-} from '../../src/domain/access.js';
-import { BerthError } from '../../src/domain/errors.js';
-import { can, readableWorkspaceScope, scoped, type OrgFacts, type TeamGrant } from '../../src/domain/policy.js';
+} from '../../src/domain/permissions/access.js';
+import { BerthError } from '../../src/domain/common/errors.js';
+import {
+  can,
+  readableWorkspaceScope,
+  scoped,
+  type OrgFacts,
+  type TeamGrant,
+} from '../../src/domain/permissions/policy.js';
 
 const user = { kind: 'user' as const, tokenId: 'at', userId: 'u', username: 'u', siteAdmin: false };
 const team = (over: Partial<TeamGrant> = {}): TeamGrant => ({

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BerthError } from '../../src/domain/errors.js';
-import { parseProjectInput } from '../../src/domain/project.js';
+import { BerthError } from '../../src/domain/common/errors.js';
+import { parseProjectInput } from '../../src/domain/projects/project.js';
 
 const parse = (
   attributes: Record<string, unknown>,

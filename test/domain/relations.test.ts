@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { BerthError } from '../../src/domain/errors.js';
-import { parseFlatTagRefs } from '../../src/domain/flat-tags.js';
-import { parseIdentifiers } from '../../src/domain/identifiers.js';
-import { parseRetentionPolicy } from '../../src/domain/retention.js';
-import { parseSshKeyAssignment, parseSshKeyInput } from '../../src/domain/ssh-key.js';
+import { BerthError } from '../../src/domain/common/errors.js';
+import { parseFlatTagRefs } from '../../src/domain/workspaces/flat-tags.js';
+import { parseIdentifiers } from '../../src/domain/common/identifiers.js';
+import { parseRetentionPolicy } from '../../src/domain/instance/retention.js';
+import { parseSshKeyAssignment, parseSshKeyInput } from '../../src/domain/organizations/ssh-key.js';
 import { goTfeWorkspaceArray } from '../fixtures/go-tfe.js';
 
 const pointers = (fn: () => unknown): string[] => {

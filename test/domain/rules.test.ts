@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { durationMs, isValidDuration } from '../../src/domain/duration.js';
-import { BerthError } from '../../src/domain/errors.js';
-import { looksLikeId, newId } from '../../src/domain/ids.js';
-import { parsePage, totalPages } from '../../src/domain/paging.js';
-import { can } from '../../src/domain/policy.js';
-import { checkBindingCount, mergeBindings, parseTagBindings } from '../../src/domain/tags.js';
-import { hashToken, sameHash } from '../../src/domain/token.js';
+import { durationMs, isValidDuration } from '../../src/domain/common/duration.js';
+import { BerthError } from '../../src/domain/common/errors.js';
+import { looksLikeId, newId } from '../../src/domain/common/ids.js';
+import { parsePage, totalPages } from '../../src/domain/common/paging.js';
+import { can } from '../../src/domain/permissions/policy.js';
+import { checkBindingCount, mergeBindings, parseTagBindings } from '../../src/domain/workspaces/tags.js';
+import { hashToken, sameHash } from '../../src/domain/identity/token.js';
 
 const tb = (key: string, value = '') => ({ type: 'tag-bindings', attributes: { key, value } });
 const failure = (fn: () => unknown): BerthError => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cliWorkspaceName } from '../../src/domain/run-workspace-name.js';
+import { cliWorkspaceName } from '../../src/domain/runs/run-workspace-name.js';
 
 describe('terraform.workspace in a remote run (cliWorkspaceName)', () => {
   const remote = (workspaces: string) =>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { charLength } from '../../src/domain/text.js';
+import { charLength } from '../../src/domain/common/text.js';
 
 describe('charLength', () => {
   it('counts code points: a surrogate pair is one character, a lone surrogate one too', () => {

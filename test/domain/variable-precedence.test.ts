@@ -5,7 +5,7 @@ import {
   type AppliedSet,
   type SetScope,
   type SourceVariable,
-} from '../../src/domain/variable-precedence.js';
+} from '../../src/domain/variables/variable-precedence.js';
 
 const tf = (key: string, value: string, extra: Partial<SourceVariable> = {}): SourceVariable => ({
   key,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hclString, tfvarsFile } from '../../src/domain/variable.js';
+import { hclString, tfvarsFile } from '../../src/domain/variables/variable.js';
 
 /** How a run's Terraform variables are written: HCL values as given, others as exact quoted strings. */
 describe('tfvars of workspace variables', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { versionSatisfies } from '../../src/domain/run-execution.js';
+import { versionSatisfies } from '../../src/domain/runs/run-execution.js';
 
 describe('versionSatisfies (a workspace terraform-version against the executor binary)', () => {
   it.each([

@@ -1,10 +1,10 @@
 import { createApp } from '../../src/api/app.js';
-import { LOCAL_SITE_ADMIN, type Actor } from '../../src/domain/actor.js';
+import { LOCAL_SITE_ADMIN, type Actor } from '../../src/domain/permissions/actor.js';
 import type { Store } from '../../src/store/open.js';
 import { openTestStore } from './store.js';
 import { createSiteAdminToken, createUserToken } from '../../src/services/identity/tokens.js';
 import { createUser } from '../../src/services/identity/users.js';
-import { systemClock, type Clock } from '../../src/domain/clock.js';
+import { systemClock, type Clock } from '../../src/domain/common/clock.js';
 import { DEFAULT_SETTINGS, type InstanceSettings, type ServiceContext } from '../../src/services/context.js';
 
 export interface ApiResponse {

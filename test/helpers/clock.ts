@@ -1,4 +1,4 @@
-import type { Clock } from '../../src/domain/clock.js';
+import type { Clock } from '../../src/domain/common/clock.js';
 
 /** An instant far from any second boundary's surprises: tests that read the clock start here. */
 export const TEST_EPOCH = Date.parse('2030-01-15T12:00:00.000Z');

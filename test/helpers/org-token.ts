@@ -1,5 +1,5 @@
-import { newId } from '../../src/domain/ids.js';
-import { generateToken, hashToken } from '../../src/domain/token.js';
+import { newId } from '../../src/domain/common/ids.js';
+import { generateToken, hashToken } from '../../src/domain/identity/token.js';
 import type { TestApi } from './api.js';
 import { orgId } from './workspaces.js';
 

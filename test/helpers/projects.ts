@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { newId } from '../../src/domain/ids.js';
+import { newId } from '../../src/domain/common/ids.js';
 import type { ApiResponse, TestApi } from './api.js';
 
 export const PRJ_ID = /^prj-[A-Za-z0-9]{16}$/;

@@ -1,7 +1,7 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import type { Clock } from '../../src/domain/clock.js';
+import type { Clock } from '../../src/domain/common/clock.js';
 import { DEFAULT_SETTINGS, type InstanceSettings } from '../../src/services/context.js';
 import { finishPhase, type PhaseResult } from '../../src/services/runs/run-phases.js';
 import { claimRun } from '../../src/services/runs/run-claim.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { newId } from '../../src/domain/ids.js';
+import { newId } from '../../src/domain/common/ids.js';
 import type { ApiResponse, TestApi } from './api.js';
 
 /** A workspace create/update document. */

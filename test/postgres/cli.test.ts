@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXIT } from '../../src/cli/exit-codes.js';
+import { EXIT } from '../../src/cli/common/exit-codes.js';
 import { runCli } from '../helpers/cli.js';
 import { freshPostgresSchema } from '../helpers/store.js';
 

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
-import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
+import { LOCAL_SITE_ADMIN } from '../../src/domain/permissions/actor.js';
 import { openStore, type Store } from '../../src/store/open.js';
 import { freshPostgresSchema } from '../helpers/store.js';
 

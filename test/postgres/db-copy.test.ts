@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
-import { EXIT } from '../../src/cli/exit-codes.js';
+import { EXIT } from '../../src/cli/common/exit-codes.js';
 import { openStore } from '../../src/store/open.js';
 import { runCli } from '../helpers/cli.js';
 import { freshPostgresSchema } from '../helpers/store.js';

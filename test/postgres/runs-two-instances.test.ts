@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { create } from 'tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FINAL_STATUSES } from '../../src/domain/run.js';
+import { FINAL_STATUSES } from '../../src/domain/runs/run.js';
 import { startServe, type ServeProcess } from '../helpers/serve.js';
 import { freshPostgresSchema } from '../helpers/store.js';
 

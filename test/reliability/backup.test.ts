@@ -153,7 +153,7 @@ describe('backup and restore refusals', () => {
     expect((await runCli(['backup', file, '--db', tmp.db, '--force'])).code).toBe(0);
 
     const missing = await runCli(['backup', join(tmp.dir, 'x.db'), '--db', join(tmp.dir, 'none.db')]);
-    // A database that does not exist is a usage error (cli/database-file.ts).
+    // A database that does not exist is a usage error (cli/connection/database-file.ts).
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`no database at ${join(tmp.dir, 'none.db')}`);
     expect(existsSync(join(tmp.dir, 'none.db'))).toBe(false);

@@ -32,7 +32,7 @@ const variable = () => ({ data: { type: 'vars', attributes: { key: 'intruder', v
 const varset = () => ({ data: { type: 'varsets', attributes: { name: 'renamed' } } });
 const ownWorkspace = (_a: SeededOrg, b: SeededOrg) => ({ data: [{ type: 'workspaces', id: b.workspaceId }] });
 const ownProject = (_a: SeededOrg, b: SeededOrg) => ({ data: [{ type: 'projects', id: b.projectId }] });
-/** A well-formed `terraform login` request (test/api/terraform-login.test.ts covers the flow). */
+/** A well-formed `terraform login` request (test/api/identity/terraform-login.test.ts covers the flow). */
 const loginRequest = (type: string) => ({
   data: {
     type,

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { sql } from 'kysely';
-import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
+import { LOCAL_SITE_ADMIN } from '../../src/domain/permissions/actor.js';
 import { createConfigurationVersion, uploadConfiguration } from '../../src/services/runs/configuration-versions.js';
 import type { ServiceContext } from '../../src/services/context.js';
 import { logUrlPath } from '../../src/services/runs/run-documents.js';

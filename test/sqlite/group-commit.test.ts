@@ -9,7 +9,7 @@ import { writeTransaction, type CommitHook } from '../../src/store/transaction.j
 import { memoQuery } from '../../src/store/memo-query.js';
 import { createApp } from '../../src/api/app.js';
 import { loadSettings } from '../../src/services/instance/settings.js';
-import { LOCAL_SITE_ADMIN } from '../../src/domain/actor.js';
+import { LOCAL_SITE_ADMIN } from '../../src/domain/permissions/actor.js';
 import { tempDb } from '../helpers/cli.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseAccountAttributes } from '../../domain/user.js';
+import { parseAccountAttributes } from '../../domain/identity/user.js';
 import { currentAccount, updateAccount } from '../../services/identity/account.js';
 import { readResource } from '../body.js';
 import { sendResource } from '../documents.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { parseAgentPoolInput } from '../../domain/agent-pool.js';
-import { parseOAuthTokenAttributes } from '../../domain/oauth-token.js';
+import { parseAgentPoolInput } from '../../domain/agents/agent-pool.js';
+import { parseOAuthTokenAttributes } from '../../domain/organizations/oauth-token.js';
 import * as pools from '../../services/organizations/agent-pools.js';
 import * as tokens from '../../services/organizations/oauth-tokens.js';
 import { readResource } from '../body.js';

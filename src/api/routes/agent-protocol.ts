@@ -1,10 +1,10 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
-import { badRequest, payloadTooLarge, unauthorized } from '../../domain/errors.js';
-import type { Clock } from '../../domain/clock.js';
-import { MAX_SAVED_PLAN_BYTES } from '../../domain/limits.js';
-import { MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
+import { badRequest, payloadTooLarge, unauthorized } from '../../domain/common/errors.js';
+import type { Clock } from '../../domain/common/clock.js';
+import { MAX_SAVED_PLAN_BYTES } from '../../domain/common/limits.js';
+import { MAX_CONFIGURATION_BYTES } from '../../domain/runs/run-execution.js';
 import {
   agentRunOps,
   authenticateAgentToken,

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { Problems } from '../../domain/errors.js';
-import { checkLength, TEXT_LIMITS } from '../../domain/limits.js';
+import { Problems } from '../../domain/common/errors.js';
+import { checkLength, TEXT_LIMITS } from '../../domain/common/limits.js';
 import * as agentTokens from '../../services/agents/agent-tokens.js';
 import { readJson } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';

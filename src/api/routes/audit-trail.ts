@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseAuditFilter } from '../../domain/audit.js';
+import { parseAuditFilter } from '../../domain/audit/audit.js';
 import { listAuditEvents } from '../../services/audit/audit-trail.js';
 import { sendCollection } from '../documents.js';
 import type { AppEnv } from '../env.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { invalid } from '../../domain/errors.js';
-import { systemClock } from '../../domain/clock.js';
+import { invalid } from '../../domain/common/errors.js';
+import { systemClock } from '../../domain/common/clock.js';
 import { createSignInLink, exchangeSignInCode, type SignIn } from '../../services/identity/console-sign-in.js';
 import type { CommitHook } from '../../store/transaction.js';
 import { readResource } from '../body.js';

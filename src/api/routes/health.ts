@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
-import { BerthError } from '../../domain/errors.js';
+import { BerthError } from '../../domain/common/errors.js';
 import { readiness } from '../../services/instance/health.js';
 import type { DB } from '../../store/schema.js';
 import { sendError } from '../errors.js';

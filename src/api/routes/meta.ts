@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { requireDatabase } from '../../services/instance/health.js';
 import type { DB } from '../../store/schema.js';
-import { TERRAFORM_LOGIN_CLIENT, TERRAFORM_LOGIN_PORTS } from '../../domain/terraform-login.js';
+import { TERRAFORM_LOGIN_CLIENT, TERRAFORM_LOGIN_PORTS } from '../../domain/identity/terraform-login.js';
 
 export const API_VERSION = '2.6';
 export const APP_NAME = 'berth';

@@ -1,11 +1,11 @@
 import { Hono, type Context } from 'hono';
-import { badRequest } from '../../domain/errors.js';
+import { badRequest } from '../../domain/common/errors.js';
 import {
   MEMBERSHIP_STATUSES,
   parseInvite,
   type MembershipStatus,
   type OrganizationMembership,
-} from '../../domain/organization-membership.js';
+} from '../../domain/organizations/organization-membership.js';
 import * as memberships from '../../services/organizations/organization-memberships.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { parseIdentifiers } from '../../domain/identifiers.js';
-import { parseReservedTagKeyInput } from '../../domain/reserved-tag-key.js';
+import { parseIdentifiers } from '../../domain/common/identifiers.js';
+import { parseReservedTagKeyInput } from '../../domain/organizations/reserved-tag-key.js';
 import { addTagToWorkspaces, deleteOrganizationTags } from '../../services/organizations/organization-tags.js';
 import * as keys from '../../services/organizations/reserved-tag-keys.js';
 import { readJson, readResource } from '../body.js';

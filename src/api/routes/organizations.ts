@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseOrganizationAttributes } from '../../domain/organization.js';
+import { parseOrganizationAttributes } from '../../domain/organizations/organization.js';
 import { getEntitlements } from '../../services/organizations/entitlements.js';
 import * as orgs from '../../services/organizations/organizations.js';
 import { readResource } from '../body.js';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { parseWorkspaceIdentifiers } from '../../domain/workspace.js';
+import { parseWorkspaceIdentifiers } from '../../domain/workspaces/workspace.js';
 import { moveWorkspacesToProject } from '../../services/projects/project-workspaces.js';
 import { readJson } from '../body.js';
 import type { AppEnv } from '../env.js';

@@ -1,9 +1,9 @@
-import { bindingsNamed } from '../../domain/tags.js';
+import { bindingsNamed } from '../../domain/workspaces/tags.js';
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { badRequest, invalid } from '../../domain/errors.js';
-import { parseProjectInput } from '../../domain/project.js';
-import { parseTagBindings, type TagBindingInput } from '../../domain/tags.js';
+import { badRequest, invalid } from '../../domain/common/errors.js';
+import { parseProjectInput } from '../../domain/projects/project.js';
+import { parseTagBindings, type TagBindingInput } from '../../domain/workspaces/tags.js';
 import * as projects from '../../services/projects/projects.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendList, sendResource, type ResourceObject } from '../documents.js';

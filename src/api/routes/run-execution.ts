@@ -1,8 +1,8 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import { bool, checkAttributes } from '../../domain/attributes.js';
-import { payloadTooLarge } from '../../domain/errors.js';
-import { LOG_END, MAX_CONFIGURATION_BYTES } from '../../domain/run-execution.js';
+import { bool, checkAttributes } from '../../domain/common/attributes.js';
+import { payloadTooLarge } from '../../domain/common/errors.js';
+import { LOG_END, MAX_CONFIGURATION_BYTES } from '../../domain/runs/run-execution.js';
 import { onRunLogMayHaveGrown } from '../../runner/wake.js';
 import * as cvs from '../../services/runs/configuration-versions.js';
 import type { ServiceContext } from '../../services/context.js';

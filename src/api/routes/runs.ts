@@ -1,10 +1,10 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
-import { bool, checkAttributes, nullable, str, text } from '../../domain/attributes.js';
-import { TEXT_LIMITS } from '../../domain/limits.js';
-import { BerthError } from '../../domain/errors.js';
-import { parseTimestamp } from '../../domain/timestamp.js';
-import { canMove, RUN_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
+import { bool, checkAttributes, nullable, str, text } from '../../domain/common/attributes.js';
+import { TEXT_LIMITS } from '../../domain/common/limits.js';
+import { BerthError } from '../../domain/common/errors.js';
+import { parseTimestamp } from '../../domain/common/timestamp.js';
+import { canMove, RUN_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
 import * as runs from '../../services/runs/runs.js';
 import { readJson, readResource } from '../body.js';
 import { API_PREFIX, sendCollection, sendResource, type ResourceObject } from '../documents.js';
@@ -16,8 +16,8 @@ import { actOnRun } from '../../services/runs/run-actions.js';
 import { getExecutedRun, logUrlPath } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
 import { runsAreExecuted } from '../../services/runs/run-without-executor.js';
-import { conflict } from '../../domain/errors.js';
-import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/run-execution.js';
+import { conflict } from '../../domain/common/errors.js';
+import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/runs/run-execution.js';
 
 const runAttributes = v.looseObject({
   message: nullable(text(TEXT_LIMITS.runMessage)),

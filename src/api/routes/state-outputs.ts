@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import { parsePage } from '../../domain/paging.js';
+import { parsePage } from '../../domain/common/paging.js';
 import {
   currentStateVersionOutputs,
   getStateVersionOutput,

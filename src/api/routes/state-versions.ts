@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { badRequest, payloadTooLarge } from '../../domain/errors.js';
-import type { StateVersion } from '../../domain/state-version.js';
+import { badRequest, payloadTooLarge } from '../../domain/common/errors.js';
+import type { StateVersion } from '../../domain/state/state-version.js';
 import type { ServiceContext } from '../../services/context.js';
 import { manageBackingData, type BackingDataAction } from '../../services/state/state-backing-data.js';
 import { downloadStateFile, uploadStateFile, type StateFileKind } from '../../services/state/state-content.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { parseTeamProjectAttributes, parseTeamWorkspaceAttributes } from '../../domain/access.js';
-import { Problems } from '../../domain/errors.js';
+import { parseTeamProjectAttributes, parseTeamWorkspaceAttributes } from '../../domain/permissions/access.js';
+import { Problems } from '../../domain/common/errors.js';
 import * as access from '../../services/teams/team-access.js';
 import { readResource, type ResourceInput } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import type { Team } from '../../domain/team.js';
-import { relationshipIds, type OrganizationMembership } from '../../domain/organization-membership.js';
+import type { Team } from '../../domain/teams/team.js';
+import { relationshipIds, type OrganizationMembership } from '../../domain/organizations/organization-membership.js';
 import { seesUserDetails } from '../../services/identity/users.js';
 import { changeTeamMembers, teamMemberDetails, type MemberRefs } from '../../services/teams/team-members.js';
 import { readJson } from '../body.js';

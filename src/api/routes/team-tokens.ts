@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { badRequest } from '../../domain/errors.js';
-import { parseTokenOptions } from '../../domain/token.js';
+import { badRequest } from '../../domain/common/errors.js';
+import { parseTokenOptions } from '../../domain/identity/token.js';
 import {
   createTeamToken,
   deleteLegacyTeamToken,

@@ -1,12 +1,12 @@
 import { Hono } from 'hono';
-import { parseTeamAttributes } from '../../domain/team.js';
+import { parseTeamAttributes } from '../../domain/teams/team.js';
 import * as teams from '../../services/teams/teams.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';
 import { serializeTeam, serializeTeamUsers } from '../serializers/team.js';
-import type { Team } from '../../domain/team.js';
+import type { Team } from '../../domain/teams/team.js';
 import type { Context } from 'hono';
 
 /** `include` values of team documents; `organization-memberships` is accepted and adds nothing yet. */

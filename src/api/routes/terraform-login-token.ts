@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import { systemClock } from '../../domain/clock.js';
-import { BerthError } from '../../domain/errors.js';
-import { OAuthError } from '../../domain/terraform-login.js';
+import { systemClock } from '../../domain/common/clock.js';
+import { BerthError } from '../../domain/common/errors.js';
+import { OAuthError } from '../../domain/identity/terraform-login.js';
 import {
   exchangeTerraformLoginCode,
   type LoginCodeGrant,

@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import { BerthError, type ErrorItem } from '../../domain/errors.js';
+import { BerthError, type ErrorItem } from '../../domain/common/errors.js';
 import {
   checkLoginRequest,
   type LoginRequest,
   type LoginRequestInput,
   type LoginRequestProblem,
-} from '../../domain/terraform-login.js';
+} from '../../domain/identity/terraform-login.js';
 import { approveTerraformLogin, denyTerraformLogin } from '../../services/identity/terraform-login.js';
 import { readResource } from '../body.js';
 import { sendDocument, sendResource } from '../documents.js';

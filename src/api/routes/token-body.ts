@@ -1,4 +1,4 @@
-import { requireLength, TEXT_LIMITS } from '../../domain/limits.js';
+import { requireLength, TEXT_LIMITS } from '../../domain/common/limits.js';
 
 /** `data.attributes.description` of a token-creating body, if any (422 when longer than the limit). */
 export function descriptionOf(body: Record<string, unknown> | null): string | null {

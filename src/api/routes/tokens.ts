@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { whoami } from '../../services/identity/identity.js';
-import { badRequest } from '../../domain/errors.js';
-import { parseTokenOptions } from '../../domain/token.js';
+import { badRequest } from '../../domain/common/errors.js';
+import { parseTokenOptions } from '../../domain/identity/token.js';
 import {
   createOrganizationToken,
   deleteOrganizationToken,

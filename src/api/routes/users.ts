@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { parseTokenOptions } from '../../domain/token.js';
-import { parseUserAttributes } from '../../domain/user.js';
+import { parseTokenOptions } from '../../domain/identity/token.js';
+import { parseUserAttributes } from '../../domain/identity/user.js';
 import { createSiteAdminToken, createUserToken } from '../../services/identity/tokens.js';
 import * as users from '../../services/identity/users.js';
 import { readJson, readResource } from '../body.js';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import { invalid } from '../../domain/errors.js';
-import { parseVariableAttributes } from '../../domain/variable.js';
+import { invalid } from '../../domain/common/errors.js';
+import { parseVariableAttributes } from '../../domain/variables/variable.js';
 import { listAllVariables } from '../../services/variables/all-variables.js';
 import { getVariable, listVariables, listVariablesByNames } from '../../services/variables/variables-read.js';
 import { createVariable, deleteVariable, updateVariable } from '../../services/variables/variables-write.js';

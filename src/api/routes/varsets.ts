@@ -1,7 +1,12 @@
 import type { Context } from 'hono';
 import { Hono } from 'hono';
-import type { Paged } from '../../domain/paging.js';
-import { parseIdentifierList, parseVariableInput, parseVarsetInput, type Varset } from '../../domain/varset.js';
+import type { Paged } from '../../domain/common/paging.js';
+import {
+  parseIdentifierList,
+  parseVariableInput,
+  parseVarsetInput,
+  type Varset,
+} from '../../domain/variables/varset.js';
 import * as varsetVariables from '../../services/variables/varset-variables.js';
 import * as varsets from '../../services/variables/varsets.js';
 import { readJson, readResource } from '../body.js';

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { BerthError } from '../../domain/errors.js';
-import { requireLength, TEXT_LIMITS } from '../../domain/limits.js';
+import { BerthError } from '../../domain/common/errors.js';
+import { requireLength, TEXT_LIMITS } from '../../domain/common/limits.js';
 import { forceUnlockWorkspace, lockWorkspace, unlockWorkspace } from '../../services/workspaces/workspace-locks.js';
 import { readJson } from '../body.js';
 import { sendResource } from '../documents.js';

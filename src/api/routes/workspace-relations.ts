@@ -1,12 +1,12 @@
-import { bindingsNamed } from '../../domain/tags.js';
+import { bindingsNamed } from '../../domain/workspaces/tags.js';
 import { Hono, type Context } from 'hono';
-import { invalid } from '../../domain/errors.js';
-import { parseFlatTagRefs } from '../../domain/flat-tags.js';
-import { parseIdentifiers } from '../../domain/identifiers.js';
-import { parseRetentionPolicy } from '../../domain/retention.js';
-import { parseSshKeyAssignment, parseSshKeyInput } from '../../domain/ssh-key.js';
-import { parseTagBindings, type TagBindingInput } from '../../domain/tags.js';
-import type { Workspace } from '../../domain/workspace.js';
+import { invalid } from '../../domain/common/errors.js';
+import { parseFlatTagRefs } from '../../domain/workspaces/flat-tags.js';
+import { parseIdentifiers } from '../../domain/common/identifiers.js';
+import { parseRetentionPolicy } from '../../domain/instance/retention.js';
+import { parseSshKeyAssignment, parseSshKeyInput } from '../../domain/organizations/ssh-key.js';
+import { parseTagBindings, type TagBindingInput } from '../../domain/workspaces/tags.js';
+import type { Workspace } from '../../domain/workspaces/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
 import * as retention from '../../services/instance/data-retention.js';
 import {

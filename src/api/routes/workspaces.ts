@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
-import { badRequest } from '../../domain/errors.js';
-import { parseWorkspaceInput, type Workspace } from '../../domain/workspace.js';
+import { badRequest } from '../../domain/common/errors.js';
+import { parseWorkspaceInput, type Workspace } from '../../domain/workspaces/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
 import { safeDeleteWorkspace, forceDeleteWorkspace } from '../../services/workspaces/workspaces-delete.js';
 import { loadWorkspaceIncludes, type WorkspaceIncludes } from '../../services/workspaces/workspaces-include.js';

@@ -1,5 +1,5 @@
-import type { AgentPool } from '../../domain/agent-pool.js';
-import type { OAuthToken } from '../../domain/oauth-token.js';
+import type { AgentPool } from '../../domain/agents/agent-pool.js';
+import type { OAuthToken } from '../../domain/organizations/oauth-token.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 export function serializeAgentPool(p: AgentPool): ResourceObject {

@@ -1,4 +1,4 @@
-import type { AuditEvent } from '../../domain/audit.js';
+import type { AuditEvent } from '../../domain/audit/audit.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /** An `audit-events` resource (see docs/api.md "Audit trail"). */

@@ -1,4 +1,4 @@
-import type { MemberUser, OrganizationMembership } from '../../domain/organization-membership.js';
+import type { MemberUser, OrganizationMembership } from '../../domain/organizations/organization-membership.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 import { avatarUrl, serializePublicUser, serializeUser } from './user.js';
 

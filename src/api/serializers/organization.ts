@@ -1,5 +1,5 @@
-import { entitlementsFor, type InstanceCapabilities } from '../../domain/entitlements.js';
-import type { Organization } from '../../domain/organization.js';
+import { entitlementsFor, type InstanceCapabilities } from '../../domain/organizations/entitlements.js';
+import type { Organization } from '../../domain/organizations/organization.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /** berth has no module registry: the testable-module allowance of HCP Terraform's free tier. */

@@ -1,4 +1,4 @@
-import type { Project } from '../../domain/project.js';
+import type { Project } from '../../domain/projects/project.js';
 import { API_PREFIX, linkOnly, toOne, type ResourceIdentifier, type ResourceObject } from '../documents.js';
 
 /**

@@ -1,6 +1,6 @@
-import type { FlatTag } from '../../domain/flat-tags.js';
-import type { RetentionPolicy } from '../../domain/retention.js';
-import type { SshKey } from '../../domain/ssh-key.js';
+import type { FlatTag } from '../../domain/workspaces/flat-tags.js';
+import type { RetentionPolicy } from '../../domain/instance/retention.js';
+import type { SshKey } from '../../domain/organizations/ssh-key.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /** An `ssh-keys` resource: the name only; the key text is write-only and never sent back. */

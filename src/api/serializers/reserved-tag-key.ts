@@ -1,4 +1,4 @@
-import type { ReservedTagKey } from '../../domain/reserved-tag-key.js';
+import type { ReservedTagKey } from '../../domain/organizations/reserved-tag-key.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /**

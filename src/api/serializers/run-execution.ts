@@ -1,6 +1,6 @@
 import type { ConfigurationVersionView } from '../../services/runs/configuration-versions.js';
 import type { ExecutedBy } from '../../services/runs/run-executors.js';
-import type { ExecutedRun, PhaseStatus, ResourceCounts } from '../../domain/run-execution.js';
+import type { ExecutedRun, PhaseStatus, ResourceCounts } from '../../domain/runs/run-execution.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 import { serializeRun } from './run.js';
 

@@ -1,4 +1,4 @@
-import type { Run } from '../../domain/run.js';
+import type { Run } from '../../domain/runs/run.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 const tail = (id: string) => id.replace(/^run-/, '');

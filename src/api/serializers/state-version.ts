@@ -1,4 +1,4 @@
-import type { StateVersion, StateVersionOutput, WorkspaceResource } from '../../domain/state-version.js';
+import type { StateVersion, StateVersionOutput, WorkspaceResource } from '../../domain/state/state-version.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /**

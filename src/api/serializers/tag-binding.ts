@@ -1,4 +1,4 @@
-import type { EffectiveTagBinding, TagBinding } from '../../domain/tag-binding.js';
+import type { EffectiveTagBinding, TagBinding } from '../../domain/workspaces/tag-binding.js';
 import { API_PREFIX, type ResourceObject } from '../documents.js';
 
 /** A key-value tag binding: `tb-…` id, key, value and creation time. */

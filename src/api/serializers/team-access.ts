@@ -1,4 +1,4 @@
-import type { TeamProject, TeamWorkspace } from '../../domain/access.js';
+import type { TeamProject, TeamWorkspace } from '../../domain/permissions/access.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /** A `team-projects` document (HCP Terraform's shape): the level and the permissions it implies. */

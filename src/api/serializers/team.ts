@@ -1,4 +1,4 @@
-import { ORGANIZATION_ACCESS_FLAGS, type Team, type TeamName } from '../../domain/team.js';
+import { ORGANIZATION_ACCESS_FLAGS, type Team, type TeamName } from '../../domain/teams/team.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 export function serializeTeam(t: Team): ResourceObject {

@@ -1,4 +1,4 @@
-import type { TokenInfo } from '../../domain/token.js';
+import type { TokenInfo } from '../../domain/identity/token.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { User, UserView } from '../../domain/user.js';
+import type { User, UserView } from '../../domain/identity/user.js';
 import { API_PREFIX, type ResourceObject } from '../documents.js';
 
 /** A Gravatar address for the email, as HCP Terraform shows (a generic image when none is set). */

@@ -1,4 +1,4 @@
-import type { Variable } from '../../domain/variable.js';
+import type { Variable } from '../../domain/variables/variable.js';
 import { API_PREFIX, type ResourceObject } from '../documents.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Varset, VarsetVariable } from '../../domain/varset.js';
+import type { Varset, VarsetVariable } from '../../domain/variables/varset.js';
 import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
 
 const many = (type: string, ids: string[]) => ({ data: ids.map((id) => ({ id, type })) });

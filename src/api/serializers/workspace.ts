@@ -1,4 +1,4 @@
-import type { Edition, VcsRepo, Workspace } from '../../domain/workspace.js';
+import type { Edition, VcsRepo, Workspace } from '../../domain/workspaces/workspace.js';
 import type { WorkspaceOutput } from '../../services/workspaces/workspaces-include.js';
 import type { EffectiveTagBinding } from '../../services/workspaces/workspaces-read.js';
 import { API_PREFIX, linkOnly, toOne, type Relationship, type ResourceObject } from '../documents.js';

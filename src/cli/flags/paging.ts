@@ -1,7 +1,7 @@
 import { Flags } from '../oclif.js';
 import type { ListAllOptions, PageOptions } from '../../client/client.js';
 import type { Pagination } from '../../client/jsonapi.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 
 /**
  * `--limit N` of every list command: lists print every item of every page by default (with

@@ -1,6 +1,6 @@
 import type { GeneralSettingsAttributes } from '../../client/admin-settings.js';
 import type { Resource } from '../../client/jsonapi.js';
-import { renderFields } from '../output.js';
+import { renderFields } from '../output/output.js';
 
 export function generalSettingsFields(s: Resource<GeneralSettingsAttributes>): string {
   const access = s.attributes['default-remote-state-access'];

@@ -1,5 +1,5 @@
 import type { Resource } from '../../client/jsonapi.js';
-import { renderFields } from '../output.js';
+import { renderFields } from '../output/output.js';
 
 const ids = (r: Resource, name: string): string[] => {
   const data = r.relationships?.[name]?.data;

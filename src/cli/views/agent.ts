@@ -1,6 +1,6 @@
 import type { Resource } from '../../client/jsonapi.js';
-import { relativeTime } from '../human-time.js';
-import { renderTable } from '../output.js';
+import { relativeTime } from '../output/human-time.js';
+import { renderTable } from '../output/output.js';
 
 /** An agent pool's tokens: description first (what people name them by), never the secret. */
 export function agentTokenTable(list: Resource[]): string {

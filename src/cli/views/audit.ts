@@ -1,5 +1,5 @@
 import type { Resource } from '../../client/jsonapi.js';
-import { renderTable } from '../output.js';
+import { renderTable } from '../output/output.js';
 
 /** One line per audit event: when, who, what, on what; workspaces by name where an event names them. */
 export function auditTable(events: Resource[]): string {

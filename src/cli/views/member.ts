@@ -1,5 +1,5 @@
 import type { Member } from '../../client/memberships.js';
-import { renderTable } from '../output.js';
+import { renderTable } from '../output/output.js';
 
 export function memberTable(members: Member[]): string {
   return renderTable(members, [

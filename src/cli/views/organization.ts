@@ -1,5 +1,5 @@
 import type { Resource } from '../../client/jsonapi.js';
-import { renderFields, renderTable } from '../output.js';
+import { renderFields, renderTable } from '../output/output.js';
 import { nameOf } from './workspace.js';
 
 export function organizationTable(orgs: Resource[]): string {

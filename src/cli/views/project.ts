@@ -1,7 +1,7 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { ProjectAttributes, TagBindingAttributes } from '../../client/resources.js';
-import { renderFields, renderTable } from '../output.js';
-import { inheritedFromId } from '../related-names.js';
+import { renderFields, renderTable } from '../output/output.js';
+import { inheritedFromId } from '../output/related-names.js';
 import { nameOf } from './workspace.js';
 
 export function projectTable(projects: Resource[]): string {

@@ -1,8 +1,8 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { RetentionPolicyAttributes } from '../../client/resources.js';
-import { renderFields, renderTable } from '../output.js';
-import { inheritedFromId } from '../related-names.js';
-import { plural } from '../../domain/plural.js';
+import { renderFields, renderTable } from '../output/output.js';
+import { inheritedFromId } from '../output/related-names.js';
+import { plural } from '../../domain/common/plural.js';
 
 export function sshKeyTable(keys: Resource[]): string {
   return renderTable(keys, [

@@ -1,5 +1,5 @@
 import type { Resource } from '../../client/jsonapi.js';
-import { renderTable } from '../output.js';
+import { renderTable } from '../output/output.js';
 
 export function reservedTagKeyTable(keys: Resource[]): string {
   return renderTable(keys, [

@@ -1,8 +1,8 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { RunAttributes } from '../../client/resources.js';
 import type { RunActionName, RunsClient } from '../../client/runs.js';
-import { BerthError } from '../../domain/errors.js';
-import { FINAL_STATUSES } from '../../domain/run.js';
+import { BerthError } from '../../domain/common/errors.js';
+import { FINAL_STATUSES } from '../../domain/runs/run.js';
 import { awaitsConfirmation } from './run.js';
 
 const PAST: Record<RunActionName, string> = {

@@ -1,8 +1,8 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { PhaseAttributes, RunAttributes } from '../../client/resources.js';
 import { AWAITING_CONFIRMATION } from '../../client/run-log.js';
-import { humanDuration } from '../human-time.js';
-import { renderFields, renderTable } from '../output.js';
+import { humanDuration } from '../output/human-time.js';
+import { renderFields, renderTable } from '../output/output.js';
 
 /** The plan and apply of executed runs, by run id (recorded runs have none). */
 export type RunPhases = Map<string, { plan?: Resource<PhaseAttributes>; apply?: Resource<PhaseAttributes> }>;

@@ -1,6 +1,6 @@
 import type { Resource } from '../../client/jsonapi.js';
-import { renderFields, renderTable } from '../output.js';
-import type { TeamGrant } from '../team-grants.js';
+import { renderFields, renderTable } from '../output/output.js';
+import type { TeamGrant } from '../teams/team-grants.js';
 
 const access = (t: Resource) =>
   Object.entries(t.attributes['organization-access'] ?? {})

@@ -1,6 +1,6 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { VariableAttributes, VarsetAttributes } from '../../client/variables.js';
-import { renderFields, renderTable } from '../output.js';
+import { renderFields, renderTable } from '../output/output.js';
 
 /** A value as people see it: a sensitive one is never shown (the API does not send it anyway). */
 export function shownValue(v: VariableAttributes): string {

@@ -1,8 +1,8 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { ProjectAttributes, TagBindingAttributes, WorkspaceAttributes } from '../../client/resources.js';
-import { relativeTime } from '../human-time.js';
-import { describeLock, lockHolderName } from '../lock-holder.js';
-import { renderFields, renderTable } from '../output.js';
+import { relativeTime } from '../output/human-time.js';
+import { describeLock, lockHolderName } from '../workspaces/lock-holder.js';
+import { renderFields, renderTable } from '../output/output.js';
 
 const one = (r: Resource, name: string) => {
   const d = r.relationships?.[name]?.data;

@@ -1,7 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { agentPoolTable } from '../../cli/views/workspace.js';
-import { workspaceIds } from '../../cli/workspace-ids.js';
+import { workspaceIds } from '../../cli/workspaces/workspace-ids.js';
 import { AgentPoolsClient } from '../../client/workspaces.js';
 
 export default class AgentPoolCreate extends BerthCommand<typeof AgentPoolCreate> {

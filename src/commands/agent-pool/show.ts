@@ -1,7 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { workspaceNamesOf } from '../../cli/related-names.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { workspaceNamesOf } from '../../cli/output/related-names.js';
 import { agentPoolFields } from '../../cli/views/agent-pool.js';
 import { AgentPoolsClient, resolveAgentPoolId } from '../../client/workspaces.js';
 

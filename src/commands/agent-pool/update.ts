@@ -1,9 +1,9 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { workspaceNamesOf } from '../../cli/related-names.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { workspaceNamesOf } from '../../cli/output/related-names.js';
 import { agentPoolFields } from '../../cli/views/agent-pool.js';
-import { workspaceIds } from '../../cli/workspace-ids.js';
+import { workspaceIds } from '../../cli/workspaces/workspace-ids.js';
 import { AgentPoolsClient, resolveAgentPoolId } from '../../client/workspaces.js';
 
 export default class AgentPoolUpdate extends BerthCommand<typeof AgentPoolUpdate> {

@@ -1,7 +1,7 @@
 import { Flags } from '../../cli/oclif.js';
 import { listFromFlags, pagingFlags } from '../../cli/flags/paging.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { auditTable } from '../../cli/views/audit.js';
 import { AuditTrailClient, type AuditListFilters } from '../../client/audit.js';
 import { WorkspacesClient } from '../../client/workspaces.js';

@@ -1,6 +1,6 @@
 import { BerthCommand } from '../../cli/base-command.js';
-import { commandsFromConfig, complete, unquote } from '../../cli/completion.js';
-import { expandAliases } from '../../cli/dispatch.js';
+import { commandsFromConfig, complete, unquote } from '../../cli/command-line/completion.js';
+import { expandAliases } from '../../cli/command-line/dispatch.js';
 
 export default class CompletionCandidates extends BerthCommand<typeof CompletionCandidates> {
   static override hidden = true;

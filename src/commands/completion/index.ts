@@ -1,6 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { bashScript, fishScript, zshScript } from '../../cli/completion.js';
+import { bashScript, fishScript, zshScript } from '../../cli/command-line/completion.js';
 
 export default class Completion extends BerthCommand<typeof Completion> {
   static override summary = 'Print a shell completion script (bash, zsh or fish).';

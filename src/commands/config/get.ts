@@ -1,7 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { configPath, readConfig } from '../../cli/config.js';
-import { EXIT } from '../../cli/exit-codes.js';
+import { configPath, readConfig } from '../../cli/connection/config.js';
+import { EXIT } from '../../cli/common/exit-codes.js';
 import { SETTABLE } from './set.js';
 
 export default class ConfigGet extends BerthCommand<typeof ConfigGet> {

@@ -1,6 +1,6 @@
 import { BerthCommand } from '../../cli/base-command.js';
-import { configPath, readConfig } from '../../cli/config.js';
-import { renderFields } from '../../cli/output.js';
+import { configPath, readConfig } from '../../cli/connection/config.js';
+import { renderFields } from '../../cli/output/output.js';
 
 export default class ConfigList extends BerthCommand<typeof ConfigList> {
   static override summary = 'Show the stored profiles and what this command line resolves to.';

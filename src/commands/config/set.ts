@@ -1,9 +1,9 @@
-import { serverUrl } from '../../cli/connection.js';
+import { serverUrl } from '../../cli/connection/connection.js';
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { configPath, readConfig, writeConfig } from '../../cli/config.js';
-import { usageError } from '../../cli/prompts.js';
-import { OUTPUT_FORMATS } from '../../cli/output.js';
+import { configPath, readConfig, writeConfig } from '../../cli/connection/config.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { OUTPUT_FORMATS } from '../../cli/output/output.js';
 
 export const SETTABLE = ['server', 'org', 'output'] as const;
 

@@ -1,7 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { configPath, hostOf, readConfig, writeConfig } from '../../cli/config.js';
-import { serverUrl } from '../../cli/connection.js';
+import { configPath, hostOf, readConfig, writeConfig } from '../../cli/connection/config.js';
+import { serverUrl } from '../../cli/connection/connection.js';
 import { SETTABLE } from './set.js';
 
 export default class ConfigUnset extends BerthCommand<typeof ConfigUnset> {

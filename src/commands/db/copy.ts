@@ -1,8 +1,8 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { renderTable } from '../../cli/output.js';
+import { renderTable } from '../../cli/output/output.js';
 import { DatabaseLocationError, describeLocation, parseDatabaseLocation } from '../../store/location.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 
 export default class DbCopy extends BerthCommand<typeof DbCopy> {
   static override summary = "Copy all of berth's data into another, empty database (e.g. from SQLite to PostgreSQL).";

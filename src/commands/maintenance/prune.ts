@@ -1,9 +1,9 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { renderFields } from '../../cli/output.js';
-import { confirmDestructive } from '../../cli/prompts.js';
+import { renderFields } from '../../cli/output/output.js';
+import { confirmDestructive } from '../../cli/common/prompts.js';
 import { RetentionClient } from '../../client/relations.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 
 export default class MaintenancePrune extends BerthCommand<typeof MaintenancePrune> {
   static override summary = 'Delete state versions and run records older than the data retention policies allow.';

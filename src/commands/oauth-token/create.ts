@@ -2,7 +2,7 @@ import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { oauthTokenTable } from '../../cli/views/workspace.js';
 import { OAuthTokensClient } from '../../client/workspaces.js';
-import { SERVICE_PROVIDERS } from '../../domain/oauth-token.js';
+import { SERVICE_PROVIDERS } from '../../domain/organizations/oauth-token.js';
 
 export default class OAuthTokenCreate extends BerthCommand<typeof OAuthTokenCreate> {
   static override summary = 'Record an OAuth token of a VCS connection (for --vcs-oauth-token).';

@@ -1,9 +1,9 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { lockHolderName, lockHolderOf, lockSince } from '../../cli/lock-holder.js';
-import { plural } from '../../domain/plural.js';
-import { confirmByTyping } from '../../cli/prompts.js';
-import { refuseUnlessPermitted } from '../../cli/refusals.js';
+import { lockHolderName, lockHolderOf, lockSince } from '../../cli/workspaces/lock-holder.js';
+import { plural } from '../../domain/common/plural.js';
+import { confirmByTyping } from '../../cli/common/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/common/refusals.js';
 import type { WorkspaceAttributes } from '../../client/resources.js';
 
 export default class OrgDelete extends BerthCommand<typeof OrgDelete> {

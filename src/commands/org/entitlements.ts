@@ -1,6 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { renderFields } from '../../cli/output.js';
+import { renderFields } from '../../cli/output/output.js';
 
 export default class OrgEntitlements extends BerthCommand<typeof OrgEntitlements> {
   static override summary =

@@ -1,7 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { membershipsApi } from '../../client/memberships.js';
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/common/errors.js';
 
 export default class OrgJoin extends BerthCommand<typeof OrgJoin> {
   static override summary = 'Accept your invitation to an organization.';

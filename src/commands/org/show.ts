@@ -1,6 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { agentPoolOf } from '../../cli/related-names.js';
+import { agentPoolOf } from '../../cli/output/related-names.js';
 import { organizationFields } from '../../cli/views/organization.js';
 
 export default class OrgShow extends BerthCommand<typeof OrgShow> {

@@ -1,7 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { organizationFields } from '../../cli/views/organization.js';
-import { usageError } from '../../cli/prompts.js';
+import { usageError } from '../../cli/common/prompts.js';
 import { resolveAgentPoolId } from '../../client/workspaces.js';
 
 export default class OrgUpdate extends BerthCommand<typeof OrgUpdate> {

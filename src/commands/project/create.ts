@@ -1,7 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { canPrompt, input, usageError } from '../../cli/prompts.js';
-import { parseTagArg } from '../../cli/tag-args.js';
+import { canPrompt, input, usageError } from '../../cli/common/prompts.js';
+import { parseTagArg } from '../../cli/projects/tag-args.js';
 import { projectFields } from '../../cli/views/project.js';
 import { createProject } from '../../client/projects.js';
 import { resolveAgentPoolId } from '../../client/workspaces.js';

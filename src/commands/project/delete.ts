@@ -1,8 +1,8 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { confirmDestructive } from '../../cli/prompts.js';
-import { refuseUnlessPermitted } from '../../cli/refusals.js';
-import { resolveProject } from '../../cli/resolve-project.js';
+import { confirmDestructive } from '../../cli/common/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/common/refusals.js';
+import { resolveProject } from '../../cli/projects/resolve-project.js';
 import { deleteProject } from '../../client/projects.js';
 
 export default class ProjectDelete extends BerthCommand<typeof ProjectDelete> {

@@ -1,7 +1,7 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { listFromFlags, pagingFlags } from '../../cli/flags/paging.js';
-import { parseTagFilter } from '../../cli/tag-args.js';
+import { parseTagFilter } from '../../cli/projects/tag-args.js';
 import { projectTable } from '../../cli/views/project.js';
 import {
   listAllProjects,

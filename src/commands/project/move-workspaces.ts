@@ -1,11 +1,11 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { bulkFlags, confirmBulk, matchingWorkspaces } from '../../cli/bulk.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { resolveProject } from '../../cli/resolve-project.js';
+import { bulkFlags, confirmBulk, matchingWorkspaces } from '../../cli/workspaces/bulk.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
+import { resolveProject } from '../../cli/projects/resolve-project.js';
 import { ProjectWorkspacesClient, WorkspacesClient } from '../../client/workspaces.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 
 export default class ProjectMoveWorkspaces extends BerthCommand<typeof ProjectMoveWorkspaces> {
   static override summary = 'Move workspaces into a project (all or nothing).';

@@ -1,7 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { agentPoolOf } from '../../cli/related-names.js';
-import { resolveProject } from '../../cli/resolve-project.js';
+import { agentPoolOf } from '../../cli/output/related-names.js';
+import { resolveProject } from '../../cli/projects/resolve-project.js';
 import { projectFields } from '../../cli/views/project.js';
 import { listTagBindings } from '../../client/projects.js';
 

@@ -1,8 +1,8 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { resolveProject } from '../../cli/resolve-project.js';
-import { parseTagArg } from '../../cli/tag-args.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { resolveProject } from '../../cli/projects/resolve-project.js';
+import { parseTagArg } from '../../cli/projects/tag-args.js';
 import { projectFields } from '../../cli/views/project.js';
 import { listTagBindings, updateProject } from '../../client/projects.js';
 import { formatTagPairs, planTagBindings } from '../../client/tag-binding-changes.js';

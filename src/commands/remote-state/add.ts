@@ -1,4 +1,4 @@
-import { ConsumerChangeCommand } from '../../cli/consumer-change.js';
+import { ConsumerChangeCommand } from '../../cli/workspaces/consumer-change.js';
 
 export default class RemoteStateAdd extends ConsumerChangeCommand {
   static override summary = "Allow workspaces to read a workspace's state (existing consumers are kept).";

@@ -1,8 +1,8 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { projectNamesOf } from '../../cli/related-names.js';
+import { projectNamesOf } from '../../cli/output/related-names.js';
 import { limitFlag } from '../../cli/flags/paging.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
 import { WorkspaceRelationsClient } from '../../client/relations.js';
 

@@ -1,4 +1,4 @@
-import { ConsumerChangeCommand } from '../../cli/consumer-change.js';
+import { ConsumerChangeCommand } from '../../cli/workspaces/consumer-change.js';
 
 export default class RemoteStateRemove extends ConsumerChangeCommand {
   static override summary = "Stop workspaces from reading a workspace's state (absent ones are ignored).";

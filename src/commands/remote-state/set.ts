@@ -1,4 +1,4 @@
-import { ConsumerChangeCommand } from '../../cli/consumer-change.js';
+import { ConsumerChangeCommand } from '../../cli/workspaces/consumer-change.js';
 
 export default class RemoteStateSet extends ConsumerChangeCommand {
   static override summary = "Make exactly these workspaces the consumers of a workspace's state.";

@@ -1,7 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { listFromFlags, pagingFlags } from '../../cli/flags/paging.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { phasesOf, runTable } from '../../cli/views/run.js';
 import type { Resource } from '../../client/jsonapi.js';
 import { RunsClient } from '../../client/runs.js';

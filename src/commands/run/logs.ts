@@ -3,7 +3,7 @@ import { BerthCommand } from '../../cli/base-command.js';
 import { printLog } from '../../client/run-log.js';
 import { RunsClient } from '../../client/runs.js';
 import { isExecutedRun } from '../../cli/views/run.js';
-import { BerthError } from '../../domain/errors.js';
+import { BerthError } from '../../domain/common/errors.js';
 
 export default class RunLogs extends BerthCommand<typeof RunLogs> {
   static override summary = "Print the log of an executed run's plan or apply.";

@@ -1,16 +1,16 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { explainLockConflict } from '../../cli/lock-conflict.js';
-import { describeLock } from '../../cli/lock-holder.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { explainLockConflict } from '../../cli/workspaces/lock-conflict.js';
+import { describeLock } from '../../cli/workspaces/lock-holder.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { runFields } from '../../cli/views/run.js';
 import type { BerthClient } from '../../client/client.js';
 import type { Resource } from '../../client/jsonapi.js';
 import type { RunAttributes, WorkspaceAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 import { tokensApi } from '../../client/teams.js';
-import { BerthError } from '../../domain/errors.js';
+import { BerthError } from '../../domain/common/errors.js';
 
 /**
  * Refuses, before a run is created, a workspace whose lock someone else holds: the run could not

@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { configurationArchive } from '../../cli/configuration-archive.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { configurationArchive } from '../../cli/runs/configuration-archive.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { statusText } from '../../cli/views/run.js';
 import { followRun } from '../../client/run-log.js';
 import { RunsClient } from '../../client/runs.js';

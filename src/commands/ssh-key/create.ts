@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { renderFields } from '../../cli/output.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { renderFields } from '../../cli/output/output.js';
 import { SshKeysClient } from '../../client/relations.js';
-import { BerthError } from '../../domain/errors.js';
-import { privateKeyProblem } from '../../domain/ssh-key.js';
+import { BerthError } from '../../domain/common/errors.js';
+import { privateKeyProblem } from '../../domain/organizations/ssh-key.js';
 
 export default class SshKeyCreate extends BerthCommand<typeof SshKeyCreate> {
   static override summary = 'Store an SSH private key in an organization (for workspaces that fetch private modules).';

@@ -1,9 +1,9 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { confirmDestructive } from '../../cli/prompts.js';
+import { confirmDestructive } from '../../cli/common/prompts.js';
 import { SshKeysClient } from '../../client/relations.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 
 export default class SshKeyDelete extends BerthCommand<typeof SshKeyDelete> {
   static override summary = 'Delete an SSH key; workspaces that used it no longer have one.';

@@ -1,9 +1,9 @@
 import { writeFileSync } from 'node:fs';
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { WorkspaceStateClient } from '../../client/state.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 
 export default class StatePull extends BerthCommand<typeof StatePull> {
   static override summary = 'Download the workspace’s current state, to FILE or stdout.';

@@ -1,14 +1,14 @@
 import { readFileSync } from 'node:fs';
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { explainLockConflict } from '../../cli/lock-conflict.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { explainLockConflict } from '../../cli/workspaces/lock-conflict.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import type { StateVersionAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
-import { BerthError } from '../../domain/errors.js';
-import { md5Hex } from '../../domain/state.js';
-import { plural } from '../../domain/plural.js';
+import { BerthError } from '../../domain/common/errors.js';
+import { md5Hex } from '../../domain/state/state.js';
+import { plural } from '../../domain/common/plural.js';
 
 /** States up to this size travel inline (base64 in the JSON body); larger ones go to the upload URL. */
 const INLINE_LIMIT = 512 * 1024;

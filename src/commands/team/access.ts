@@ -1,12 +1,12 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { resolveProject } from '../../cli/resolve-project.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { resolveProject } from '../../cli/projects/resolve-project.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { teamAccessApi } from '../../client/team-access.js';
 import { teamsApi } from '../../client/teams.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
-import { PROJECT_ACCESS_LEVELS, WORKSPACE_ACCESS_LEVELS } from '../../domain/access.js';
+import { PROJECT_ACCESS_LEVELS, WORKSPACE_ACCESS_LEVELS } from '../../domain/permissions/access.js';
 
 export default class TeamAccess extends BerthCommand<typeof TeamAccess> {
   static override summary = "Grant, change or remove a team's access to one workspace or one project.";

@@ -1,6 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { changeTeamMembers } from '../../cli/team-members.js';
+import { changeTeamMembers } from '../../cli/teams/team-members.js';
 
 export default class TeamAddMember extends BerthCommand<typeof TeamAddMember> {
   static override summary = 'Add members of the organization to a team, by username.';

@@ -1,7 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { confirmDestructive } from '../../cli/prompts.js';
-import { refuseUnlessPermitted } from '../../cli/refusals.js';
+import { confirmDestructive } from '../../cli/common/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/common/refusals.js';
 import { teamsApi } from '../../client/teams.js';
 
 export default class TeamDelete extends BerthCommand<typeof TeamDelete> {

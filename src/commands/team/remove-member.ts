@@ -1,6 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { changeTeamMembers } from '../../cli/team-members.js';
+import { changeTeamMembers } from '../../cli/teams/team-members.js';
 
 export default class TeamRemoveMember extends BerthCommand<typeof TeamRemoveMember> {
   static override summary = 'Remove users from a team.';

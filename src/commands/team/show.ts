@@ -1,6 +1,6 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { teamGrants } from '../../cli/team-grants.js';
+import { teamGrants } from '../../cli/teams/team-grants.js';
 import { teamFields } from '../../cli/views/team.js';
 import { teamsApi } from '../../client/teams.js';
 

@@ -1,7 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { organizationAccess, teamAccessFlags, teamSettingFlags, teamSettings } from '../../cli/flags/team-access.js';
-import { usageError } from '../../cli/prompts.js';
+import { usageError } from '../../cli/common/prompts.js';
 import { teamFields } from '../../cli/views/team.js';
 import { teamsApi } from '../../client/teams.js';
 

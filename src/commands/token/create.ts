@@ -1,7 +1,7 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { expiryOf } from '../../cli/token-expiry.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { expiryOf } from '../../cli/identity/token-expiry.js';
 import type { SingleResult } from '../../client/jsonapi.js';
 import { teamsApi, tokensApi } from '../../client/teams.js';
 

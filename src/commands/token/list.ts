@@ -1,8 +1,8 @@
 import { Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { limitFlag } from '../../cli/flags/paging.js';
-import { renderTable } from '../../cli/output.js';
-import { usageError } from '../../cli/prompts.js';
+import { renderTable } from '../../cli/output/output.js';
+import { usageError } from '../../cli/common/prompts.js';
 import { teamsApi, tokensApi } from '../../client/teams.js';
 
 export default class TokenList extends BerthCommand<typeof TokenList> {

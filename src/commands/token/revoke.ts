@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { confirmDestructive } from '../../cli/prompts.js';
+import { confirmDestructive } from '../../cli/common/prompts.js';
 import { tokensApi } from '../../client/teams.js';
 
 export default class TokenRevoke extends BerthCommand<typeof TokenRevoke> {

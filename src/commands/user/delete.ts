@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { confirmDestructive } from '../../cli/prompts.js';
+import { confirmDestructive } from '../../cli/common/prompts.js';
 
 export default class UserDelete extends BerthCommand<typeof UserDelete> {
   static override summary = 'Delete a user and their tokens (site administrators only).';

@@ -1,7 +1,7 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { limitFlag } from '../../cli/flags/paging.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { effectiveVariableTable, variableTable } from '../../cli/views/variable.js';
 import { VarsetsClient, workspaceAllVariables, workspaceVariables } from '../../client/variables.js';
 import { WorkspacesClient } from '../../client/workspaces.js';

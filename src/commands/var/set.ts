@@ -1,7 +1,7 @@
 import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
-import { setVariable, variableFlags } from '../../cli/variable-flags.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
+import { setVariable, variableFlags } from '../../cli/variables/variable-flags.js';
 import { workspaceVariables } from '../../client/variables.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 

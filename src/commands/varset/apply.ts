@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { changeVarsetTargets, varsetTargetFlags } from '../../cli/varset-targets.js';
+import { changeVarsetTargets, varsetTargetFlags } from '../../cli/variables/varset-targets.js';
 
 export default class VarsetApply extends BerthCommand<typeof VarsetApply> {
   static override summary = 'Apply a variable set to workspaces and projects.';

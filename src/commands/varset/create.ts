@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { renderFields } from '../../cli/output.js';
+import { renderFields } from '../../cli/output/output.js';
 import { VarsetsClient } from '../../client/variables.js';
 
 export default class VarsetCreate extends BerthCommand<typeof VarsetCreate> {

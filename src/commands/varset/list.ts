@@ -1,8 +1,8 @@
 import { BerthCommand } from '../../cli/base-command.js';
 import { limitFlag } from '../../cli/flags/paging.js';
 import { Flags } from '../../cli/oclif.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { varsetTable } from '../../cli/views/variable.js';
 import { VarsetsClient } from '../../client/variables.js';
 import { WorkspacesClient, resolveProjectId } from '../../client/workspaces.js';

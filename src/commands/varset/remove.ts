@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { changeVarsetTargets, varsetTargetFlags } from '../../cli/varset-targets.js';
+import { changeVarsetTargets, varsetTargetFlags } from '../../cli/variables/varset-targets.js';
 
 export default class VarsetRemove extends BerthCommand<typeof VarsetRemove> {
   static override summary = 'Remove a variable set from workspaces and projects.';

@@ -1,8 +1,8 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { canPrompt, confirm, input, select, usageError } from '../../cli/prompts.js';
+import { canPrompt, confirm, input, select, usageError } from '../../cli/common/prompts.js';
 import { withNames, workspaceFields } from '../../cli/views/workspace.js';
-import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspace-flags.js';
+import { workspaceRequestFromFlags, workspaceSettingFlags } from '../../cli/workspaces/workspace-flags.js';
 import { AgentPoolsClient, WorkspacesClient } from '../../client/workspaces.js';
 import type { BerthClient } from '../../client/client.js';
 import type { Resource } from '../../client/jsonapi.js';
@@ -35,7 +35,7 @@ export default class WorkspaceCreate extends BerthCommand<typeof WorkspaceCreate
       if (!canPrompt(this.flags))
         throw usageError('a workspace NAME is required when not on a terminal (or with --json)');
       // Loaded only when the flow runs, like the prompt library itself.
-      const { interactiveCreateFlow } = await import('../../cli/workspace-create-flow.js');
+      const { interactiveCreateFlow } = await import('../../cli/workspaces/workspace-create-flow.js');
       const answers = await interactiveCreateFlow(
         { input, select, confirm, note: (line) => this.note(line) },
         {

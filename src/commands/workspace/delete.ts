@@ -1,8 +1,8 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { confirmByTyping, confirmDestructive } from '../../cli/prompts.js';
-import { refuseUnlessPermitted } from '../../cli/refusals.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { confirmByTyping, confirmDestructive } from '../../cli/common/prompts.js';
+import { refuseUnlessPermitted } from '../../cli/common/refusals.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 
 export default class WorkspaceDelete extends BerthCommand<typeof WorkspaceDelete> {

@@ -1,10 +1,10 @@
 import { Flags } from '../../cli/oclif.js';
 import { listFromFlags, pagingFlags } from '../../cli/flags/paging.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { projectNamesOf } from '../../cli/related-names.js';
+import { projectNamesOf } from '../../cli/output/related-names.js';
 import { workspaceTable } from '../../cli/views/workspace.js';
-import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspace-filters.js';
-import { columnRequested } from '../../cli/output.js';
+import { filtersFromFlags, workspaceFilterFlags } from '../../cli/workspaces/workspace-filters.js';
+import { columnRequested } from '../../cli/output/output.js';
 import type { Resource } from '../../client/jsonapi.js';
 import type { WorkspaceAttributes } from '../../client/resources.js';
 import { listQuery, WorkspacesClient, type WorkspaceListFilters } from '../../client/workspaces.js';

@@ -1,10 +1,10 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { BulkNote, bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../cli/bulk.js';
-import { explainLockConflict, isHeldByCaller } from '../../cli/lock-conflict.js';
-import { lockSince } from '../../cli/lock-holder.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { BulkNote, bulkFlags, bulkTable, matchingWorkspaces, runBulk } from '../../cli/workspaces/bulk.js';
+import { explainLockConflict, isHeldByCaller } from '../../cli/workspaces/lock-conflict.js';
+import { lockSince } from '../../cli/workspaces/lock-holder.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import type { WorkspaceAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 

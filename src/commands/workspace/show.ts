@@ -1,13 +1,13 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { agentPoolOf, workspaceExtras } from '../../cli/related-names.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { agentPoolOf, workspaceExtras } from '../../cli/output/related-names.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import { WorkspacesClient } from '../../client/workspaces.js';
 import type { BerthClient } from '../../client/client.js';
 import type { Resource } from '../../client/jsonapi.js';
-import { BerthError } from '../../domain/errors.js';
-import { relativeTime } from '../../cli/human-time.js';
+import { BerthError } from '../../domain/common/errors.js';
+import { relativeTime } from '../../cli/output/human-time.js';
 
 /** The Drift line: what the workspace's current health assessment found (hosted edition). */
 async function driftOf(client: BerthClient, ws: Resource): Promise<string | null> {

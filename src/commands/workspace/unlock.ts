@@ -1,11 +1,11 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { BulkNote, bulkFlags, bulkTable, matchingWorkspacesWith, runBulk } from '../../cli/bulk.js';
-import { explainLockConflict, isNotLocked } from '../../cli/lock-conflict.js';
-import { lockHeldBy, lockHolderName } from '../../cli/lock-holder.js';
-import { renderTable } from '../../cli/output.js';
-import { usageError } from '../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { BulkNote, bulkFlags, bulkTable, matchingWorkspacesWith, runBulk } from '../../cli/workspaces/bulk.js';
+import { explainLockConflict, isNotLocked } from '../../cli/workspaces/lock-conflict.js';
+import { lockHeldBy, lockHolderName } from '../../cli/workspaces/lock-holder.js';
+import { renderTable } from '../../cli/output/output.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import type { Resource } from '../../client/jsonapi.js';
 import type { WorkspaceAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';

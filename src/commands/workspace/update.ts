@@ -1,15 +1,15 @@
 import { Args, Flags } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
-import { usageError } from '../../cli/prompts.js';
-import { workspaceExtras } from '../../cli/related-names.js';
-import { parseWorkspaceArg } from '../../cli/resolve-workspace.js';
+import { usageError } from '../../cli/common/prompts.js';
+import { workspaceExtras } from '../../cli/output/related-names.js';
+import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
 import { withNames, workspaceFields } from '../../cli/views/workspace.js';
 import {
   parseTagFlag,
   tagBindingsRelationship,
   workspaceRequestFromFlags,
   workspaceSettingFlags,
-} from '../../cli/workspace-flags.js';
+} from '../../cli/workspaces/workspace-flags.js';
 import type { TagPair } from '../../client/projects.js';
 import { WorkspaceRelationsClient } from '../../client/relations.js';
 import { formatTagPairs, planTagBindings } from '../../client/tag-binding-changes.js';

@@ -37,7 +37,7 @@ const SORTS: [string, string][] = [
   ['locked-at', 'Oldest lock first'],
 ];
 
-/** The run statuses of the API (src/domain/run.ts, RUN_STATUSES). */
+/** The run statuses of the API (src/domain/runs/run.ts, RUN_STATUSES). */
 const STATUSES = [
   'pending',
   'plan_queued',

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import { conflict, invalid, notFound, unauthorized } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
-import { hashToken, sameHash } from '../../domain/token.js';
+import { conflict, invalid, notFound, unauthorized } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/runs/run.js';
+import { hashToken, sameHash } from '../../domain/identity/token.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import { type ClaimedRun, claimRun } from '../runs/run-claim.js';

@@ -1,7 +1,7 @@
-import { notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { generateToken, hashToken } from '../../domain/token.js';
+import { notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { generateToken, hashToken } from '../../domain/identity/token.js';
 import { inPage } from '../../store/literal-limit.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

@@ -1,6 +1,6 @@
-import { BerthError, notFound } from '../../domain/errors.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { parseTimestamp } from '../../domain/timestamp.js';
+import { BerthError, notFound } from '../../domain/common/errors.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { parseTimestamp } from '../../domain/common/timestamp.js';
 import { inPage } from '../../store/literal-limit.js';
 import type { ServiceContext } from '../context.js';
 import { manageablePool } from './pool-access.js';

@@ -1,5 +1,5 @@
-import { notFound } from '../../domain/errors.js';
-import { can } from '../../domain/policy.js';
+import { notFound } from '../../domain/common/errors.js';
+import { can } from '../../domain/permissions/policy.js';
 import type { Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { AuditActor, AuditTarget } from '../../domain/audit.js';
+import type { AuditActor, AuditTarget } from '../../domain/audit/audit.js';
 import { memoQuery } from '../../store/memo-query.js';
 import type { DB } from '../../store/schema.js';
 

@@ -1,10 +1,10 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
-import type { Actor } from '../../domain/actor.js';
-import type { AuditActor, AuditEvent, AuditFilter } from '../../domain/audit.js';
-import { notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can } from '../../domain/policy.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import type { AuditActor, AuditEvent, AuditFilter } from '../../domain/audit/audit.js';
+import { notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can } from '../../domain/permissions/policy.js';
 import type { AuditEventsTable, DB } from '../../store/schema.js';
 import { memoQuery } from '../../store/memo-query.js';
 import type { Tx } from '../../store/transaction.js';

@@ -1,5 +1,5 @@
-import { BerthError, notFound } from '../../domain/errors.js';
-import type { AccountInput, User } from '../../domain/user.js';
+import { BerthError, notFound } from '../../domain/common/errors.js';
+import type { AccountInput, User } from '../../domain/identity/user.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { getUser } from './users.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Actor } from '../../domain/actor.js';
-import { newId } from '../../domain/ids.js';
-import { freeUsername } from '../../domain/user.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import { newId } from '../../domain/common/ids.js';
+import { freeUsername } from '../../domain/identity/user.js';
 import { memoQuery } from '../../store/memo-query.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';

@@ -1,16 +1,16 @@
-import type { Actor } from '../../domain/actor.js';
-import type { Clock } from '../../domain/clock.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import type { Clock } from '../../domain/common/clock.js';
 import {
   CONSOLE_TOKEN_DESCRIPTION,
   CONSOLE_TOKEN_TTL_MS,
   generateSignInCode,
   looksLikeSignInCode,
   SIGN_IN_LINK_TTL_MS,
-} from '../../domain/console-sign-in.js';
-import { forbidden, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { MAX_TOKENS_PER_USER, tooMany } from '../../domain/limits.js';
-import { hashToken, type TokenInfo } from '../../domain/token.js';
+} from '../../domain/identity/console-sign-in.js';
+import { forbidden, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import { MAX_TOKENS_PER_USER, tooMany } from '../../domain/common/limits.js';
+import { hashToken, type TokenInfo } from '../../domain/identity/token.js';
 import { writeTransaction, type TransactionScope, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { insertToken } from './tokens.js';

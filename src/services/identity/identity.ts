@@ -1,4 +1,4 @@
-import type { Actor } from '../../domain/actor.js';
+import type { Actor } from '../../domain/permissions/actor.js';
 import type { ServiceContext } from '../context.js';
 
 export interface Identity {

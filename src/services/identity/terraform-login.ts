@@ -1,8 +1,8 @@
-import type { Actor } from '../../domain/actor.js';
-import type { Clock } from '../../domain/clock.js';
-import { forbidden } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { MAX_TOKENS_PER_USER } from '../../domain/limits.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import type { Clock } from '../../domain/common/clock.js';
+import { forbidden } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import { MAX_TOKENS_PER_USER } from '../../domain/common/limits.js';
 import {
   generateLoginCode,
   LOGIN_CODE_TTL_MS,
@@ -13,8 +13,8 @@ import {
   TERRAFORM_LOGIN_TOKEN_DESCRIPTION,
   verifierMatches,
   type LoginRequest,
-} from '../../domain/terraform-login.js';
-import { hashToken, type TokenInfo } from '../../domain/token.js';
+} from '../../domain/identity/terraform-login.js';
+import { hashToken, type TokenInfo } from '../../domain/identity/token.js';
 import { writeTransaction, type TransactionScope } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { insertToken } from './tokens.js';

@@ -1,5 +1,5 @@
-import { notFound } from '../../domain/errors.js';
-import type { TokenInfo } from '../../domain/token.js';
+import { notFound } from '../../domain/common/errors.js';
+import type { TokenInfo } from '../../domain/identity/token.js';
 import type { ServiceContext } from '../context.js';
 import { deleteTeamTokenById, readTeamTokenById } from '../teams/team-tokens.js';
 import { readToken, revokeToken } from './tokens.js';

@@ -1,10 +1,10 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { Actor } from '../../domain/actor.js';
-import { notFound } from '../../domain/errors.js';
-import { MAX_TOKENS_PER_USER, tooMany } from '../../domain/limits.js';
-import { newId } from '../../domain/ids.js';
-import { can, canOnInstance } from '../../domain/policy.js';
-import { generateToken, hashToken, isExpired, sameHash, type TokenInfo } from '../../domain/token.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import { notFound } from '../../domain/common/errors.js';
+import { MAX_TOKENS_PER_USER, tooMany } from '../../domain/common/limits.js';
+import { newId } from '../../domain/common/ids.js';
+import { can, canOnInstance } from '../../domain/permissions/policy.js';
+import { generateToken, hashToken, isExpired, sameHash, type TokenInfo } from '../../domain/identity/token.js';
 import type { DB, TokensTable } from '../../store/schema.js';
 import { memoQuery } from '../../store/memo-query.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
@@ -12,7 +12,7 @@ import type { ServiceContext } from '../context.js';
 import { orgFacts } from '../access.js';
 import { ensureAdminUser } from './admin-user.js';
 import { accounts } from './users.js';
-import { isPendingUsername } from '../../domain/user.js';
+import { isPendingUsername } from '../../domain/identity/user.js';
 import { cachedFacts, generationFor, rememberSnapshot } from './auth-cache.js';
 import { authenticateRunToken, isRunToken } from '../runs/run-tokens.js';
 

@@ -1,14 +1,20 @@
-import { BerthError, conflict, forbidden, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { canOnInstance } from '../../domain/policy.js';
-import { PENDING_USERNAME_LIKE, shownUsername, type User, type UserInput, type UserView } from '../../domain/user.js';
+import { BerthError, conflict, forbidden, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { canOnInstance } from '../../domain/permissions/policy.js';
+import {
+  PENDING_USERNAME_LIKE,
+  shownUsername,
+  type User,
+  type UserInput,
+  type UserView,
+} from '../../domain/identity/user.js';
 import { containsInsensitive } from '../../store/like.js';
 import type { UsersTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { inPage, LIMIT_ONE } from '../../store/literal-limit.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 
 function toUser(row: UsersTable): User {
   return {
@@ -70,7 +76,7 @@ export async function createUser(ctx: ServiceContext, input: UserInput): Promise
 
 /**
  * The users of the instance: every row of `users` but the placeholders of invitations to emails
- * nobody has an account for (domain/user.ts, `pendingUsername`). A placeholder is no user: it is
+ * nobody has an account for (domain/identity/user.ts, `pendingUsername`). A placeholder is no user: it is
  * not listed, counted, searched, found by id, deleted or given a token; only its invitations
  * show it, as the email they were sent to.
  */

@@ -1,14 +1,14 @@
-import { isSiteAdmin } from '../../domain/actor.js';
-import { notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { can } from '../../domain/policy.js';
+import { isSiteAdmin } from '../../domain/permissions/actor.js';
+import { notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import { can } from '../../domain/permissions/policy.js';
 import {
   deletesOlder,
   IMPLICIT_SITE_POLICY_ID,
   type RetentionPolicy,
   type RetentionPolicyInput,
   type RetentionType,
-} from '../../domain/retention.js';
+} from '../../domain/instance/retention.js';
 import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { readableOrganization } from '../organizations/organizations.js';

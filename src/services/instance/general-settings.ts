@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import * as v from 'valibot';
-import { bool, checkAttributes, nullable } from '../../domain/attributes.js';
-import { isSiteAdmin } from '../../domain/actor.js';
-import { notFound } from '../../domain/errors.js';
+import { bool, checkAttributes, nullable } from '../../domain/common/attributes.js';
+import { isSiteAdmin } from '../../domain/permissions/actor.js';
+import { notFound } from '../../domain/common/errors.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

@@ -1,13 +1,13 @@
-import { BerthError, conflict, notAuthorized, notFound } from '../../domain/errors.js';
-import type { AgentPool, AgentPoolInput } from '../../domain/agent-pool.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can } from '../../domain/policy.js';
+import { BerthError, conflict, notAuthorized, notFound } from '../../domain/common/errors.js';
+import type { AgentPool, AgentPoolInput } from '../../domain/agents/agent-pool.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can } from '../../domain/permissions/policy.js';
 import { containsInsensitive } from '../../store/like.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';
-import { plural } from '../../domain/plural.js';
+import { plural } from '../../domain/common/plural.js';
 import { readableOrganization } from './organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from '../write-scope.js';
 import { inPage } from '../../store/literal-limit.js';
@@ -23,7 +23,7 @@ type PoolRow = {
 
 /**
  * The workspaces whose effective execution runs on the pool: those that chose it, and those that
- * inherit it as their project's or their organization's default (see domain/execution.ts).
+ * inherit it as their project's or their organization's default (see domain/workspaces/execution.ts).
  */
 function workspacesOnPool(db: Tx, poolId: string) {
   return db

@@ -1,11 +1,11 @@
-import type { InstanceCapabilities } from '../../domain/entitlements.js';
-import type { Organization } from '../../domain/organization.js';
+import type { InstanceCapabilities } from '../../domain/organizations/entitlements.js';
+import type { Organization } from '../../domain/organizations/organization.js';
 import type { ServiceContext } from '../context.js';
 import { organizationRunsOnAgents } from '../runs/run-without-executor.js';
 import { getOrganization } from './organizations.js';
 
 /**
- * An organization's entitlement set (domain/entitlements.ts): the organization (404 unless the
+ * An organization's entitlement set (domain/organizations/entitlements.ts): the organization (404 unless the
  * caller is a member) and what executes its runs: this instance, or, without an executor of its
  * own, the agents its workspaces send runs to.
  */

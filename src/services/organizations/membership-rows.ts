@@ -1,11 +1,11 @@
-import type { Actor } from '../../domain/actor.js';
-import { newId } from '../../domain/ids.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import { newId } from '../../domain/common/ids.js';
 import {
   inviteeUserId,
   type MembershipStatus,
   type OrganizationMembership,
-} from '../../domain/organization-membership.js';
-import { PENDING_USERNAME_LIKE } from '../../domain/user.js';
+} from '../../domain/organizations/organization-membership.js';
+import { PENDING_USERNAME_LIKE } from '../../domain/identity/user.js';
 import { readRows } from '../../store/direct-reads.js';
 import type { Tx } from '../../store/transaction.js';
 
@@ -135,7 +135,7 @@ async function readTeamIds(db: Tx, rows: MembershipRow[], out: Map<string, strin
 /**
  * Memberships as `reader` may see them: an invitation shows the email it was sent to (as typed)
  * and, to anyone but the invitee, a user id of its own, so that it tells the inviter nothing
- * about the account behind the email (domain/organization-membership.ts).
+ * about the account behind the email (domain/organizations/organization-membership.ts).
  */
 export async function toMemberships(db: Tx, rows: MembershipRow[], reader: Actor): Promise<OrganizationMembership[]> {
   const teams = await teamIdsOf(db, rows);
@@ -156,7 +156,7 @@ export async function toMemberships(db: Tx, rows: MembershipRow[], reader: Actor
 }
 
 /**
- * Removes the user if it is an invitation's placeholder (domain/user.ts) left without any
+ * Removes the user if it is an invitation's placeholder (domain/identity/user.ts) left without any
  * membership: an invitation of someone without an account leaves nothing behind.
  */
 export async function dropUnusedPlaceholder(tx: Tx, userId: string): Promise<void> {

@@ -1,8 +1,8 @@
-import { notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { OAuthToken, OAuthTokenInput } from '../../domain/oauth-token.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can } from '../../domain/policy.js';
+import { notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { OAuthToken, OAuthTokenInput } from '../../domain/organizations/oauth-token.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can } from '../../domain/permissions/policy.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';

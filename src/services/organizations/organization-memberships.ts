@@ -1,16 +1,16 @@
-import { BerthError, notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { MAX_TEAM_MEMBERS, tooMany } from '../../domain/limits.js';
+import { BerthError, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import { MAX_TEAM_MEMBERS, tooMany } from '../../domain/common/limits.js';
 import type {
   InviteInput,
   MemberUser,
   MembershipStatus,
   OrganizationMembership,
-} from '../../domain/organization-membership.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can } from '../../domain/policy.js';
-import type { Team } from '../../domain/team.js';
-import { isPendingUsername, pendingUsername } from '../../domain/user.js';
+} from '../../domain/organizations/organization-membership.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can } from '../../domain/permissions/policy.js';
+import type { Team } from '../../domain/teams/team.js';
+import { isPendingUsername, pendingUsername } from '../../domain/identity/user.js';
 import { sql } from 'kysely';
 import { containsInsensitive, containsInsensitiveOf } from '../../store/like.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
@@ -59,7 +59,7 @@ async function one(ctx: ServiceContext, db: Tx, row: MembershipRow): Promise<Org
 /**
  * Who an invitation of this email goes to (compared without case): the placeholder of earlier
  * invitations still pending, if any, else the oldest account with the email, else a new
- * placeholder. An invitation claims no username (domain/user.ts, `pendingUsername`); the person
+ * placeholder. An invitation claims no username (domain/identity/user.ts, `pendingUsername`); the person
  * a site administrator later creates with this email takes the placeholder over, invitations and
  * all (users.createUser). The placeholder comes first: berth verifies no email, so an account
  * that set its email (`PATCH /account/update`) to one with pending invitations gets neither

@@ -1,7 +1,7 @@
-import { BerthError, invalid, notAuthorized, notFound } from '../../domain/errors.js';
-import { TOO_MANY_FLAT_TAGS_DETAIL } from '../../domain/flat-tags.js';
-import { MAX_FLAT_TAGS_PER_WORKSPACE } from '../../domain/limits.js';
-import { can, scoped } from '../../domain/policy.js';
+import { BerthError, invalid, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { TOO_MANY_FLAT_TAGS_DETAIL } from '../../domain/workspaces/flat-tags.js';
+import { MAX_FLAT_TAGS_PER_WORKSPACE } from '../../domain/common/limits.js';
+import { can, scoped } from '../../domain/permissions/policy.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';

@@ -1,6 +1,6 @@
-import { notAuthorized, notFound } from '../../domain/errors.js';
-import { can } from '../../domain/policy.js';
-import type { TokenInfo, TokenOptions } from '../../domain/token.js';
+import { notAuthorized, notFound } from '../../domain/common/errors.js';
+import { can } from '../../domain/permissions/policy.js';
+import type { TokenInfo, TokenOptions } from '../../domain/identity/token.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';

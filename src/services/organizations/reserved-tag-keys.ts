@@ -1,9 +1,13 @@
-import { BerthError, notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can } from '../../domain/policy.js';
-import { forbiddenOverrides, type ReservedTagKey, type ReservedTagKeyInput } from '../../domain/reserved-tag-key.js';
-import type { TagBindingInput } from '../../domain/tags.js';
+import { BerthError, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can } from '../../domain/permissions/policy.js';
+import {
+  forbiddenOverrides,
+  type ReservedTagKey,
+  type ReservedTagKeyInput,
+} from '../../domain/organizations/reserved-tag-key.js';
+import type { TagBindingInput } from '../../domain/workspaces/tags.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';

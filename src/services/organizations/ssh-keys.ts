@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { invalid, notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can, type OrgFacts } from '../../domain/policy.js';
-import type { SshKey, SshKeyInput } from '../../domain/ssh-key.js';
-import type { Workspace } from '../../domain/workspace.js';
+import { invalid, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can, type OrgFacts } from '../../domain/permissions/policy.js';
+import type { SshKey, SshKeyInput } from '../../domain/organizations/ssh-key.js';
+import type { Workspace } from '../../domain/workspaces/workspace.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';

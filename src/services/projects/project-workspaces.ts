@@ -1,5 +1,5 @@
-import { forbidden, notFound } from '../../domain/errors.js';
-import { can, scoped } from '../../domain/policy.js';
+import { forbidden, notFound } from '../../domain/common/errors.js';
+import { can, scoped } from '../../domain/permissions/policy.js';
 import { writeTransaction } from '../../store/transaction.js';
 import { isProjectAdmin, orgFacts } from '../access.js';
 import { moveBindings } from '../workspaces/workspace-seq.js';

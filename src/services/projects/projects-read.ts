@@ -1,8 +1,8 @@
-import { effectiveExecution, type ExecutionSetting } from '../../domain/execution.js';
-import type { ExecutionMode } from '../../domain/organization.js';
-import type { OrgFacts } from '../../domain/policy.js';
-import { can, scoped } from '../../domain/policy.js';
-import type { Project } from '../../domain/project.js';
+import { effectiveExecution, type ExecutionSetting } from '../../domain/workspaces/execution.js';
+import type { ExecutionMode } from '../../domain/organizations/organization.js';
+import type { OrgFacts } from '../../domain/permissions/policy.js';
+import { can, scoped } from '../../domain/permissions/policy.js';
+import type { Project } from '../../domain/projects/project.js';
 import type { Selectable } from 'kysely';
 import type { ProjectsTable } from '../../store/schema.js';
 import { memoQuery } from '../../store/memo-query.js';

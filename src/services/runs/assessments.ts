@@ -1,8 +1,8 @@
 import type { Kysely, Selectable } from 'kysely';
-import { assessmentsProblem } from '../../domain/assessments.js';
-import { notFound } from '../../domain/errors.js';
-import { randomTail } from '../../domain/ids.js';
-import { FINAL_STATUSES } from '../../domain/run.js';
+import { assessmentsProblem } from '../../domain/runs/assessments.js';
+import { notFound } from '../../domain/common/errors.js';
+import { randomTail } from '../../domain/common/ids.js';
+import { FINAL_STATUSES } from '../../domain/runs/run.js';
 import type { AssessmentResultsTable, DB } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

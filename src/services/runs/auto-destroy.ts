@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { durationMs, isValidDuration } from '../../domain/duration.js';
+import { durationMs, isValidDuration } from '../../domain/common/duration.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { inWorkspaceOrganization } from '../write-scope.js';

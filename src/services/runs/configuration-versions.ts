@@ -1,16 +1,16 @@
 import type { Selectable } from 'kysely';
-import { BerthError, conflict, notAuthorized, notFound, payloadTooLarge } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can } from '../../domain/policy.js';
+import { BerthError, conflict, notAuthorized, notFound, payloadTooLarge } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can } from '../../domain/permissions/policy.js';
 import {
   MAX_CONFIGURATION_BYTES,
   runUrlValid,
   signedRunQuery,
   type ConfigurationStatus,
   type ConfigurationVersion,
-} from '../../domain/run-execution.js';
-import { DEFAULT_STATE_URL_TTL_SECONDS } from '../../domain/state-url.js';
+} from '../../domain/runs/run-execution.js';
+import { DEFAULT_STATE_URL_TTL_SECONDS } from '../../domain/state/state-url.js';
 import { inPage } from '../../store/literal-limit.js';
 import type { ConfigurationVersionsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';

@@ -1,5 +1,5 @@
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can, scoped } from '../../domain/policy.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can, scoped } from '../../domain/permissions/policy.js';
 import type { ServiceContext } from '../context.js';
 import { notAnAssessment } from './assessment-runs.js';
 import { readableOrganization } from '../organizations/organizations.js';

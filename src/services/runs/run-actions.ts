@@ -1,7 +1,7 @@
-import { conflict, notAuthorized } from '../../domain/errors.js';
-import { can } from '../../domain/policy.js';
-import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
-import { APPLYABLE, CANCELABLE, DISCARDABLE, LOG_END } from '../../domain/run-execution.js';
+import { conflict, notAuthorized } from '../../domain/common/errors.js';
+import { can } from '../../domain/permissions/policy.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/runs/run.js';
+import { APPLYABLE, CANCELABLE, DISCARDABLE, LOG_END } from '../../domain/runs/run-execution.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { inOrganizationOf } from '../write-scope.js';

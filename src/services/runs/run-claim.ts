@@ -1,7 +1,7 @@
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import type { ExecutionSetting, ExecutionSource } from '../../domain/execution.js';
-import type { RunStatus } from '../../domain/run.js';
-import { LOG_START, type RunVariable } from '../../domain/run-execution.js';
+import type { ExecutionSetting, ExecutionSource } from '../../domain/workspaces/execution.js';
+import type { RunStatus } from '../../domain/runs/run.js';
+import { LOG_START, type RunVariable } from '../../domain/runs/run-execution.js';
 import { LIMIT_ONE, literalLimit } from '../../store/literal-limit.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
@@ -51,7 +51,7 @@ const EXECUTING: RunStatus[] = ['planning', 'applying'];
 
 /**
  * The workspace's effective execution mode and agent pool, in SQL: the same chain as
- * `effectiveExecution` (domain/execution.ts, through `executionOf`): the workspace's own setting
+ * `effectiveExecution` (domain/workspaces/execution.ts, through `executionOf`): the workspace's own setting
  * (`execution_mode` not null), else its project's when the project overrides
  * (`execution_overridden`), else its organization's default.
  */

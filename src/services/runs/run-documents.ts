@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
-import { notFound } from '../../domain/errors.js';
-import { LOG_URL_TTL_SECONDS, runUrlValid, signedRunQuery, type ExecutedRun } from '../../domain/run-execution.js';
+import { notFound } from '../../domain/common/errors.js';
+import { LOG_URL_TTL_SECONDS, runUrlValid, signedRunQuery, type ExecutedRun } from '../../domain/runs/run-execution.js';
 import type { ServiceContext } from '../context.js';
 import { signingKey } from '../state/state-urls.js';
 import { isExecuted, readableRunRow, toExecutedRun, type Phase } from './run-rows.js';

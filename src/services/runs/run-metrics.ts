@@ -1,4 +1,4 @@
-import { computeMetrics, METRICS_WINDOW, type RunMetrics } from '../../domain/run.js';
+import { computeMetrics, METRICS_WINDOW, type RunMetrics } from '../../domain/runs/run.js';
 import { queryByIds } from '../../store/memo-query.js';
 import type { Tx } from '../../store/transaction.js';
 import { notAnAssessment } from './assessment-runs.js';

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import { sql, type Kysely } from 'kysely';
-import { newId, randomTail } from '../../domain/ids.js';
-import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
-import { LOG_END, type ResourceCounts } from '../../domain/run-execution.js';
+import { newId, randomTail } from '../../domain/common/ids.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/runs/run.js';
+import { LOG_END, type ResourceCounts } from '../../domain/runs/run-execution.js';
 import type { DB, RunsTable } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import { storeState } from '../state/state-content.js';

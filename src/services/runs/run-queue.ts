@@ -1,8 +1,8 @@
 import type { Selectable, Updateable } from 'kysely';
-import { invalid, notAuthorized, notFound } from '../../domain/errors.js';
-import { can } from '../../domain/policy.js';
-import { FINAL_STATUSES, type RunStatus } from '../../domain/run.js';
-import { ACTIVE_STATUSES, type ExecutedRun, type RunVariable } from '../../domain/run-execution.js';
+import { invalid, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { can } from '../../domain/permissions/policy.js';
+import { FINAL_STATUSES, type RunStatus } from '../../domain/runs/run.js';
+import { ACTIVE_STATUSES, type ExecutedRun, type RunVariable } from '../../domain/runs/run-execution.js';
 import type { ConfigurationVersionsTable, RunsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

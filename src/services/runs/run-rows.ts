@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
-import { notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { can, type OrgFacts } from '../../domain/policy.js';
-import { FINAL_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
+import { notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import { can, type OrgFacts } from '../../domain/permissions/policy.js';
+import { FINAL_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
 import {
   APPLYABLE,
   CANCELABLE,
@@ -10,7 +10,7 @@ import {
   type ExecutedRun,
   type PhaseStatus,
   type ResourceCounts,
-} from '../../domain/run-execution.js';
+} from '../../domain/runs/run-execution.js';
 import type { RunsTable } from '../../store/schema.js';
 import { type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { Actor } from '../../domain/actor.js';
-import { newId, randomTail } from '../../domain/ids.js';
-import { hashToken, isExpired, sameHash } from '../../domain/token.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import { newId, randomTail } from '../../domain/common/ids.js';
+import { hashToken, isExpired, sameHash } from '../../domain/identity/token.js';
 import type { DB } from '../../store/schema.js';
 import { memoQuery } from '../../store/memo-query.js';
 import { writeTransaction } from '../../store/transaction.js';
@@ -11,7 +11,7 @@ import type { Phase } from './run-rows.js';
  * Run tokens (migration 030): the token a phase of an executed run gets when the executor claims
  * it, which terraform inside the run uses to reach berth (`terraform_remote_state`, or the `remote`
  * backend of its own workspace). It acts as the run (actor kind `run`): what it may do is the
- * policy's (domain/policy.ts, `runCan`) and the routes' (api/auth.ts, `RUN_TOKEN_ROUTES`). It
+ * policy's (domain/permissions/policy.ts, `runCan`) and the routes' (api/auth.ts, `RUN_TOKEN_ROUTES`). It
  * authenticates only while its run is in the phase it was minted for and is not being canceled,
  * and until its expiry. Only its hash is stored; the secret goes to the executor alone, which
  * writes it into the run's CLI configuration file, and is never logged.

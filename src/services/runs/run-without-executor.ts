@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { LOG_END, LOG_START } from '../../domain/run-execution.js';
+import { LOG_END, LOG_START } from '../../domain/runs/run-execution.js';
 import type { DB } from '../../store/schema.js';
 import type { Tx } from '../../store/transaction.js';
 import { claimRouteOf } from './run-claim.js';

@@ -1,9 +1,9 @@
 import type { Selectable, Updateable } from 'kysely';
-import { conflict, notAuthorized, notFound } from '../../domain/errors.js';
-import { holderOf, lockedByOther, sameHolder, type LockHolder } from '../../domain/lock.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can, type OrgFacts } from '../../domain/policy.js';
-import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } from '../../domain/run.js';
+import { conflict, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { holderOf, lockedByOther, sameHolder, type LockHolder } from '../../domain/workspaces/lock.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can, type OrgFacts } from '../../domain/permissions/policy.js';
+import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
 import type { RunsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { conflict, notFound, payloadTooLarge } from '../../domain/errors.js';
-import { MAX_SAVED_PLAN_BYTES, savedPlanTooLarge } from '../../domain/limits.js';
+import { conflict, notFound, payloadTooLarge } from '../../domain/common/errors.js';
+import { MAX_SAVED_PLAN_BYTES, savedPlanTooLarge } from '../../domain/common/limits.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 

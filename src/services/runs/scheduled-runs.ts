@@ -1,4 +1,4 @@
-import type { AuditActor } from '../../domain/audit.js';
+import type { AuditActor } from '../../domain/audit/audit.js';
 import type { Tx } from '../../store/transaction.js';
 import { recordAuditEvent } from '../audit/audit-trail.js';
 

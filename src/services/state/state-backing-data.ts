@@ -1,6 +1,6 @@
-import { BerthError, notAuthorized, notFound } from '../../domain/errors.js';
-import { can } from '../../domain/policy.js';
-import type { StateVersionStatus } from '../../domain/state-version.js';
+import { BerthError, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { can } from '../../domain/permissions/policy.js';
+import type { StateVersionStatus } from '../../domain/state/state-version.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { readableVersion } from './state-versions.js';

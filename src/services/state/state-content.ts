@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { BerthError, conflict, notFound } from '../../domain/errors.js';
-import type { ParsedState } from '../../domain/state.js';
-import type { StateFileKind } from '../../domain/state-url.js';
+import { BerthError, conflict, notFound } from '../../domain/common/errors.js';
+import type { ParsedState } from '../../domain/state/state.js';
+import type { StateFileKind } from '../../domain/state/state-url.js';
 import { writeExtractedState } from '../../store/state-rows.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
@@ -12,7 +12,7 @@ import { requireSignedStateUrl, type StateUrlQuery } from './state-urls.js';
 import type { StateVersionRow } from './state-versions.js';
 import { inOrganizationOf } from '../write-scope.js';
 
-export type { StateFileKind } from '../../domain/state-url.js';
+export type { StateFileKind } from '../../domain/state/state-url.js';
 
 /** A state file to record: its bytes, or only its size when they were written already (staged). */
 export interface StateFileBody {

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
-import { notFound } from '../../domain/errors.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import type { StateVersionOutput } from '../../domain/state-version.js';
+import { notFound } from '../../domain/common/errors.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import type { StateVersionOutput } from '../../domain/state/state-version.js';
 import type { StateVersionOutputsTable } from '../../store/schema.js';
 import type { Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

@@ -1,6 +1,6 @@
 import { Worker } from 'node:worker_threads';
-import { invalid, payloadTooLarge } from '../../domain/errors.js';
-import { md5Hex } from '../../domain/state.js';
+import { invalid, payloadTooLarge } from '../../domain/common/errors.js';
+import { md5Hex } from '../../domain/state/state.js';
 import {
   jsonStateProblem,
   parseStateText,
@@ -9,7 +9,7 @@ import {
   type ParsedState,
   type StateParseLimits,
   type StateParseResult,
-} from '../../domain/state-parse.js';
+} from '../../domain/state/state-parse.js';
 
 /** Smaller files are checked on the calling thread: a few milliseconds, less than starting a worker. */
 export const IN_THREAD_BYTES = 256 * 1024;
@@ -22,7 +22,7 @@ type Kind = 'state' | 'json-state';
 type Outcome = { md5Mismatch: true } | { result: StateParseResult } | { problem: string | null };
 
 /**
- * The worker: the functions of domain/state-parse.ts from their source text (the CommonJS bundle
+ * The worker: the functions of domain/state/state-parse.ts from their source text (the CommonJS bundle
  * and the tests' ES modules alike), then one job from `workerData`, answered with one message.
  */
 const workerSource = () => `

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
-import { notFound } from '../../domain/errors.js';
+import { notFound } from '../../domain/common/errors.js';
 import {
   DEFAULT_STATE_URL_TTL_SECONDS,
   signedStateQuery,
   stateUrlValid,
   type StateFileKind,
   type StateUrlUse,
-} from '../../domain/state-url.js';
+} from '../../domain/state/state-url.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

@@ -11,11 +11,11 @@ import {
   type TeamWorkspace,
   type TeamWorkspaceInput,
   type WorkspaceAccessLevel,
-} from '../../domain/access.js';
-import { badRequest, invalid, notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can, scoped, type OrgFacts } from '../../domain/policy.js';
+} from '../../domain/permissions/access.js';
+import { badRequest, invalid, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can, scoped, type OrgFacts } from '../../domain/permissions/policy.js';
 import type { TeamProjectsTable, TeamWorkspacesTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { orgFacts, projectGrantOf, workspaceGrantOf } from '../access.js';

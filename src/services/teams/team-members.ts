@@ -1,7 +1,7 @@
-import { BerthError, notFound } from '../../domain/errors.js';
-import { MAX_TEAM_MEMBERS, tooMany } from '../../domain/limits.js';
-import type { OrganizationMembership } from '../../domain/organization-membership.js';
-import { PENDING_USERNAME_LIKE, type User } from '../../domain/user.js';
+import { BerthError, notFound } from '../../domain/common/errors.js';
+import { MAX_TEAM_MEMBERS, tooMany } from '../../domain/common/limits.js';
+import type { OrganizationMembership } from '../../domain/organizations/organization-membership.js';
+import { PENDING_USERNAME_LIKE, type User } from '../../domain/identity/user.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { membershipRows, toMemberships, type MembershipRow } from '../organizations/membership-rows.js';

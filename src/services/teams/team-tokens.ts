@@ -1,8 +1,8 @@
 import { sql, type Kysely } from 'kysely';
-import { BerthError, notAuthorized, notFound } from '../../domain/errors.js';
-import { offsetOf, type PageRequest, type Paged } from '../../domain/paging.js';
-import { can, canManageTeamTokens, type OrgFacts } from '../../domain/policy.js';
-import type { TokenCreator, TokenInfo, TokenOptions } from '../../domain/token.js';
+import { BerthError, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { offsetOf, type PageRequest, type Paged } from '../../domain/common/paging.js';
+import { can, canManageTeamTokens, type OrgFacts } from '../../domain/permissions/policy.js';
+import type { TokenCreator, TokenInfo, TokenOptions } from '../../domain/identity/token.js';
 import type { DB } from '../../store/schema.js';
 import { containsInsensitive } from '../../store/like.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';

@@ -1,9 +1,9 @@
 import type { Selectable, Updateable } from 'kysely';
-import { BerthError, forbidden, notAuthorized, notFound } from '../../domain/errors.js';
-import { MAX_TEAMS_PER_ORGANIZATION, tooMany } from '../../domain/limits.js';
-import { newId } from '../../domain/ids.js';
-import { offsetOf, type PageRequest, type Paged } from '../../domain/paging.js';
-import { can, canManageTeamTokens, type OrgFacts } from '../../domain/policy.js';
+import { BerthError, forbidden, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { MAX_TEAMS_PER_ORGANIZATION, tooMany } from '../../domain/common/limits.js';
+import { newId } from '../../domain/common/ids.js';
+import { offsetOf, type PageRequest, type Paged } from '../../domain/common/paging.js';
+import { can, canManageTeamTokens, type OrgFacts } from '../../domain/permissions/policy.js';
 import {
   accessColumn,
   ALL_ORGANIZATION_ACCESS,
@@ -12,7 +12,7 @@ import {
   type OrganizationAccess,
   type Team,
   type TeamInput,
-} from '../../domain/team.js';
+} from '../../domain/teams/team.js';
 import { containsInsensitive } from '../../store/like.js';
 import type { TeamsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';

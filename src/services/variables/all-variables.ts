@@ -1,6 +1,6 @@
-import type { ResolvedVariable, VariableCategory } from '../../domain/variable-precedence.js';
-import type { Variable } from '../../domain/variable.js';
-import type { VarsetVariable } from '../../domain/varset.js';
+import type { ResolvedVariable, VariableCategory } from '../../domain/variables/variable-precedence.js';
+import type { Variable } from '../../domain/variables/variable.js';
+import type { VarsetVariable } from '../../domain/variables/varset.js';
 import { readTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { resolvedVariables } from './effective.js';
@@ -12,7 +12,7 @@ import { toVariable as toVarsetVariable } from './varset-variables.js';
  * The variables that apply to a workspace after precedence (`GET /workspaces/:id/all-vars`,
  * go-tfe's `Variables.ListAll`, which the Terraform CLI's `cloud` backend reads for the operations
  * it runs locally, such as `terraform import`): for each key of each category, the one variable
- * whose value a run would get, the workspace's own or a set's (domain/variable-precedence.ts
+ * whose value a run would get, the workspace's own or a set's (domain/variables/variable-precedence.ts
  * decides, as for runs). Sensitive values are withheld, as in every answer.
  */
 export type AppliedVariable =

@@ -1,12 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { RunVariable } from '../../domain/run-execution.js';
+import type { RunVariable } from '../../domain/runs/run-execution.js';
 import {
   resolveVariables,
   type ResolvedVariables,
   type SourceVariable,
   type VariableCategory,
-} from '../../domain/variable-precedence.js';
-import type { RunEnvVariable, RunTerraformVariable } from '../../domain/variable.js';
+} from '../../domain/variables/variable-precedence.js';
+import type { RunEnvVariable, RunTerraformVariable } from '../../domain/variables/variable.js';
 import type { DB } from '../../store/schema.js';
 import { appliedVarsets } from './varsets-applied.js';
 
@@ -28,7 +28,7 @@ export interface EffectiveVariables {
  * The variables a run of the workspace is given, sensitive values included (for the executor
  * only: never answered by the API): the workspace's own, its variable sets' and the run's, each
  * key of each category taking the value that HCP Terraform's precedence gives it
- * (domain/variable-precedence.ts).
+ * (domain/variables/variable-precedence.ts).
  */
 export async function effectiveVariables(
   db: Kysely<DB>,

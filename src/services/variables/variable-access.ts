@@ -1,5 +1,5 @@
-import { BerthError, notAuthorized, notFound } from '../../domain/errors.js';
-import { can, type OrgFacts } from '../../domain/policy.js';
+import { BerthError, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { can, type OrgFacts } from '../../domain/permissions/policy.js';
 import type { Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from '../workspaces/workspaces-read.js';

@@ -1,4 +1,4 @@
-import type { VariableCategory } from '../../domain/variable.js';
+import type { VariableCategory } from '../../domain/variables/variable.js';
 
 /**
  * What workspace variables and the variables of a set store alike (their tables add their owner,

@@ -1,5 +1,5 @@
-import type { Variable } from '../../domain/variable.js';
-import { badRequest } from '../../domain/errors.js';
+import type { Variable } from '../../domain/variables/variable.js';
+import { badRequest } from '../../domain/common/errors.js';
 import type { Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import type { WorkspaceRef } from '../workspaces/workspaces-read.js';

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { invalid } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
+import { invalid } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
 import {
   checkVariable,
   keyTakenDetail,
@@ -8,7 +8,7 @@ import {
   type Variable,
   type VariableFields,
   type VariableInput,
-} from '../../domain/variable.js';
+} from '../../domain/variables/variable.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import type { WorkspaceRef } from '../workspaces/workspaces-read.js';

@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { Variable, VariableCategory, VariableFields } from '../../domain/variable.js';
+import type { Variable, VariableCategory, VariableFields } from '../../domain/variables/variable.js';
 import type { WorkspaceVariablesTable } from '../../store/schema.js';
 import { shownVariable } from './variable-columns.js';
 

@@ -1,5 +1,5 @@
-import { invalid } from '../../domain/errors.js';
-import { globalKeyTakenDetail } from '../../domain/varset.js';
+import { invalid } from '../../domain/common/errors.js';
+import { globalKeyTakenDetail } from '../../domain/variables/varset.js';
 import type { Tx } from '../../store/transaction.js';
 
 /**

@@ -1,8 +1,13 @@
 import type { Selectable } from 'kysely';
-import { invalid, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { checkVariable, mergeVariable, type VariableCategory, type VariableFields } from '../../domain/variable.js';
-import { VARSET_KEY_TAKEN, type VariableInput, type VarsetVariable } from '../../domain/varset.js';
+import { invalid, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import {
+  checkVariable,
+  mergeVariable,
+  type VariableCategory,
+  type VariableFields,
+} from '../../domain/variables/variable.js';
+import { VARSET_KEY_TAKEN, type VariableInput, type VarsetVariable } from '../../domain/variables/varset.js';
 import type { VarsetVariablesTable } from '../../store/schema.js';
 import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { AppliedSet, SetScope, VariableCategory } from '../../domain/variable-precedence.js';
+import type { AppliedSet, SetScope, VariableCategory } from '../../domain/variables/variable-precedence.js';
 import type { DB } from '../../store/schema.js';
 
 /**
  * The variable sets that apply to a workspace, each at the most specific scope it reaches the
  * workspace by (its own, its project's, or every workspace's), with their variables, values
- * included: for the executor only (domain/variable-precedence.ts decides), never for an answer.
+ * included: for the executor only (domain/variables/variable-precedence.ts decides), never for an answer.
  */
 export async function appliedVarsets(db: Kysely<DB>, workspaceId: string): Promise<AppliedSet[]> {
   const ws = await db

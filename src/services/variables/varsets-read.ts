@@ -1,13 +1,13 @@
 import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
-import type { Actor } from '../../domain/actor.js';
-import { notAuthorized, notFound } from '../../domain/errors.js';
-import { canManageVarsets, variableReadScope } from '../../domain/varset-policy.js';
-import type { Varset } from '../../domain/varset.js';
+import type { Actor } from '../../domain/permissions/actor.js';
+import { notAuthorized, notFound } from '../../domain/common/errors.js';
+import { canManageVarsets, variableReadScope } from '../../domain/variables/varset-policy.js';
+import type { Varset } from '../../domain/variables/varset.js';
 import type { DB, VarsetsTable } from '../../store/schema.js';
 import type { Tx } from '../../store/transaction.js';
 import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';
-import type { OrgFacts } from '../../domain/policy.js';
+import type { OrgFacts } from '../../domain/permissions/policy.js';
 
 export type VarsetRow = Selectable<VarsetsTable> & { organization_name: string };
 

@@ -1,9 +1,9 @@
-import { invalid, notAuthorized, notFound } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can, scoped } from '../../domain/policy.js';
-import { canManageVarsets, variableReadScope } from '../../domain/varset-policy.js';
-import { VARSET_NAME_TAKEN, type Varset, type VarsetInput } from '../../domain/varset.js';
+import { invalid, notAuthorized, notFound } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can, scoped } from '../../domain/permissions/policy.js';
+import { canManageVarsets, variableReadScope } from '../../domain/variables/varset-policy.js';
+import { VARSET_NAME_TAKEN, type Varset, type VarsetInput } from '../../domain/variables/varset.js';
 import { containsInsensitive } from '../../store/like.js';
 import { inPage } from '../../store/literal-limit.js';
 import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';

@@ -1,9 +1,9 @@
-import { BerthError, invalid, notAuthorized } from '../../domain/errors.js';
-import { TOO_MANY_FLAT_TAGS_DETAIL, type FlatTag, type FlatTagRef } from '../../domain/flat-tags.js';
-import { MAX_FLAT_TAGS_PER_WORKSPACE } from '../../domain/limits.js';
-import { newId } from '../../domain/ids.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can, type OrgFacts } from '../../domain/policy.js';
+import { BerthError, invalid, notAuthorized } from '../../domain/common/errors.js';
+import { TOO_MANY_FLAT_TAGS_DETAIL, type FlatTag, type FlatTagRef } from '../../domain/workspaces/flat-tags.js';
+import { MAX_FLAT_TAGS_PER_WORKSPACE } from '../../domain/common/limits.js';
+import { newId } from '../../domain/common/ids.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can, type OrgFacts } from '../../domain/permissions/policy.js';
 import { containsInsensitive } from '../../store/like.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

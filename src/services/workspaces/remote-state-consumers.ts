@@ -1,7 +1,7 @@
-import { BerthError, invalid, notAuthorized } from '../../domain/errors.js';
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { can, scoped } from '../../domain/policy.js';
-import type { Workspace } from '../../domain/workspace.js';
+import { BerthError, invalid, notAuthorized } from '../../domain/common/errors.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { can, scoped } from '../../domain/permissions/policy.js';
+import type { Workspace } from '../../domain/workspaces/workspace.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import {

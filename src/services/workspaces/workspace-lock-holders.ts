@@ -1,8 +1,8 @@
-import { BerthError } from '../../domain/errors.js';
-import type { Run } from '../../domain/run.js';
-import type { Team, TeamName } from '../../domain/team.js';
-import type { UserView } from '../../domain/user.js';
-import type { Workspace } from '../../domain/workspace.js';
+import { BerthError } from '../../domain/common/errors.js';
+import type { Run } from '../../domain/runs/run.js';
+import type { Team, TeamName } from '../../domain/teams/team.js';
+import type { UserView } from '../../domain/identity/user.js';
+import type { Workspace } from '../../domain/workspaces/workspace.js';
 import type { ServiceContext } from '../context.js';
 import { getRun } from '../runs/runs.js';
 import { getTeam } from '../teams/teams.js';

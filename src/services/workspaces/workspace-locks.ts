@@ -1,4 +1,4 @@
-import { BerthError, conflict, notAuthorized } from '../../domain/errors.js';
+import { BerthError, conflict, notAuthorized } from '../../domain/common/errors.js';
 import {
   ALREADY_LOCKED_BY_YOU,
   alreadyLocked,
@@ -9,9 +9,9 @@ import {
   sameHolder,
   STILL_PENDING,
   type LockHolder,
-} from '../../domain/lock.js';
-import { can, type OrgFacts } from '../../domain/policy.js';
-import type { Workspace } from '../../domain/workspace.js';
+} from '../../domain/workspaces/lock.js';
+import { can, type OrgFacts } from '../../domain/permissions/policy.js';
+import type { Workspace } from '../../domain/workspaces/workspace.js';
 import { memoQuery } from '../../store/memo-query.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';

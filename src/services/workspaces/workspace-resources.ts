@@ -1,6 +1,6 @@
-import type { PageRequest, Paged } from '../../domain/paging.js';
-import { addressOf, shortModule, shortProvider } from '../../domain/state-resources.js';
-import type { WorkspaceResource } from '../../domain/state-version.js';
+import type { PageRequest, Paged } from '../../domain/common/paging.js';
+import { addressOf, shortModule, shortProvider } from '../../domain/state/state-resources.js';
+import type { WorkspaceResource } from '../../domain/state/state-version.js';
 import type { ServiceContext } from '../context.js';
 import { requireState } from '../state/state-versions.js';
 import { readableWorkspace, type WorkspaceRef } from './workspaces-read.js';

@@ -1,8 +1,8 @@
-import { notAuthorized } from '../../domain/errors.js';
-import { newId } from '../../domain/ids.js';
-import { can } from '../../domain/policy.js';
-import type { TagBinding } from '../../domain/tag-binding.js';
-import { checkBindingCount, mergeBindings, type TagBindingInput } from '../../domain/tags.js';
+import { notAuthorized } from '../../domain/common/errors.js';
+import { newId } from '../../domain/common/ids.js';
+import { can } from '../../domain/permissions/policy.js';
+import type { TagBinding } from '../../domain/workspaces/tag-binding.js';
+import { checkBindingCount, mergeBindings, type TagBindingInput } from '../../domain/workspaces/tags.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import {

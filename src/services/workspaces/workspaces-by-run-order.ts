@@ -1,4 +1,4 @@
-import { offsetOf, type PageRequest } from '../../domain/paging.js';
+import { offsetOf, type PageRequest } from '../../domain/common/paging.js';
 import type { ServiceContext } from '../context.js';
 import type { WorkspaceFilter } from './workspaces-filters.js';
 import { literalLimit } from '../../store/literal-limit.js';

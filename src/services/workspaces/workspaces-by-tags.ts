@@ -1,5 +1,5 @@
 import type { SelectQueryBuilder } from 'kysely';
-import { offsetOf, type PageRequest } from '../../domain/paging.js';
+import { offsetOf, type PageRequest } from '../../domain/common/paging.js';
 import type { DB } from '../../store/schema.js';
 import type { ServiceContext } from '../context.js';
 import { totalOfShortPage } from './workspaces-count.js';

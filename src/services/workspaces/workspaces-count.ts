@@ -1,6 +1,6 @@
 import type { ServiceContext } from '../context.js';
 import { readRows } from '../../store/direct-reads.js';
-import { offsetOf, type PageRequest } from '../../domain/paging.js';
+import { offsetOf, type PageRequest } from '../../domain/common/paging.js';
 import { organizationWorkspaceCount, projectWorkspaceCount } from './workspace-counts.js';
 import {
   PLAIN,

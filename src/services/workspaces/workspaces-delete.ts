@@ -1,5 +1,5 @@
-import { conflict, forbidden, notFound } from '../../domain/errors.js';
-import { can } from '../../domain/policy.js';
+import { conflict, forbidden, notFound } from '../../domain/common/errors.js';
+import { can } from '../../domain/permissions/policy.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { describeRef, readableWorkspace, type WorkspaceRef } from './workspaces-read.js';

@@ -1,5 +1,5 @@
 import { sql, type Expression, type ExpressionBuilder, type SqlBool } from 'kysely';
-import { readableWorkspaceScope, type OrgFacts } from '../../domain/policy.js';
+import { readableWorkspaceScope, type OrgFacts } from '../../domain/permissions/policy.js';
 import { likeEscape } from '../../store/like.js';
 import { narrowingQuery, trigramCandidates } from '../../store/name-search.js';
 import type { DB } from '../../store/schema.js';

@@ -1,8 +1,8 @@
-import type { Organization } from '../../domain/organization.js';
-import type { Project } from '../../domain/project.js';
-import type { Run } from '../../domain/run.js';
-import type { StateVersion, StateVersionOutput } from '../../domain/state-version.js';
-import type { Workspace } from '../../domain/workspace.js';
+import type { Organization } from '../../domain/organizations/organization.js';
+import type { Project } from '../../domain/projects/project.js';
+import type { Run } from '../../domain/runs/run.js';
+import type { StateVersion, StateVersionOutput } from '../../domain/state/state-version.js';
+import type { Workspace } from '../../domain/workspaces/workspace.js';
 import { getRun } from '../runs/runs.js';
 import { currentOutputsOf } from '../state/state-outputs.js';
 import { getStateVersion } from '../state/state-versions.js';
@@ -11,7 +11,7 @@ import { loadLockHolders, type LockHolders } from './workspace-lock-holders.js';
 /** An output of a workspace's current state (`include=outputs`), sensitive value hidden. */
 export type WorkspaceOutput = StateVersionOutput;
 import { orgFacts } from '../access.js';
-import { can, scoped } from '../../domain/policy.js';
+import { can, scoped } from '../../domain/permissions/policy.js';
 import type { ServiceContext } from '../context.js';
 import { getOrganization } from '../organizations/organizations.js';
 import { findProjectRow, projectCounts, toProject } from '../projects/projects-read.js';

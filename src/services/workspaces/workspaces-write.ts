@@ -1,11 +1,11 @@
-import { assessmentsProblem } from '../../domain/assessments.js';
+import { assessmentsProblem } from '../../domain/runs/assessments.js';
 import { defaultRemoteStateAccess } from '../instance/general-settings.js';
-import { forbidden, invalid, notAuthorized } from '../../domain/errors.js';
-import { defaultEngineVersion } from '../../domain/engine-version.js';
-import { newId } from '../../domain/ids.js';
-import { computeMetrics } from '../../domain/run.js';
-import { can, scoped, type OrgFacts } from '../../domain/policy.js';
-import type { TagBindingInput } from '../../domain/tags.js';
+import { forbidden, invalid, notAuthorized } from '../../domain/common/errors.js';
+import { defaultEngineVersion } from '../../domain/workspaces/engine-version.js';
+import { newId } from '../../domain/common/ids.js';
+import { computeMetrics } from '../../domain/runs/run.js';
+import { can, scoped, type OrgFacts } from '../../domain/permissions/policy.js';
+import type { TagBindingInput } from '../../domain/workspaces/tags.js';
 import {
   mergeVcsRepo,
   nameTakenError,
@@ -14,7 +14,7 @@ import {
   type VcsRepo,
   type Workspace,
   type WorkspaceInput,
-} from '../../domain/workspace.js';
+} from '../../domain/workspaces/workspace.js';
 import type { Insertable, Updateable } from 'kysely';
 import type { WorkspacesTable } from '../../store/schema.js';
 import { memoQuery } from '../../store/memo-query.js';

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 /**
  * Team access to single projects and workspaces (HCP Terraform's `team-projects` and
  * `team-workspaces`). `access` is the level; the other columns are the custom permissions, used
- * only when `access` is `custom` (fixed levels imply theirs, see src/domain/access.ts).
+ * only when `access` is `custom` (fixed levels imply theirs, see src/domain/permissions/access.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 
 const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
 
-/** An id as src/domain/ids.ts makes them, written out here so that this migration never changes. */
+/** An id as src/domain/common/ids.ts makes them, written out here so that this migration never changes. */
 function id(prefix: string): string {
   let tail = '';
   while (tail.length < 16) {

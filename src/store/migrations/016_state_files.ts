@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { parseState } from '../../domain/state.js';
+import { parseState } from '../../domain/state/state.js';
 import { writeExtractedState } from '../state-rows.js';
 
 /**
@@ -14,7 +14,7 @@ import { writeExtractedState } from '../state-rows.js';
  * - `state_versions.format_version` (the state file's own `version`) and `has_json_state`.
  *
  * The versions stored before it get their outputs and resources here, extracted as berth does
- * for new uploads (domain/state.ts).
+ * for new uploads (domain/state/state.ts).
  */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.alterTable('state_versions').addColumn('format_version', 'integer').execute();

@@ -33,7 +33,7 @@ const UNUSED_INDEXES = [
  * in the commit. Kept: `(organization_id, seq)`, which every read of the trail uses (one
  * organization, newest first; the filters on time, actor and workspace are checked along it).
  * Records are completed by `seq` (their integer key), so `id` needs no index; ids are random and
- * unique by construction (domain/ids.ts). Without AUTOINCREMENT a new `seq` is the highest plus
+ * unique by construction (domain/common/ids.ts). Without AUTOINCREMENT a new `seq` is the highest plus
  * one, still increasing since only the oldest records are ever removed.
  *
  * SQLite cannot drop a column's constraint or AUTOINCREMENT in place: the table is rebuilt (its

@@ -1,5 +1,5 @@
 import { BerthCommand } from '../../../cli/base-command.js';
-import { retentionDays, retentionFlags } from '../../../cli/retention-flags.js';
+import { retentionDays, retentionFlags } from '../../../cli/instance/retention-flags.js';
 import { retentionFields } from '../../../cli/views/relations.js';
 import { RetentionClient, SITE } from '../../../client/relations.js';
 

@@ -1,6 +1,6 @@
 import { Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { usageError } from '../../../cli/prompts.js';
+import { usageError } from '../../../cli/common/prompts.js';
 import { generalSettingsFields } from '../../../cli/views/admin-settings.js';
 import { AdminSettingsClient } from '../../../client/admin-settings.js';
 

@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { confirmDestructive, usageError } from '../../../cli/prompts.js';
+import { confirmDestructive, usageError } from '../../../cli/common/prompts.js';
 import { AgentsClient } from '../../../client/agents.js';
 import { resolveAgentPoolId } from '../../../client/workspaces.js';
 

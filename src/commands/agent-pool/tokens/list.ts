@@ -1,7 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { limitFlag } from '../../../cli/flags/paging.js';
-import { usageError } from '../../../cli/prompts.js';
+import { usageError } from '../../../cli/common/prompts.js';
 import { agentTokenTable } from '../../../cli/views/agent.js';
 import { AgentsClient } from '../../../client/agents.js';
 import { resolveAgentPoolId } from '../../../client/workspaces.js';

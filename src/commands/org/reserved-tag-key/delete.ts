@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { confirmDestructive } from '../../../cli/prompts.js';
+import { confirmDestructive } from '../../../cli/common/prompts.js';
 import { ReservedTagKeysClient } from '../../../client/reserved-tag-keys.js';
 
 export default class ReservedTagKeyDelete extends BerthCommand<typeof ReservedTagKeyDelete> {

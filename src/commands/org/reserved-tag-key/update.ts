@@ -1,6 +1,6 @@
 import { Args, Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { usageError } from '../../../cli/prompts.js';
+import { usageError } from '../../../cli/common/prompts.js';
 import { reservedTagKeyTable } from '../../../cli/views/reserved-tag-key.js';
 import { ReservedTagKeysClient } from '../../../client/reserved-tag-keys.js';
 

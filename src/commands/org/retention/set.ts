@@ -1,6 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { retentionDays, retentionFlags } from '../../../cli/retention-flags.js';
+import { retentionDays, retentionFlags } from '../../../cli/instance/retention-flags.js';
 
 import { retentionFields } from '../../../cli/views/relations.js';
 import { RetentionClient } from '../../../client/relations.js';

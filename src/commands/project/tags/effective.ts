@@ -1,8 +1,8 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { inheritedFromNames } from '../../../cli/related-names.js';
+import { inheritedFromNames } from '../../../cli/output/related-names.js';
 import { limited, limitFlag } from '../../../cli/flags/paging.js';
-import { resolveProject } from '../../../cli/resolve-project.js';
+import { resolveProject } from '../../../cli/projects/resolve-project.js';
 import { effectiveTagTable } from '../../../cli/views/project.js';
 import { listEffectiveTagBindings } from '../../../client/projects.js';
 

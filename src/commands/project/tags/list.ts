@@ -1,7 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { limited, limitFlag } from '../../../cli/flags/paging.js';
-import { resolveProject } from '../../../cli/resolve-project.js';
+import { resolveProject } from '../../../cli/projects/resolve-project.js';
 import { tagBindingTable } from '../../../cli/views/project.js';
 import { listTagBindings } from '../../../client/projects.js';
 

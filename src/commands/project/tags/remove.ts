@@ -1,7 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { usageError } from '../../../cli/prompts.js';
-import { resolveProject } from '../../../cli/resolve-project.js';
+import { usageError } from '../../../cli/common/prompts.js';
+import { resolveProject } from '../../../cli/projects/resolve-project.js';
 import { tagBindingTable } from '../../../cli/views/project.js';
 import { listTagBindings, replaceTagBindings } from '../../../client/projects.js';
 import { formatTagPairs, planTagBindings } from '../../../client/tag-binding-changes.js';

@@ -1,8 +1,8 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
 import { limitFlag } from '../../../cli/flags/paging.js';
-import { renderTable } from '../../../cli/output.js';
-import { teamGrants } from '../../../cli/team-grants.js';
+import { renderTable } from '../../../cli/output/output.js';
+import { teamGrants } from '../../../cli/teams/team-grants.js';
 import { teamsApi } from '../../../client/teams.js';
 
 export default class TeamAccessList extends BerthCommand<typeof TeamAccessList> {

@@ -1,6 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { setVariable, variableFlags } from '../../../cli/variable-flags.js';
+import { setVariable, variableFlags } from '../../../cli/variables/variable-flags.js';
 import { VarsetsClient, varsetVariables } from '../../../client/variables.js';
 
 export default class VarsetVarSet extends BerthCommand<typeof VarsetVarSet> {

@@ -1,6 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { categoryFlag, categoryName, categoryOf } from '../../../cli/variable-flags.js';
+import { categoryFlag, categoryName, categoryOf } from '../../../cli/variables/variable-flags.js';
 import { VarsetsClient, varsetVariables } from '../../../client/variables.js';
 
 export default class VarsetVarUnset extends BerthCommand<typeof VarsetVarUnset> {

@@ -1,6 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../../cli/workspaces/resolve-workspace.js';
 import { RetentionClient } from '../../../client/relations.js';
 
 export default class WorkspaceRetentionDelete extends BerthCommand<typeof WorkspaceRetentionDelete> {

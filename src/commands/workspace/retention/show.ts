@@ -1,7 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
-import { retentionTargetName } from '../../../cli/retention-target.js';
+import { parseWorkspaceArg } from '../../../cli/workspaces/resolve-workspace.js';
+import { retentionTargetName } from '../../../cli/instance/retention-target.js';
 import { retentionFields } from '../../../cli/views/relations.js';
 import { RetentionClient } from '../../../client/relations.js';
 

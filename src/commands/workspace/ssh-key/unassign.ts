@@ -1,6 +1,6 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../../cli/workspaces/resolve-workspace.js';
 import { SshKeysClient } from '../../../client/relations.js';
 
 export default class WorkspaceSshKeyUnassign extends BerthCommand<typeof WorkspaceSshKeyUnassign> {

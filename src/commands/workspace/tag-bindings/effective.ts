@@ -1,8 +1,8 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { inheritedFromNames } from '../../../cli/related-names.js';
+import { inheritedFromNames } from '../../../cli/output/related-names.js';
 import { limited, limitFlag } from '../../../cli/flags/paging.js';
-import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
+import { parseWorkspaceArg } from '../../../cli/workspaces/resolve-workspace.js';
 import { effectiveBindingTable } from '../../../cli/views/relations.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
 

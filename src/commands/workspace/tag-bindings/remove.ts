@@ -1,7 +1,7 @@
 import { Args } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { usageError } from '../../../cli/prompts.js';
-import { parseWorkspaceArg } from '../../../cli/resolve-workspace.js';
+import { usageError } from '../../../cli/common/prompts.js';
+import { parseWorkspaceArg } from '../../../cli/workspaces/resolve-workspace.js';
 import { tagBindingTable } from '../../../cli/views/project.js';
 import { WorkspaceRelationsClient } from '../../../client/relations.js';
 import { formatTagPairs, planTagBindings } from '../../../client/tag-binding-changes.js';

@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempDb } from '../../helpers/cli.js';
+
+describe('berth org members, invite, join and members remove (local mode)', () => {
+  const tmp = tempDb();
+  const env = { BERTH_DB: tmp.db, BERTH_ORG: 'acme' };
+  const cli = (...args: string[]) => runCli(args, env);
+  let aliceToken: string;
+
+  beforeAll(async () => {
+    expect((await cli('org', 'create', 'acme', '--email', 'a@acme.test')).code).toBe(0);
+    expect((await cli('team', 'create', 'devs')).code).toBe(0);
+    expect((await cli('user', 'create', 'alice', '--email', 'alice@acme.test')).code).toBe(0);
+    aliceToken = (await cli('token', 'create', '--user', 'alice')).stdout.trim();
+  });
+  afterAll(() => tmp.cleanup());
+
+  it('lists the creator (the admin user local mode acts as) as the only, active member', async () => {
+    const table = await cli('org', 'members');
+    expect(table.code).toBe(0);
+    expect(table.stdout).toMatch(/ID\s+USERNAME\s+EMAIL\s+STATUS\s+TEAMS/);
+    expect(table.stdout).toMatch(/ou-\w{16}\s+admin\s+admin@localhost\s+active\s+owners/);
+  });
+
+  it('invites by email to teams; the user joins with their own token and then acts through those teams', async () => {
+    const invited = await cli('org', 'invite', 'alice@acme.test', '--team', 'devs', '--json');
+    expect(invited.code).toBe(0);
+    const doc = JSON.parse(invited.stdout);
+    expect(doc).toMatchObject({ type: 'organization-memberships', attributes: { status: 'invited' } });
+    // Until alice accepts, the invitation is the email typed: no username (shown as -).
+    expect((await cli('org', 'members', '--status', 'invited')).stdout).toMatch(
+      /ou-\w{16}\s+-\s+alice@acme\.test\s+invited\s+devs/,
+    );
+    // Not a member yet: alice cannot see acme.
+    const asAlice = { BERTH_DB: tmp.db, BERTH_TOKEN: aliceToken };
+    expect((await runCli(['org', 'show', 'acme'], asAlice)).code).toBe(3);
+    const joined = await runCli(['org', 'join', 'acme'], asAlice);
+    expect(joined.code).toBe(0);
+    expect(joined.stdout).toContain('You are now a member of organization acme.');
+    expect((await runCli(['org', 'show', 'acme'], asAlice)).code).toBe(0);
+    const members = JSON.parse((await cli('org', 'members', '--json')).stdout);
+    expect(members.map((m: any) => [m.attributes.email, m.attributes.status])).toEqual([
+      ['admin@localhost', 'active'],
+      ['alice@acme.test', 'active'],
+    ]);
+    expect((await cli('team', 'show', 'devs')).stdout).toMatch(/Members\s+alice/);
+    // Joining again changes nothing; without an invitation it is a 404 (exit 3).
+    const again = await runCli(['org', 'join', 'acme'], asAlice);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('You are already a member of organization acme.');
+    expect((await runCli(['org', 'join', 'other'], asAlice)).code).toBe(3);
+  });
+
+  it('inviting an unknown email claims no username (shown as -); a bad email is refused (exit 5)', async () => {
+    expect((await cli('org', 'invite', 'newbie@corp.test')).code).toBe(0);
+    expect((await cli('org', 'members', '--search', 'newbie')).stdout).toMatch(
+      /ou-\w{16}\s+-\s+newbie@corp\.test\s+invited/,
+    );
+    const bad = await cli('org', 'invite', 'not-an-email');
+    expect(bad.code).toBe(5);
+    expect(bad.stderr).toContain('Email is invalid');
+  });
+
+  it('removes a member by email, username or id; the user leaves its teams', async () => {
+    expect((await cli('org', 'members', 'remove', 'newbie@corp.test')).code).toBe(0);
+    const removed = await cli('org', 'members', 'remove', 'alice', '--json');
+    expect(removed.code).toBe(0);
+    expect(JSON.parse(removed.stdout)).toMatchObject({ type: 'organization-memberships', deleted: true });
+    expect((await cli('team', 'show', 'devs')).stdout).toMatch(/Members\s+-/);
+    expect((await cli('org', 'members', 'remove', 'alice')).code).toBe(3);
+    // The last owner cannot leave.
+    const admin = JSON.parse((await cli('org', 'members', '--json')).stdout)[0].id;
+    expect((await cli('org', 'members', 'remove', admin)).code).toBe(5);
+  });
+
+  it('needs an organization', async () => {
+    expect((await runCli(['org', 'members'], { BERTH_DB: tmp.db })).code).toBe(2);
+  });
+});
