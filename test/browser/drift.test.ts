@@ -40,7 +40,10 @@ describeTerraform(
     let token: string;
     const ids: Record<string, string> = {};
     /** Each assessed workspace's current assessment result, as the API answers it. */
-    const results: Record<string, { id: string; attributes: Record<string, unknown> }> = {};
+    const results: Record<
+      string,
+      { id: string; attributes: { drifted: boolean | null; succeeded: boolean | null; 'created-at': string } }
+    > = {};
 
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${url}/api/v2${path}`, {
@@ -117,7 +120,7 @@ describeTerraform(
     /** Opens workspace `name` and waits until its page has read the workspace (its lock card shows). */
     const open = async (name: string) => {
       await page.goto(`${url}/#/orgs/acme/workspaces/${name}`);
-      await expect.poll(() => page.getByTestId('workspace-id').textContent()).toBe(ids[name]);
+      await expect.poll(() => page.getByTestId('workspace-id').textContent(), { timeout: 10_000 }).toBe(ids[name]);
     };
     const badge = () => page.getByTestId('drift');
 
@@ -169,7 +172,7 @@ describeTerraform(
 
     it('a workspace whose assessment found drift shows a "drifted" badge dated by that assessment, no link', async () => {
       await open('drifted');
-      await expect.poll(() => badge().textContent()).toBe('drifted');
+      await expect.poll(() => badge().textContent(), { timeout: 10_000 }).toBe('drifted');
       expect(await badge().getAttribute('class')).toBe('badge locked');
       expect(await badge().getAttribute('title')).toBe(
         `Health assessment of ${results.drifted.attributes['created-at']}`,
@@ -182,7 +185,7 @@ describeTerraform(
 
     it('a workspace whose assessment found no drift says "no drift"', async () => {
       await open('steady');
-      await expect.poll(() => badge().textContent()).toBe('no drift');
+      await expect.poll(() => badge().textContent(), { timeout: 10_000 }).toBe('no drift');
       expect(await badge().getAttribute('class')).toBe('badge unlocked');
       expect(await badge().getAttribute('title')).toBe(
         `Health assessment of ${results.steady.attributes['created-at']}`,
@@ -191,7 +194,7 @@ describeTerraform(
 
     it('a workspace whose assessment failed says "assessment failed"', async () => {
       await open('broken');
-      await expect.poll(() => badge().textContent()).toBe('assessment failed');
+      await expect.poll(() => badge().textContent(), { timeout: 10_000 }).toBe('assessment failed');
       expect(await badge().getAttribute('class')).toBe('badge locked');
     });
 
