@@ -180,6 +180,10 @@ describeTerraform(
       // Text only: it links nowhere.
       expect(await badge().evaluate((el) => el.closest('a') === null && el.querySelector('a') === null)).toBe(true);
       expect(await badge().count()).toBe(1);
+      // The assessment's refresh-only plan is no run of the workspace's list: the apply alone.
+      await expect
+        .poll(() => page.getByTestId('run-message').allTextContents(), { timeout: 10_000 })
+        .toEqual(['apply']);
       await screenshot(page, 'workspace-drifted');
     });
 
