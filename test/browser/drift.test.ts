@@ -184,6 +184,8 @@ describeTerraform(
       await expect
         .poll(() => page.getByTestId('run-message').allTextContents(), { timeout: 10_000 })
         .toEqual(['apply']);
+      // Executed by serve's own executor (no other browser test has a serve-executed run say so).
+      expect(await page.getByTestId('run-executed-by').textContent()).toBe('serve');
       await screenshot(page, 'workspace-drifted');
     });
 
