@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { AUTO, HOST, cloudBlock, describeTerraform, flat, serveForTerraform } from '../../helpers/terraform.js';
 import { runIdOf, scenarioSteps } from '../../helpers/terraform-scenarios.js';
@@ -9,7 +11,9 @@ import { runIdOf, scenarioSteps } from '../../helpers/terraform-scenarios.js';
  * planned, awaiting confirmation, and holds the workspace until someone confirms or discards it,
  * as in HCP Terraform), given from berth while the CLI asks (the CLI follows), and a workspace with
  * auto-apply: the `remote` backend applies without asking; the `cloud` block creates its run with
- * auto-apply false unless -auto-approve, so the run awaits confirmation and the CLI asks.
+ * auto-apply false unless -auto-approve, so the run awaits confirmation and the CLI asks. And
+ * `plan -out`, which with a cloud block saves a bookmark of the run (Terraform 1.6+) that
+ * `apply FILE` confirms.
  */
 
 const config = (input: string) => `
@@ -150,6 +154,41 @@ describeTerraform(
       expect(res2.stdout).toContain('discarded using the UI or API');
       expect(flat(res2.stderr)).toContain('Error: Apply discarded.');
       expect(await locked(org, 'app')).toBe(false);
+    });
+
+    it('plan -out saves a cloud plan bookmark; apply FILE applies that run, once; a discarded one is refused', async () => {
+      const org = 'saved-plan';
+      const { berth, dir } = await initialized(org, { 'main.tf': cloudBlock(org, 'name = "app"') + config('one') });
+      const plan = await tf().run(dir, ['plan', '-out=one.tfplan', ...AUTO]);
+      expect(plan.code, plan.output).toBe(0);
+      const id = runIdOf(plan.stdout);
+      // Terraform 1.6+ with a cloud block: the file is a bookmark of the run on berth.
+      const bookmark = JSON.parse(readFileSync(join(dir, 'one.tfplan'), 'utf8'));
+      expect(bookmark).toMatchObject({ run_id: id, hostname: HOST });
+      const saved = await run(id);
+      expect(saved.attributes).toMatchObject({ 'has-changes': true });
+      expect(saved.attributes.actions['is-confirmable']).toBe(true);
+
+      const apply = await tf().run(dir, ['apply', ...AUTO, 'one.tfplan']);
+      expect(apply.code, apply.output).toBe(0);
+      expect(apply.stdout).toContain('Apply complete! Resources: 1 added, 0 changed, 0 destroyed.');
+      expect((await run(id)).attributes.status).toBe('applied');
+      expect(await berth.json('state', 'list', 'app')).toHaveLength(1);
+      expect(await locked(org, 'app')).toBe(false);
+      const again = await tf().run(dir, ['apply', ...AUTO, 'one.tfplan']);
+      expect(again.code).toBe(1);
+      expect(flat(again.stderr)).toContain('Saved plan is already applied');
+
+      tf().workdir(org, { 'main.tf': cloudBlock(org, 'name = "app"') + config('two') });
+      const second = await tf().run(dir, ['plan', '-out=two.tfplan', ...AUTO]);
+      expect(second.code, second.output).toBe(0);
+      const discard = await berth.remote('run', 'discard', runIdOf(second.stdout));
+      expect(discard.code, discard.stderr).toBe(0);
+      const refused = await tf().run(dir, ['apply', ...AUTO, 'two.tfplan']);
+      expect(refused.code).toBe(1);
+      expect(flat(refused.stderr)).toContain('Saved plan is discarded');
+      expect(await locked(org, 'app')).toBe(false);
+      expect((await tf().run(dir, ['output', '-raw', 'a'])).stdout).toBe('one');
     });
 
     it('a workspace with auto-apply: the remote backend applies without asking; the cloud block asks unless -auto-approve', async () => {
