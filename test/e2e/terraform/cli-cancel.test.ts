@@ -9,7 +9,7 @@ import { runIdOf, scenarioSteps } from '../../helpers/terraform-scenarios.js';
  * interrupted, the run ends canceled, the CLI exits 1 with the interrupted apply's errors, the
  * workspace is free and the next apply goes on. Pending behind a lock (the API's cancel action):
  * the CLI stops waiting and exits 1. Planning, stuck on a server that never answers: a cancel asks
- * terraform to stop, which it cannot; a force-cancel ends the run at once (force_canceled, which
+ * terraform to stop, which it cannot; the API's force-cancel ends the run at once (force_canceled, which
  * the CLI does not count as a failure, as with HCP Terraform), and the workspace is free.
  */
 
@@ -109,14 +109,16 @@ describeTerraform(
 
     it('a plan stuck on a silent server: cancel, then force-cancel ends the run at once; the workspace is free', async () => {
       const org = 'cancel-force';
-      const { berth, dir } = await initialized(org, { 'main.tf': stuck(org, silentUrl) });
+      const { dir } = await initialized(org, { 'main.tf': stuck(org, silentUrl) });
       const apply = tf().start(dir, ['apply', '-auto-approve', ...AUTO]);
       await apply.waitFor('data.terraform_remote_state.stuck: Reading...');
       const id = runIdOf(apply.stdout);
-      const asked = await berth.remote('run', 'cancel', id);
-      expect(asked.code, asked.stderr).toBe(0);
-      const forced = await berth.remote('run', 'cancel', id, '--force');
-      expect(forced.code, forced.stderr).toBe(0);
+      // Back to back (terraform gets a grace period between the cancel's interrupt and a kill).
+      expect((await ctx.api('POST', `/runs/${id}/actions/cancel`)).status).toBe(202);
+      const cancelable = await run(id);
+      expect(cancelable.attributes.status).toBe('planning');
+      expect(cancelable.attributes.actions['is-force-cancelable']).toBe(true);
+      expect((await ctx.api('POST', `/runs/${id}/actions/force-cancel`)).status).toBe(202);
       const res = await apply.done;
       expect(res.output).toContain('The run was force-canceled.');
       const r = await run(id);
