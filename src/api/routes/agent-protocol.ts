@@ -84,6 +84,8 @@ export function agentProtocolRoutes(options: {
   );
 
   const agentId = (c: Context<ProtocolEnv>) => requestHeader(c as Context, AGENT_HEADER);
+  // The request's id (request-id.ts, the app's first middleware), for the audit records.
+  const requestIdOf = (c: Context<ProtocolEnv>) => ((c as Context).get('requestId') as string | undefined) ?? null;
   const ops = (c: Context<ProtocolEnv>) => agentRunOps(db, c.get('cred'), agentId(c), now);
   const phaseOf = (c: Context<ProtocolEnv>): Phase => {
     const p = c.req.param('phase');
@@ -103,7 +105,7 @@ export function agentProtocolRoutes(options: {
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const ip = incoming?.socket?.remoteAddress?.replace(/^::ffff:/, '') ?? null;
     const cred = c.get('cred');
-    const agent = await registerAgent(db, cred, field(body, 'name'), ip, now());
+    const agent = await registerAgent(db, cred, field(body, 'name'), ip, now(), requestIdOf(c));
     return c.json(
       {
         id: agent.id,
@@ -123,7 +125,7 @@ export function agentProtocolRoutes(options: {
       (!Array.isArray(runs) || runs.length > 1000 || !runs.every((id) => typeof id === 'string'))
     )
       throw badRequest('runs must be a list of run ids (at most 1000)');
-    const agent = await pingAgent(db, c.get('cred'), agentId(c), status, runs, now());
+    const agent = await pingAgent(db, c.get('cred'), agentId(c), status, runs, now(), requestIdOf(c));
     // Each ping also looks for agents gone quiet (serve sweeps on its own as well).
     await sweepAgents(db, now(), options.agentTimeoutMs);
     return c.json({ id: agent.id, status: agent.status });
