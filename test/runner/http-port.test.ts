@@ -102,7 +102,7 @@ describe('HttpPort and the agent rate limit', () => {
     let n = 0;
     const seen: string[] = [];
     const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => {
-      seen.push(`${init?.method} ${new URL(String(input)).pathname}`);
+      seen.push(`${init?.method} ${new URL(input instanceof Request ? input.url : input).pathname}`);
       n += 1;
       if (n === 1) return Promise.resolve(json(REG, 201));
       // Two refusals, then the log chunk is stored.
@@ -116,8 +116,9 @@ describe('HttpPort and the agent rate limit', () => {
         );
       return Promise.resolve(new Response(null, { status: 204 }));
     }) as typeof fetch;
-    const port = new HttpPort('http://berth.test:8080', 'agent-secret', fetchImpl, 0, async (ms) => {
+    const port = new HttpPort('http://berth.test:8080', 'agent-secret', fetchImpl, 0, (ms) => {
       waits.push(ms);
+      return Promise.resolve();
     });
     await port.register('a');
     await port.appendLog('run-1', 'plan', Buffer.from('hello'));
