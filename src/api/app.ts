@@ -152,6 +152,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       db: options.db,
       clock: options.clock ?? systemClock,
       agentTimeoutMs: options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
+      rateLimit: options.agentRateLimit,
     }),
   );
   return app;

@@ -111,6 +111,7 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /agent-pools/:id': r('agent-pool.update', 'agent-pools'),
   'DELETE /agent-pools/:id': r('agent-pool.delete', 'agent-pools'),
   'POST /agent-pools/:id/authentication-tokens': r('agent-token.create', 'agent-pools', true, 'authentication-tokens'),
+  'DELETE /agents/:id': r('agent.delete', 'agents'),
   'DELETE /organizations/:org/tags': r('organization.tags.delete', 'organizations'),
   'POST /tags/:id/relationships/workspaces': r('tag.workspaces.add', 'tags'),
   'POST /organizations/:org/reserved-tag-keys': r(

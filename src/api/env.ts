@@ -30,6 +30,8 @@ export interface AppOptions {
   onAuthenticated?: (authorization: string, actor: Actor, incoming: object | undefined) => void;
   /** Milliseconds without a ping after which an agent is gone (`serve --agent-timeout`; default 30 s). */
   agentTimeoutMs?: number;
+  /** Requests per second per agent token under /api/agent (`serve --agent-rate-limit`); absent or 0: none. */
+  agentRateLimit?: number;
 }
 
 export interface AppEnv {

@@ -53,6 +53,7 @@ import {
   tokenKey,
   type RateDecision,
 } from './rate-limit.js';
+import { DEFAULT_AGENT_RATE_LIMIT } from './routes/agent-protocol.js';
 
 export interface ServeOptions {
   host: string;
@@ -119,6 +120,10 @@ export interface ServeOptions {
   scheduler?: { intervalMs?: number; assessmentIntervalMinutes?: number };
   /** Milliseconds without a ping after which an agent is gone and its runs end errored (`--agent-timeout`; 30 s). */
   agentTimeoutMs?: number;
+  /** Requests per second per agent token under /api/agent (`--agent-rate-limit`; DEFAULT_AGENT_RATE_LIMIT); 0 turns it off. */
+  agentRateLimit?: number;
+  /** Milliseconds after its last ping after which an exited or errored agent is deleted (`--agent-retention`; 24 h; 0: never). */
+  agentRetentionMs?: number;
 }
 
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
@@ -213,6 +218,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     settings,
     clock: appClock,
     agentTimeoutMs: options.agentTimeoutMs,
+    agentRateLimit: options.agentRateLimit ?? DEFAULT_AGENT_RATE_LIMIT,
     onUnexpectedError: reportError,
     onAuthenticated: limiter
       ? (authorization, actor, incoming) => countAgainstSubject(authorization, actor, incoming)
@@ -268,6 +274,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     () => appClock.now(),
     options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
     options.log,
+    options.agentRetentionMs,
   );
 
   // Access log lines are written in batches (access-log.ts).

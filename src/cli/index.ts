@@ -52,6 +52,7 @@ import RunStart from '../commands/run/start.js';
 import Serve from '../commands/serve.js';
 import Agent from '../commands/agent.js';
 import AgentPoolAgents from '../commands/agent-pool/agents.js';
+import AgentPoolAgentsDelete from '../commands/agent-pool/agents/delete.js';
 import AgentPoolTokensCreate from '../commands/agent-pool/tokens/create.js';
 import AgentPoolTokensDelete from '../commands/agent-pool/tokens/delete.js';
 import AgentPoolTokensList from '../commands/agent-pool/tokens/list.js';
@@ -146,6 +147,7 @@ export const COMMANDS = {
   logout: Logout,
   agent: Agent,
   'agent-pool:agents': AgentPoolAgents,
+  'agent-pool:agents:delete': AgentPoolAgentsDelete,
   'agent-pool:create': AgentPoolCreate,
   'agent-pool:delete': AgentPoolDelete,
   'agent-pool:list': AgentPoolList,

@@ -54,4 +54,9 @@ export class AgentsClient {
       options,
     );
   }
+
+  /** Deletes an agent that no longer runs (exited, errored, unknown); a running one is a 409. */
+  deleteAgent(agentId: string): Promise<void> {
+    return this.client.delete(`/agents/${encodeURIComponent(agentId)}`);
+  }
 }

@@ -147,6 +147,20 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 1,
       env: 'BERTH_AGENT_TIMEOUT',
     }),
+    'agent-rate-limit': Flags.integer({
+      description:
+        'requests per second each agent token may make to the agent protocol (/api/agent); past it berth answers 429 and berth agent waits and retries; 0 turns it off',
+      default: 1000,
+      min: 0,
+      env: 'BERTH_AGENT_RATE_LIMIT',
+    }),
+    'agent-retention': Flags.integer({
+      description:
+        'hours after its last ping after which an exited or errored berth agent is deleted (each berth agent start registers a new agent); 0 keeps them',
+      default: 24,
+      min: 0,
+      env: 'BERTH_AGENT_RETENTION',
+    }),
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -270,6 +284,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
         assessmentIntervalMinutes: this.flags['assessment-interval'],
       },
       agentTimeoutMs: this.flags['agent-timeout'] * 1000,
+      agentRetentionMs: this.flags['agent-retention'] * 3_600_000,
+      agentRateLimit: this.flags['agent-rate-limit'],
       limits: {
         maxHeaderSize: this.flags['max-header-size'],
         headersTimeoutMs: this.flags['headers-timeout'] * 1000,

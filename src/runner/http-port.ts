@@ -20,6 +20,15 @@ export class AgentProtocolError extends Error {
 /** How many times a request is tried again while berth is unreachable, and the first wait (ms). */
 const RETRIES = 5;
 const RETRY_FIRST_MS = 500;
+/**
+ * How many times in a row a request refused with 429 (the agent token's rate limit) is sent again,
+ * each after the Retry-After berth answered (at most RATE_LIMIT_MAX_WAIT_MS): minutes of waiting
+ * before the call fails.
+ */
+const RATE_LIMIT_RETRIES = 120;
+const RATE_LIMIT_MAX_WAIT_MS = 60_000;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 export interface Registration {
   id: string;
@@ -39,6 +48,8 @@ export class HttpPort implements RunnerPort {
     private readonly fetchImpl: typeof fetch = fetch,
     /** The first wait before trying a request again (doubling each time). */
     private readonly retryFirstMs = RETRY_FIRST_MS,
+    /** How the port waits before sending again (tests make it instant and record the waits). */
+    private readonly wait: (ms: number) => Promise<void> = sleep,
   ) {}
 
   get busy(): boolean {
@@ -72,20 +83,29 @@ export class HttpPort implements RunnerPort {
   /**
    * One request, tried again while berth cannot be reached or answers 502-504 (a restart, a proxy):
    * up to RETRIES more times, waiting twice as long each time, so that a short outage loses no
-   * log and no phase end.
+   * log and no phase end. A 429 (the agent token's rate limit) is sent again after the Retry-After
+   * berth answered, up to RATE_LIMIT_RETRIES times in a row: the run goes on, only later.
    */
   private async send(method: string, path: string, headers: Record<string, string>, body: RequestInit['body']) {
     const url = new URL(`/api/agent${path}`, this.server);
-    for (let attempt = 0; ; attempt++) {
+    let limited = 0;
+    for (let attempt = 0; ;) {
       const last = attempt >= RETRIES;
       try {
         const res = await this.fetchImpl(url, { method, headers, body });
+        if (res.status === 429 && limited < RATE_LIMIT_RETRIES) {
+          limited += 1;
+          await res.body?.cancel();
+          await this.wait(retryAfterMs(res.headers.get('retry-after')));
+          continue;
+        }
         if (last || ![502, 503, 504].includes(res.status)) return res;
         await res.body?.cancel();
       } catch (err) {
         if (last) throw err;
       }
-      await new Promise((resolve) => setTimeout(resolve, this.retryFirstMs * 2 ** attempt));
+      await this.wait(this.retryFirstMs * 2 ** attempt);
+      attempt += 1;
     }
   }
 
@@ -186,4 +206,11 @@ export class HttpPort implements RunnerPort {
   recoverInterrupted(): Promise<string[]> {
     return Promise.resolve([]);
   }
+}
+
+/** The wait a 429's Retry-After asks for (whole seconds; 1 s when absent or unreadable), at most a minute. */
+function retryAfterMs(header: string | null): number {
+  const seconds = header === null ? NaN : Number(header);
+  const ms = Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : 1000;
+  return Math.min(RATE_LIMIT_MAX_WAIT_MS, Math.max(ms, 100));
 }

@@ -382,6 +382,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/agent-pools/:id/authentication-tokens': { expect: 404 },
   'GET /api/v2/agent-pools/:id/agents': { expect: 404 },
   'GET /api/v2/agents/:id': { expect: 404 },
+  'DELETE /api/v2/agents/:id': { expect: 404 },
   // The agent protocol takes agent tokens only: a person's or team's token is refused (401).
   ...Object.fromEntries(
     [

@@ -95,3 +95,58 @@ describe('HttpPort', () => {
     expect((err as AgentProtocolError).message).toContain('the agent token is deleted');
   });
 });
+
+describe('HttpPort and the agent rate limit', () => {
+  it('waits for Retry-After and sends again on a 429, instead of failing the call', async () => {
+    const waits: number[] = [];
+    let n = 0;
+    const seen: string[] = [];
+    const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => {
+      seen.push(`${init?.method} ${new URL(input instanceof Request ? input.url : input).pathname}`);
+      n += 1;
+      if (n === 1) return Promise.resolve(json(REG, 201));
+      // Two refusals, then the log chunk is stored.
+      if (n === 2) return Promise.resolve(json({ errors: [{ status: '429' }] }, 429));
+      if (n === 3)
+        return Promise.resolve(
+          new Response(JSON.stringify({ errors: [{ status: '429' }] }), {
+            status: 429,
+            headers: { 'Retry-After': '2' },
+          }),
+        );
+      return Promise.resolve(new Response(null, { status: 204 }));
+    }) as typeof fetch;
+    const port = new HttpPort('http://berth.test:8080', 'agent-secret', fetchImpl, 0, (ms) => {
+      waits.push(ms);
+      return Promise.resolve();
+    });
+    await port.register('a');
+    await port.appendLog('run-1', 'plan', Buffer.from('hello'));
+    expect(seen).toEqual([
+      'POST /api/agent/register',
+      'POST /api/agent/runs/run-1/logs/plan',
+      'POST /api/agent/runs/run-1/logs/plan',
+      'POST /api/agent/runs/run-1/logs/plan',
+    ]);
+    // Without Retry-After: a second; with it, what it says.
+    expect(waits).toEqual([1000, 2000]);
+  });
+
+  it('gives up after many refusals in a row, with the 429', async () => {
+    let calls = 0;
+    const fetchImpl = (() => {
+      calls += 1;
+      return Promise.resolve(
+        new Response(JSON.stringify({ errors: [{ status: '429', detail: 'slow down' }] }), {
+          status: 429,
+          headers: { 'Retry-After': '1' },
+        }),
+      );
+    }) as unknown as typeof fetch;
+    const port = new HttpPort('http://berth.test:8080', 'agent-secret', fetchImpl, 0, () => Promise.resolve());
+    const err = await port.claim().catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AgentProtocolError);
+    expect((err as AgentProtocolError).status).toBe(429);
+    expect(calls).toBe(121);
+  });
+});

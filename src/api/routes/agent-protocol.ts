@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
-import { badRequest, payloadTooLarge, unauthorized } from '../../domain/common/errors.js';
+import { BerthError, badRequest, payloadTooLarge, unauthorized } from '../../domain/common/errors.js';
 import type { Clock } from '../../domain/common/clock.js';
 import { MAX_SAVED_PLAN_BYTES } from '../../domain/common/limits.js';
 import { MAX_CONFIGURATION_BYTES } from '../../domain/runs/run-execution.js';
@@ -20,6 +20,18 @@ import type { DB } from '../../store/schema.js';
 import { readJson } from '../body.js';
 import { requestBodyLimit } from '../body-limit.js';
 import { requestHeader } from '../node-headers.js';
+import { RateLimiter, rateLimitHeaders, retryAfterSeconds, type RateDecision } from '../rate-limit.js';
+
+/**
+ * Requests per second an agent token may make by default (`berth serve --agent-rate-limit`). One
+ * `berth agent` running a chatty apply (300 resources printing three lines each) over loopback
+ * sent at most about 250 a second, nearly all log chunks (each sent as soon as the previous one is
+ * stored); it claims and asks whether to stop about once a second, and pings every 5 s. 1000
+ * leaves that four times over (twice for two such runs at once); agents that share a token share
+ * its budget. A refused agent waits for Retry-After and sends again (runner/http-port.ts), its log
+ * chunks gathering meanwhile: it loses nothing.
+ */
+export const DEFAULT_AGENT_RATE_LIMIT = 1000;
 
 /** The header that names the calling agent (its id, from registration). */
 export const AGENT_HEADER = 'x-berth-agent';
@@ -34,16 +46,32 @@ interface ProtocolEnv {
  * team or organization token gets 401 here; an agent token gets 401 under `/api/v2`). Plain JSON
  * and raw bytes, not JSON:API: HCP Terraform's own agent protocol is private, this one is berth's.
  */
-export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; agentTimeoutMs: number }) {
+export function agentProtocolRoutes(options: {
+  db: Kysely<DB>;
+  clock: Clock;
+  agentTimeoutMs: number;
+  /** Requests per second per agent token; 0 or absent: none (serve gives DEFAULT_AGENT_RATE_LIMIT). */
+  rateLimit?: number;
+}) {
   const { db, clock } = options;
   const now = () => clock.now();
   const r = new Hono<ProtocolEnv>();
+  // A fixed one-second window per agent token (rate-limit.ts), on the app's clock.
+  const limiter =
+    options.rateLimit && options.rateLimit > 0
+      ? new RateLimiter(options.rateLimit, { now: () => clock.now().getTime() })
+      : null;
 
   r.use('*', async (c, next) => {
     const header = requestHeader(c as Context, 'authorization');
     const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
     if (!match) throw unauthorized('an Authorization: Bearer header with an agent token is required');
-    c.set('cred', await authenticateAgentToken(db, match[1], now()));
+    const cred = await authenticateAgentToken(db, match[1], now());
+    c.set('cred', cred);
+    if (limiter) {
+      const decision = limiter.take(`agent-token:${cred.tokenId}`);
+      if (!decision.allowed) throw rateLimited(decision);
+    }
     await next();
   });
   // The largest body is a configuration archive or a saved plan.
@@ -56,6 +84,8 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
   );
 
   const agentId = (c: Context<ProtocolEnv>) => requestHeader(c as Context, AGENT_HEADER);
+  // The request's id (request-id.ts, the app's first middleware), for the audit records.
+  const requestIdOf = (c: Context<ProtocolEnv>) => ((c as Context).get('requestId') as string | undefined) ?? null;
   const ops = (c: Context<ProtocolEnv>) => agentRunOps(db, c.get('cred'), agentId(c), now);
   const phaseOf = (c: Context<ProtocolEnv>): Phase => {
     const p = c.req.param('phase');
@@ -75,7 +105,7 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
     const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
     const ip = incoming?.socket?.remoteAddress?.replace(/^::ffff:/, '') ?? null;
     const cred = c.get('cred');
-    const agent = await registerAgent(db, cred, field(body, 'name'), ip, now());
+    const agent = await registerAgent(db, cred, field(body, 'name'), ip, now(), requestIdOf(c));
     return c.json(
       {
         id: agent.id,
@@ -95,7 +125,7 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
       (!Array.isArray(runs) || runs.length > 1000 || !runs.every((id) => typeof id === 'string'))
     )
       throw badRequest('runs must be a list of run ids (at most 1000)');
-    const agent = await pingAgent(db, c.get('cred'), agentId(c), status, runs, now());
+    const agent = await pingAgent(db, c.get('cred'), agentId(c), status, runs, now(), requestIdOf(c));
     // Each ping also looks for agents gone quiet (serve sweeps on its own as well).
     await sweepAgents(db, now(), options.agentTimeoutMs);
     return c.json({ id: agent.id, status: agent.status });
@@ -139,6 +169,20 @@ export function agentProtocolRoutes(options: { db: Kysely<DB>; clock: Clock; age
   });
   r.get('/runs/:id/stop', async (c) => c.json({ stop: await ops(c).stopRequested(c.req.param('id')) }));
   return r;
+}
+
+/** The 429 of an agent token past its budget: Retry-After and the X-RateLimit-* headers. */
+function rateLimited(decision: RateDecision): BerthError {
+  return new BerthError(
+    [
+      {
+        status: 429,
+        title: 'Too many requests',
+        detail: `more than ${decision.limit} requests per second with this agent token; retry after the time in Retry-After`,
+      },
+    ],
+    { ...rateLimitHeaders(decision), 'Retry-After': String(retryAfterSeconds(decision)) },
+  );
 }
 
 const OUTCOMES = ['finished', 'errored', 'canceled'];

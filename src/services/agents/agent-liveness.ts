@@ -13,6 +13,19 @@ import { LIVE_STATUSES } from './agents.js';
 /** Default seconds without a ping after which an agent is `exited` (`berth serve --agent-timeout`). */
 export const DEFAULT_AGENT_TIMEOUT_MS = 30_000;
 
+/**
+ * Default milliseconds after its last ping after which an `exited` or `errored` agent is deleted
+ * (`berth serve --agent-retention`, in hours): each `berth agent` start registers a new agent, so
+ * single-execution agents would otherwise leave one row per run for ever.
+ */
+export const DEFAULT_AGENT_RETENTION_MS = 24 * 60 * 60_000;
+
+/** The statuses of an agent that stopped for good, deleted once retained long enough. */
+const STOPPED_STATUSES = ['exited', 'errored'];
+
+/** Most stopped agents deleted by one sweep (the next sweep takes the rest). */
+const PRUNE_BATCH = 500;
+
 /** How often an agent pings, for a server whose agent timeout is `timeoutMs`: a fifth of it, at most 5 s. */
 export function pingIntervalMs(timeoutMs: number): number {
   return Math.max(100, Math.min(5_000, Math.floor(timeoutMs / 5)));
@@ -75,12 +88,49 @@ export async function sweepAgents(
   return { agents, runs };
 }
 
-/** Sweeps every quarter of `timeoutMs` until stopped (`berth serve`). */
+/**
+ * Deletes the `exited` and `errored` agents whose last ping is older than `retentionMs` (at most
+ * PRUNE_BATCH of them; conditional on what it read, so an agent deleted or changed meanwhile is
+ * left alone). A pool's `agent-count` counts running agents only, so it does not change. The runs
+ * they executed keep naming them, by their id (services/runs/run-executors.ts). Answers how many
+ * it deleted.
+ */
+export async function pruneStoppedAgents(db: Kysely<DB>, now: Date, retentionMs: number): Promise<number> {
+  const cutoff = new Date(now.getTime() - retentionMs).toISOString();
+  const old = await db
+    .selectFrom('agents')
+    .select('id')
+    .where('status', 'in', STOPPED_STATUSES)
+    .where('last_ping_at', '<', cutoff)
+    .orderBy('last_ping_at')
+    .limit(PRUNE_BATCH)
+    .execute();
+  if (old.length === 0) return 0;
+  const result = await writeTransaction(db, (tx) =>
+    tx
+      .deleteFrom('agents')
+      .where(
+        'id',
+        'in',
+        old.map((a) => a.id),
+      )
+      .where('status', 'in', STOPPED_STATUSES)
+      .where('last_ping_at', '<', cutoff)
+      .executeTakeFirst(),
+  );
+  return Number(result.numDeletedRows);
+}
+
+/**
+ * Sweeps every quarter of `timeoutMs` until stopped (`berth serve`); each sweep also deletes the
+ * agents stopped for longer than `retentionMs` (0: never).
+ */
 export function watchAgents(
   db: Kysely<DB>,
   now: () => Date,
   timeoutMs: number,
   log?: (line: string) => void,
+  retentionMs: number = DEFAULT_AGENT_RETENTION_MS,
 ): { stop(): Promise<void> } {
   let running: Promise<void> = Promise.resolve();
   const tick = () => {
@@ -89,6 +139,10 @@ export function watchAgents(
         const { agents, runs } = await sweepAgents(db, now(), timeoutMs);
         for (const id of agents) log?.(`agents: agent ${id} stopped responding: marked exited`);
         for (const id of runs) log?.(`agents: run ${id} was interrupted (its agent stopped responding): ended errored`);
+        if (retentionMs > 0) {
+          const pruned = await pruneStoppedAgents(db, now(), retentionMs);
+          if (pruned > 0) log?.(`agents: deleted ${pruned} agents stopped for longer than the retention`);
+        }
       } catch (err) {
         log?.(`agents: the liveness sweep failed: ${String(err)}`);
       }

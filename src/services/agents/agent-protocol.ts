@@ -20,6 +20,9 @@ import {
 import type { Phase } from '../runs/run-rows.js';
 import { savedPlan, storeSavedPlan } from '../runs/saved-plans.js';
 import { executionOf, selectWorkspaces } from '../workspaces/workspaces-read.js';
+import { resolveSubject } from '../audit/audit-subjects.js';
+import { recordAuditEvent } from '../audit/audit-trail.js';
+import type { Tx } from '../../store/transaction.js';
 import { AGENT_COLUMNS, LIVE_STATUSES, toAgent, type Agent } from './agents.js';
 
 /**
@@ -70,6 +73,28 @@ export async function authenticateAgentToken(db: Db, token: string, now: Date): 
 
 const NAME = /^[A-Za-z0-9_.-]{1,90}$/;
 
+/**
+ * The audit record of an agent's registration or clean exit (`agent.register`, `agent.exit`), in
+ * the transaction of the change: the agent is the actor (kind `agent`, its token), its pool the
+ * subject, so the pool's organization reads it in its trail.
+ */
+async function recordAgentEvent(
+  tx: Tx,
+  action: 'agent.register' | 'agent.exit',
+  agent: { id: string; name: string },
+  cred: AgentCredential,
+  at: string,
+  requestId: string | null,
+): Promise<void> {
+  await recordAuditEvent(tx, {
+    time: at,
+    action,
+    actor: { kind: 'agent', id: agent.id, tokenId: cred.tokenId, name: agent.name },
+    subject: await resolveSubject(tx, { type: 'agent-pools', id: cred.poolId }),
+    requestId,
+  });
+}
+
 /** Registers a new agent of the token's pool (idle, pinged now). */
 export async function registerAgent(
   db: Db,
@@ -77,6 +102,7 @@ export async function registerAgent(
   name: string | undefined,
   ipAddress: string | null,
   now: Date,
+  requestId: string | null = null,
 ): Promise<Agent> {
   if (name !== undefined && !NAME.test(name))
     throw invalid('/name', 'An agent name has 1 to 90 letters, digits, ".", "-" or "_"');
@@ -92,7 +118,10 @@ export async function registerAgent(
     created_at: at,
     last_ping_at: at,
   };
-  await writeTransaction(db, (tx) => tx.insertInto('agents').values(row).execute());
+  await writeTransaction(db, async (tx) => {
+    await tx.insertInto('agents').values(row).execute();
+    await recordAgentEvent(tx, 'agent.register', row, cred, at, requestId);
+  });
   return toAgent(row);
 }
 
@@ -119,6 +148,7 @@ export async function pingAgent(
   status: string,
   runs: string[] | undefined,
   now: Date,
+  requestId: string | null = null,
 ): Promise<Agent> {
   if (status !== 'idle' && status !== 'busy' && status !== 'exited')
     throw invalid('/status', 'The status of a ping is idle, busy or exited');
@@ -126,6 +156,7 @@ export async function pingAgent(
   const at = now.toISOString();
   await writeTransaction(db, async (tx) => {
     await tx.updateTable('agents').set({ status, last_ping_at: at }).where('id', '=', agent.id).execute();
+    if (status === 'exited') await recordAgentEvent(tx, 'agent.exit', agent, cred, at, requestId);
     if (status === 'exited' || (runs && runs.length === 0)) return;
     // The runs it says it executes (all it claimed, when it does not say) are alive.
     let beat = tx

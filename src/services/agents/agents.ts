@@ -1,8 +1,10 @@
-import { BerthError, notFound } from '../../domain/common/errors.js';
+import { BerthError, conflict, notFound } from '../../domain/common/errors.js';
 import type { PageRequest, Paged } from '../../domain/common/paging.js';
 import { parseTimestamp } from '../../domain/common/timestamp.js';
 import { inPage } from '../../store/literal-limit.js';
+import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
+import { inOrganizationOf } from '../write-scope.js';
 import { manageablePool } from './pool-access.js';
 
 /** HCP Terraform's agent statuses. berth sets `idle`, `busy` and `exited` (see agent-liveness.ts). */
@@ -10,6 +12,8 @@ export type AgentStatus = 'idle' | 'busy' | 'unknown' | 'exited' | 'errored';
 export const AGENT_STATUSES: readonly AgentStatus[] = ['idle', 'busy', 'unknown', 'exited', 'errored'];
 /** The statuses of an agent that is running (it pings). */
 export const LIVE_STATUSES: AgentStatus[] = ['idle', 'busy'];
+/** The statuses of an agent that may be deleted (HCP Terraform: unknown, errored or exited). */
+export const DELETABLE_STATUSES: AgentStatus[] = ['unknown', 'errored', 'exited'];
 
 export interface Agent {
   id: string;
@@ -80,4 +84,28 @@ export async function readAgent(ctx: ServiceContext, id: string): Promise<Agent>
     throw notFound(`agent ${id} not found`);
   });
   return toAgent(row);
+}
+
+/**
+ * Deletes an agent that no longer runs (`unknown`, `errored` or `exited`, as HCP Terraform): a
+ * running one (`idle`, `busy`) is a 409. Those who may not manage its pool, and an unknown id, get
+ * 404. The runs it executed keep naming it, by its id (services/runs/run-executors.ts).
+ */
+export async function deleteAgent(ctx: ServiceContext, id: string): Promise<void> {
+  const missing = () => notFound(`agent ${id} not found`);
+  const found = await ctx.db.selectFrom('agents').select('agent_pool_id').where('id', '=', id).executeTakeFirst();
+  if (!found) throw missing();
+  await writeTransaction(inOrganizationOf(ctx, 'agent_pools', found.agent_pool_id), async (tx) => {
+    const row = await tx.selectFrom('agents').select(AGENT_COLUMNS).where('id', '=', id).executeTakeFirst();
+    if (!row) throw missing();
+    await manageablePool(ctx, row.agent_pool_id, tx).catch(() => {
+      throw missing();
+    });
+    if (!DELETABLE_STATUSES.includes(row.status as AgentStatus))
+      throw conflict(
+        `agent ${row.name} (${row.id}) is ${row.status}: only an agent that is exited, errored or unknown can be ` +
+          'deleted; stop it first (berth agent stops cleanly on SIGINT or SIGTERM)',
+      );
+    await tx.deleteFrom('agents').where('id', '=', id).where('status', 'in', DELETABLE_STATUSES).execute();
+  });
 }

@@ -171,6 +171,16 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
         .executeTakeFirst();
       return a ? inOrg(db, type, id, a.description, a.organization_id) : unresolved(type, id);
     }
+    case 'agents': {
+      // An agent (`berth agent`): named by its name, in its pool's organization.
+      const a = await db
+        .selectFrom('agents')
+        .innerJoin('agent_pools', 'agent_pools.id', 'agents.agent_pool_id')
+        .select(['agents.name', 'agent_pools.organization_id'])
+        .where('agents.id', '=', id)
+        .executeTakeFirst();
+      return a ? inOrg(db, type, id, a.name, a.organization_id) : unresolved(type, id);
+    }
     case 'organization-memberships': {
       const r = await db
         .selectFrom('organization_memberships')

@@ -29,7 +29,8 @@ export async function executorsOf(db: Tx, claimedBy: (string | null)[]): Promise
   return claimedBy.map((c) => {
     if (c === null) return null;
     if (!AGENT_ID.test(c)) return { kind: 'serve', name: c, agentId: null, agentPoolId: null };
-    // An agent whose pool was deleted since is gone from `agents`: named by its id.
+    // An agent deleted since (by a pool manager, by the sweep of stopped agents, or with its
+    // pool) is gone from `agents`: named by its id.
     const agent = byId.get(c);
     return { kind: 'agent', name: agent?.name ?? c, agentId: c, agentPoolId: agent?.agent_pool_id ?? null };
   });

@@ -473,6 +473,31 @@ const CASES: Record<string, Case> = {
     const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
     return s.act(() => s.api.delete(`${P}/agent-pools/${pool.id}`));
   },
+  'DELETE /agents/:id': async (s) => {
+    // An agent that registered with a token of the pool and exited (the protocol audits both itself).
+    const pool = await ok(s.api.post(`${P}/organizations/acme/agent-pools`, named('agent-pools', { name: 'b' })));
+    const token = await ok(
+      s.api.post(
+        `${P}/agent-pools/${pool.id}/authentication-tokens`,
+        named('authentication-tokens', { description: 'x' }),
+      ),
+    );
+    const protocol = async (path: string, body: unknown, agent?: string) => {
+      const headers: Record<string, string> = {
+        Authorization: `Bearer ${token.attributes.token}`,
+        'Content-Type': 'application/json',
+      };
+      if (agent) headers['X-Berth-Agent'] = agent;
+      const res = await s.api.app.fetch(
+        new Request(`http://berth.test/api/agent${path}`, { method: 'POST', headers, body: JSON.stringify(body) }),
+      );
+      expect(res.status).toBeLessThan(300);
+      return (await res.json()) as { id: string };
+    };
+    const agent = (await protocol('/register', { name: 'a' })).id;
+    await protocol('/ping', { status: 'exited' }, agent);
+    return s.act(() => s.api.delete(`${P}/agents/${agent}`));
+  },
   'POST /organizations/:org/oauth-tokens': (s) =>
     s.act(() => s.api.post(`${P}/organizations/acme/oauth-tokens`, named('oauth-tokens', {}))),
   'POST /organizations/:org/ssh-keys': (s) =>
@@ -625,7 +650,7 @@ async function mutatingRoutes(): Promise<string[]> {
   const app = createApp({ db: store.db });
   const routes = new Set(
     app.routes
-      // The agent protocol (/api/agent) is the agents' own, and no one's audited action.
+      // The agent protocol (/api/agent) is the agents' own: it audits registrations and exits itself.
       .filter((r) => ['POST', 'PUT', 'PATCH', 'DELETE'].includes(r.method) && r.path.startsWith(`${P}/`))
       .map((r) => `${r.method} ${r.path}`),
   );
