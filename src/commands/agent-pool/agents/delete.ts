@@ -1,8 +1,8 @@
 import { Args, Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { confirmDestructive, usageError } from '../../../cli/common/prompts.js';
+import { pickPoolItem, poolIdOf } from '../../../cli/agents/pool-item.js';
+import { confirmDestructive } from '../../../cli/common/prompts.js';
 import { AgentsClient } from '../../../client/agents.js';
-import { resolveAgentPoolId } from '../../../client/workspaces.js';
 
 export default class AgentPoolAgentsDelete extends BerthCommand<typeof AgentPoolAgentsDelete> {
   static override summary =
@@ -23,22 +23,16 @@ export default class AgentPoolAgentsDelete extends BerthCommand<typeof AgentPool
 
   async run(): Promise<void> {
     const client = await this.client();
-    if (!/^apool-/.test(this.args.pool) && !this.flags.org)
-      throw usageError('a pool name needs --org (or pass the apool- id)');
-    const poolId = await resolveAgentPoolId(client, this.flags.org ?? '', this.args.pool);
+    const poolId = await poolIdOf(client, this.flags.org, this.args.pool);
     const agents = new AgentsClient(client);
-    const list = await agents.listAgents(poolId);
-    const wanted = this.args.agent;
-    const byId = list.find((a) => a.id === wanted);
-    const byName = list.filter((a) => a.attributes.name === wanted);
-    if (!byId && byName.length > 1)
-      throw usageError(
-        `${byName.length} agents of pool ${this.args.pool} are named "${wanted}": give the id (${byName
-          .map((a) => `${a.id} ${a.attributes.status}`)
-          .join(', ')})`,
-      );
-    const agent = byId ?? byName[0];
-    if (!agent) throw usageError(`pool ${this.args.pool} has no agent "${wanted}" (berth agent-pool agents POOL)`);
+    const agent = pickPoolItem(await agents.listAgents(poolId), this.args.agent, {
+      pool: this.args.pool,
+      plural: 'agents',
+      called: 'named',
+      nameOf: (a) => a.attributes.name,
+      describe: (a) => `${a.id} ${a.attributes.status}`,
+      missing: `pool ${this.args.pool} has no agent "${this.args.agent}" (berth agent-pool agents POOL)`,
+    });
     const label = `${agent.attributes.name} (${agent.id})`;
     await confirmDestructive(`delete agent ${label} of pool ${this.args.pool}`, this.flags);
     await agents.deleteAgent(agent.id);

@@ -1,8 +1,8 @@
 import { Args, Flags } from '../../../cli/oclif.js';
 import { BerthCommand } from '../../../cli/base-command.js';
-import { confirmDestructive, usageError } from '../../../cli/common/prompts.js';
+import { pickPoolItem, poolIdOf } from '../../../cli/agents/pool-item.js';
+import { confirmDestructive } from '../../../cli/common/prompts.js';
 import { AgentsClient } from '../../../client/agents.js';
-import { resolveAgentPoolId } from '../../../client/workspaces.js';
 
 export default class AgentPoolTokensDelete extends BerthCommand<typeof AgentPoolTokensDelete> {
   static override summary = 'Delete an agent token of a pool: the agents that use it stop.';
@@ -20,21 +20,15 @@ export default class AgentPoolTokensDelete extends BerthCommand<typeof AgentPool
 
   async run(): Promise<void> {
     const client = await this.client();
-    if (!/^apool-/.test(this.args.pool) && !this.flags.org)
-      throw usageError('a pool name needs --org (or pass the apool- id)');
-    const poolId = await resolveAgentPoolId(client, this.flags.org ?? '', this.args.pool);
+    const poolId = await poolIdOf(client, this.flags.org, this.args.pool);
     const agents = new AgentsClient(client);
-    const tokens = await agents.listTokens(poolId);
-    const wanted = this.args.token;
-    const byId = tokens.find((t) => t.id === wanted);
-    const byDescription = tokens.filter((t) => t.attributes.description === wanted);
-    if (!byId && byDescription.length > 1)
-      throw usageError(
-        `${byDescription.length} tokens of pool ${this.args.pool} are described "${wanted}": give the id (${byDescription.map((t) => t.id).join(', ')})`,
-      );
-    const token = byId ?? byDescription[0];
-    if (!token)
-      throw usageError(`pool ${this.args.pool} has no agent token "${wanted}" (berth agent-pool tokens list)`);
+    const token = pickPoolItem(await agents.listTokens(poolId), this.args.token, {
+      pool: this.args.pool,
+      plural: 'tokens',
+      called: 'described',
+      nameOf: (t) => t.attributes.description,
+      missing: `pool ${this.args.pool} has no agent token "${this.args.token}" (berth agent-pool tokens list)`,
+    });
     const label = `${token.attributes.description ?? ''} (${token.id})`;
     await confirmDestructive(`delete agent token ${label} of pool ${this.args.pool}`, this.flags);
     await agents.deleteToken(token.id);
