@@ -136,7 +136,10 @@ export async function claimRun(
       .selectFrom('runs')
       .select('workspace_id')
       .distinct()
-      .where('status', '=', 'pending')
+      // Pending runs, and saved plans confirmed while their workspace was busy (or locked by someone).
+      .where((eb) =>
+        eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'confirmed'), eb('save_plan', '=', 1)])]),
+      )
       .where('configuration_version_id', 'is not', null)
       .limit(literalLimit(100))
       .execute();

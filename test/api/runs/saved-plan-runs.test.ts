@@ -141,6 +141,18 @@ describe('saved-plan runs', () => {
     expect((await workspaceDoc(f, f.web)).data.relationships['current-run'].data.id).toBe(saved.id);
   });
 
+  it('applied while a user locks the workspace: waits confirmed; after the unlock, the next claim applies it', async () => {
+    const saved = await plannedAndSaved();
+    const lock = await f.api.post(`${P}/workspaces/${f.web}/actions/lock`, { reason: 'maintenance' }, t());
+    expect(lock.status, lock.text).toBe(200);
+    expect((await act(saved.id, 'apply')).status).toBe(202);
+    expect(await runStatus(f, saved.id)).toBe('confirmed');
+    const unlock = await f.api.post(`${P}/workspaces/${f.web}/actions/unlock`, undefined, t());
+    expect(unlock.status, unlock.text).toBe(200);
+    await claim(f, saved.id, 'apply');
+    expect(await runStatus(f, saved.id)).toBe('applying');
+  });
+
   it('a saved plan waiting its turn goes stale when the run before it applies', async () => {
     const saved = await plannedAndSaved();
     const normal = await queueRun(f, f.web);
