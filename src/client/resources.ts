@@ -92,6 +92,7 @@ export interface RunAttributes extends Attributes {
   };
   /** Only on runs berth executes. */
   'plan-only'?: boolean;
+  'save-plan'?: boolean;
   'has-changes'?: boolean;
 }
 

@@ -12,6 +12,7 @@ export const AWAITING_CONFIRMATION = [
   'policy_checked',
   'policy_override',
   'policy_soft_failed',
+  'planned_and_saved',
 ];
 
 /** Statuses before the plan ended. */

@@ -10,6 +10,7 @@ export interface ExecutedRunOptions {
   'is-destroy'?: boolean;
   'refresh-only'?: boolean;
   'plan-only'?: boolean;
+  'save-plan'?: boolean;
   'auto-apply'?: boolean;
   'target-addrs'?: string[];
   'replace-addrs'?: string[];

@@ -391,6 +391,10 @@ export interface RunsTable {
   cancel_requested: Generated<number>;
   /** When the executor that claimed the run last said it still runs it (migration 029). */
   heartbeat_at: string | null;
+  /** A saved-plan run (`save-plan`; migration 037). */
+  save_plan: Generated<number>;
+  /** The workspace's current state version when the plan phase started (migration 037). */
+  plan_state_version_id: Generated<string | null>;
 }
 
 /** A configuration a run plans (migration 028). */

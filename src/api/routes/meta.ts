@@ -31,7 +31,10 @@ export function metaRoutes(db: Kysely<DB>): { root: Hono; v2: Hono } {
     await requireDatabase(db);
     c.header('TFP-API-Version', API_VERSION);
     c.header('TFP-AppName', APP_NAME);
-    c.header('X-TFE-Version', `berth-${BERTH_VERSION}`);
+    // No X-TFE-Version: go-tfe's RemoteTFEVersion() is then empty, and the Terraform CLI, facing
+    // a self-hosted server of unknown release, prints a run's logs as they are (berth's are plain
+    // text) instead of rendering structured run output (docs/api.md, "Structured run output").
+    c.header('X-Berth-Version', BERTH_VERSION);
     return c.body(null, 204);
   });
   return { root, v2 };

@@ -7,13 +7,14 @@ import { parseTimestamp } from '../../domain/common/timestamp.js';
 import { canMove, RUN_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
 import * as runs from '../../services/runs/runs.js';
 import { readJson, readResource } from '../body.js';
-import { API_PREFIX, sendCollection, sendResource, type ResourceObject } from '../documents.js';
+import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { pageOf } from '../query.js';
+import { includesOf, pageOf } from '../query.js';
+import { phaseResource, RUN_INCLUDES, runIncluded } from './run-includes.js';
 import { serializeRun } from '../serializers/run.js';
-import { serializeExecutedApply, serializeExecutedPlan, serializeExecutedRun } from '../serializers/run-execution.js';
+import { serializeExecutedRun } from '../serializers/run-execution.js';
 import { actOnRun } from '../../services/runs/run-actions.js';
-import { getExecutedRun, logUrlPath } from '../../services/runs/run-documents.js';
+import { getExecutedRun } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
 import { runsAreExecuted } from '../../services/runs/run-without-executor.js';
 import { conflict } from '../../domain/common/errors.js';
@@ -30,6 +31,7 @@ const executedRunAttributes = v.looseObject({
   refresh: v.optional(bool()),
   'refresh-only': v.optional(bool()),
   'plan-only': v.optional(bool()),
+  'save-plan': v.optional(bool()),
   'auto-apply': nullable(bool()),
   'allow-empty-apply': v.optional(bool()),
   'target-addrs': nullable(v.array(v.pipe(str(), v.regex(RESOURCE_ADDRESS, 'must be resource addresses')))),
@@ -152,6 +154,7 @@ export function runRoutes(): Hono<AppEnv> {
         refresh: e.refresh ?? true,
         refreshOnly: e['refresh-only'] ?? false,
         planOnly: e['plan-only'] ?? false,
+        savePlan: e['save-plan'] ?? false,
         autoApply: e['auto-apply'] ?? null,
         allowEmptyApply: e['allow-empty-apply'] ?? false,
         targetAddrs: e['target-addrs'] ?? [],
@@ -195,9 +198,13 @@ export function runRoutes(): Hono<AppEnv> {
     }
   });
   r.get('/runs/:id', async (c) => {
+    const include = includesOf(c, RUN_INCLUDES);
     const executed = await getExecutedRun(c.get('ctx'), c.req.param('id'));
-    if (executed) return sendResource(c, serializeExecutedRun(executed));
-    return sendResource(c, serializeRun(await runs.getRun(c.get('ctx'), c.req.param('id'))));
+    const run: Run = executed ?? (await runs.getRun(c.get('ctx'), c.req.param('id')));
+    const doc = executed ? serializeExecutedRun(executed) : serializeRun(run);
+    if (include.size === 0) return sendResource(c, doc);
+    const { included, relationships } = await runIncluded(c, run, include);
+    return sendResource(c, { ...doc, relationships: { ...doc.relationships, ...relationships } }, { included });
   });
   r.get('/workspaces/:id/runs', async (c) => {
     const paged = await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c));
@@ -207,16 +214,8 @@ export function runRoutes(): Hono<AppEnv> {
     const included: ResourceObject[] = [];
     for (const run of paged.items) {
       if (!('execution' in run)) continue;
-      const e = run as ExecutedRun;
-      for (const [phase, serializePhase] of [
-        ['plan', serializeExecutedPlan],
-        ['apply', serializeExecutedApply],
-      ] as const) {
-        if (!include.includes(phase)) continue;
-        const id = `${phase}-${e.id.replace(/^run-/, '')}`;
-        const url = `${new URL(c.req.url).origin}${API_PREFIX}/run-logs/${id}/${await logUrlPath(c.get('ctx'), id)}`;
-        included.push(serializePhase(e, url));
-      }
+      for (const phase of ['plan', 'apply'] as const)
+        if (include.includes(phase)) included.push(await phaseResource(c, run as ExecutedRun, phase));
     }
     return sendCollection(c, paged, serialize, included);
   });

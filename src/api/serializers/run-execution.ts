@@ -32,7 +32,7 @@ export function serializeExecutedRun(r: ExecutedRun & { executedBy?: ExecutedBy 
       'target-addrs': e.targetAddrs.length ? e.targetAddrs : null,
       'replace-addrs': e.replaceAddrs.length ? e.replaceAddrs : null,
       variables: e.variables,
-      'save-plan': false,
+      'save-plan': e.savePlan,
       'executed-by': executedBy(r.executedBy),
       actions: {
         'is-cancelable': r.permissions.canCancel,

@@ -43,7 +43,11 @@ export const awaitsConfirmation = (r: Resource<RunAttributes>) =>
 
 /** A run's status in words: `planned (awaiting confirmation)`, `plan_queued`, ... */
 export const statusText = (r: Resource<RunAttributes>) =>
-  awaitsConfirmation(r) ? `${r.attributes.status} (awaiting confirmation)` : r.attributes.status;
+  r.attributes.status === 'planned_and_saved'
+    ? 'planned_and_saved (saved plan: apply or discard it)'
+    : awaitsConfirmation(r)
+      ? `${r.attributes.status} (awaiting confirmation)`
+      : r.attributes.status;
 
 const finished = (p?: Resource<PhaseAttributes>) => p !== undefined && p.attributes.status === 'finished';
 
@@ -125,6 +129,7 @@ export function runFields(
       ? ([
           ['Executed by', executedByText(r, poolName)],
           ['Plan only', r.attributes['plan-only'] ? 'yes' : 'no'],
+          ['Saved plan', r.attributes['save-plan'] ? 'yes' : 'no'],
         ] as [string, string][])
       : []),
     ['Destroy', r.attributes['is-destroy'] ? 'yes' : 'no'],

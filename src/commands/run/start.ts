@@ -25,11 +25,14 @@ export default class RunStart extends BerthCommand<typeof RunStart> {
 
 With --follow, prints the plan's log as it is written, then the apply's when the run goes on to apply (--auto-apply), and returns when the run has ended or awaits confirmation (berth run apply RUN).
 
+--save-plan makes a saved plan, as terraform plan -out does with a cloud block: it plans at once, without waiting for or locking the workspace, and waits as planned_and_saved until berth run apply RUN queues its apply (or berth run discard RUN). Once another run changes the workspace's state, it is discarded (stale).
+
 --var KEY=VALUE sets a run variable: the value is an HCL expression; a number, true, false, null or a value starting with ", [ or { is sent as written, anything else as a string.`;
   static override examples = [
     '<%= config.bin %> run start app-prod --org acme --message "nightly" --follow',
     '<%= config.bin %> run start acme/app-prod --directory infra --plan-only --var region=eu-west-1',
     '<%= config.bin %> run start acme/app-prod --target terraform_data.web --target terraform_data.db --auto-apply --json',
+    '<%= config.bin %> run start acme/app-prod --save-plan --follow   # then: berth run apply RUN',
   ];
   static override args = {
     workspace: Args.string({ description: 'ws- id, NAME (with --org) or ORG/NAME', required: true }),
@@ -39,6 +42,10 @@ With --follow, prints the plan's log as it is written, then the apply's when the
     destroy: Flags.boolean({ description: 'plan to destroy every resource', default: false }),
     'refresh-only': Flags.boolean({ description: 'only refresh the state', default: false }),
     'plan-only': Flags.boolean({ description: 'a speculative plan: never applied', default: false }),
+    'save-plan': Flags.boolean({
+      description: 'a saved plan (as terraform plan -out): plans now without locking the workspace, applied later',
+      default: false,
+    }),
     target: Flags.string({
       description: 'resource address to target (repeatable)',
       multiple: true,
@@ -66,6 +73,8 @@ With --follow, prints the plan's log as it is written, then the apply's when the
       return { key: kv.slice(0, at), value: hclValue(kv.slice(at + 1)) };
     });
     if (f['plan-only'] && f['auto-apply']) throw usageError('--plan-only and --auto-apply exclude each other');
+    if (f['save-plan'] && (f['plan-only'] || f['auto-apply']))
+      throw usageError('--save-plan excludes --plan-only and --auto-apply: a saved plan is applied later');
     const dir = resolve(f.directory);
     const { archive, files } = await configurationArchive(dir).catch((err: NodeJS.ErrnoException) => {
       throw usageError(`--directory ${f.directory}: ${err.code === 'ENOENT' ? 'no such folder' : err.message}`);
@@ -87,6 +96,7 @@ With --follow, prints the plan's log as it is written, then the apply's when the
         'is-destroy': f.destroy || undefined,
         'refresh-only': f['refresh-only'] || undefined,
         'plan-only': f['plan-only'] || undefined,
+        'save-plan': f['save-plan'] || undefined,
         'auto-apply': f['auto-apply'] || undefined,
         'target-addrs': f.target,
         'replace-addrs': f.replace,

@@ -49,6 +49,7 @@ const STATUSES = [
   'policy_override',
   'confirmed',
   'planned_and_finished',
+  'planned_and_saved',
   'apply_queued',
   'applying',
   'applied',

@@ -47,6 +47,8 @@ export interface ResourceCounts {
 export interface RunExecution {
   configurationVersionId: string;
   planOnly: boolean;
+  /** A saved-plan run (`save-plan`): it plans at once, then waits in planned_and_saved. */
+  savePlan: boolean;
   refresh: boolean;
   refreshOnly: boolean;
   autoApply: boolean;
@@ -85,10 +87,17 @@ export const RESOURCE_ADDRESS = /^[A-Za-z0-9_.\-[\]"*]{1,512}$/;
 export const ACTIVE_STATUSES: RunStatus[] = ['plan_queued', ...LOCKING_STATUSES];
 
 /**
- * The statuses a user's action may move an executed run from: apply (planned -> confirmed),
+ * The statuses a user's action may move an executed run from: apply (planned -> confirmed; a
+ * saved plan, planned_and_saved -> confirmed, joins its workspace's queue),
  * discard (awaiting confirmation), cancel (queued or running). Anything else is a 409.
  */
-export const APPLYABLE: RunStatus[] = ['planned', 'cost_estimated', 'policy_checked', 'policy_override'];
+export const APPLYABLE: RunStatus[] = [
+  'planned',
+  'cost_estimated',
+  'policy_checked',
+  'policy_override',
+  'planned_and_saved',
+];
 export const DISCARDABLE: RunStatus[] = ['pending', ...APPLYABLE, 'policy_soft_failed'];
 export const CANCELABLE: RunStatus[] = ['pending', 'plan_queued', 'planning', 'confirmed', 'apply_queued', 'applying'];
 

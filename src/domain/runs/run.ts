@@ -13,6 +13,7 @@ export const RUN_STATUSES = [
   'policy_override',
   'confirmed',
   'planned_and_finished',
+  'planned_and_saved',
   'apply_queued',
   'applying',
   'applied',
@@ -36,6 +37,10 @@ export const LOCKING_STATUSES: RunStatus[] = [
   'applying',
 ];
 
+/**
+ * A saved-plan run (`save-plan`) that planned with changes waits in `planned_and_saved`: neither
+ * locking nor final. It holds no lock and is not its workspace's current run until it is applied.
+ */
 export const FINAL_STATUSES: RunStatus[] = [
   'applied',
   'planned_and_finished',
@@ -49,7 +54,8 @@ export const FINAL_STATUSES: RunStatus[] = [
 const NEXT: Record<RunStatus, RunStatus[]> = {
   pending: ['plan_queued', 'planning', 'errored', 'canceled', 'discarded'],
   plan_queued: ['planning', 'errored', 'canceled'],
-  planning: ['planned', 'planned_and_finished', 'errored', 'canceled'],
+  // planning -> discarded: a saved plan whose workspace's state changed while it planned (stale).
+  planning: ['planned', 'planned_and_finished', 'planned_and_saved', 'discarded', 'errored', 'canceled'],
   planned: [
     'cost_estimated',
     'policy_checked',
@@ -74,8 +80,10 @@ const NEXT: Record<RunStatus, RunStatus[]> = {
   policy_checked: ['confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
   policy_soft_failed: ['policy_override', 'discarded', 'errored'],
   policy_override: ['confirmed', 'apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
-  confirmed: ['apply_queued', 'applying', 'errored', 'canceled'],
+  // confirmed -> discarded: a saved plan waiting in its workspace's queue went stale.
+  confirmed: ['apply_queued', 'applying', 'discarded', 'errored', 'canceled'],
   planned_and_finished: [],
+  planned_and_saved: ['confirmed', 'apply_queued', 'discarded', 'errored', 'canceled'],
   apply_queued: ['applying', 'errored', 'canceled'],
   applying: ['applied', 'errored', 'canceled'],
   applied: [],

@@ -6,7 +6,8 @@ import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { inOrganizationOf } from '../write-scope.js';
 import { appendLogTx, readableRunRow, stamped, type Phase } from './run-rows.js';
-import { setStatus } from './run-queue.js';
+import { scheduleWorkspace, setStatus } from './run-queue.js';
+import { refuseStale } from './stale-saved-plans.js';
 
 /** The user's actions on an executed run: apply, discard, cancel, force-cancel (HCP's). */
 
@@ -22,6 +23,14 @@ export async function actOnRun(ctx: ServiceContext, id: string, action: RunActio
     if (action === 'apply') {
       if (!can(ctx.actor, 'workspace:apply-run', facts)) throw notAuthorized('apply runs in this workspace');
       if (!APPLYABLE.includes(status)) throw refuse();
+      if (status === 'planned_and_saved') {
+        // A saved plan joins its workspace's queue, confirmed; it applies when its turn comes
+        // (scheduleWorkspace), unless the workspace's state changed since its plan.
+        await refuseStale(tx, row);
+        await setStatus(tx, row, 'confirmed', now);
+        await scheduleWorkspace(tx, row.workspace_id, now);
+        return;
+      }
       await tx
         .updateTable('runs')
         .set({ status_timestamps: stamped(row, now, 'confirmed') })

@@ -136,7 +136,10 @@ export async function claimRun(
       .selectFrom('runs')
       .select('workspace_id')
       .distinct()
-      .where('status', '=', 'pending')
+      // Pending runs, and saved plans confirmed while their workspace was busy (or locked by someone).
+      .where((eb) =>
+        eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'confirmed'), eb('save_plan', '=', 1)])]),
+      )
       .where('configuration_version_id', 'is not', null)
       .limit(literalLimit(100))
       .execute();
@@ -164,6 +167,19 @@ export async function claimRun(
         .where('status', '=', next.status)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
+      if (phase === 'plan') {
+        // The state the plan reads: a saved plan made against it is stale once another is current.
+        const ws = await tx
+          .selectFrom('workspaces')
+          .select('current_state_version_id')
+          .where('id', '=', next.workspace_id)
+          .executeTakeFirst();
+        await tx
+          .updateTable('runs')
+          .set({ plan_state_version_id: ws?.current_state_version_id ?? null })
+          .where('id', '=', next.id)
+          .execute();
+      }
       await tx
         .updateTable('workspaces')
         .set({ current_run_status: to })

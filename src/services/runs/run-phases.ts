@@ -12,6 +12,7 @@ import { type StateVersionRow } from '../state/state-versions.js';
 import { appendLogTx, stamped, type Phase, type RunRow } from './run-rows.js';
 import { setStatus } from './run-queue.js';
 import { finishAssessment } from './assessments.js';
+import { isStale, STALE_MESSAGE } from './stale-saved-plans.js';
 
 /**
  * The executor's side of an executed run (src/runner/port.ts, in process): its logs, whether to
@@ -45,7 +46,7 @@ export interface PhaseResult {
 /**
  * Ends a phase: closes its log (ETX) and moves the run on, in one transaction. A plan that
  * finished: planned_and_finished (plan-only, or no changes without allow-empty-apply),
- * apply_queued (auto-apply) or planned (awaits confirmation). Nothing happens to a run that ended
+ * planned_and_saved (a saved plan), apply_queued (auto-apply) or planned (awaits confirmation). Nothing happens to a run that ended
  * meanwhile (force-canceled).
  */
 export async function finishPhase(db: Db, runId: string, phase: Phase, result: PhaseResult, now: string) {
@@ -70,6 +71,15 @@ export async function finishPhase(db: Db, runId: string, phase: Phase, result: P
       const row2 = { ...row, status_timestamps: stamped(row, now, 'planned') };
       if (row.plan_only === 1 || (!result.hasChanges && row.allow_empty_apply === 0)) {
         await setStatus(tx, row2, 'planned_and_finished', now, { ...base, apply_status: 'unreachable' });
+      } else if (row.save_plan === 1) {
+        // A saved plan waits to be applied, unless the state changed while it planned (stale).
+        if (await isStale(tx, row))
+          await setStatus(tx, row2, 'discarded', now, {
+            ...base,
+            apply_status: 'unreachable',
+            error_message: STALE_MESSAGE,
+          });
+        else await setStatus(tx, row2, 'planned_and_saved', now, base);
       } else if (row.auto_apply === 1) {
         await setStatus(tx, { ...row2, status_timestamps: stamped(row2, now, 'confirmed') }, 'apply_queued', now, {
           ...base,

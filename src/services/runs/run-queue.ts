@@ -14,6 +14,9 @@ import { endWithoutExecutor, runsAreExecuted } from './run-without-executor.js';
 import { claimRouteOf } from './run-claim.js';
 import { deleteSavedPlan } from './saved-plans.js';
 
+/** The statuses of a saved-plan run that does not hold its workspace: planning, or waiting to apply. */
+const SAVED_WAITING: RunStatus[] = ['plan_queued', 'planning', 'confirmed'];
+
 /**
  * The queue of executed runs: creating them (from the API or an upload), the per-workspace FIFO
  * (one active run per workspace, holding its lock; plan-only runs neither queue nor lock), the
@@ -28,6 +31,8 @@ export interface ExecutedRunInput {
   refresh: boolean;
   refreshOnly: boolean;
   planOnly: boolean;
+  /** `save-plan`: plan now, apply later (planned_and_saved; docs/api.md "Saved-plan runs"). */
+  savePlan?: boolean;
   autoApply: boolean | null;
   allowEmptyApply: boolean;
   targetAddrs: string[];
@@ -47,6 +52,8 @@ export function newRunRow(
     ...newRunColumns(workspaceId, input, creator, now),
     configuration_version_id: input.configurationVersionId,
     plan_only: input.planOnly ? 1 : 0,
+    save_plan: input.savePlan ? 1 : 0,
+    plan_state_version_id: null,
     refresh: input.refresh ? 1 : 0,
     refresh_only: input.refreshOnly ? 1 : 0,
     auto_apply: input.autoApply ? 1 : 0,
@@ -71,7 +78,8 @@ export function newRunRow(
 }
 
 /**
- * Inserts a run and queues it (plan-only: straight to plan_queued; others: the workspace's FIFO).
+ * Inserts a run and queues it (plan-only and saved-plan runs: straight to plan_queued, as they
+ * neither lock nor wait for their workspace while they plan; others: the workspace's FIFO).
  * On an instance without an executor of its own (`executesRuns` false), only a run that an agent
  * executes (its workspace's effective execution mode is `agent`) is queued; any other ends
  * errored at once instead (run-without-executor.ts).
@@ -79,7 +87,7 @@ export function newRunRow(
 export async function insertAndQueue(tx: Tx, row: NewRun, now: string, executesRuns = true): Promise<void> {
   await tx.insertInto('runs').values(row).execute();
   if (!(await runsAreExecuted(tx, row.workspace_id, executesRuns))) return endWithoutExecutor(tx, row, now);
-  if (row.plan_only === 1) {
+  if (row.plan_only === 1 || row.save_plan === 1) {
     await tx
       .updateTable('runs')
       .set({ status: 'plan_queued', plan_status: 'queued', status_timestamps: stamped(row, now, 'plan_queued') })
@@ -93,13 +101,15 @@ export async function insertAndQueue(tx: Tx, row: NewRun, now: string, executesR
 }
 
 /**
- * The workspace's queue: when no run of it is active and nobody holds its lock, its oldest
- * pending run becomes plan_queued, takes the lock (`locked-by` the run) and is its current run.
+ * The workspace's queue: when no run of it is active and nobody holds its lock, its oldest waiting
+ * run takes the lock (`locked-by` the run) and becomes its current run: a pending run becomes
+ * plan_queued; a saved plan confirmed for apply (waiting `confirmed`) becomes apply_queued, unless
+ * the workspace's state changed since its plan (then it is discarded, stale, and the next goes).
  */
 export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string): Promise<void> {
   const ws = await tx
     .selectFrom('workspaces')
-    .select(['locked', 'locked_by_kind', 'locked_by_id'])
+    .select(['locked', 'locked_by_kind', 'locked_by_id', 'current_state_version_id'])
     .where('id', '=', workspaceId)
     .executeTakeFirst();
   if (!ws || ws.locked === 1) return;
@@ -110,24 +120,38 @@ export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string
     .where('plan_only', '=', 0)
     .where('configuration_version_id', 'is not', null)
     .where('status', 'in', ACTIVE_STATUSES)
+    // A saved-plan run holds its workspace only from apply_queued on (SAVED_WAITING: not yet).
+    .where((eb) => eb.not(eb.and([eb('save_plan', '=', 1), eb('status', 'in', SAVED_WAITING)])))
     .executeTakeFirst();
   if (active) return;
   const next = await tx
     .selectFrom('runs')
     .selectAll()
     .where('workspace_id', '=', workspaceId)
-    .where('status', '=', 'pending')
     .where('plan_only', '=', 0)
     .where('configuration_version_id', 'is not', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'pending'), eb('save_plan', '=', 0)]),
+        eb.and([eb('status', '=', 'confirmed'), eb('save_plan', '=', 1)]),
+      ]),
+    )
     .orderBy('seq')
     .executeTakeFirst();
   if (!next) return;
+  const saved = next.save_plan === 1;
+  if (saved && next.plan_state_version_id !== ws.current_state_version_id) {
+    // Stale: another state became current after its plan (normally discarded then already).
+    await setStatus(tx, next, 'discarded', now, { apply_status: 'unreachable' });
+    return;
+  }
+  const to = saved ? 'apply_queued' : 'plan_queued';
   await tx
     .updateTable('runs')
     .set({
-      status: 'plan_queued',
-      plan_status: 'queued',
-      status_timestamps: stamped(next, now, 'plan_queued'),
+      status: to,
+      ...(saved ? { apply_status: 'queued' } : { plan_status: 'queued' }),
+      status_timestamps: stamped(next, now, to),
       updated_at: now,
     })
     .where('id', '=', next.id)
@@ -141,7 +165,7 @@ export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string
       locked_reason: `Locked by Run ${next.id}`,
       locked_at: now,
       current_run_id: next.id,
-      current_run_status: 'plan_queued',
+      current_run_status: to,
       current_run_created_at: next.created_at,
     })
     .where('id', '=', workspaceId)
@@ -212,7 +236,15 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
     if (cv.status !== 'uploaded')
       throw invalid(pointer, `Configuration version ${cv.id} is ${cv.status}, not uploaded`);
     const planOnly = input.planOnly || cv.speculative === 1;
-    const autoApply = input.autoApply ?? ws.auto_apply === 1;
+    // A saved plan is applied later, by whoever may (never automatically), so never plan-only.
+    if (input.savePlan && planOnly)
+      throw invalid(
+        '/data/attributes/save-plan',
+        input.planOnly
+          ? 'A run cannot both save its plan and be plan-only'
+          : `Configuration version ${cv.id} is speculative: a saved-plan run needs one that can be applied`,
+      );
+    const autoApply = input.savePlan ? false : (input.autoApply ?? ws.auto_apply === 1);
     const row = newRunRow(
       ws.id,
       { ...input, configurationVersionId: cv.id, planOnly, autoApply: planOnly ? false : autoApply },
@@ -230,7 +262,7 @@ async function release(tx: Tx, row: RunRow, to: RunStatus, now: string): Promise
   const ws = await tx.selectFrom('workspaces').selectAll().where('id', '=', row.workspace_id).executeTakeFirst();
   if (!ws) return;
   if (ws.locked === 1 && ws.locked_by_kind === 'runs' && ws.locked_by_id === row.id) {
-    await promoteIntermediateState(tx, ws.id);
+    await promoteIntermediateState(tx, ws.id, false, undefined, now);
     await tx
       .updateTable('workspaces')
       .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })

@@ -94,6 +94,7 @@ export function toExecutedRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts)
     execution: {
       configurationVersionId: row.configuration_version_id!,
       planOnly: row.plan_only === 1,
+      savePlan: row.save_plan === 1,
       refresh: row.refresh === 1,
       refreshOnly: row.refresh_only === 1,
       autoApply: row.auto_apply === 1,

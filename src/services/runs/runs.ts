@@ -163,7 +163,7 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
         .execute();
     }
     if ((FINAL_STATUSES.includes(to) || !locking) && runHolds(ws, id)) {
-      await promoteIntermediateState(tx, ws.id);
+      await promoteIntermediateState(tx, ws.id, false, undefined, ctx.clock.now().toISOString());
       await tx
         .updateTable('workspaces')
         .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })

@@ -19,6 +19,7 @@ import { holdsLock } from '../workspaces/workspace-locks.js';
 import { readableWorkspace, type WorkspaceRef } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
 import { inPage, LIMIT_ONE } from '../../store/literal-limit.js';
+import { discardStaleSavedPlans } from '../runs/stale-saved-plans.js';
 
 export type StateVersionRow = Selectable<StateVersionsTable>;
 
@@ -245,13 +246,15 @@ export interface PromotableVersion {
  * Makes the latest finalized intermediate version current (on unlock and force-unlock), updating
  * the workspace's resource count and latest-change time. Versions up to it stop being
  * intermediate; with `abandonPending`, pending ones after it do too (force-unlock). True when
- * the workspace row changed (a version was promoted).
+ * the workspace row changed (a version was promoted). The workspace's saved plans made against the
+ * state before go (stale, discarded at `now`; default: when the promoted version was created).
  */
 export async function promoteIntermediateState(
   tx: Tx,
   workspaceId: string,
   abandonPending = false,
   known?: PromotableVersion | null,
+  now?: string,
 ): Promise<boolean> {
   // `known`: the caller already read the latest finalized intermediate version (null: there is none).
   const latest = known !== undefined ? (known ?? undefined) : await latestFinalizedIntermediate(tx, workspaceId);
@@ -265,6 +268,8 @@ export async function promoteIntermediateState(
       })
       .where('id', '=', workspaceId)
       .execute();
+    // Saved plans made against the state before this one can no longer be applied.
+    await discardStaleSavedPlans(tx, workspaceId, latest.id, now ?? latest.created_at);
   }
   let done = tx
     .updateTable('state_versions')

@@ -155,7 +155,7 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
       });
     }
     // Versions are pending or finalized: the latest, when not pending, is the one to promote.
-    const promoted = await promoteIntermediateState(tx, row.id, false, latest ?? null);
+    const promoted = await promoteIntermediateState(tx, row.id, false, latest ?? null, ctx.clock.now().toISOString());
     const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
     const done = await answer(tx, { row: unlocked, facts }, promoted);
     return workspaceOf(ctx, tx, done.row, done.facts);
@@ -171,7 +171,7 @@ export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRe
   return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
     const { row, facts } = await lockable(ctx, tx, ref, 'workspace:update');
     if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
-    const promoted = await promoteIntermediateState(tx, row.id, true);
+    const promoted = await promoteIntermediateState(tx, row.id, true, undefined, ctx.clock.now().toISOString());
     const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
     const done = await answer(tx, { row: unlocked, facts }, promoted);
     return workspaceOf(ctx, tx, done.row, done.facts);

@@ -32,6 +32,7 @@ import * as m032 from './032_variable_sets.js';
 import * as m033 from './033_agents.js';
 import * as m034 from './034_schedules.js';
 import * as m035 from './035_saved_plans.js';
+import * as m037 from './037_saved_plan_runs.js';
 
 export interface Migration {
   version: number;
@@ -74,4 +75,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 33, name: 'agents', up: m033.up },
   { version: 34, name: 'schedules', up: m034.up },
   { version: 35, name: 'saved_plans', up: m035.up },
+  { version: 37, name: 'saved_plan_runs', up: m037.up },
 ];

@@ -16,7 +16,9 @@ describe('meta endpoints', () => {
     expect(res.text).toBe('');
     expect(res.headers.get('TFP-API-Version')).toBeTruthy();
     expect(res.headers.get('TFP-AppName')).toBeTruthy();
-    expect(res.headers.get('X-TFE-Version')).toBeTruthy();
+    // No X-TFE-Version (the CLI would parse it as a TFE release; docs/api.md "Structured run output").
+    expect(res.headers.has('X-TFE-Version')).toBe(false);
+    expect(res.headers.get('X-Berth-Version')).toBeTruthy();
     expect(res.headers.has('X-RateLimit-Limit')).toBe(false);
   });
 

@@ -12,8 +12,9 @@ import { runIdOf, scenarioSteps } from '../../helpers/terraform-scenarios.js';
  * as in HCP Terraform), given from berth while the CLI asks (the CLI follows), and a workspace with
  * auto-apply: the `remote` backend applies without asking; the `cloud` block creates its run with
  * auto-apply false unless -auto-approve, so the run awaits confirmation and the CLI asks. And
- * `plan -out`, which with a cloud block saves a bookmark of the run (Terraform 1.6+) that
- * `apply FILE` confirms.
+ * `plan -out`, which with a cloud block saves a bookmark of the run (Terraform 1.6+): a saved-plan
+ * run, planned_and_saved without holding the workspace, that `apply FILE` confirms
+ * (cli-saved-plans.test.ts: what other runs do meanwhile).
  */
 
 const config = (input: string) => `
@@ -165,9 +166,11 @@ describeTerraform(
       // Terraform 1.6+ with a cloud block: the file is a bookmark of the run on berth.
       const bookmark = JSON.parse(readFileSync(join(dir, 'one.tfplan'), 'utf8'));
       expect(bookmark).toMatchObject({ run_id: id, hostname: HOST });
+      // A saved-plan run: planned_and_saved, confirmable, holding neither the workspace nor its queue.
       const saved = await run(id);
-      expect(saved.attributes).toMatchObject({ 'has-changes': true });
+      expect(saved.attributes).toMatchObject({ status: 'planned_and_saved', 'save-plan': true, 'has-changes': true });
       expect(saved.attributes.actions['is-confirmable']).toBe(true);
+      expect(await locked(org, 'app')).toBe(false);
 
       const apply = await tf().run(dir, ['apply', ...AUTO, 'one.tfplan']);
       expect(apply.code, apply.output).toBe(0);
@@ -182,6 +185,7 @@ describeTerraform(
       tf().workdir(org, { 'main.tf': cloudBlock(org, 'name = "app"') + config('two') });
       const second = await tf().run(dir, ['plan', '-out=two.tfplan', ...AUTO]);
       expect(second.code, second.output).toBe(0);
+      expect((await run(runIdOf(second.stdout))).attributes.status).toBe('planned_and_saved');
       const discard = await berth.remote('run', 'discard', runIdOf(second.stdout));
       expect(discard.code, discard.stderr).toBe(0);
       const refused = await tf().run(dir, ['apply', ...AUTO, 'two.tfplan']);
