@@ -450,6 +450,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       decision && !decision.allowed
         ? { response: tooManyRequests(decision), requestId: null, cached: false }
         : await answer(request, target, env, extra);
+    if (limiter && !decision && !deferred && result.response.status === 401 && AGENT_PATH.test(path)) {
+      // The agent protocol counts an agent's requests against its token once it is known
+      // (agent-protocol.ts); a token it refused is a failed authentication of the address, as on
+      // /api/v2, so that made-up agent tokens are limited too.
+      const failed = limiter.take(failedAuthenticationKey(env.incoming.socket.remoteAddress));
+      if (!failed.allowed) result = { response: tooManyRequests(failed), requestId: null, cached: false };
+    }
     if (deferred && counting.get(env.incoming)?.key === null) {
       // The API did not accept the token: a failed authentication, counted against the address's
       // bucket for those (not the one of tokenless routes). Past its budget, a 429 instead.
@@ -617,6 +624,8 @@ async function startExecutor(
 }
 
 const API_PATH = /^\/api\/v2(?:[/?]|$)/;
+/** The agent protocol's paths (routes/agent-protocol.ts). */
+const AGENT_PATH = /^\/api\/agent(?:[/?]|$)/;
 /** How often serve refreshes the query planner's statistics (`store.optimize`). */
 const STATISTICS_INTERVAL_MS = 30_000;
 /** `/healthz` and `/readyz` (routes/health.ts), which the read gate never holds up. */
