@@ -6,7 +6,12 @@ import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
-import { MAX_SAVED_PLAN_BYTES, savedPlanTooLarge } from '../domain/common/limits.js';
+import {
+  MAX_PLAN_JSON_BYTES,
+  MAX_SAVED_PLAN_BYTES,
+  planJsonTooLarge,
+  savedPlanTooLarge,
+} from '../domain/common/limits.js';
 import { cliWorkspaceName } from '../domain/runs/run-workspace-name.js';
 import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/runs/run-execution.js';
 import { tfvarsFile } from '../domain/variables/variable.js';
@@ -59,6 +64,8 @@ export interface ExecutorOptions {
   caFile?: string;
   /** The largest saved plan kept for the apply (default and at most MAX_SAVED_PLAN_BYTES). */
   maxSavedPlanBytes?: number;
+  /** The largest JSON plan with its provider schemas this executor hands berth (at most, and by default, MAX_PLAN_JSON_BYTES). */
+  maxPlanJsonBytes?: number;
 }
 
 /** The override file that keeps the run's state local: it replaces the `cloud` block or backend. */
@@ -223,6 +230,7 @@ export class Executor {
             result = await this.plan(claim, dir, log);
             if (result.outcome === 'finished' && !claim.planOnly && (result.hasChanges || claim.allowEmptyApply))
               result = await this.keepPlan(claim, dir, log, result);
+            if (result.outcome === 'finished' && !claim.planOnly) await this.keepPlanJson(claim, dir, log);
           }
         }
       }
@@ -260,6 +268,72 @@ export class Executor {
       return { ...planned, outcome: 'errored', errorMessage: message };
     }
     return planned;
+  }
+
+  /**
+   * Hands berth the plan as JSON (`terraform show -json` of the saved plan) and the provider schemas
+   * (`terraform providers schema -json`, in the same initialized folder), for json-output and
+   * `terraform show` of a saved cloud plan. Not having them changes nothing of the run: the log says
+   * why (over MAX_PLAN_JSON_BYTES, terraform failed, berth did not take them), and the run goes on.
+   */
+  private async keepPlanJson(claim: ClaimedRun, dir: string, log: LogWriter): Promise<void> {
+    const max = Math.min(this.options.maxPlanJsonBytes ?? MAX_PLAN_JSON_BYTES, MAX_PLAN_JSON_BYTES);
+    const plan = await this.capture(claim, dir, ['show', '-json', '-no-color', PLAN_FILE], max);
+    const schemas = plan.out
+      ? await this.capture(claim, dir, ['providers', 'schema', '-json'], max - plan.out.length)
+      : null;
+    if (!plan.out || !schemas?.out) {
+      const tooLarge = plan.tooLarge || Boolean(schemas?.tooLarge);
+      const size = plan.size + (schemas?.size ?? 0);
+      const why = tooLarge
+        ? planJsonTooLarge(size, max)
+        : 'terraform could not print the plan or the provider schemas as JSON';
+      log.write(`\nThe plan is not kept as JSON: ${why}\n`);
+      return;
+    }
+    try {
+      await this.port.storePlanJson(claim.runId, plan.out, schemas.out);
+    } catch (err) {
+      log.write(`\nberth could not keep the plan as JSON: ${(err as Error)?.message ?? String(err)}\n`);
+    }
+  }
+
+  /**
+   * The standard output of a terraform command in the run's folder (null: it failed, or printed
+   * more than `max` bytes: `tooLarge`, stopped there), within the phase's time limit.
+   */
+  private capture(
+    claim: ClaimedRun,
+    dir: string,
+    args: string[],
+    max: number,
+  ): Promise<{ out: Buffer | null; tooLarge: boolean; size: number }> {
+    return new Promise((resolve) => {
+      const out: Buffer[] = [];
+      let size = 0;
+      let tooLarge = false;
+      const child = spawn(this.options.terraformPath, args, {
+        cwd: workingDir(claim, dir),
+        env: this.runEnv(claim, dir),
+        stdio: ['ignore', 'pipe', 'ignore'],
+      });
+      const limit = setTimeout(() => child.kill('SIGKILL'), this.options.timeLimitMs ?? 3_600_000);
+      child.stdout.on('data', (d: Buffer) => {
+        size += d.length;
+        if (size > max) {
+          tooLarge = true;
+          child.kill('SIGKILL');
+        } else out.push(d);
+      });
+      child.on('error', () => {
+        clearTimeout(limit);
+        resolve({ out: null, tooLarge, size });
+      });
+      child.on('close', (code) => {
+        clearTimeout(limit);
+        resolve({ out: code === 0 && !tooLarge ? Buffer.concat(out) : null, tooLarge, size });
+      });
+    });
   }
 
   /** terraform's environment in a run: the workspace's environment variables, then berth's own (which win). */

@@ -182,6 +182,12 @@ export class HttpPort implements RunnerPort {
     await this.call('PUT', `/runs/${encodeURIComponent(runId)}/plan`, plan);
   }
 
+  /** One body: the JSON plan then the provider schemas, `plan-bytes` saying where the first ends. */
+  async storePlanJson(runId: string, plan: Buffer, schemas: Buffer): Promise<void> {
+    const path = `/runs/${encodeURIComponent(runId)}/plan-json?plan-bytes=${plan.length}`;
+    await this.call('PUT', path, Buffer.concat([plan, schemas]));
+  }
+
   async savedPlan(runId: string): Promise<Buffer | null> {
     return this.bytes(await this.call('GET', `/runs/${encodeURIComponent(runId)}/plan`));
   }

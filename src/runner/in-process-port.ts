@@ -11,6 +11,7 @@ import {
   workspaceState,
 } from '../services/runs/run-phases.js';
 import { claimRun } from '../services/runs/run-claim.js';
+import { storePlanJson } from '../services/runs/plan-json.js';
 import { savedPlan, storeSavedPlan } from '../services/runs/saved-plans.js';
 import { DEFAULT_RUN_TOKEN_TTL_MS, mintRunToken } from '../services/runs/run-tokens.js';
 import { effectiveVariablesOfRun } from '../services/variables/effective.js';
@@ -39,6 +40,7 @@ export function inProcessPort(db: Kysely<DB>, clock: Clock, options: { runTokenT
       await storeRunState(db, runId, state, now());
     },
     storePlan: (runId, plan) => storeSavedPlan(db, runId, plan, now()),
+    storePlanJson: (runId, plan, schemas) => storePlanJson(db, runId, plan, schemas, now()),
     savedPlan: (runId) => savedPlan(db, runId),
     stopRequested: (runId) => stopRequested(db, runId),
     heartbeat: (executor) => heartbeatRuns(db, executor, now()),

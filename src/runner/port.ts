@@ -36,6 +36,12 @@ export interface RunnerPort {
    * run's apply wherever it executes; rejects one over MAX_SAVED_PLAN_BYTES, or a run no longer planning.
    */
   storePlan(runId: string, plan: Buffer): Promise<void>;
+  /**
+   * Keeps the JSON plan of the plan a plan phase saved (`terraform show -json`) and the provider
+   * schemas it was made with (`terraform providers schema -json`), before that phase finishes, for
+   * `GET /plans/:id/json-output(-redacted)`; rejects them over MAX_PLAN_JSON_BYTES together, or a run no longer planning.
+   */
+  storePlanJson(runId: string, plan: Buffer, schemas: Buffer): Promise<void>;
   /** The plan the run's plan phase saved, for its apply (null: none was stored). */
   savedPlan(runId: string): Promise<Buffer | null>;
   /** 'cancel': interrupt terraform; 'force': kill it (force-canceled, or the run already ended). */

@@ -557,6 +557,21 @@ export interface SavedPlansTable {
   created_at: string;
 }
 
+/**
+ * The JSON plan and provider schemas of a run's plan phase, as long as the run (migration 038,
+ * services/runs/plan-json.ts). Both gzipped.
+ */
+export interface PlanJsonOutputsTable {
+  run_id: string;
+  /** `terraform show -json` of the saved plan, gzipped. */
+  plan_json: Buffer;
+  /** `terraform providers schema -json`, gzipped. */
+  provider_schemas: Buffer;
+  /** The length of both bodies before compression, in bytes. */
+  size: number;
+  created_at: string;
+}
+
 /** A serve instance's hold on a scheduled task family (migration 034, src/scheduler/lease.ts). */
 export interface SchedulerLeasesTable {
   name: string;
@@ -664,6 +679,7 @@ export interface DB {
   configuration_files: ConfigurationFilesTable;
   run_logs: RunLogsTable;
   saved_plans: SavedPlansTable;
+  plan_json_outputs: PlanJsonOutputsTable;
   workspace_variables: WorkspaceVariablesTable;
   team_projects: TeamProjectsTable;
   team_workspaces: TeamWorkspacesTable;

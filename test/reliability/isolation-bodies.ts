@@ -352,6 +352,8 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   // The upload URL's signature is its credential: without one (B has none for A's version), 404.
   'PUT /api/v2/configuration-versions/:id/upload': { expect: 404 },
   'GET /api/v2/plans/:id': { expect: 404 },
+  'GET /api/v2/plans/:id/json-output': { expect: 404 },
+  'GET /api/v2/plans/:id/json-output-redacted': { expect: 404 },
   'GET /api/v2/applies/:id': { expect: 404 },
   // B's own signed log path does not open A's plan's log.
   'GET /api/v2/run-logs/:phase/:expires/:signature': {
@@ -398,6 +400,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
       'GET /api/agent/runs/:id/stop',
       'PUT /api/agent/runs/:id/plan',
       'GET /api/agent/runs/:id/plan',
+      'PUT /api/agent/runs/:id/plan-json',
     ].map((k) => [k, { expect: 'own' }]),
   ),
   // Health assessments (hosted edition; a 404 on self-hosted for anyone).

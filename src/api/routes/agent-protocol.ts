@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
 import { BerthError, badRequest, payloadTooLarge, unauthorized } from '../../domain/common/errors.js';
 import type { Clock } from '../../domain/common/clock.js';
-import { MAX_SAVED_PLAN_BYTES } from '../../domain/common/limits.js';
+import { MAX_PLAN_JSON_BYTES, MAX_SAVED_PLAN_BYTES } from '../../domain/common/limits.js';
 import { MAX_CONFIGURATION_BYTES } from '../../domain/runs/run-execution.js';
 import {
   agentRunOps,
@@ -74,8 +74,8 @@ export function agentProtocolRoutes(options: {
     }
     await next();
   });
-  // The largest body is a configuration archive or a saved plan.
-  const maxBody = Math.max(MAX_CONFIGURATION_BYTES, MAX_SAVED_PLAN_BYTES);
+  // The largest body is a configuration archive, a saved plan or a JSON plan with its provider schemas.
+  const maxBody = Math.max(MAX_CONFIGURATION_BYTES, MAX_SAVED_PLAN_BYTES, MAX_PLAN_JSON_BYTES);
   r.use(
     '*',
     requestBodyLimit(maxBody, () => {
@@ -160,6 +160,16 @@ export function agentProtocolRoutes(options: {
   });
   r.put('/runs/:id/plan', async (c) => {
     await ops(c).storePlan(c.req.param('id'), await bytes(c));
+    return c.body(null, 204);
+  });
+  // The JSON plan, then the provider schemas: `plan-bytes` is the length of the first.
+  r.put('/runs/:id/plan-json', async (c) => {
+    const body = await bytes(c);
+    const raw = c.req.query('plan-bytes') ?? '';
+    const split = /^\d{1,12}$/.test(raw) ? Number(raw) : NaN;
+    if (!(split <= body.length))
+      throw badRequest('plan-bytes must be the length of the JSON plan at the start of the body');
+    await ops(c).storePlanJson(c.req.param('id'), body.subarray(0, split), body.subarray(split));
     return c.body(null, 204);
   });
   r.get('/runs/:id/plan', async (c) => {

@@ -8,6 +8,7 @@ import * as cvs from '../../services/runs/configuration-versions.js';
 import type { ServiceContext } from '../../services/context.js';
 import { actOnRun } from '../../services/runs/run-actions.js';
 import * as docs from '../../services/runs/run-documents.js';
+import { planJsonOutput } from '../../services/runs/plan-json.js';
 import { readJson, readResource } from '../body.js';
 import { requestBodyLimit } from '../body-limit.js';
 import { API_PREFIX, sendCollection, sendResource } from '../documents.js';
@@ -92,6 +93,16 @@ export function runExecutionRoutes(): Hono<AppEnv> {
     const run = await docs.runOfPhase(c.get('ctx'), id);
     return sendResource(c, serializeExecutedPlan(run, await logUrl(c, id)));
   });
+  // The plan as JSON: whole for the workspace's admins, redacted for whoever reads the run (what
+  // `terraform show` of a saved cloud plan renders). 204 while the plan runs, as HCP answers;
+  // berth answers the JSON itself rather than a redirect to it.
+  const planJson = (redacted: boolean) => async (c: Context<AppEnv>) => {
+    const body = await planJsonOutput(c.get('ctx'), c.req.param('id') ?? '', redacted);
+    if (!body) return c.body(null, 204);
+    return c.body(new Uint8Array(body), 200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' });
+  };
+  r.get('/plans/:id/json-output', planJson(false));
+  r.get('/plans/:id/json-output-redacted', planJson(true));
   r.get('/applies/:id', async (c) => {
     const id = c.req.param('id');
     const run = await docs.runOfPhase(c.get('ctx'), id);

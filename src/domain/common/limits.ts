@@ -64,6 +64,19 @@ export const savedPlanTooLarge = (size: number, max = MAX_SAVED_PLAN_BYTES) =>
   `The saved plan is ${size} bytes, more than the ${max} bytes berth stores between a plan and its apply: ` +
   'this run cannot be applied as planned. Plan fewer resources per run (-target), or split the configuration.';
 
+/**
+ * The largest JSON plan berth keeps for a run (`terraform show -json` of its saved plan, plus the
+ * provider schemas `terraform providers schema -json` printed, together; services/runs/plan-json.ts):
+ * 64 MiB, like a saved plan. Over it, the executor logs why and keeps none: the run goes on, but
+ * `GET /plans/:id/json-output` and `terraform show` of its saved plan have nothing to show.
+ */
+export const MAX_PLAN_JSON_BYTES = 64 * 1024 * 1024;
+
+/** Why a JSON plan of `size` bytes (plan and provider schemas) is not kept. */
+export const planJsonTooLarge = (size: number, max = MAX_PLAN_JSON_BYTES) =>
+  `The JSON plan and provider schemas are ${size} bytes, more than the ${max} bytes berth keeps: ` +
+  'the plan can be applied, but not shown as JSON (json-output, terraform show of a saved plan).';
+
 /** A 422 at `pointer` for a list that would grow past its cap. */
 export function tooMany(pointer: string, what: string, max: number): BerthError {
   return new BerthError([{ status: 422, title: 'invalid attribute', detail: `${what} (at most ${max})`, pointer }]);

@@ -18,6 +18,7 @@ import {
   type PhaseResult,
 } from '../runs/run-phases.js';
 import type { Phase } from '../runs/run-rows.js';
+import { storePlanJson } from '../runs/plan-json.js';
 import { savedPlan, storeSavedPlan } from '../runs/saved-plans.js';
 import { executionOf, selectWorkspaces } from '../workspaces/workspaces-read.js';
 import { resolveSubject } from '../audit/audit-subjects.js';
@@ -269,6 +270,11 @@ export function agentRunOps(db: Db, cred: AgentCredential, agentId: string | und
     async storePlan(runId: string, plan: Buffer): Promise<void> {
       await run(runId);
       await storeSavedPlan(db, runId, plan, now().toISOString());
+    },
+    /** Keeps the JSON plan and provider schemas of the run's plan phase (409 unless still planning; 413 over the limit). */
+    async storePlanJson(runId: string, plan: Buffer, schemas: Buffer): Promise<void> {
+      await run(runId);
+      await storePlanJson(db, runId, plan, schemas, now().toISOString());
     },
     /** The run's saved plan, for its apply (409 unless the run is applying; null: none stored). */
     async savedPlan(runId: string): Promise<Buffer | null> {

@@ -179,6 +179,15 @@ describe('the agent protocol', () => {
     const saved = Buffer.from('PK\x03\x04 a saved plan');
     expect((await call(token, 'PUT', `/runs/${queued.id}/plan`, { agent, bytes: saved })).status).toBe(204);
     expect((await call(token, 'GET', `/runs/${queued.id}/plan`, { agent })).status).toBe(409);
+    // The JSON plan and the provider schemas go up in one body, the plan's `plan-bytes` first.
+    const planJson = Buffer.from('{"format_version":"1.2","resource_changes":[]}');
+    const both = Buffer.concat([planJson, Buffer.from('{"format_version":"1.0","provider_schemas":{}}')]);
+    const putJson = (split: string | number) =>
+      call(token, 'PUT', `/runs/${queued.id}/plan-json?plan-bytes=${split}`, { agent, bytes: both });
+    expect((await putJson('x')).status).toBe(400);
+    expect((await putJson(both.length + 1)).status).toBe(400);
+    expect((await putJson(planJson.length - 1)).status).toBe(400);
+    expect((await putJson(planJson.length)).status).toBe(204);
     const finished = await call(token, 'POST', `/runs/${queued.id}/finish/plan`, {
       agent,
       json: { outcome: 'finished', hasChanges: true, counts: { additions: 1, changes: 0, destructions: 0 } },
@@ -191,8 +200,9 @@ describe('the agent protocol', () => {
     const download = await call(token, 'GET', `/runs/${queued.id}/plan`, { agent });
     expect(download.status).toBe(200);
     expect(download.bytes.equals(saved)).toBe(true);
-    // Not planning any more: no plan goes up now.
+    // Not planning any more: no plan goes up now, and no JSON plan.
     expect((await call(token, 'PUT', `/runs/${queued.id}/plan`, { agent, bytes: saved })).status).toBe(409);
+    expect((await putJson(planJson.length)).status).toBe(409);
     const state = Buffer.from(
       JSON.stringify({
         version: 4,
@@ -208,8 +218,11 @@ describe('the agent protocol', () => {
       (await call(token, 'POST', `/runs/${queued.id}/finish/apply`, { agent, json: { outcome: 'finished' } })).status,
     ).toBe(204);
     expect((await run(queued.id)).attributes.status).toBe('applied');
-    // The run ended: its saved plan is gone.
+    // The run ended: its saved plan is gone, its JSON plan is not.
     expect(await f.api.store.db.selectFrom('saved_plans').selectAll().execute()).toEqual([]);
+    const json = await f.api.get(`${P}/plans/plan-${queued.id.slice(4)}/json-output`, { token: f.owner.token });
+    expect(json.status, json.text).toBe(200);
+    expect(json.text).toBe(planJson.toString());
     const ws = (await f.api.get(`${P}/workspaces/${f.web}`, { token: f.owner.token })).body.data;
     expect(ws.attributes.locked).toBe(false);
     const current = await f.api.get(`${P}/workspaces/${f.web}/current-state-version`, { token: f.owner.token });

@@ -180,6 +180,19 @@ describeTerraform('the saved plan of an executed run, with the real terraform', 
     expect((await f.api.get(`${P}/workspaces/${f.web}`, t())).body.data.attributes.locked).toBe(false);
   });
 
+  it('a JSON plan over its limit is not kept, saying so; the run plans and applies all the same', async () => {
+    await uploadConfiguration(f.web);
+    await setVariable(f.web, 'planned');
+    const queued = await queueRun(f, f.web, { 'auto-apply': true });
+    startExecutor(inProcess(), { maxPlanJsonBytes: 100 });
+    const ended = await until(queued.id, ['applied', 'errored']);
+    expect(ended.attributes.status, await log(ended, 'plan')).toBe('applied');
+    expect(await log(ended, 'plan')).toMatch(/The plan is not kept as JSON: .* more than the 100 bytes berth keeps/);
+    const planId = `plan-${queued.id.slice('run-'.length)}`;
+    expect((await f.api.get(`${P}/plans/${planId}/json-output`, t())).status).toBe(404);
+    expect(await appliedValue(f.web)).toBe('planned');
+  });
+
   it('agents: one agent plans and uploads the plan, another downloads and applies it', async () => {
     const pool = await createAgentPool(f.api, 'acme', 'builders');
     const onPool = await f.api.patch(
@@ -211,6 +224,15 @@ describeTerraform('the saved plan of an executed run, with the real terraform', 
     expect((await until(queued.id, ['planned', 'errored'])).attributes.status).toBe('planned');
     await first.stop();
     expect((await savedPlans()).map((p) => p.run_id)).toEqual([queued.id]);
+    // The agent handed over the plan as JSON too (PUT /runs/:id/plan-json): the CLI's redacted plan.
+    const planId = `plan-${queued.id.slice('run-'.length)}`;
+    const redacted = await f.api.get(`${P}/plans/${planId}/json-output-redacted`, t());
+    expect(redacted.status, redacted.text).toBe(200);
+    const doc = JSON.parse(redacted.text);
+    expect(doc.resource_changes.map((rc: any) => [rc.address, rc.change.actions, rc.change.after.input])).toEqual([
+      ['terraform_data.x', ['create'], 'planned'],
+    ]);
+    expect(Object.keys(doc.provider_schemas)).toEqual(['terraform.io/builtin/terraform']);
 
     await setVariable(f.web, 'changed');
     await act(queued.id, 'apply');

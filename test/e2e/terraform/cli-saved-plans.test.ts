@@ -85,6 +85,53 @@ describeTerraform(
       expect(again.code).toBe(1);
       expect(flat(again.stderr)).toContain('Saved plan is already applied');
     });
+
+    it('show FILE renders the saved plan without its sensitive values; show -json FILE prints the JSON plan', async () => {
+      const org = 'saved-show';
+      const secret = `
+variable "secret" {
+  type      = string
+  default   = "hunter2-very-secret"
+  sensitive = true
+}
+
+resource "terraform_data" "s" {
+  input = var.secret
+}
+`;
+      const { dir } = await initialized(org, { 'main.tf': cloudBlock(org, 'name = "app"') + config('one') + secret });
+      const plan = await tf().run(dir, ['plan', '-out=saved.tfplan', ...AUTO]);
+      expect(plan.code, plan.output).toBe(0);
+      const id = runIdOf(plan.stdout);
+
+      // The redacted JSON plan (json-output-redacted), rendered by the CLI as a plan.
+      const shown = await tf().run(dir, ['show', '-no-color', 'saved.tfplan']);
+      expect(shown.code, shown.output).toBe(0);
+      expect(shown.stdout).toContain('# terraform_data.a will be created');
+      expect(shown.stdout).toMatch(/\+ input\s+= "one"/);
+      expect(shown.stdout).toContain('# terraform_data.s will be created');
+      // The sensitive input shows as terraform's own plan shows it, and its value nowhere.
+      expect(shown.stdout).toMatch(/\+ input\s+= \(sensitive value\)/);
+      expect(shown.stdout).toContain('Plan: 2 to add, 0 to change, 0 to destroy.');
+      expect(shown.stdout).toContain(id);
+      expect(shown.output).not.toContain('hunter2');
+
+      // The whole JSON plan (json-output): the workspace's admin (the organization's owner) reads it.
+      const json = await tf().run(dir, ['show', '-json', 'saved.tfplan']);
+      expect(json.code, json.output).toBe(0);
+      const doc = JSON.parse(json.stdout) as { resource_changes: { address: string; change: { actions: string[] } }[] };
+      expect(doc.resource_changes.map((rc) => [rc.address, rc.change.actions])).toEqual([
+        ['terraform_data.a', ['create']],
+        ['terraform_data.s', ['create']],
+      ]);
+
+      // It outlives the run: after the apply, the saved plan still shows.
+      const apply = await tf().run(dir, ['apply', ...AUTO, 'saved.tfplan']);
+      expect(apply.code, apply.output).toBe(0);
+      const after = await tf().run(dir, ['show', '-no-color', 'saved.tfplan']);
+      expect(after.code, after.output).toBe(0);
+      expect(after.stdout).toContain('# terraform_data.a will be created');
+    });
   },
   240_000,
 );

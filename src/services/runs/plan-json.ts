@@ -1,0 +1,89 @@
+import { promisify } from 'node:util';
+import { gunzip, gzip } from 'node:zlib';
+import type { Kysely } from 'kysely';
+import { badRequest, conflict, notAuthorized, notFound, payloadTooLarge } from '../../domain/common/errors.js';
+import { MAX_PLAN_JSON_BYTES, planJsonTooLarge } from '../../domain/common/limits.js';
+import { can } from '../../domain/permissions/policy.js';
+import type { PhaseStatus } from '../../domain/runs/run-execution.js';
+import { redactedPlan } from '../../domain/runs/plan-json.js';
+import type { DB } from '../../store/schema.js';
+import { writeTransaction } from '../../store/transaction.js';
+import type { ServiceContext } from '../context.js';
+import { isExecuted, readableRunRow } from './run-rows.js';
+
+/**
+ * The JSON plan of a run (migration 038): `terraform show -json` of the plan its plan phase saved
+ * and the provider schemas (`terraform providers schema -json`), handed over by the executor before
+ * the phase ends and kept as long as the run. Served whole to the workspace's admins
+ * (`GET /plans/:id/json-output`), redacted to whoever may read the run
+ * (`GET /plans/:id/json-output-redacted`, what `terraform show` of a saved cloud plan renders).
+ */
+
+type Db = Kysely<DB>;
+
+const gzipAsync = promisify(gzip);
+const gunzipAsync = promisify(gunzip);
+
+const isJsonObject = (body: Buffer): boolean => {
+  try {
+    const v: unknown = JSON.parse(body.toString('utf8'));
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+  } catch {
+    return false;
+  }
+};
+
+/**
+ * Keeps the run's JSON plan and provider schemas (each a JSON object, 400 otherwise), while the run
+ * is still `planning` (409 otherwise); together over MAX_PLAN_JSON_BYTES, a 413. A second store
+ * replaces the first. The bodies are kept as sent, byte for byte.
+ */
+export async function storePlanJson(db: Db, runId: string, plan: Buffer, schemas: Buffer, now: string) {
+  const size = plan.length + schemas.length;
+  if (size > MAX_PLAN_JSON_BYTES) throw payloadTooLarge(planJsonTooLarge(size));
+  if (!isJsonObject(plan)) throw badRequest('the JSON plan is not a JSON object');
+  if (!isJsonObject(schemas)) throw badRequest('the provider schemas are not a JSON object');
+  const [planZ, schemasZ] = await Promise.all([gzipAsync(plan), gzipAsync(schemas)]);
+  await writeTransaction(db, async (tx) => {
+    const run = await tx.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
+    if (!run) throw notFound(`run ${runId} not found`);
+    if (run.status !== 'planning') throw conflict(`run ${runId} is ${run.status}: it stores no JSON plan now`);
+    await tx.deleteFrom('plan_json_outputs').where('run_id', '=', runId).execute();
+    await tx
+      .insertInto('plan_json_outputs')
+      .values({ run_id: runId, plan_json: planZ, provider_schemas: schemasZ, size, created_at: now })
+      .execute();
+  });
+}
+
+/** A plan still on its way: its JSON is not there yet (the route answers 204, as HCP does). */
+const UNDONE: PhaseStatus[] = ['pending', 'queued', 'running'];
+
+/**
+ * The JSON plan of `plan-…`: `redacted` the document the Terraform CLI renders (anyone who may read
+ * the run), else `terraform show -json` as the executor made it (admins of the workspace only, and
+ * not the organization token, as HCP says; 404 to anyone else). null while the plan has not ended;
+ * 404 for a plan that ended without one (errored, canceled, plan-only, or made before migration 038).
+ */
+export async function planJsonOutput(ctx: ServiceContext, planId: string, redacted: boolean): Promise<Buffer | null> {
+  const missing = () => notFound(`${planId} not found`);
+  if (!planId.startsWith('plan-')) throw missing();
+  const { row, facts } = await readableRunRow(ctx, ctx.db, `run-${planId.slice('plan-'.length)}`).catch(() => {
+    throw missing();
+  });
+  if (!isExecuted(row)) throw missing();
+  if (!redacted && (ctx.actor.kind === 'organization' || !can(ctx.actor, 'workspace:update', facts)))
+    throw notAuthorized(`read the unredacted JSON plan of ${planId} (workspace admins only)`);
+  if (UNDONE.includes((row.plan_status ?? 'pending') as PhaseStatus)) return null;
+  const stored = await ctx.db
+    .selectFrom('plan_json_outputs')
+    .select(['plan_json', 'provider_schemas'])
+    .where('run_id', '=', row.id)
+    .executeTakeFirst();
+  if (!stored) throw notFound(`${planId} has no JSON plan`);
+  const plan = await gunzipAsync(Buffer.from(stored.plan_json));
+  if (!redacted) return plan;
+  const schemas = await gunzipAsync(Buffer.from(stored.provider_schemas));
+  const doc = redactedPlan(JSON.parse(plan.toString('utf8')), JSON.parse(schemas.toString('utf8')));
+  return Buffer.from(JSON.stringify(doc));
+}
