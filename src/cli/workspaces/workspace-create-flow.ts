@@ -83,10 +83,9 @@ export async function interactiveCreateFlow(
   if (given['execution-mode'] === undefined) {
     mode = await p.select('Execution mode', [
       { name: "inherit the project's (or organization's) default", value: INHERIT },
-      // berth executes no runs in any mode: it stores the mode for HCP-compatible clients, keeps
-      // the state, and records the runs reported to it (`berth run record`).
+      // What each mode means for where runs execute (docs/api.md, "Executed runs").
       {
-        name: 'remote: for clients that run remotely (berth itself executes nothing; it keeps state and run records)',
+        name: 'remote: runs execute on the berth server (berth serve with terraform); it keeps the state',
         value: 'remote',
       },
       { name: 'local: runs execute on your machine or CI; berth keeps the state', value: 'local' },

@@ -1,6 +1,7 @@
 /**
- * Run records. berth executes no engine: an external executor reports each run's progress, and
- * berth keeps the statuses, phase times and failures that locks, sorting and metrics read.
+ * Runs: HCP Terraform's run statuses, and what berth keeps of each run (statuses, phase times,
+ * failures) for locks, sorting and metrics. berth executes runs itself (src/runner, its agents)
+ * or records what an outside executor reports (docs/api.md, "Executed runs").
  */
 export const RUN_STATUSES = [
   'pending',

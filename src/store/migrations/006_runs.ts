@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-/** Run records: runs executed elsewhere, reported to berth (berth executes no engine). */
+/** Run records (migration 006, from before berth executed runs: runs executed elsewhere, reported to berth). */
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('runs')

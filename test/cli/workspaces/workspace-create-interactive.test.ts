@@ -152,7 +152,7 @@ describe('interactiveCreateFlow with injected prompts', () => {
     };
     await interactiveCreateFlow(prompts, data, {});
     expect(modes.join('\n')).not.toMatch(/berth workers/);
-    expect(modes.find((m) => m.startsWith('remote'))).toContain('berth itself executes nothing');
+    expect(modes.find((m) => m.startsWith('remote'))).toContain('runs execute on the berth server');
   });
 
   it('refuses agent mode when the organization has no agent pool', async () => {
