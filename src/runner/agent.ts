@@ -38,7 +38,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     name: registration.id,
     log: options.log,
     // terraform in a run reaches berth (terraform_remote_state) through the server URL, under its
-    // host and the names given, with the phase's run token (executor.ts, cliConfigText).
+    // host and the names given, with the phase's run token (run-folder.ts, cliConfigText).
     apiUrl: options.server,
     hosts: [new URL(options.server).host, ...(options.hostnames ?? [])],
     ...(process.env.SSL_CERT_FILE ? { caFile: process.env.SSL_CERT_FILE } : {}),

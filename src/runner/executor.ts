@@ -13,11 +13,12 @@ import {
   savedPlanTooLarge,
 } from '../domain/common/limits.js';
 import { cliWorkspaceName } from '../domain/runs/run-workspace-name.js';
-import { MAX_LOG_BYTES, versionSatisfies, type ResourceCounts } from '../domain/runs/run-execution.js';
+import { versionSatisfies, type ResourceCounts } from '../domain/runs/run-execution.js';
 import { tfvarsFile } from '../domain/variables/variable.js';
-import { LogScrubber } from './log-scrubber.js';
+import { LogWriter } from './log-writer.js';
 import { fileInZip } from './plan-archive.js';
-import type { ClaimedRun, EffectiveVariables, Phase, PhaseResult, RunnerPort } from './port.js';
+import type { ClaimedRun, EffectiveVariables, PhaseResult, RunnerPort } from './port.js';
+import { cleanEnv, cliConfigText, countsInPlanOutput, workingDir } from './run-folder.js';
 import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
 
 /**
@@ -610,118 +611,5 @@ export class Executor {
         resolve(result);
       });
     });
-  }
-}
-
-/** Where terraform runs: the workspace's working directory within the extracted configuration. */
-function workingDir(claim: ClaimedRun, dir: string): string {
-  return claim.workingDirectory ? join(dir, 'work', normalize(claim.workingDirectory)) : join(dir, 'work');
-}
-
-/**
- * The environment of terraform in a run: nothing of berth's own (no database URL, no token), a
- * HOME of the run's own, automation mode.
- */
-export function cleanEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
-  return {
-    ...extra,
-    PATH: process.env.PATH ?? '/usr/bin:/bin',
-    HOME: join(dir, 'home'),
-    TMPDIR: dir,
-    TF_IN_AUTOMATION: '1',
-    TF_INPUT: '0',
-    CHECKPOINT_DISABLE: '1',
-    TF_WORKSPACE: 'default',
-    ...(process.env.LANG ? { LANG: process.env.LANG } : {}),
-  };
-}
-
-/**
- * A Terraform CLI configuration giving each of `hosts` berth's API (`apiUrl` + `/api/v2/`) as its
- * `tfe.v2` services (`tfe.v2.1`, which the `remote` backend requires, and `tfe.v2.2` too) and
- * `token` as its credentials.
- */
-export function cliConfigText(apiUrl: string, hosts: string[], token: string): string {
-  const q = (s: string) => JSON.stringify(s);
-  const api = `${apiUrl.replace(/\/+$/, '')}/api/v2/`;
-  const services = ['tfe.v2', 'tfe.v2.1', 'tfe.v2.2'].map((s) => `    ${q(s)} = ${q(api)}`).join('\n');
-  return [...new Set(hosts)]
-    .map(
-      (h) => `host ${q(h)} {\n  services = {\n${services}\n  }\n}\ncredentials ${q(h)} {\n  token = ${q(token)}\n}\n`,
-    )
-    .join('\n');
-}
-
-/**
- * The counts of the plan's summary line (`Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.`,
- * the last one at the start of a line), null when the output has none (only outputs change, a
- * refresh-only plan): `terraform show -json` then tells. Terraform counts a replacement as an
- * addition and a destruction, as planCounts does.
- */
-export function countsInPlanOutput(text: string): ResourceCounts | null {
-  const all = [...text.matchAll(/^Plan: (?:\d+ to import, )?(\d+) to add, (\d+) to change, (\d+) to destroy\b/gm)];
-  const m = all.at(-1);
-  return m ? { additions: Number(m[1]), changes: Number(m[2]), destructions: Number(m[3]) } : null;
-}
-
-/** Writes a phase's log in order, batching what comes while a write is under way; bounded. */
-class LogWriter {
-  private pending: Buffer[] = [];
-  private written = 0;
-  private flushing: Promise<void> = Promise.resolve();
-  private cut = false;
-  private scrubber = new LogScrubber([]);
-  held = Buffer.alloc(0);
-  /** The end of what was written (64 KiB), where the plan's summary line is. */
-  tail = '';
-
-  constructor(
-    private readonly port: RunnerPort,
-    private readonly runId: string,
-    private readonly phase: Phase,
-  ) {}
-
-  /** From now on, `values` (sensitive variables) are written `(sensitive value)`. */
-  conceal(values: string[]) {
-    this.scrubber = new LogScrubber(values);
-  }
-
-  hold(chunk: Buffer) {
-    if (this.held.length < 256 * 1024) this.held = Buffer.concat([this.held, chunk]);
-  }
-
-  write(chunk: Buffer | string) {
-    if (this.cut) return;
-    this.append(this.scrubber.push(typeof chunk === 'string' ? Buffer.from(chunk) : chunk));
-  }
-
-  private append(scrubbed: Buffer) {
-    let buf = scrubbed;
-    if (buf.length === 0 || this.cut) return;
-    if (this.written + buf.length > MAX_LOG_BYTES) {
-      buf = Buffer.concat([
-        buf.subarray(0, Math.max(0, MAX_LOG_BYTES - this.written)),
-        Buffer.from('\n[berth: the log is cut here, it reached its size limit]\n'),
-      ]);
-      this.cut = true;
-    }
-    this.written += buf.length;
-    this.tail = (this.tail + buf.toString()).slice(-64 * 1024);
-    this.pending.push(buf);
-    this.flushing = this.flushing.then(() => this.drain());
-  }
-
-  private async drain() {
-    if (this.pending.length === 0) return;
-    const chunk = Buffer.concat(this.pending);
-    this.pending = [];
-    await this.port.appendLog(this.runId, this.phase, chunk);
-    runLogMayHaveGrown(this.runId);
-  }
-
-  async flush() {
-    this.append(this.scrubber.end());
-    await this.flushing;
-    await this.drain();
   }
 }

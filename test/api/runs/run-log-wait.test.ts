@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { countsInPlanOutput } from '../../../src/runner/executor.js';
+import { countsInPlanOutput } from '../../../src/runner/run-folder.js';
 import { runLogMayHaveGrown } from '../../../src/runner/wake.js';
 import { appendRunLog } from '../../../src/services/runs/run-phases.js';
 import type { AccessFixture } from '../../helpers/access.js';

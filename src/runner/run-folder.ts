@@ -1,0 +1,59 @@
+import { join, normalize } from 'node:path';
+import type { ResourceCounts } from '../domain/runs/run-execution.js';
+import type { ClaimedRun } from './port.js';
+
+/*
+ * What a run's terraform sees of the executor (executor.ts): where it runs, its environment, its
+ * CLI configuration, and what its plan's output says.
+ */
+
+/** Where terraform runs: the workspace's working directory within the extracted configuration. */
+export function workingDir(claim: ClaimedRun, dir: string): string {
+  return claim.workingDirectory ? join(dir, 'work', normalize(claim.workingDirectory)) : join(dir, 'work');
+}
+
+/**
+ * The environment of terraform in a run: nothing of berth's own (no database URL, no token), a
+ * HOME of the run's own, automation mode.
+ */
+export function cleanEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  return {
+    ...extra,
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: join(dir, 'home'),
+    TMPDIR: dir,
+    TF_IN_AUTOMATION: '1',
+    TF_INPUT: '0',
+    CHECKPOINT_DISABLE: '1',
+    TF_WORKSPACE: 'default',
+    ...(process.env.LANG ? { LANG: process.env.LANG } : {}),
+  };
+}
+
+/**
+ * A Terraform CLI configuration giving each of `hosts` berth's API (`apiUrl` + `/api/v2/`) as its
+ * `tfe.v2` services (`tfe.v2.1`, which the `remote` backend requires, and `tfe.v2.2` too) and
+ * `token` as its credentials.
+ */
+export function cliConfigText(apiUrl: string, hosts: string[], token: string): string {
+  const q = (s: string) => JSON.stringify(s);
+  const api = `${apiUrl.replace(/\/+$/, '')}/api/v2/`;
+  const services = ['tfe.v2', 'tfe.v2.1', 'tfe.v2.2'].map((s) => `    ${q(s)} = ${q(api)}`).join('\n');
+  return [...new Set(hosts)]
+    .map(
+      (h) => `host ${q(h)} {\n  services = {\n${services}\n  }\n}\ncredentials ${q(h)} {\n  token = ${q(token)}\n}\n`,
+    )
+    .join('\n');
+}
+
+/**
+ * The counts of the plan's summary line (`Plan: 1 to import, 2 to add, 0 to change, 1 to destroy.`,
+ * the last one at the start of a line), null when the output has none (only outputs change, a
+ * refresh-only plan): `terraform show -json` then tells. Terraform counts a replacement as an
+ * addition and a destruction, as planCounts does.
+ */
+export function countsInPlanOutput(text: string): ResourceCounts | null {
+  const all = [...text.matchAll(/^Plan: (?:\d+ to import, )?(\d+) to add, (\d+) to change, (\d+) to destroy\b/gm)];
+  const m = all.at(-1);
+  return m ? { additions: Number(m[1]), changes: Number(m[2]), destructions: Number(m[3]) } : null;
+}
