@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DB } from '../../store/schema.js';
+import { literalLimit } from '../../store/literal-limit.js';
 import { writeTransaction } from '../../store/transaction.js';
 import { endInterruptedRun } from '../runs/run-phases.js';
 import { LIVE_STATUSES } from './agents.js';
@@ -24,7 +25,7 @@ export const DEFAULT_AGENT_RETENTION_MS = 24 * 60 * 60_000;
 const STOPPED_STATUSES = ['exited', 'errored'];
 
 /** Most stopped agents deleted by one sweep (the next sweep takes the rest). */
-const PRUNE_BATCH = 500;
+const PRUNE_BATCH = literalLimit(500);
 
 /** How often an agent pings, for a server whose agent timeout is `timeoutMs`: a fifth of it, at most 5 s. */
 export function pingIntervalMs(timeoutMs: number): number {
