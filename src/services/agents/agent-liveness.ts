@@ -25,7 +25,7 @@ export const DEFAULT_AGENT_RETENTION_MS = 24 * 60 * 60_000;
 const STOPPED_STATUSES = ['exited', 'errored'];
 
 /** Most stopped agents deleted by one sweep (the next sweep takes the rest). */
-const PRUNE_BATCH = literalLimit(500);
+const PRUNE_BATCH = 500;
 
 /** How often an agent pings, for a server whose agent timeout is `timeoutMs`: a fifth of it, at most 5 s. */
 export function pingIntervalMs(timeoutMs: number): number {
@@ -104,7 +104,7 @@ export async function pruneStoppedAgents(db: Kysely<DB>, now: Date, retentionMs:
     .where('status', 'in', STOPPED_STATUSES)
     .where('last_ping_at', '<', cutoff)
     .orderBy('last_ping_at')
-    .limit(PRUNE_BATCH)
+    .limit(literalLimit(PRUNE_BATCH))
     .execute();
   if (old.length === 0) return 0;
   const result = await writeTransaction(db, (tx) =>
