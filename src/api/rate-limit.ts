@@ -1,3 +1,4 @@
+import { BerthError } from '../domain/common/errors.js';
 import type { Actor } from '../domain/permissions/actor.js';
 import { hashToken } from '../domain/identity/token.js';
 
@@ -271,4 +272,21 @@ export function rateLimitHeaders(d: RateDecision): Record<string, string> {
 /** Retry-After takes whole seconds: the reset rounded up, at least 1. */
 export function retryAfterSeconds(d: RateDecision): number {
   return Math.max(1, Math.ceil(d.resetSeconds));
+}
+
+/**
+ * The 429 error of a refused decision, with Retry-After (and `headers`): `whose` names the budget
+ * in its detail (" with this agent token").
+ */
+export function rateLimitedError(decision: RateDecision, whose = '', headers: Record<string, string> = {}): BerthError {
+  return new BerthError(
+    [
+      {
+        status: 429,
+        title: 'Too many requests',
+        detail: `more than ${decision.limit} requests per second${whose}; retry after the time in Retry-After`,
+      },
+    ],
+    { ...headers, 'Retry-After': String(retryAfterSeconds(decision)) },
+  );
 }

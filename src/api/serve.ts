@@ -48,7 +48,7 @@ import {
   rateLimitHeaders,
   failedAuthenticationKey,
   rateLimitKey,
-  retryAfterSeconds,
+  rateLimitedError,
   subjectKey,
   tokenKey,
   type RateDecision,
@@ -210,7 +210,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     counted.key = subject;
     const decision = limiter!.take(subject);
     Object.assign(counted.headers, rateLimitHeaders(decision));
-    if (!decision.allowed) throw rateLimited(decision);
+    if (!decision.allowed) throw rateLimitedError(decision);
   };
   const reportError = (err: unknown) => options.log(errorLine(err));
   const app = createApp({
@@ -691,21 +691,8 @@ export function errorLine(err: unknown): string {
 }
 
 /** The 429 of a refused request, with Retry-After (the X-RateLimit-* headers are set by serve). */
-function rateLimited(decision: RateDecision): BerthError {
-  return new BerthError(
-    [
-      {
-        status: 429,
-        title: 'Too many requests',
-        detail: `more than ${decision.limit} requests per second; retry after the time in Retry-After`,
-      },
-    ],
-    { 'Retry-After': String(retryAfterSeconds(decision)) },
-  );
-}
-
 function tooManyRequests(decision: RateDecision): Response {
-  return errorResponse(rateLimited(decision));
+  return errorResponse(rateLimitedError(decision));
 }
 
 /** What a request under /api/v2 was counted against: its bucket, and the headers of its answer. */

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
 import type { Kysely } from 'kysely';
-import { BerthError, badRequest, payloadTooLarge, unauthorized } from '../../domain/common/errors.js';
+import { badRequest, payloadTooLarge, unauthorized } from '../../domain/common/errors.js';
 import type { Clock } from '../../domain/common/clock.js';
 import { MAX_PLAN_JSON_BYTES, MAX_SAVED_PLAN_BYTES } from '../../domain/common/limits.js';
 import { MAX_CONFIGURATION_BYTES } from '../../domain/runs/run-execution.js';
@@ -20,7 +20,7 @@ import type { DB } from '../../store/schema.js';
 import { readJson } from '../body.js';
 import { requestBodyLimit } from '../body-limit.js';
 import { requestHeader } from '../node-headers.js';
-import { RateLimiter, rateLimitHeaders, retryAfterSeconds, type RateDecision } from '../rate-limit.js';
+import { RateLimiter, rateLimitHeaders, rateLimitedError } from '../rate-limit.js';
 
 /**
  * Requests per second an agent token may make by default (`berth serve --agent-rate-limit`). One
@@ -70,7 +70,7 @@ export function agentProtocolRoutes(options: {
     c.set('cred', cred);
     if (limiter) {
       const decision = limiter.take(`agent-token:${cred.tokenId}`);
-      if (!decision.allowed) throw rateLimited(decision);
+      if (!decision.allowed) throw rateLimitedError(decision, ' with this agent token', rateLimitHeaders(decision));
     }
     await next();
   });
@@ -179,20 +179,6 @@ export function agentProtocolRoutes(options: {
   });
   r.get('/runs/:id/stop', async (c) => c.json({ stop: await ops(c).stopRequested(c.req.param('id')) }));
   return r;
-}
-
-/** The 429 of an agent token past its budget: Retry-After and the X-RateLimit-* headers. */
-function rateLimited(decision: RateDecision): BerthError {
-  return new BerthError(
-    [
-      {
-        status: 429,
-        title: 'Too many requests',
-        detail: `more than ${decision.limit} requests per second with this agent token; retry after the time in Retry-After`,
-      },
-    ],
-    { ...rateLimitHeaders(decision), 'Retry-After': String(retryAfterSeconds(decision)) },
-  );
 }
 
 const OUTCOMES = ['finished', 'errored', 'canceled'];
