@@ -58,8 +58,12 @@ function durations(plan: Resource<PhaseAttributes> | undefined, apply: Resource<
   return parts.join(' · ');
 }
 
-/** A phase's log, polled by offset (new bytes, or the ETX that ends it), without its STX/ETX framing. */
-function PhaseLog({ runId, phase, runStatus }: { runId: string; phase: 'plan' | 'apply'; runStatus: string }) {
+/**
+ * A phase's log, polled by offset (new bytes, or the ETX that ends it), without its STX/ETX framing.
+ * Polling ends by itself once the phase has ended, so the run's status changing does not start it
+ * again: a restart would blank the log shown until the first read came back.
+ */
+function PhaseLog({ runId, phase }: { runId: string; phase: 'plan' | 'apply' }) {
   const [text, setText] = useState('');
   const [ended, setEnded] = useState(false);
   useEffect(() => {
@@ -102,7 +106,7 @@ function PhaseLog({ runId, phase, runStatus }: { runId: string; phase: 'plan' | 
       stop = true;
       clearTimeout(timer);
     };
-  }, [runId, phase, FINAL.includes(runStatus)]);
+  }, [runId, phase]);
   return (
     <div>
       <h3>
@@ -174,8 +178,8 @@ function RunDetail({ run, reload }: { run: Resource<RunAttributes>; reload: () =
         )}
       </p>
       <ErrorMessage message={error} />
-      <PhaseLog runId={run.id} phase="plan" runStatus={run.attributes.status} />
-      {applyStarted && <PhaseLog runId={run.id} phase="apply" runStatus={run.attributes.status} />}
+      <PhaseLog runId={run.id} phase="plan" />
+      {applyStarted && <PhaseLog runId={run.id} phase="apply" />}
     </div>
   );
 }
