@@ -135,4 +135,34 @@ describeTerraform('console: executed runs and their live logs', () => {
     // alpha and beta, gone from this configuration, were destroyed.
     await expect.poll(() => row(runId).getByTestId('run-counts').textContent()).toBe('+1 ~0 -2');
   });
+
+  it("a failed read of the run list keeps the list and the open run's logs, says so, and reads again", async () => {
+    const rows = page.getByTestId('run-row');
+    const shownBefore = await page.getByTestId('run-detail').getAttribute('data-run-id');
+    const applyLog = page.getByTestId('run-log-apply');
+    expect(await applyLog.getAttribute('data-ended')).toBe('true');
+    const logBefore = await applyLog.textContent();
+    expect(logBefore).toContain('Apply complete!');
+    expect(await page.getByTestId('error-message').count()).toBe(0);
+    let refused = 0;
+    const listOfRuns = /\/api\/v2\/workspaces\/[^/]+\/runs\?/;
+    await page.route(listOfRuns, async (route) => {
+      refused += 1;
+      await route.fulfill({
+        status: 503,
+        contentType: 'application/vnd.api+json',
+        body: JSON.stringify({ errors: [{ status: '503', title: 'service unavailable', detail: 'try again later' }] }),
+      });
+    });
+    await expect.poll(() => page.getByTestId('error-message').count(), { timeout: 30_000 }).toBeGreaterThan(0);
+    expect(refused).toBeGreaterThan(0);
+    expect(await rows.count()).toBe(2);
+    expect(await page.getByTestId('run-detail').getAttribute('data-run-id')).toBe(shownBefore);
+    expect(await applyLog.textContent()).toBe(logBefore);
+    // The list is read again after the failure: once the server answers, the error is gone.
+    await page.unroute(listOfRuns);
+    await expect.poll(() => page.getByTestId('error-message').count(), { timeout: 30_000 }).toBe(0);
+    expect(await rows.count()).toBe(2);
+    expect(await applyLog.textContent()).toBe(logBefore);
+  });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, query } from '../api.js';
 import { Age, duration, ErrorMessage, Section } from './common.js';
 import type { Collection, ExecutedBy, Resource, RunAttributes } from '../jsonapi.js';
@@ -186,21 +186,26 @@ function RunDetail({ run, reload }: { run: Resource<RunAttributes>; reload: () =
 
 /**
  * The workspace's runs, newest first; read again every second while one of them is still going,
- * every five seconds otherwise (a run queued meanwhile appears).
+ * every five seconds otherwise (a run queued meanwhile appears) or after a failed read.
  */
 export function ExecutedRunsCard({ workspaceId }: { workspaceId: string }) {
   const runs = useApi<Collection<RunAttributes>>(
     `/workspaces/${encodeURIComponent(workspaceId)}/runs${query({ 'page[size]': 10, include: 'plan,apply' })}`,
   );
   const [selected, setSelected] = useState<string | null>(null);
-  const list = runs.data?.data ?? [];
+  // A read that failed (a 429, a dropped connection) keeps the last list shown, with the error above
+  // it, and is tried again: the open run's live logs stay as they are.
+  const lastGood = useRef<Collection<RunAttributes> | null>(null);
+  if (runs.data) lastGood.current = runs.data;
+  const data = runs.data ?? lastGood.current;
+  const list = data?.data ?? [];
   const going = list.some((r) => !FINAL.includes(r.attributes.status));
   useEffect(() => {
-    if (runs.loading || runs.error) return;
-    const timer = setTimeout(runs.reload, going ? 1000 : 5000);
+    if (runs.loading) return;
+    const timer = setTimeout(runs.reload, going && !runs.error ? 1000 : 5000);
     return () => clearTimeout(timer);
-  }, [going, runs.loading, runs.data]);
-  const included = (runs.data as { included?: Resource<PhaseAttributes>[] } | null)?.included ?? [];
+  }, [going, runs.loading, runs.data, runs.error]);
+  const included = (data as { included?: Resource<PhaseAttributes>[] } | null)?.included ?? [];
   const phase = (type: string, r: Resource<RunAttributes>) =>
     included.find((i) => i.type === type && tail(i.id) === tail(r.id));
   const shown = list.find((r) => r.id === selected) ?? list[0];
