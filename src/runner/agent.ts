@@ -66,8 +66,9 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     } catch (err) {
       if (err instanceof AgentProtocolError && err.status === 401) {
         void stop(new Error(`berth refused the agent token (deleted?): ${err.message}`));
-      } else if (err instanceof AgentProtocolError && err.status === 409) {
-        // Marked exited (silent for too long): the runs it had were ended; start afresh.
+      } else if (err instanceof AgentProtocolError && (err.status === 409 || err.status === 404)) {
+        // Marked exited (silent for too long: 409), or deleted since (by a pool manager, or pruned
+        // once stopped for longer than the retention: 404): the runs it had were ended; start afresh.
         registration = await port.register(options.name);
         options.log(`agent: berth had given this agent up; registered again as ${registration.id}`);
       } else {

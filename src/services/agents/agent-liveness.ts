@@ -65,24 +65,25 @@ export async function sweepAgents(
     });
     if (done) agents.push(a.id);
   }
-  // Runs of agents no longer running: those just marked, and any that an agent claimed as it
-  // was being marked (a claim and a sweep at once).
+  // Runs of agents no longer running: those just marked, any that an agent claimed as it was
+  // being marked (a claim and a sweep at once), and those of an agent deleted since it stopped
+  // (by a pool manager, or pruned) before its runs were ended (a sweep cut short by a crash).
   const orphans = await db
     .selectFrom('runs')
-    .innerJoin('agents', 'agents.id', 'runs.claimed_by')
-    .select(['runs.id', 'runs.status', 'runs.heartbeat_at', 'agents.name', 'agents.last_ping_at'])
+    .leftJoin('agents', 'agents.id', 'runs.claimed_by')
+    .select(['runs.id', 'runs.status', 'runs.heartbeat_at', 'runs.claimed_by', 'agents.name', 'agents.last_ping_at'])
     .where('runs.status', 'in', ['planning', 'applying'])
-    .where('agents.status', 'not in', LIVE_STATUSES)
+    .where('runs.claimed_by', 'like', 'agent-%')
+    .where((eb) => eb.or([eb('agents.id', 'is', null), eb('agents.status', 'not in', LIVE_STATUSES)]))
     .execute();
   const runs: string[] = [];
   for (const r of orphans) {
-    const ended = await endInterruptedRun(
-      db,
-      r,
-      at,
-      (row) =>
-        `The run was interrupted: the agent ${r.name} stopped responding while the run was ${row.status} ` +
-        `(last ping at ${r.last_ping_at}); berth ended it errored. Queue a new run.`,
+    const ended = await endInterruptedRun(db, r, at, (row) =>
+      r.name === null
+        ? `The run was interrupted: its agent ${r.claimed_by} was deleted while the run was ${row.status}; ` +
+          'berth ended it errored. Queue a new run.'
+        : `The run was interrupted: the agent ${r.name} stopped responding while the run was ${row.status} ` +
+          `(last ping at ${r.last_ping_at}); berth ended it errored. Queue a new run.`,
     );
     if (ended) runs.push(r.id);
   }

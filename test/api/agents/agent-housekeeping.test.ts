@@ -4,7 +4,7 @@ import { pruneStoppedAgents, sweepAgents, watchAgents } from '../../../src/servi
 import { accessFixture, teamMember, type AccessFixture } from '../../helpers/access.js';
 import { TestApi } from '../../helpers/api.js';
 import { TestClock } from '../../helpers/clock.js';
-import { EXECUTING, newConfiguration, P, queueRun } from '../../helpers/run-execution.js';
+import { EXECUTING, newConfiguration, P, queueRun, workspaceDoc } from '../../helpers/run-execution.js';
 import { createAgentPool } from '../../helpers/workspaces.js';
 
 /**
@@ -133,6 +133,25 @@ describe('agent housekeeping', () => {
       'agent-pool-id': null,
     });
     expect((await f.api.get(`${P}/workspaces/${f.web}/runs`, { token: f.owner.token })).status).toBe(200);
+  });
+
+  it('ends the run of an agent deleted before the sweep ended its runs (a sweep cut short)', async () => {
+    const agent = await register('builder-2');
+    await newConfiguration(f, f.web);
+    const queued = await queueRun(f, f.web);
+    expect((await protocol('POST', '/claim', { agent })).json.claim.runId).toBe(queued.id);
+    // Marked exited, but serve stopped before it ended the agent's run; a manager deletes the agent.
+    await f.api.store.db.updateTable('agents').set({ status: 'exited' }).where('id', '=', agent).execute();
+    expect((await del(agent)).status).toBe(204);
+    const runOf = async () => (await f.api.get(`${P}/runs/${queued.id}`, { token: f.owner.token })).body.data;
+    expect((await runOf()).attributes.status).toBe('planning');
+
+    const swept = await sweepAgents(f.api.store.db, clock.now(), TIMEOUT_MS);
+    expect(swept.runs).toEqual([queued.id]);
+    const run = await runOf();
+    expect(run.attributes.status).toBe('errored');
+    expect(run.attributes['error-message']).toContain(`its agent ${agent} was deleted while the run was planning`);
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
   });
 
   it('deletes agents stopped for longer than the retention; running ones and recent ones stay', async () => {
