@@ -60,13 +60,17 @@ async function latestResult(tx: Tx, workspaceId: string) {
     .executeTakeFirst();
 }
 
-/** Whether the workspace has a run that has not ended (its own, an assessment's, anyone's). */
+/**
+ * Whether the workspace has a run that has not ended (its own, an assessment's, anyone's). A saved
+ * plan waiting to be applied (`planned_and_saved`) does not count: it holds nothing, may wait for
+ * ever, and is discarded as stale once the state changes.
+ */
 async function hasUnfinishedRun(tx: Tx, workspaceId: string): Promise<boolean> {
   const run = await tx
     .selectFrom('runs')
     .select('id')
     .where('workspace_id', '=', workspaceId)
-    .where('status', 'not in', FINAL_STATUSES)
+    .where('status', 'not in', [...FINAL_STATUSES, 'planned_and_saved'])
     .executeTakeFirst();
   return run !== undefined;
 }

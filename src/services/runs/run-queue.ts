@@ -13,6 +13,7 @@ import { newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.j
 import { endWithoutExecutor, runsAreExecuted } from './run-without-executor.js';
 import { claimRouteOf } from './run-claim.js';
 import { deleteSavedPlan } from './saved-plans.js';
+import { STALE_MESSAGE } from './stale-saved-plans.js';
 
 /** The statuses of a saved-plan run that does not hold its workspace: planning, or waiting to apply. */
 const SAVED_WAITING: RunStatus[] = ['plan_queued', 'planning', 'confirmed'];
@@ -141,9 +142,10 @@ export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string
   if (!next) return;
   const saved = next.save_plan === 1;
   if (saved && next.plan_state_version_id !== ws.current_state_version_id) {
-    // Stale: another state became current after its plan (normally discarded then already).
-    await setStatus(tx, next, 'discarded', now, { apply_status: 'unreachable' });
-    return;
+    // Stale: another state became current after its plan (normally discarded then already). The
+    // run behind it in the queue goes on.
+    await setStatus(tx, next, 'discarded', now, { apply_status: 'unreachable', error_message: STALE_MESSAGE });
+    return scheduleWorkspace(tx, workspaceId, now);
   }
   const to = saved ? 'apply_queued' : 'plan_queued';
   await tx

@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { queueDueAssessments } from '../../../src/services/runs/assessments.js';
 import { storeRunState } from '../../../src/services/runs/run-phases.js';
 import { storeSavedPlan } from '../../../src/services/runs/saved-plans.js';
+import { STALE_MESSAGE } from '../../../src/services/runs/stale-saved-plans.js';
 import type { AccessFixture } from '../../helpers/access.js';
 import {
   claim,
@@ -153,6 +155,24 @@ describe('saved-plan runs', () => {
     expect(await runStatus(f, saved.id)).toBe('applying');
   });
 
+  it('found stale as its turn comes: discarded with the stale message, and the run behind it goes on', async () => {
+    const saved = await plannedAndSaved();
+    const lock = await f.api.post(`${P}/workspaces/${f.web}/actions/lock`, { reason: 'maintenance' }, t());
+    expect(lock.status, lock.text).toBe(200);
+    expect((await act(saved.id, 'apply')).status).toBe(202);
+    const behind = await queueRun(f, f.web);
+    expect(await runStatus(f, behind.id)).toBe('pending');
+    // A state made current by a path that did not discard the waiting saved plan at once.
+    await db().updateTable('runs').set({ plan_state_version_id: 'sv-elsewhere' }).where('id', '=', saved.id).execute();
+    const unlock = await f.api.post(`${P}/workspaces/${f.web}/actions/unlock`, undefined, t());
+    expect(unlock.status, unlock.text).toBe(200);
+    await claim(f, behind.id, 'plan');
+    const doc = await run(saved.id);
+    expect(doc.attributes.status).toBe('discarded');
+    expect(doc.attributes['error-message']).toBe(STALE_MESSAGE);
+    expect(await savedPlanIds()).toEqual([]);
+  });
+
   it('a saved plan waiting its turn goes stale when the run before it applies', async () => {
     const saved = await plannedAndSaved();
     const normal = await queueRun(f, f.web);
@@ -234,5 +254,16 @@ describe('saved-plan runs', () => {
     );
     expect(bad.status).toBe(422);
     expect((await db().selectFrom('runs').select('id').execute()).length).toBe(0);
+  });
+
+  it('a saved plan left waiting does not hold back health assessments of its workspace', async () => {
+    await applyNormalRun(1);
+    await db().updateTable('workspaces').set({ assessments_enabled: 1 }).where('id', '=', f.web).execute();
+    const saved = await plannedAndSaved();
+    const queued = await queueDueAssessments(db(), new Date(), 60 * 60_000);
+    expect(queued).toHaveLength(1);
+    expect((await run(queued[0])).attributes['refresh-only']).toBe(true);
+    // The assessment changes no state: the saved plan still waits, applicable.
+    expect(await runStatus(f, saved.id)).toBe('planned_and_saved');
   });
 });
