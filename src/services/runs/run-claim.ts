@@ -134,13 +134,20 @@ export async function claimRun(
   await writeTransaction(db, async (tx) => {
     const waiting = await tx
       .selectFrom('runs')
-      .select('workspace_id')
+      .innerJoin('workspaces', 'workspaces.id', 'runs.workspace_id')
+      .select('runs.workspace_id')
       .distinct()
       // Pending runs, and saved plans confirmed while their workspace was busy (or locked by someone).
       .where((eb) =>
-        eb.or([eb('status', '=', 'pending'), eb.and([eb('status', '=', 'confirmed'), eb('save_plan', '=', 1)])]),
+        eb.or([
+          eb('runs.status', '=', 'pending'),
+          eb.and([eb('runs.status', '=', 'confirmed'), eb('runs.save_plan', '=', 1)]),
+        ]),
       )
-      .where('configuration_version_id', 'is not', null)
+      .where('runs.configuration_version_id', 'is not', null)
+      // Only unlocked workspaces: a locked one's queue cannot move (scheduleWorkspace leaves it), and
+      // a pass that met the same hundred locked ones every time would never reach one just unlocked.
+      .where('workspaces.locked', '=', 0)
       .limit(literalLimit(100))
       .execute();
     for (const w of waiting) await scheduleWorkspace(tx, w.workspace_id, now);

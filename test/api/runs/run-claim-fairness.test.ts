@@ -177,4 +177,24 @@ describe('claiming queued runs', () => {
     expect(await claimed('serve')).toBe(run.localOrg);
     expect(await claimed('serve')).toBeNull();
   });
+
+  it('a workspace unlocked by its holder moves on, however many locked workspaces have runs waiting', async () => {
+    expect((await api.createOrg('busy')).status).toBe(201);
+    const lock = async (ws: string) =>
+      expect((await api.post(`${P}/workspaces/${ws}/actions/lock`, { reason: 'held' })).status).toBe(200);
+    // More locked workspaces with a pending run than the queue pass looks at in one go, queued first.
+    for (let i = 0; i < 101; i++) {
+      const ws = await workspace('busy', `held-${i}`);
+      await lock(ws);
+      expect(await status(await queue(ws))).toBe('pending');
+    }
+    const freed = await workspace('busy', 'freed');
+    await lock(freed);
+    const run = await queue(freed);
+    expect(await status(run)).toBe('pending');
+    expect(await claimed()).toBeNull();
+    expect((await api.post(`${P}/workspaces/${freed}/actions/unlock`)).status).toBe(200);
+    expect(await claimed()).toBe(run);
+    expect(await status(run)).toBe('planning');
+  });
 });
