@@ -11,8 +11,11 @@ const END_OF_DIRECTORY = 0x06054b50;
 const DIRECTORY_ENTRY = 0x02014b50;
 const LOCAL_HEADER = 0x04034b50;
 
-/** The bytes of `name` in the zip archive `zip`, or null. */
-export function fileInZip(zip: Buffer, name: string): Buffer | null {
+/** What an entry may inflate to (a dependency lock file is a few KiB): past it, the entry is not read. */
+export const MAX_ENTRY_BYTES = 4 * 1024 * 1024;
+
+/** The bytes of `name` in the zip archive `zip`, or null (also when it would inflate past `maxBytes`). */
+export function fileInZip(zip: Buffer, name: string, maxBytes = MAX_ENTRY_BYTES): Buffer | null {
   // The end-of-directory record is in the last 22 + 65535 (comment) bytes.
   let end = -1;
   for (let i = zip.length - 22; i >= Math.max(0, zip.length - 22 - 0xffff); i--) {
@@ -39,10 +42,11 @@ export function fileInZip(zip: Buffer, name: string): Buffer | null {
     const start = local + 30 + zip.readUInt16LE(local + 26) + zip.readUInt16LE(local + 28);
     const data = zip.subarray(start, start + compressed);
     if (data.length !== compressed) return null;
-    if (method === 0) return Buffer.from(data);
+    if (method === 0) return data.length <= maxBytes ? Buffer.from(data) : null;
     if (method !== 8) return null;
     try {
-      return inflateRawSync(data);
+      // Bounded: a crafted entry (a plan uploaded by an agent) must not inflate to gigabytes here.
+      return inflateRawSync(data, { maxOutputLength: maxBytes });
     } catch {
       return null;
     }

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { fileInZip } from '../../src/runner/plan-archive.js';
+import { fileInZip, MAX_ENTRY_BYTES } from '../../src/runner/plan-archive.js';
 import { describeTerraform, TERRAFORM } from '../helpers/terraform.js';
 
 /**
@@ -75,4 +75,14 @@ it('reads stored and deflated entries, and answers null for what is not a zip ar
   const broken = zipOf('.terraform.lock.hcl', content, 8);
   broken.writeUInt32LE(broken.length + 100, broken.length - 6);
   expect(fileInZip(broken, '.terraform.lock.hcl')).toBeNull();
+});
+
+it('does not inflate an entry past its bound: a crafted archive answers null', () => {
+  const bomb = Buffer.alloc(MAX_ENTRY_BYTES + 1, 0x20);
+  const zip = zipOf('.terraform.lock.hcl', bomb, 8);
+  expect(zip.length).toBeLessThan(64 * 1024);
+  expect(fileInZip(zip, '.terraform.lock.hcl')).toBeNull();
+  expect(fileInZip(zipOf('.terraform.lock.hcl', bomb, 0), '.terraform.lock.hcl')).toBeNull();
+  const fits = Buffer.alloc(MAX_ENTRY_BYTES, 0x20);
+  expect(fileInZip(zipOf('.terraform.lock.hcl', fits, 8), '.terraform.lock.hcl')?.length).toBe(MAX_ENTRY_BYTES);
 });
