@@ -570,6 +570,8 @@ export interface PlanJsonOutputsTable {
   /** The length of both bodies before compression, in bytes. */
   size: number;
   created_at: string;
+  /** The redacted plan document, gzipped (migration 039; null: stored before it, redacted on read). */
+  redacted_json: Buffer | null;
 }
 
 /** A serve instance's hold on a scheduled task family (migration 034, src/scheduler/lease.ts). */

@@ -9,6 +9,7 @@ import { redactedPlan } from '../../domain/runs/plan-json.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
+import { inOrganizationOf } from '../write-scope.js';
 import { isExecuted, readableRunRow } from './run-rows.js';
 
 /**
@@ -24,34 +25,52 @@ type Db = Kysely<DB>;
 const gzipAsync = promisify(gzip);
 const gunzipAsync = promisify(gunzip);
 
-const isJsonObject = (body: Buffer): boolean => {
+/** `body` parsed, when it is a JSON object (null otherwise). */
+const jsonObject = (body: Buffer): object | null => {
   try {
     const v: unknown = JSON.parse(body.toString('utf8'));
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
+    return typeof v === 'object' && v !== null && !Array.isArray(v) ? v : null;
   } catch {
-    return false;
+    return null;
   }
 };
+
+/** The redacted plan document of a JSON plan and its provider schemas, serialized. */
+const redactedBody = (plan: unknown, schemas: unknown): Buffer =>
+  Buffer.from(JSON.stringify(redactedPlan(plan, schemas)));
 
 /**
  * Keeps the run's JSON plan and provider schemas (each a JSON object, 400 otherwise), while the run
  * is still `planning` (409 otherwise); together over MAX_PLAN_JSON_BYTES, a 413. A second store
- * replaces the first. The bodies are kept as sent, byte for byte.
+ * replaces the first. The bodies are kept as sent, byte for byte, and the redacted document is
+ * made here, once (migration 039), not on every read of it.
  */
 export async function storePlanJson(db: Db, runId: string, plan: Buffer, schemas: Buffer, now: string) {
   const size = plan.length + schemas.length;
   if (size > MAX_PLAN_JSON_BYTES) throw payloadTooLarge(planJsonTooLarge(size));
-  if (!isJsonObject(plan)) throw badRequest('the JSON plan is not a JSON object');
-  if (!isJsonObject(schemas)) throw badRequest('the provider schemas are not a JSON object');
-  const [planZ, schemasZ] = await Promise.all([gzipAsync(plan), gzipAsync(schemas)]);
-  await writeTransaction(db, async (tx) => {
+  const planDoc = jsonObject(plan);
+  if (!planDoc) throw badRequest('the JSON plan is not a JSON object');
+  const schemasDoc = jsonObject(schemas);
+  if (!schemasDoc) throw badRequest('the provider schemas are not a JSON object');
+  const redacted = redactedBody(planDoc, schemasDoc);
+  const [planZ, schemasZ, redactedZ] = await Promise.all([gzipAsync(plan), gzipAsync(schemas), gzipAsync(redacted)]);
+  // Confined to the run's organization: on PostgreSQL, the other organizations' writes do not
+  // wait while these bodies (up to MAX_PLAN_JSON_BYTES) are sent.
+  await writeTransaction(inOrganizationOf({ db }, 'runs', runId), async (tx) => {
     const run = await tx.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
     if (!run) throw notFound(`run ${runId} not found`);
     if (run.status !== 'planning') throw conflict(`run ${runId} is ${run.status}: it stores no JSON plan now`);
     await tx.deleteFrom('plan_json_outputs').where('run_id', '=', runId).execute();
     await tx
       .insertInto('plan_json_outputs')
-      .values({ run_id: runId, plan_json: planZ, provider_schemas: schemasZ, size, created_at: now })
+      .values({
+        run_id: runId,
+        plan_json: planZ,
+        provider_schemas: schemasZ,
+        redacted_json: redactedZ,
+        size,
+        created_at: now,
+      })
       .execute();
   });
 }
@@ -77,13 +96,21 @@ export async function planJsonOutput(ctx: ServiceContext, planId: string, redact
   if (UNDONE.includes((row.plan_status ?? 'pending') as PhaseStatus)) return null;
   const stored = await ctx.db
     .selectFrom('plan_json_outputs')
-    .select(['plan_json', 'provider_schemas'])
+    .select(['run_id'])
+    .select(redacted ? 'redacted_json as body' : 'plan_json as body')
     .where('run_id', '=', row.id)
     .executeTakeFirst();
   if (!stored) throw notFound(`${planId} has no JSON plan`);
-  const plan = await gunzipAsync(Buffer.from(stored.plan_json));
-  if (!redacted) return plan;
-  const schemas = await gunzipAsync(Buffer.from(stored.provider_schemas));
-  const doc = redactedPlan(JSON.parse(plan.toString('utf8')), JSON.parse(schemas.toString('utf8')));
-  return Buffer.from(JSON.stringify(doc));
+  if (stored.body !== null) return gunzipAsync(Buffer.from(stored.body));
+  // Stored before migration 039: redacted from the plan and its schemas on each read.
+  const old = await ctx.db
+    .selectFrom('plan_json_outputs')
+    .select(['plan_json', 'provider_schemas'])
+    .where('run_id', '=', row.id)
+    .executeTakeFirstOrThrow();
+  const [plan, schemas] = await Promise.all([
+    gunzipAsync(Buffer.from(old.plan_json)),
+    gunzipAsync(Buffer.from(old.provider_schemas)),
+  ]);
+  return redactedBody(JSON.parse(plan.toString('utf8')), JSON.parse(schemas.toString('utf8')));
 }

@@ -3,6 +3,7 @@ import { conflict, notFound, payloadTooLarge } from '../../domain/common/errors.
 import { MAX_SAVED_PLAN_BYTES, savedPlanTooLarge } from '../../domain/common/limits.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
+import { inOrganizationOf } from '../write-scope.js';
 
 /**
  * The saved plan of a run (`terraform plan -out`, migration 035), kept in the database from the end
@@ -20,7 +21,9 @@ type Db = Kysely<DB>;
  */
 export async function storeSavedPlan(db: Db, runId: string, body: Buffer, now: string): Promise<void> {
   if (body.length > MAX_SAVED_PLAN_BYTES) throw payloadTooLarge(savedPlanTooLarge(body.length));
-  await writeTransaction(db, async (tx) => {
+  // Confined to the run's organization: on PostgreSQL, the other organizations' writes do not wait
+  // while the plan (up to MAX_SAVED_PLAN_BYTES) is sent.
+  await writeTransaction(inOrganizationOf({ db }, 'runs', runId), async (tx) => {
     const run = await tx.selectFrom('runs').select('status').where('id', '=', runId).executeTakeFirst();
     if (!run) throw notFound(`run ${runId} not found`);
     if (run.status !== 'planning') throw conflict(`run ${runId} is ${run.status}: it stores no plan now`);

@@ -34,6 +34,7 @@ import * as m034 from './034_schedules.js';
 import * as m035 from './035_saved_plans.js';
 import * as m037 from './037_saved_plan_runs.js';
 import * as m038 from './038_plan_json_outputs.js';
+import * as m039 from './039_redacted_plan_json.js';
 
 export interface Migration {
   version: number;
@@ -78,4 +79,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 35, name: 'saved_plans', up: m035.up },
   { version: 37, name: 'saved_plan_runs', up: m037.up },
   { version: 38, name: 'plan_json_outputs', up: m038.up },
+  { version: 39, name: 'redacted_plan_json', up: m039.up },
 ];

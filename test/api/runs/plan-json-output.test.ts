@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BerthError } from '../../../src/domain/common/errors.js';
 import { MAX_PLAN_JSON_BYTES } from '../../../src/domain/common/limits.js';
@@ -145,6 +146,32 @@ describe('the JSON plan of an executed run', () => {
     expect(change.after_sensitive).toEqual(PLAN.resource_changes[0].change.after_sensitive);
     expect(doc.output_changes.token).toMatchObject({ after: '*', after_sensitive: true });
     expect(doc.output_changes.plain.after).toBe('visible');
+  });
+
+  it('makes the redacted document once, when the plan is stored; a plan stored before that is redacted on read', async () => {
+    await claim(f, runId, 'plan');
+    await store();
+    await finish(f, runId, 'plan');
+    const first = await get('json-output-redacted', f.owner.token);
+    expect(first.status, first.text).toBe(200);
+    const db = f.api.store.db;
+    // The stored schemas are not read again: the redacted document kept at store time answers.
+    await db
+      .updateTable('plan_json_outputs')
+      .set({ provider_schemas: gzipSync('{}') })
+      .where('run_id', '=', runId)
+      .execute();
+    expect((await get('json-output-redacted', f.owner.token)).text).toBe(first.text);
+    // A row from before migration 039 (no redacted document): made from the plan and schemas.
+    await db
+      .updateTable('plan_json_outputs')
+      .set({ provider_schemas: gzipSync(SCHEMA_BYTES), redacted_json: null })
+      .where('run_id', '=', runId)
+      .execute();
+    const legacy = await get('json-output-redacted', f.owner.token);
+    expect(legacy.status, legacy.text).toBe(200);
+    expect(JSON.parse(legacy.text)).toEqual(JSON.parse(first.text));
+    expect((await get('json-output', f.owner.token)).text).toBe(PLAN_BYTES.toString());
   });
 
   it('lets readers of the run read the redacted plan, only admins the whole one, strangers neither', async () => {
