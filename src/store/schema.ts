@@ -589,7 +589,7 @@ export interface ScheduledRunsTable {
   workspace_id: string;
   due_at: string;
   run_id: string | null;
-  /** `queued`, or why nothing was queued (`no-configuration`, `destroy-not-allowed`, `no-resources`). */
+  /** `queued`, or why nothing was queued (`no-configuration`, `destroy-not-allowed`, `local-execution`, `no-resources`). */
   outcome: string;
   created_at: string;
 }

@@ -3,6 +3,7 @@ import { durationMs, isValidDuration } from '../../domain/common/duration.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
+import { claimRouteOf } from './run-claim.js';
 import { insertAndQueue, newRunRow } from './run-queue.js';
 import { runsAreExecuted } from './run-without-executor.js';
 import { claimDueTime, latestConfiguration, recordScheduled } from './scheduled-runs.js';
@@ -23,7 +24,7 @@ type Db = Kysely<DB>;
 export interface AutoDestroyOutcome {
   workspaceId: string;
   dueAt: string;
-  /** `queued`, or why not: `no-configuration`, `destroy-not-allowed`, `no-resources`. */
+  /** `queued`, or why not: `no-configuration`, `destroy-not-allowed`, `local-execution`, `no-resources`. */
   outcome: string;
   runId: string | null;
 }
@@ -101,14 +102,19 @@ async function queueOne(db: Db, workspaceId: string, dueAt: string, now: string,
     const due = ws && autoDestroyDue(ws);
     if (!ws || !due || due.dueAt !== dueAt) return null;
     const cv = await latestConfiguration(tx, ws.id);
+    // A local workspace's runs execute in the Terraform CLI: a destroy run queued here would hold
+    // its lock for ever, as nothing claims it (POST /runs refuses one with a 422).
+    const local = (await claimRouteOf(tx, ws.id))?.execution.mode === 'local';
     const outcome =
       ws.allow_destroy_plan !== 1
         ? 'destroy-not-allowed'
-        : !cv
-          ? 'no-configuration'
-          : !due.explicit && ws.resource_count === 0
-            ? 'no-resources'
-            : 'queued';
+        : local
+          ? 'local-execution'
+          : !cv
+            ? 'no-configuration'
+            : !due.explicit && ws.resource_count === 0
+              ? 'no-resources'
+              : 'queued';
     const run =
       outcome === 'queued'
         ? newRunRow(

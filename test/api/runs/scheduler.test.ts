@@ -196,6 +196,19 @@ describe('the scheduler', () => {
     const ws = await f.api.get(`${P}/workspaces/${other.body.data.id}`, { token: f.owner.token });
     expect(ws.body.data.attributes['auto-destroy-at']).toBeNull();
   });
+
+  it('a workspace in local execution mode gets no destroy run (nothing would execute it); its time is cleared', async () => {
+    await applyRun(1, 1);
+    expect((await patchWs({ 'execution-mode': 'local', 'auto-destroy-at': at() })).status).toBe(200);
+    const before = (await runsOf()).length;
+    const tick = await scheduler('a').tick();
+    expect(tick.autoDestroys).toMatchObject([{ workspaceId: f.web, outcome: 'local-execution', runId: null }]);
+    expect((await runsOf()).length).toBe(before);
+    const ws = (await workspaceDoc(f, f.web)).data;
+    expect(ws.attributes.locked).toBe(false);
+    expect(ws.attributes['auto-destroy-at']).toBeNull();
+    expect((await audit()).map((e: any) => e.action)).toContain('workspace.auto-destroy-skipped');
+  });
 });
 
 describe('health assessments (hosted edition)', () => {
