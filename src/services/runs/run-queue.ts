@@ -246,7 +246,10 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
           ? 'A run cannot both save its plan and be plan-only'
           : `Configuration version ${cv.id} is speculative: a saved-plan run needs one that can be applied`,
       );
-    const autoApply = input.savePlan ? false : (input.autoApply ?? ws.auto_apply === 1);
+    // The workspace's auto-apply applies only the runs of someone who may apply them: another's
+    // run (who may only queue) waits for confirmation by someone who may.
+    const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
+    const autoApply = input.savePlan ? false : (input.autoApply ?? (ws.auto_apply === 1 && mayApply));
     const row = newRunRow(
       ws.id,
       { ...input, configurationVersionId: cv.id, planOnly, autoApply: planOnly ? false : autoApply },

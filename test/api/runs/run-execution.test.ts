@@ -313,6 +313,20 @@ describe('executed runs', () => {
     const destroy = await f.api.post(`${P}/runs`, runBody(f.web, { 'is-destroy': true }), { token: planner.token });
     expect(destroy.status).toBe(404);
     expect((await act(run.id, 'discard', planner.token)).status).toBe(202);
+    // In an auto-apply workspace, the planner's run (saying nothing of auto-apply) waits for
+    // confirmation; the owner's takes the workspace's setting.
+    const patched = await f.api.patch(
+      `${P}/workspaces/${f.web}`,
+      { data: { type: 'workspaces', attributes: { 'auto-apply': true } } },
+      { token: f.owner.token },
+    );
+    expect(patched.status, patched.text).toBe(200);
+    const plannerRun = await f.api.post(`${P}/runs`, runBody(f.web), { token: planner.token });
+    expect(plannerRun.status, plannerRun.text).toBe(201);
+    expect(plannerRun.body.data.attributes['auto-apply']).toBe(false);
+    const ownerRun = await f.api.post(`${P}/runs`, runBody(f.web), { token: f.owner.token });
+    expect(ownerRun.status, ownerRun.text).toBe(201);
+    expect(ownerRun.body.data.attributes['auto-apply']).toBe(true);
   });
 
   it('another organization gets 404 for everything of the run', async () => {
