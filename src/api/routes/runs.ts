@@ -182,6 +182,7 @@ export function runRoutes(): Hono<AppEnv> {
       workspaceId: ws,
       message: a.message ?? null,
       isDestroy: a['is-destroy'] ?? false,
+      applies: moves.some((m) => runs.APPLY_MOVES.includes(m)),
     });
     if (moves.length === 0) return sendResource(c, serializeRun(run), { status: 201 });
     try {

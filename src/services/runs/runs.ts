@@ -21,7 +21,12 @@ export interface RunInput {
   workspaceId: string;
   message: string | null;
   isDestroy: boolean;
+  /** The report it is created with moves it through an apply (APPLY_MOVES): needs permission to apply. */
+  applies?: boolean;
 }
+
+/** The moves of a recorded run that only whoever may apply runs may make. */
+export const APPLY_MOVES: RunStatus[] = ['confirmed', 'apply_queued', 'applying'];
 
 /** What an executor reports with a status change (berth extension `actions/report`). */
 export interface RunReport {
@@ -66,6 +71,9 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
     // A destroy run applies by nature: it needs permission to apply.
     if (input.isDestroy && !can(ctx.actor, 'workspace:apply-run', facts))
       throw notAuthorized('queue destroy runs in this workspace');
+    // Checked before anything is made: refused half-way, the run would stay behind.
+    if (input.applies && !can(ctx.actor, 'workspace:apply-run', facts))
+      throw notAuthorized('record runs that apply in this workspace');
     // A recorded run: the columns of executed runs (run-execution.ts) keep their defaults.
     const row = {
       seq: 0,
@@ -131,7 +139,7 @@ export async function transitionRun(ctx: ServiceContext, id: string, report: Run
     const from = row.status as RunStatus;
     const to = report.status;
     // Confirming or applying needs permission to apply; the rest of a run's life, to plan.
-    if (['confirmed', 'apply_queued', 'applying'].includes(to) && !can(ctx.actor, 'workspace:apply-run', facts)) {
+    if (APPLY_MOVES.includes(to) && !can(ctx.actor, 'workspace:apply-run', facts)) {
       throw notAuthorized('apply runs in this workspace');
     }
     if (!canMove(from, to)) throw conflict(`Run ${id} cannot move from ${from} to ${to}`);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { claimRun } from '../../../src/services/runs/run-claim.js';
-import { teamMember, type AccessFixture } from '../../helpers/access.js';
+import { grantWorkspace, teamMember, type AccessFixture } from '../../helpers/access.js';
 import {
   claim,
   executingFixture,
@@ -120,5 +120,30 @@ describe('POST /runs on an executing server: recorded or executed', () => {
     const ws = (await workspaceDoc(f, f.web)).data;
     expect(ws.attributes.locked).toBe(true);
     expect(ws.relationships['locked-by'].data.type).toBe('users');
+  });
+
+  it('a report that applies, by someone who may only queue plans: 404, and no run is left behind', async () => {
+    const planner = await teamMember(f, 'planners');
+    await grantWorkspace(f, planner.teamId, f.web, 'custom', { runs: 'plan' });
+    const res = await f.api.post(
+      `${P}/runs`,
+      runBody(f.web, {
+        status: 'applied',
+        phases: [{ status: 'planning' }, { status: 'planned' }, { status: 'apply_queued' }, { status: 'applying' }],
+      }),
+      { token: planner.token },
+    );
+    expect(res.status, res.text).toBe(404);
+    expect(await runIds()).toEqual([]);
+    const ws = (await workspaceDoc(f, f.web)).data;
+    expect(ws.attributes.locked).toBe(false);
+    expect(ws.relationships['current-run'].data).toBeNull();
+    // A report that only plans is theirs to record.
+    const planned = await f.api.post(
+      `${P}/runs`,
+      runBody(f.web, { status: 'planned_and_finished', phases: [{ status: 'planning' }] }),
+      { token: planner.token },
+    );
+    expect(planned.status, planned.text).toBe(201);
   });
 });
