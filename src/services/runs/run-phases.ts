@@ -68,6 +68,12 @@ export async function finishPhase(db: Db, runId: string, phase: Phase, result: P
         await setStatus(tx, row, result.outcome, now, { ...base, apply_status: 'canceled' });
         return;
       }
+      if (row.cancel_requested === 1) {
+        // Canceled while it planned, and the plan ended before terraform heard of it: the run ends
+        // canceled, as asked, rather than moving on with a cancel that would stop its apply at once.
+        await setStatus(tx, row, 'canceled', now, { ...base, apply_status: 'canceled' });
+        return;
+      }
       const row2 = { ...row, status_timestamps: stamped(row, now, 'planned') };
       if (row.plan_only === 1 || (!result.hasChanges && row.allow_empty_apply === 0)) {
         await setStatus(tx, row2, 'planned_and_finished', now, { ...base, apply_status: 'unreachable' });

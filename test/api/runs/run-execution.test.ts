@@ -12,6 +12,7 @@ import {
   executingFixture,
   finish,
   newConfiguration,
+  now,
   P,
   queueRun,
   runBody,
@@ -197,6 +198,20 @@ describe('executed runs', () => {
     await finish(f, running.id, 'plan');
     expect(await runStatus(f, running.id)).toBe('force_canceled');
     expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
+  });
+
+  it('a plan that ends before the cancel asked during it reached terraform: the run ends canceled, not planned', async () => {
+    const run = await queueRun(f, f.web, { 'auto-apply': true });
+    await claim(f, run.id, 'plan');
+    expect((await act(run.id, 'cancel')).status).toBe(202);
+    await finish(f, run.id, 'plan');
+    const doc = (await f.api.get(`${P}/runs/${run.id}`, t())).body.data;
+    expect(doc.attributes.status).toBe('canceled');
+    expect(doc.attributes.actions['is-force-cancelable']).toBe(false);
+    expect((await act(run.id, 'apply')).status).toBe(409);
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
+    // Nothing of it is left for the executor.
+    expect(await claimRun(f.api.store.db, 'test-executor', now())).toBeNull();
   });
 
   it('queue FIFO per workspace: one active run holds the lock (locked-by the run); the next waits pending', async () => {
