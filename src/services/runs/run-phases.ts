@@ -120,14 +120,21 @@ export async function workspaceState(db: Db, runId: string): Promise<Buffer | nu
 }
 
 /**
- * Records the state an apply wrote as a new state version created by the run (an intermediate
- * one, promoted to current when the run releases the workspace).
+ * Records the state an apply wrote as a new state version created by the run: an intermediate one,
+ * promoted to current when the run releases the workspace. The state of a run that no longer
+ * applies (force-canceled, its terraform killed, while the next run may hold the workspace) is
+ * kept in the workspace's history but never made current by itself: it would replace the state
+ * the next run works on.
  */
 export async function storeRunState(db: Db, runId: string, bytes: Buffer, now: string): Promise<string> {
   const md5 = createHash('md5').update(bytes).digest('hex');
   const { state, bytes: body } = await parseUploadedState(bytes, md5, '/state');
   return writeTransaction(db, async (tx) => {
-    const run = await tx.selectFrom('runs').select(['workspace_id']).where('id', '=', runId).executeTakeFirstOrThrow();
+    const run = await tx
+      .selectFrom('runs')
+      .select(['workspace_id', 'status'])
+      .where('id', '=', runId)
+      .executeTakeFirstOrThrow();
     const row: StateVersionRow = {
       seq: 0,
       id: newId('sv'),
@@ -136,7 +143,7 @@ export async function storeRunState(db: Db, runId: string, bytes: Buffer, now: s
       lineage: state.lineage ?? null,
       md5,
       status: 'pending',
-      intermediate: 1,
+      intermediate: run.status === 'applying' ? 1 : 0,
       resource_count: 0,
       size: 0,
       terraform_version: null,

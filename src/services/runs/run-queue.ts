@@ -263,6 +263,18 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
 }
 
 /** Releases the workspace lock a run holds (promoting the state it wrote) and queues the next run. */
+/** Whether the run wrote a state version still waiting to become current (intermediate). */
+async function wroteIntermediateState(tx: Tx, runId: string): Promise<boolean> {
+  const sv = await tx
+    .selectFrom('state_versions')
+    .select('id')
+    .where('created_by_kind', '=', 'runs')
+    .where('created_by_id', '=', runId)
+    .where('intermediate', '=', 1)
+    .executeTakeFirst();
+  return sv !== undefined;
+}
+
 async function release(tx: Tx, row: RunRow, to: RunStatus, now: string): Promise<void> {
   const ws = await tx.selectFrom('workspaces').selectAll().where('id', '=', row.workspace_id).executeTakeFirst();
   if (!ws) return;
@@ -273,6 +285,10 @@ async function release(tx: Tx, row: RunRow, to: RunStatus, now: string): Promise
       .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })
       .where('id', '=', ws.id)
       .execute();
+  } else if (ws.locked === 0 && (await wroteIntermediateState(tx, row.id))) {
+    // Its lock was force-unlocked while it went on: the state its apply wrote still becomes
+    // current (nobody holds the workspace; one who does makes it current when they unlock).
+    await promoteIntermediateState(tx, ws.id, false, undefined, now);
   }
   if (ws.current_run_id === row.id)
     await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();

@@ -1,0 +1,95 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { storeRunState } from '../../../src/services/runs/run-phases.js';
+import type { AccessFixture } from '../../helpers/access.js';
+import {
+  claim,
+  executingFixture,
+  finish,
+  newConfiguration,
+  now,
+  P,
+  queueRun,
+  runStatus,
+  workspaceDoc,
+} from '../../helpers/run-execution.js';
+
+/**
+ * The state an apply writes when its run lost the workspace's lock on the way: force-unlocked by an
+ * admin (the apply goes on: its state still becomes current when it ends), or force-canceled (its
+ * terraform killed, the next run may hold the workspace: the late state is kept in the history but
+ * never made current by itself). The executor's side is driven on the services.
+ */
+
+const STATE = (serial: number) =>
+  Buffer.from(
+    JSON.stringify({
+      version: 4,
+      terraform_version: '1.11.4',
+      serial,
+      lineage: 'lock-loss-test',
+      outputs: { serial: { value: serial, type: 'number' } },
+      resources: [],
+    }),
+  );
+
+describe('state written by a run that lost its lock', () => {
+  let f: AccessFixture;
+  const t = () => ({ token: f.owner.token });
+  const act = (id: string, action: string) => f.api.post(`${P}/runs/${id}/actions/${action}`, undefined, t());
+  const current = async () => (await workspaceDoc(f, f.web)).data.relationships['current-state-version'].data?.id;
+  const versions = () =>
+    f.api.store.db
+      .selectFrom('state_versions')
+      .select(['id', 'intermediate', 'serial'])
+      .where('workspace_id', '=', f.web)
+      .orderBy('seq')
+      .execute();
+
+  beforeEach(async () => {
+    f = await executingFixture();
+    await newConfiguration(f, f.web);
+  });
+  afterEach(() => f.api.close());
+
+  it('force-unlocked before its apply: the apply still makes its state current when the run ends', async () => {
+    const run = await queueRun(f, f.web);
+    await claim(f, run.id, 'plan');
+    await finish(f, run.id, 'plan');
+    expect(await runStatus(f, run.id)).toBe('planned');
+    const unlocked = await f.api.post(`${P}/workspaces/${f.web}/actions/force-unlock`, undefined, t());
+    expect(unlocked.status, unlocked.text).toBe(200);
+    expect((await act(run.id, 'apply')).status).toBe(202);
+    await claim(f, run.id, 'apply');
+    const sv = await storeRunState(f.api.store.db, run.id, STATE(1), now());
+    await finish(f, run.id, 'apply');
+    expect(await runStatus(f, run.id)).toBe('applied');
+    expect(await current()).toBe(sv);
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
+  });
+
+  it('force-canceled while applying: its late state is kept, not made current, not even by the next run', async () => {
+    const first = await queueRun(f, f.web, { 'auto-apply': true });
+    await claim(f, first.id, 'plan');
+    await finish(f, first.id, 'plan');
+    await claim(f, first.id, 'apply');
+    const applied = await storeRunState(f.api.store.db, first.id, STATE(1), now());
+    await finish(f, first.id, 'apply');
+    expect(await current()).toBe(applied);
+
+    const killed = await queueRun(f, f.web, { 'auto-apply': true });
+    await claim(f, killed.id, 'plan');
+    await finish(f, killed.id, 'plan');
+    await claim(f, killed.id, 'apply');
+    expect((await act(killed.id, 'cancel')).status).toBe(202);
+    expect((await act(killed.id, 'force-cancel')).status).toBe(202);
+    const next = await queueRun(f, f.web);
+    await claim(f, next.id, 'plan');
+    // The killed apply's executor hands over what terraform left, while the next run plans.
+    const late = await storeRunState(f.api.store.db, killed.id, STATE(2), now());
+    expect(await current()).toBe(applied);
+    await finish(f, next.id, 'plan', { outcome: 'finished', hasChanges: false });
+    expect(await runStatus(f, next.id)).toBe('planned_and_finished');
+    expect(await current()).toBe(applied);
+    expect((await versions()).find((v) => v.id === late)).toMatchObject({ intermediate: 0, serial: 2 });
+  });
+});
