@@ -141,3 +141,7 @@ export async function workspaceDoc(f: AccessFixture, ws: string, query = ''): Pr
   expect(res.status, res.text).toBe(200);
   return res.body;
 }
+
+/** A raw state (format 4) an apply could write: `serial`, of `lineage`, no resources, `outputs`. */
+export const stateOf = (serial: number, lineage: string, outputs: Record<string, unknown> = {}): Buffer =>
+  Buffer.from(JSON.stringify({ version: 4, terraform_version: '1.11.4', serial, lineage, outputs, resources: [] }));

@@ -142,6 +142,17 @@ export async function createAgentPool(api: TestApi, org: string, name: string): 
   return res.body.data.id;
 }
 
+/** An agent token of the pool (its secret), made by whoever `token` is (the API's own by default). */
+export async function createAgentToken(api: TestApi, pool: string, token?: string): Promise<string> {
+  const res = await api.post(
+    `/api/v2/agent-pools/${pool}/authentication-tokens`,
+    { data: { type: 'authentication-tokens', attributes: { description: 'rack' } } },
+    token ? { token } : undefined,
+  );
+  if (res.status !== 201) throw new Error(`agent token: ${res.status} ${res.text}`);
+  return res.body.data.attributes.token;
+}
+
 export async function createOAuthToken(api: TestApi, org: string, serviceProvider = 'github'): Promise<string> {
   const res = await api.post(`/api/v2/organizations/${org}/oauth-tokens`, {
     data: { type: 'oauth-tokens', attributes: { 'service-provider': serviceProvider } },

@@ -3,7 +3,7 @@ import { startAgent, type RunningAgent } from '../../src/runner/agent.js';
 import { accessFixture, type AccessFixture } from '../helpers/access.js';
 import { TestApi } from '../helpers/api.js';
 import { EXECUTING, P } from '../helpers/run-execution.js';
-import { createAgentPool } from '../helpers/workspaces.js';
+import { createAgentPool, createAgentToken } from '../helpers/workspaces.js';
 
 /**
  * A `berth agent` whose record berth no longer has (a pool manager deleted it once it was marked
@@ -39,13 +39,7 @@ describe('berth agent, deleted by berth while it was away', () => {
     lines.length = 0;
     f = await accessFixture(await TestApi.create({ settings: EXECUTING }));
     pool = await createAgentPool(f.api, 'acme', 'builders');
-    const res = await f.api.post(
-      `${P}/agent-pools/${pool}/authentication-tokens`,
-      { data: { type: 'authentication-tokens', attributes: { description: 'rack' } } },
-      { token: f.owner.token },
-    );
-    expect(res.status, res.text).toBe(201);
-    token = res.body.data.attributes.token;
+    token = await createAgentToken(f.api, pool, f.owner.token);
   });
   afterEach(async () => {
     await agent?.stop().catch(() => undefined);

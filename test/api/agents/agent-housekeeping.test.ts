@@ -5,7 +5,7 @@ import { accessFixture, teamMember, type AccessFixture } from '../../helpers/acc
 import { TestApi } from '../../helpers/api.js';
 import { TestClock } from '../../helpers/clock.js';
 import { EXECUTING, newConfiguration, P, queueRun, workspaceDoc } from '../../helpers/run-execution.js';
-import { createAgentPool } from '../../helpers/workspaces.js';
+import { createAgentPool, createAgentToken } from '../../helpers/workspaces.js';
 
 /**
  * Agents' housekeeping: pool managers delete agents that stopped (`DELETE /agents/:id`), serve
@@ -59,13 +59,7 @@ describe('agent housekeeping', () => {
     clock = new TestClock();
     f = await accessFixture(await TestApi.create({ settings: EXECUTING, clock }));
     pool = await createAgentPool(f.api, 'acme', 'builders');
-    const res = await f.api.post(
-      `${P}/agent-pools/${pool}/authentication-tokens`,
-      { data: { type: 'authentication-tokens', attributes: { description: 'rack' } } },
-      { token: f.owner.token },
-    );
-    expect(res.status, res.text).toBe(201);
-    token = res.body.data.attributes.token;
+    token = await createAgentToken(f.api, pool, f.owner.token);
     const ws = await f.api.patch(
       `${P}/workspaces/${f.web}`,
       { data: { type: 'workspaces', attributes: { 'execution-mode': 'agent', 'agent-pool-id': pool } } },

@@ -10,6 +10,7 @@ import {
   P,
   queueRun,
   runStatus,
+  stateOf,
   workspaceDoc,
 } from '../../helpers/run-execution.js';
 
@@ -20,17 +21,7 @@ import {
  * never made current by itself). The executor's side is driven on the services.
  */
 
-const STATE = (serial: number) =>
-  Buffer.from(
-    JSON.stringify({
-      version: 4,
-      terraform_version: '1.11.4',
-      serial,
-      lineage: 'lock-loss-test',
-      outputs: { serial: { value: serial, type: 'number' } },
-      resources: [],
-    }),
-  );
+const STATE = (serial: number) => stateOf(serial, 'lock-loss-test', { serial: { value: serial, type: 'number' } });
 
 describe('state written by a run that lost its lock', () => {
   let f: AccessFixture;

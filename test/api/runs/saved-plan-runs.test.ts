@@ -13,6 +13,7 @@ import {
   P,
   queueRun,
   runStatus,
+  stateOf,
   workspaceDoc,
 } from '../../helpers/run-execution.js';
 
@@ -24,17 +25,7 @@ import {
  * The executor's side is driven straight on the services (claim, finishPhase).
  */
 
-const STATE = (serial: number) =>
-  Buffer.from(
-    JSON.stringify({
-      version: 4,
-      terraform_version: '1.11.4',
-      serial,
-      lineage: 'saved-plan-test',
-      outputs: {},
-      resources: [],
-    }),
-  );
+const STATE = (serial: number) => stateOf(serial, 'saved-plan-test');
 
 describe('saved-plan runs', () => {
   let f: AccessFixture;
