@@ -7,6 +7,8 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { extract } from 'tar';
 import {
+  MAX_CONFIGURATION_ENTRIES,
+  MAX_CONFIGURATION_UNPACKED_BYTES,
   MAX_PLAN_JSON_BYTES,
   MAX_SAVED_PLAN_BYTES,
   planJsonTooLarge,
@@ -17,8 +19,9 @@ import { versionSatisfies, type ResourceCounts } from '../domain/runs/run-execut
 import { tfvarsFile } from '../domain/variables/variable.js';
 import { LogWriter } from './log-writer.js';
 import { fileInZip } from './plan-archive.js';
+import { signalGroup, spawnInGroup, whenEnded } from './process-group.js';
 import type { ClaimedRun, EffectiveVariables, PhaseResult, RunnerPort } from './port.js';
-import { cleanEnv, cliConfigText, countsInPlanOutput, workingDir } from './run-folder.js';
+import { cleanEnv, cliConfigText, countsInPlanOutput, removeRunFolder, workingDir } from './run-folder.js';
 import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
 
 /**
@@ -67,6 +70,8 @@ export interface ExecutorOptions {
   maxSavedPlanBytes?: number;
   /** The largest JSON plan with its provider schemas this executor hands berth (at most, and by default, MAX_PLAN_JSON_BYTES). */
   maxPlanJsonBytes?: number;
+  /** What a configuration may unpack to (default MAX_CONFIGURATION_UNPACKED_BYTES and MAX_CONFIGURATION_ENTRIES). */
+  maxConfiguration?: { bytes: number; entries: number };
 }
 
 /** The override file that keeps the run's state local: it replaces the `cloud` block or backend. */
@@ -242,7 +247,8 @@ export class Executor {
     this.variables.delete(claim.runId);
     this.cliWorkspace.delete(claim.runId);
     await log.flush();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    const left = dir ? await removeRunFolder(dir) : null;
+    if (left) this.options.log?.(`executor: the folder of run ${claim.runId} could not be removed: ${left}`);
     await this.port.finishPhase(claim.runId, claim.phase, result);
     runLogMayHaveGrown(claim.runId);
   }
@@ -313,24 +319,24 @@ export class Executor {
       const out: Buffer[] = [];
       let size = 0;
       let tooLarge = false;
-      const child = spawn(this.options.terraformPath, args, {
+      const child = spawnInGroup(this.options.terraformPath, args, {
         cwd: workingDir(claim, dir),
         env: this.runEnv(claim, dir),
         stdio: ['ignore', 'pipe', 'ignore'],
       });
-      const limit = setTimeout(() => child.kill('SIGKILL'), this.options.timeLimitMs ?? 3_600_000);
-      child.stdout.on('data', (d: Buffer) => {
+      const limit = setTimeout(() => signalGroup(child, 'SIGKILL'), this.options.timeLimitMs ?? 3_600_000);
+      child.stdout!.on('data', (d: Buffer) => {
         size += d.length;
         if (size > max) {
           tooLarge = true;
-          child.kill('SIGKILL');
+          signalGroup(child, 'SIGKILL');
         } else out.push(d);
       });
       child.on('error', () => {
         clearTimeout(limit);
         resolve({ out: null, tooLarge, size });
       });
-      child.on('close', (code) => {
+      whenEnded(child, (code) => {
         clearTimeout(limit);
         resolve({ out: code === 0 && !tooLarge ? Buffer.concat(out) : null, tooLarge, size });
       });
@@ -435,6 +441,40 @@ export class Executor {
   }
 
   /**
+   * Unpacks the configuration archive into `work`, strictly (node-tar refuses entries, and links,
+   * that would land outside it), stopping as soon as it unpacks past its bounds; answers why it
+   * stopped (null: unpacked).
+   */
+  private async extractConfiguration(archive: Buffer, work: string): Promise<string | null> {
+    const max = this.options.maxConfiguration ?? {
+      bytes: MAX_CONFIGURATION_UNPACKED_BYTES,
+      entries: MAX_CONFIGURATION_ENTRIES,
+    };
+    const stop = new AbortController();
+    let bytes = 0;
+    let entries = 0;
+    let over: string | null = null;
+    const filter = (_path: string, entry: { size?: number }) => {
+      entries += 1;
+      bytes += entry.size ?? 0;
+      if (over === null && (bytes > max.bytes || entries > max.entries)) {
+        over =
+          entries > max.entries
+            ? `The configuration has more than ${max.entries} files and folders: berth unpacks no more`
+            : `The configuration unpacks to more than ${max.bytes} bytes: berth unpacks no more`;
+        stop.abort();
+      }
+      return over === null;
+    };
+    try {
+      await pipeline(Readable.from([archive]), extract({ cwd: work, strict: true, filter }), { signal: stop.signal });
+    } catch (err) {
+      if (over === null) throw err;
+    }
+    return over;
+  }
+
+  /**
    * Extracts the configuration, writes the override, the state and the run variables, runs init;
    * with `lockFile` (the saved plan's), init installs the provider versions it names.
    */
@@ -449,11 +489,16 @@ export class Executor {
     const work = join(dir, 'work');
     await mkdir(work);
     await mkdir(join(dir, 'home'));
+    let over: string | null;
     try {
-      await pipeline(Readable.from([archive]), extract({ cwd: work, strict: true }));
+      over = await this.extractConfiguration(archive, work);
     } catch (err) {
       log.write(`The configuration archive cannot be extracted: ${(err as Error).message}\n`);
       return { outcome: 'errored', errorMessage: 'the configuration archive cannot be extracted' };
+    }
+    if (over) {
+      log.write(`${over}\n`);
+      return { outcome: 'errored', errorMessage: over };
     }
     // What the uploading CLI had initialised locally (its backend, its workspace) is not ours.
     // The workspace's working directory: terraform runs in that folder of the configuration.
@@ -532,20 +577,10 @@ export class Executor {
 
   /** Additions, changes and destructions of the saved plan (`terraform show -json`). */
   private async planCounts(claim: ClaimedRun, dir: string): Promise<ResourceCounts | undefined> {
-    const out: Buffer[] = [];
-    const code = await new Promise<number | null>((resolve) => {
-      const child = spawn(this.options.terraformPath, ['show', '-json', '-no-color', PLAN_FILE], {
-        cwd: workingDir(claim, dir),
-        env: this.runEnv(claim, dir),
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
-      child.stdout.on('data', (d: Buffer) => out.push(d));
-      child.on('error', () => resolve(null));
-      child.on('close', resolve);
-    });
-    if (code !== 0) return undefined;
+    const { out } = await this.capture(claim, dir, ['show', '-json', '-no-color', PLAN_FILE], MAX_PLAN_JSON_BYTES);
+    if (!out) return undefined;
     try {
-      const plan = JSON.parse(Buffer.concat(out).toString()) as {
+      const plan = JSON.parse(out.toString()) as {
         resource_changes?: { change?: { actions?: string[] } }[];
       };
       const counts = { additions: 0, changes: 0, destructions: 0 };
@@ -567,20 +602,22 @@ export class Executor {
    */
   private terraform(claim: ClaimedRun, dir: string, args: string[], log: LogWriter, hold = false): Promise<Child> {
     return new Promise((resolve, reject) => {
-      const child = spawn(this.options.terraformPath, args, {
+      const child = spawnInGroup(this.options.terraformPath, args, {
         cwd: workingDir(claim, dir),
         env: this.runEnv(claim, dir),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       const result: Child = { code: null, timedOut: false, stopped: null };
       const take = (d: Buffer) => (hold ? log.hold(d) : log.write(d));
-      child.stdout.on('data', take);
-      child.stderr.on('data', take);
+      child.stdout!.on('data', take);
+      child.stderr!.on('data', take);
       let killTimer: NodeJS.Timeout | null = null;
+      // terraform is interrupted as Ctrl-C would (it stops its providers and commands itself), and
+      // killed with everything it started once the grace is over.
       const interrupt = () => {
         if (killTimer) return;
         child.kill('SIGINT');
-        killTimer = setTimeout(() => child.kill('SIGKILL'), this.options.graceMs ?? 10_000);
+        killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), this.options.graceMs ?? 10_000);
       };
       const limit = setTimeout(() => {
         result.timedOut = true;
@@ -592,7 +629,7 @@ export class Executor {
           (stop) => {
             if (!stop || result.stopped === 'force') return;
             result.stopped = stop;
-            if (stop === 'force') child.kill('SIGKILL');
+            if (stop === 'force') signalGroup(child, 'SIGKILL');
             else interrupt();
           },
           () => undefined,
@@ -603,7 +640,7 @@ export class Executor {
         clearInterval(watch);
         reject(err);
       });
-      child.on('close', (code) => {
+      whenEnded(child, (code) => {
         clearTimeout(limit);
         clearInterval(watch);
         if (killTimer) clearTimeout(killTimer);

@@ -1,3 +1,4 @@
+import { chmod, lstat, readdir, rm } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import type { ResourceCounts } from '../domain/runs/run-execution.js';
 import type { ClaimedRun } from './port.js';
@@ -56,4 +57,30 @@ export function countsInPlanOutput(text: string): ResourceCounts | null {
   const all = [...text.matchAll(/^Plan: (?:\d+ to import, )?(\d+) to add, (\d+) to change, (\d+) to destroy\b/gm)];
   const m = all.at(-1);
   return m ? { additions: Number(m[1]), changes: Number(m[2]), destructions: Number(m[3]) } : null;
+}
+
+/** Gives the owner back every folder under `dir` (a run may have taken its own rights away). */
+async function ownAgain(dir: string): Promise<void> {
+  await chmod(dir, 0o700).catch(() => undefined);
+  const entries = await readdir(dir, { withFileTypes: true }).catch(() => []);
+  for (const e of entries) if (e.isDirectory()) await ownAgain(join(dir, e.name));
+}
+
+/**
+ * Removes a run's folder (its variables, its CLI configuration with the run token). A run that took
+ * the rights of a folder of its own away is given them back first; what still cannot be removed is
+ * answered (the phase ends all the same), for the executor to say so.
+ */
+export async function removeRunFolder(dir: string): Promise<string | null> {
+  try {
+    await rm(dir, { recursive: true, force: true });
+    return null;
+  } catch {
+    // Folders only: symbolic links are not followed (lstat), so nothing outside the folder changes.
+    if ((await lstat(dir).catch(() => null))?.isDirectory()) await ownAgain(dir);
+    return rm(dir, { recursive: true, force: true }).then(
+      () => null,
+      (err: unknown) => (err as Error).message,
+    );
+  }
 }

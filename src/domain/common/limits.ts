@@ -120,3 +120,11 @@ export function requireLength(pointer: string, label: string, value: unknown, ma
   checkLength(problems, pointer, label, value, max);
   problems.throwIfAny();
 }
+
+/**
+ * What a configuration archive may unpack to in a run's folder (the archive itself is at most 64
+ * MiB, gzipped): 1 GiB and 100,000 files and folders. Past either, the extraction stops and the
+ * run ends errored, saying so: a small archive of zeros could otherwise fill the disk.
+ */
+export const MAX_CONFIGURATION_UNPACKED_BYTES = 1024 * 1024 * 1024;
+export const MAX_CONFIGURATION_ENTRIES = 100_000;
