@@ -4,8 +4,9 @@ export const CONCEALED = '(sensitive value)';
 /**
  * Replaces sensitive values in a stream of log chunks, also when a value arrives split across
  * chunks: a chunk's last bytes (fewer than the longest value) wait for the next chunk before they
- * are given out. Values are matched byte for byte as terraform prints them; each line of a
- * multi-line value is matched too (terraform prints such values one line at a time).
+ * are given out. Values are matched byte for byte as terraform prints them, and as it quotes them
+ * (escaped); each line of a multi-line value is matched too (terraform prints such values one
+ * line at a time).
  */
 export class LogScrubber {
   private readonly secrets: Buffer[];
@@ -17,6 +18,9 @@ export class LogScrubber {
     for (const v of values) {
       if (v === '') continue;
       all.add(v);
+      // As terraform quotes it in a plan or an error (a variable the configuration does not mark
+      // sensitive): `"` and `\` escaped, control characters as `\n`, `\t`, `\u…`.
+      all.add(JSON.stringify(v).slice(1, -1));
       if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n/)) if (line.trim().length >= 4) all.add(line.trim());
     }
     // Longest first: at one position the longest value wins.

@@ -39,6 +39,12 @@ describe('LogScrubber', () => {
     expect(through([pem], ['  line-two-secret\n'])).toBe(`  ${CONCEALED}\n`);
   });
 
+  it('replaces a value as terraform quotes it: quotes, backslashes and line breaks escaped', () => {
+    const value = 'pa"ss\\wo\nrd';
+    expect(through([value], ['  + input = "pa\\"ss\\\\wo\\nrd"\n'])).toBe(`  + input = "${CONCEALED}"\n`);
+    expect(through([value], [`raw ${value} end`])).toBe(`raw ${CONCEALED} end`);
+  });
+
   it('without values, passes chunks through at once; an empty value conceals nothing', () => {
     const s = new LogScrubber(['']);
     expect(s.active).toBe(false);
