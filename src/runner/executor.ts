@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
 import { Readable } from 'node:stream';
@@ -21,7 +21,15 @@ import { LogWriter } from './log-writer.js';
 import { fileInZip } from './plan-archive.js';
 import { signalGroup, spawnInGroup, whenEnded } from './process-group.js';
 import type { ClaimedRun, EffectiveVariables, PhaseResult, RunnerPort } from './port.js';
-import { cleanEnv, cliConfigText, countsInPlanOutput, removeRunFolder, workingDir } from './run-folder.js';
+import {
+  cleanEnv,
+  cliConfigText,
+  countsInPlanOutput,
+  newRunFolder,
+  removeRunFolder,
+  sweepRunFolders,
+  workingDir,
+} from './run-folder.js';
 import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
 
 /**
@@ -72,6 +80,8 @@ export interface ExecutorOptions {
   maxPlanJsonBytes?: number;
   /** What a configuration may unpack to (default MAX_CONFIGURATION_UNPACKED_BYTES and MAX_CONFIGURATION_ENTRIES). */
   maxConfiguration?: { bytes: number; entries: number };
+  /** Where the phases' folders are made (default the system's temporary folder). */
+  runFolderBase?: string;
 }
 
 /** The override file that keeps the run's state local: it replaces the `cloud` block or backend. */
@@ -115,6 +125,7 @@ export class Executor {
   private again = false;
   private unsubscribe: (() => void) | null = null;
   private readonly name: string;
+  private readonly folderBase: string;
   /** The variables of the runs executing here, read when each phase starts. */
   private readonly variables = new Map<string, EffectiveVariables>();
   /** The binary's version (`terraform version -json`), asked once. */
@@ -125,11 +136,18 @@ export class Executor {
     private readonly options: ExecutorOptions,
   ) {
     this.concurrency = options.concurrency ?? 2;
+    this.folderBase = options.runFolderBase ?? tmpdir();
     // Unique per process start: a restarted serve (even with the same pid) is another executor.
     this.name = options.name ?? `serve-${hostname()}-${process.pid}-${randomBytes(4).toString('hex')}`;
   }
 
   start(): void {
+    void sweepRunFolders(this.folderBase).then(
+      (n) => {
+        if (n > 0) this.options.log?.(`executor: removed ${n} run folder(s) left by a process that is gone`);
+      },
+      () => undefined,
+    );
     this.timer = setInterval(() => this.tick(), this.options.pollMs ?? 1000);
     this.timer.unref();
     const timeout = this.options.heartbeatTimeoutMs ?? 60_000;
@@ -224,7 +242,7 @@ export class Executor {
           log.write(`\n${MISSING_PLAN}\n`);
           result = { outcome: 'errored', errorMessage: MISSING_PLAN };
         } else {
-          dir = await mkdtemp(join(tmpdir(), 'berth-run-'));
+          dir = await newRunFolder(this.folderBase);
           await this.writeCliConfig(claim, dir);
           // The apply's init installs the providers the plan was made with: its lock file.
           result = await this.prepare(claim, dir, log, plan ? fileInZip(plan, LOCK_FILE) : null);

@@ -1,4 +1,4 @@
-import { chmod, lstat, readdir, rm } from 'node:fs/promises';
+import { chmod, lstat, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { join, normalize } from 'node:path';
 import type { ResourceCounts } from '../domain/runs/run-execution.js';
 import type { ClaimedRun } from './port.js';
@@ -83,4 +83,38 @@ export async function removeRunFolder(dir: string): Promise<string | null> {
       (err: unknown) => (err as Error).message,
     );
   }
+}
+
+/** Run folders are named for the process that made them: `berth-run-<pid>-<random>`. */
+const RUN_FOLDER = /^berth-run-(\d+)-/;
+
+/** A fresh folder for a phase, under `base`, named for this process. */
+export function newRunFolder(base: string): Promise<string> {
+  return mkdtemp(join(base, `berth-run-${process.pid}-`));
+}
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    // EPERM: a process of another user has that pid; it is not ours to judge, so it counts as alive.
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
+/**
+ * Removes the run folders under `base` left by a process that is gone (a serve or an agent that
+ * crashed or was killed mid-phase): they hold the run's variables, sensitive ones included. The
+ * folders of live processes (another executor on this machine) are left alone. Answers how many
+ * it removed.
+ */
+export async function sweepRunFolders(base: string): Promise<number> {
+  let removed = 0;
+  for (const name of await readdir(base).catch(() => [] as string[])) {
+    const pid = RUN_FOLDER.exec(name)?.[1];
+    if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
+    if ((await removeRunFolder(join(base, name))) === null) removed += 1;
+  }
+  return removed;
 }

@@ -1,6 +1,17 @@
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { create } from 'tar';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/domain/common/clock.js';
@@ -142,5 +153,30 @@ describe('the executor keeps a run in its place', () => {
     writeFileSync(join(dir, 'outside.txt'), "not the run's");
     const run = await execute();
     expect(run).toEqual({ status: 'errored', error: 'the configuration archive cannot be extracted' });
+  });
+
+  it('on start, removes the run folders left by a process that is gone, and only those', async () => {
+    const base = join(dir, 'runs');
+    mkdirSync(base);
+    // A process that has ended: its pid names the folders it left.
+    const gone = spawnSync('true').pid;
+    const left = join(base, `berth-run-${gone}-abc123`);
+    mkdirSync(join(left, 'work'), { recursive: true });
+    writeFileSync(join(left, 'work', 'zz_berth_run.auto.tfvars'), 'password = "hunter2"\n');
+    // Those of live processes (another executor on this machine, and this one) stay.
+    const live = [join(base, `berth-run-${process.ppid}-def456`), join(base, `berth-run-${process.pid}-ghi789`)];
+    for (const d of live) mkdirSync(d);
+    const other = join(base, 'not-a-run-folder');
+    mkdirSync(other);
+    await upload((src) => {
+      writeFileSync(join(src, 'main.tf'), '');
+      return ['main.tf'];
+    });
+    const run = await execute({ runFolderBase: base });
+    expect(run.status).toBe('planned_and_finished');
+    await expect.poll(() => existsSync(left), WAIT).toBe(false);
+    for (const d of [...live, other]) expect(existsSync(d)).toBe(true);
+    // The run's own folder (named for this process) was removed when its phase ended.
+    expect(readdirSync(base).sort()).toEqual([...live.map((d) => basename(d)), 'not-a-run-folder'].sort());
   });
 });
