@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 
 /**
  * A text field's value that follows `outside` (the URL: back and forward) and reports what the
@@ -12,9 +12,12 @@ export function useDebouncedField(outside: string, onSettled: (value: string) =>
   // What was typed and not settled yet: read by `flush`, which may run before the render that
   // typing asked for (Enter pressed at once after the text), so never from `value` of a render.
   const typed = useRef<string | null>(null);
-  useEffect(() => {
+  // The URL changed (back, forward, a link, or this field's own last settlement arriving): show it,
+  // unless the user has typed since, which settles in its turn and is never thrown away. A layout
+  // effect, run as the change renders: a plain effect runs later, after text typed in between.
+  useLayoutEffect(() => {
+    if (typed.current !== null) return;
     window.clearTimeout(timer.current);
-    typed.current = null;
     setValue(outside);
   }, [outside]);
   useEffect(() => () => window.clearTimeout(timer.current), []);

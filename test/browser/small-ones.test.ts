@@ -78,6 +78,29 @@ describe('console small ones', () => {
       .toBe('no member of acme is named nobody-here');
   });
 
+  it('text typed while the previous filter is still being applied is kept and settles in its turn', async () => {
+    await page.goto(`${s.url}/#/orgs/acme/audit`);
+    await expect.poll(() => page.getByTestId('audit-row').count(), { timeout: 10_000 }).toBeGreaterThan(5);
+    // In one task: settle "alice" with Enter (the URL changes; the page renders it later), then
+    // type "nobody-here". The rendering of "alice" must not throw away what was typed after it
+    // (CI once typed between that rendering and its effect: the text and its debounce were lost).
+    await page.getByTestId('audit-actor').evaluate((el) => {
+      const input = el as unknown as { value: string; dispatchEvent(e: unknown): boolean };
+      const Keyboard = (globalThis as unknown as { KeyboardEvent: new (type: string, init: object) => unknown })
+        .KeyboardEvent;
+      input.value = 'alice';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      input.dispatchEvent(new Keyboard('keydown', { key: 'Enter', bubbles: true }));
+      input.value = 'nobody-here';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await expect.poll(() => page.url(), { timeout: 5_000 }).toContain('actor=nobody-here');
+    await expect
+      .poll(() => page.getByTestId('error-message').textContent())
+      .toBe('no member of acme is named nobody-here');
+    expect(await page.getByTestId('audit-actor').inputValue()).toBe('nobody-here');
+  });
+
   it('the workspace list names the lock holder next to the lock age', async () => {
     await page.goto(`${s.url}/#/orgs/acme/workspaces?search=prod`);
     await expect.poll(async () => (await rowNames(page)).sort(), { timeout: 10_000 }).toEqual(['app-prod', 'db-prod']);
