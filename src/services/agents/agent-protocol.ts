@@ -156,7 +156,15 @@ export async function pingAgent(
   const agent = await callingAgent(db, cred, agentId);
   const at = now.toISOString();
   await writeTransaction(db, async (tx) => {
-    await tx.updateTable('agents').set({ status, last_ping_at: at }).where('id', '=', agent.id).execute();
+    // Only while it is still alive: the sweep may have found it gone (and ended its runs), or a
+    // manager deleted it, since it was read; a late ping must not bring it back.
+    const pinged = await tx
+      .updateTable('agents')
+      .set({ status, last_ping_at: at })
+      .where('id', '=', agent.id)
+      .where('status', 'in', LIVE_STATUSES)
+      .executeTakeFirst();
+    if (Number(pinged.numUpdatedRows) === 0) await callingAgent(tx, cred, agentId);
     if (status === 'exited') await recordAgentEvent(tx, 'agent.exit', agent, cred, at, requestId);
     if (status === 'exited' || (runs && runs.length === 0)) return;
     // The runs it says it executes (all it claimed, when it does not say) are alive.
