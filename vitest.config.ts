@@ -6,7 +6,9 @@ export default defineConfig({
     // PostgreSQL only: run by scripts/test-postgres.mjs with vitest.postgres.config.ts; the
     // browser tests by scripts/test-browser.mjs with vitest.browser.config.ts.
     exclude: ['test/postgres/**', 'test/browser/**', '**/node_modules/**'],
-    testTimeout: 30_000,
+    // The last resort only: tests wait for events within bounds of their own, and many start node
+    // or terraform processes, slow to start on a loaded machine (CI has two shared cores).
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Every memoized query is checked against its usual build (store/memo-query.ts), in the

@@ -14,7 +14,7 @@ export default defineConfig({
       'test/reliability/create-race.test.ts',
       'test/reliability/concurrent-writes.test.ts',
     ],
-    testTimeout: 60_000,
+    testTimeout: 90_000,
     hookTimeout: 60_000,
     pool: 'forks',
     // Every memoized query is checked against its usual build (store/memo-query.ts), in the

@@ -158,6 +158,9 @@ describe('SIGKILL during bulk CLI jobs', () => {
     return { killed };
   };
 
+  /** Whether a round's kill came while its job was under way (some workspaces changed, not all). */
+  const midJob = (r: { killed: boolean; changed: number }) => r.killed && r.changed > 0 && r.changed < N;
+
   /** How many `app-*` workspaces are locked now (polled while a job runs: one cheap query). */
   const locked = () =>
     (
@@ -201,7 +204,7 @@ describe('SIGKILL during bulk CLI jobs', () => {
     expect(records.map((r) => r.workspace_id).sort()).toEqual(changed.map((n) => after.get(n)!.id).sort());
 
     // A restart prints no token (the database has one): the first start's goes on working.
-    if (victim === 'serve') serve = { ...(await startServe(tmp.db)), token: serve!.token };
+    if (victim === 'serve' && killed) serve = { ...(await startServe(tmp.db)), token: serve!.token };
     const rerun = await runCli([...args, ...where(remote)]);
     // Those the killed run locked are reported as already held by the caller (a success that
     // changes nothing); every other one is locked now.
@@ -249,20 +252,19 @@ describe('SIGKILL during bulk CLI jobs', () => {
 
   it('workspace lock and unlock --all-matching, killed mid-job in local mode: each workspace whole, the trail agrees, a rerun completes', async () => {
     const rounds: { killed: boolean; changed: number }[] = [];
-    for (let r = 0; r < 2; r++) {
+    // Every round's outcome is checked whole; a kill polled late (a loaded machine) may come after
+    // the job's end, so rounds go on until three kills came while a job was under way.
+    for (let r = 0; r < 4 && rounds.filter(midJob).length < 3; r++) {
       rounds.push(await lockRound(`freeze-${r}`, false));
       rounds.push(await unlockRound(false));
     }
-    // The kills came while the jobs were under way, not before or after.
-    // The kills came while the jobs were under way (on a slow machine one may come after the end).
-    expect(
-      rounds.filter((r) => r.killed && r.changed > 0 && r.changed < N).length,
-      JSON.stringify(rounds),
-    ).toBeGreaterThanOrEqual(3);
-  }, 120_000);
+    expect(rounds.filter(midJob).length, JSON.stringify(rounds)).toBeGreaterThanOrEqual(3);
+  }, 240_000);
 
   it('workspace tags add --all-matching, killed mid-job: each workspace has both tags or neither, the trail agrees, a rerun completes', async () => {
-    for (let r = 0; r < 2; r++) {
+    const rounds: { killed: boolean; changed: number }[] = [];
+    // As above: rounds go on (at most four) until two kills came while the job was under way.
+    for (let r = 0; r < 4 && rounds.filter(midJob).length < 2; r++) {
       const tags = [`frozen-${r}`, `hold-${r}`];
       const seq = lastSeq();
       const count = reader.prepare(
@@ -272,13 +274,11 @@ describe('SIGKILL during bulk CLI jobs', () => {
       const killAt = 1 + Math.floor(next() * N * 0.8);
       const args = ['workspace', 'tags', 'add', '--all-matching', '--wildcard', 'app-*', ...tags, '--yes', '--json'];
       const { killed } = await killDuring([...args, ...where(false)], () => tagged() >= killAt);
-      expect(killed).toBe(true);
       expectSound();
       const after = tagsOf();
       const ids = workspaces();
       const changed = names.filter((n) => (after.get(n) ?? []).some((t) => tags.includes(t)));
-      expect(changed.length).toBeGreaterThan(0);
-      expect(changed.length).toBeLessThan(N);
+      rounds.push({ killed, changed: changed.length });
       for (const name of changed)
         expect(
           after.get(name)!.filter((t) => tags.includes(t)),
@@ -297,7 +297,8 @@ describe('SIGKILL during bulk CLI jobs', () => {
           name,
         ).toEqual(tags);
     }
-  }, 120_000);
+    expect(rounds.filter(midJob).length, JSON.stringify(rounds)).toBeGreaterThanOrEqual(2);
+  }, 240_000);
 
   it('project move-workspaces --all-matching (one request), killed at moments spread over its run: all moved or none, one record or none, a rerun completes', async () => {
     // How long a whole run takes, to spread the kills over it.
@@ -357,12 +358,18 @@ describe('SIGKILL during bulk CLI jobs', () => {
   it('against serve: the CLI killed mid-job, then serve killed mid-job; after a restart a rerun completes', async () => {
     serve = await startServe(tmp.db);
     expect(serve.token).not.toBeNull();
-    const cliKilled = await lockRound('serve-cli', true, 'cli');
-    expect(cliKilled.killed).toBe(true);
-    await unlockRound(true);
-    const serveKilled = await lockRound('serve-down', true, 'serve');
-    expect(serveKilled.killed).toBe(true);
-    expect(serveKilled.changed).toBeGreaterThan(0);
-    expect(serveKilled.changed).toBeLessThan(N);
-  }, 120_000);
+    // Each victim's rounds go on (at most three) until one kill came while the job was under way.
+    const cliRounds: { killed: boolean; changed: number }[] = [];
+    for (let r = 0; r < 3 && !cliRounds.some(midJob); r++) {
+      cliRounds.push(await lockRound(`serve-cli-${r}`, true, 'cli'));
+      await unlockRound(true);
+    }
+    expect(cliRounds.some(midJob), JSON.stringify(cliRounds)).toBe(true);
+    const serveRounds: { killed: boolean; changed: number }[] = [];
+    for (let r = 0; r < 3 && !serveRounds.some(midJob); r++) {
+      if (r > 0) await unlockRound(true);
+      serveRounds.push(await lockRound(`serve-down-${r}`, true, 'serve'));
+    }
+    expect(serveRounds.some(midJob), JSON.stringify(serveRounds)).toBe(true);
+  }, 240_000);
 });

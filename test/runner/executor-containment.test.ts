@@ -66,7 +66,10 @@ describe('the executor keeps a run in its place', () => {
     await executor?.stop();
     executor = null;
     try {
-      process.kill(Number(readFileSync(pidFile(), 'utf8')), 'SIGKILL');
+      // The left-behind `sleep`, if the test failed before it was killed; never a process that
+      // reused its pid since (another test's serve or terraform).
+      const pid = Number(readFileSync(pidFile(), 'utf8'));
+      if (readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('sleep')) process.kill(pid, 'SIGKILL');
     } catch {
       // None left (or none started).
     }

@@ -17,7 +17,7 @@ async function serveOnce(
   let stderr = '';
   child.stderr.on('data', (d) => (stderr += d.toString()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${stderr}`)), 15_000);
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${stderr}`)), 30_000);
     const check = () => {
       const m = /berth listening on (\S+)/.exec(stderr);
       if (m) {

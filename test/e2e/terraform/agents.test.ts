@@ -141,7 +141,7 @@ resource "terraform_data" "marker" {
 `;
 
     beforeAll(async () => {
-      server = await startServe(tmp.db, ['--execute-runs', '--agent-timeout', '8']);
+      server = await startServe(tmp.db, ['--execute-runs', '--agent-timeout', '20']);
       orgCli = remoteCli(() => server, 'agents-org');
       expect((await orgCli.remote('org', 'create', 'agents-org', '--email', 'ops@agents.test')).code).toBe(0);
       const pool = await orgCli.json('agent-pool', 'create', 'builders');

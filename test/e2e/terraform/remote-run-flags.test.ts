@@ -224,7 +224,7 @@ describeTerraform(
       const { berth, dir } = await initialized(org, { 'main.tf': twoResources(org) });
       expect((await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance')).code).toBe(0);
 
-      const timedOut = await tf().run(dir, ['apply', '-auto-approve', '-lock-timeout=2s', ...AUTO]);
+      const timedOut = await tf().run(dir, ['apply', '-auto-approve', '-lock-timeout=5s', ...AUTO]);
       // The CLI interrupts itself and cancels the run, then exits 0 (its own behaviour, HCP alike).
       expect(timedOut.output).toContain('Waiting for the plan to start...');
       expect(timedOut.output).toContain('Lock timeout exceeded, sending interrupt to cancel the remote operation.');
