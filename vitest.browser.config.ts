@@ -10,6 +10,9 @@ export default defineConfig({
     include: ['test/browser/**/*.test.ts'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
+    // A poll waits for a round trip to serve and a render beside chromium on a loaded machine: 10 s
+    // by default rather than vitest's 1 s (a poll that succeeds returns at once all the same).
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     fileParallelism: false,
     env: { BERTH_CHECK_MEMO_QUERIES: '1' },

@@ -90,7 +90,8 @@ describe('console: agents and where runs executed', () => {
     chmodSync(join(bin, 'terraform'), 0o755);
     [browser, server] = await Promise.all([
       launchBrowser(),
-      startServe(tmp.db, ['--execute-runs'], { PATH: `${bin}:${process.env.PATH}` }),
+      // The fake agents ping only when a test says so: no sweep may find them gone meanwhile.
+      startServe(tmp.db, ['--execute-runs', '--agent-timeout', '600'], { PATH: `${bin}:${process.env.PATH}` }),
     ]);
     url = server.url.replace(/\/$/, '');
     await admin('POST', '/organizations', resource('organizations', { name: 'acme', email: 'a@a.test' }));

@@ -24,9 +24,12 @@ describe('console workspaces and locks', () => {
     expect
       .poll(async () => (ordered ? rowNames(page) : (await rowNames(page)).sort()), { timeout: 10_000 })
       .toEqual(expected);
+  /** Opens a workspace's page and waits for its document (the name alone comes from the route). */
   const workspacePage = async (name: string) => {
     await page.goto(`${s.url}/#/orgs/acme/workspaces/${name}`);
     await expect.poll(() => page.getByTestId('workspace-name').textContent()).toBe(name);
+    await page.getByTestId('workspace-id').waitFor();
+    await page.getByTestId('lock-state').waitFor();
   };
 
   beforeAll(async () => {
@@ -73,20 +76,13 @@ describe('console workspaces and locks', () => {
 
   it('locks and unlocks from the workspace page, and the CLI agrees', async () => {
     await workspacePage('app-prod');
-    const reason = page.getByTestId('lock-reason');
-    const typed =
-      (await reason.count()) > 0 &&
-      (await reason.first().evaluate((el) => {
-        const e = el as unknown as { tagName: string; disabled?: boolean };
-        return (e.tagName === 'INPUT' || e.tagName === 'TEXTAREA') && !e.disabled;
-      }));
-    if (typed) await reason.first().fill('from the console');
+    await page.getByTestId('lock-reason').fill('from the console');
     await page.getByTestId('lock-button').click();
     await page.getByTestId('unlock-button').waitFor();
     await expect.poll(() => page.getByTestId('lock-holder').textContent()).toContain('alice');
     const locked = await show('app-prod');
     expect(locked.locked).toBe(true);
-    if (typed) expect(locked['locked-reason']).toBe('from the console');
+    expect(locked['locked-reason']).toBe('from the console');
 
     await page.getByTestId('unlock-button').click();
     await page.getByTestId('lock-button').waitFor();
@@ -149,8 +145,14 @@ describe('console workspaces and locks', () => {
       .poll(async () => (await rowNames(ritaPage)).sort(), { timeout: 10_000 })
       .toEqual(['app-prod', 'db-prod']);
     for (const name of ['app-prod', 'db-prod']) {
+      // On a locked workspace, who is asking decides whether the holder's Unlock is offered: wait
+      // for that answer, and for the lock card, before counting the buttons.
+      const whoAmI =
+        name === 'db-prod' ? ritaPage.waitForResponse((r) => r.url().endsWith('/api/v2/account/details')) : null;
       await ritaPage.goto(`${s.url}/#/orgs/acme/workspaces/${name}`);
       await expect.poll(() => ritaPage.getByTestId('workspace-name').textContent()).toBe(name);
+      await ritaPage.getByTestId('lock-state').waitFor();
+      if (whoAmI) await (await whoAmI).finished();
       for (const id of ['lock-button', 'unlock-button', 'force-unlock-button'])
         expect(await ritaPage.getByTestId(id).count(), `${name} ${id}`).toBe(0);
     }

@@ -98,6 +98,8 @@ describe('console XSS', () => {
     await expect.poll(() => page.getByTestId('workspace-name').textContent()).toBe('web');
     await expect.poll(bodyText).toContain(DESCRIPTION);
     await expect.poll(bodyText).toContain(REASON);
+    // The SSH key's card reads the key after the workspace: wait for its hostile name too.
+    await expect.poll(bodyText).toContain(SSH_KEY);
     await expectInert('workspace page');
   });
 
