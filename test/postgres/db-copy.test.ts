@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import { EXIT } from '../../src/cli/common/exit-codes.js';
+import { copyDatabase } from '../../src/store/copy.js';
 import { openStore } from '../../src/store/open.js';
 import { runCli } from '../helpers/cli.js';
 import { freshPostgresSchema } from '../helpers/store.js';
@@ -102,5 +103,22 @@ describe('berth db copy: SQLite to PostgreSQL and back', () => {
     const again = await runCli(['db', 'copy', '--db', sqliteFile, '--to', schema.url]);
     expect(again.code).toBe(EXIT.conflict);
     expect(again.stderr).toMatch(/not empty/);
+  });
+
+  it("reads PostgreSQL in batches of each table's key: read two rows at a time, the copy is the same", async () => {
+    const pg = await openStore(schema.url);
+    const batched = await openStore(join(dir, 'batched.db'));
+    const whole = await openStore(join(dir, 'whole.db'));
+    try {
+      const result = await copyDatabase(pg, batched, undefined, 2);
+      await copyDatabase(pg, whole);
+      expect(result.tables.find((t) => t.name === 'workspaces')!.rows).toBeGreaterThan(2);
+      const tables = result.tables.map((t) => t.name);
+      expect(await dump(batched.db, tables)).toEqual(await dump(whole.db, tables));
+    } finally {
+      await pg.close();
+      await batched.close();
+      await whole.close();
+    }
   });
 });
