@@ -1,4 +1,4 @@
-import { type KyselyPlugin, type RootOperationNode, SelectQueryNode, TableNode, sql } from 'kysely';
+import { type KyselyPlugin, SelectQueryNode, TableNode, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../src/api/app.js';
 import { localAdminActor } from '../../src/services/identity/admin-user.js';
@@ -11,17 +11,15 @@ function readCounter(): { plugin: KyselyPlugin; reads: Map<string, number> } {
   const reads = new Map<string, number>();
   const plugin: KyselyPlugin = {
     transformQuery({ node }) {
-      if (SelectQueryNode.is(node as RootOperationNode))
-        for (const from of (node as SelectQueryNode).from?.froms ?? [])
+      if (SelectQueryNode.is(node))
+        for (const from of node.from?.froms ?? [])
           if (TableNode.is(from)) {
             const name = from.table.identifier.name;
             reads.set(name, (reads.get(name) ?? 0) + 1);
           }
       return node;
     },
-    async transformResult({ result }) {
-      return result;
-    },
+    transformResult: ({ result }) => Promise.resolve(result),
   };
   return { plugin, reads };
 }
