@@ -20,4 +20,14 @@ describe('tfvars of workspace variables', () => {
       ]),
     ).toBe('name = "web \\"1\\""\ntags = { env = "prod" }\n');
   });
+
+  it('leaves out keys no configuration can declare (HCP takes any key), which no assignment could name', () => {
+    expect(
+      tfvarsFile([
+        { key: '3f1e8c2a-1b2c-4d5e', value: 'x', hcl: false, sensitive: false },
+        { key: 'a = 1\nb', value: 'x', hcl: false, sensitive: false },
+        { key: 'region', value: 'eu', hcl: false, sensitive: false },
+      ]),
+    ).toBe('region = "eu"\n');
+  });
 });

@@ -1,4 +1,5 @@
 import { Problems } from '../common/errors.js';
+import { isPlainText, NOT_TEXT } from '../common/limits.js';
 
 /**
  * Workspace variables (HCP Terraform's `vars`): their shape, the rules of their attributes, and
@@ -14,10 +15,15 @@ export const VARIABLE_DESCRIPTION_MAX = 512;
 /** 256 kilobytes of UTF-8. */
 export const VARIABLE_VALUE_MAX_BYTES = 256 * 1024;
 
-/** A Terraform variable's name: an HCL identifier (letters, digits, `_`, `-`; not starting with a digit or `-`). */
-const TERRAFORM_KEY = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/** An environment variable's name, as shells take it. */
-const ENV_KEY = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A name a configuration can declare: an HCL identifier (letters, digits, `_`, `-`; not starting
+ * with a digit or `-`). HCP takes any key (go-tfe's own tests use UUIDs); a run is given only the
+ * Terraform variables whose key is one (no configuration can declare another).
+ */
+const TERRAFORM_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+export const isTerraformIdentifier = (key: string): boolean => TERRAFORM_IDENTIFIER.test(key);
+/** Characters no key holds: line breaks and tabs (and the controls `isPlainText` refuses). */
+const KEY_BREAKS = /[\t\n\r]/;
 
 export interface Variable {
   id: string;
@@ -114,8 +120,8 @@ export function mergeVariable(input: VariableInput, current?: VariableFields): V
 }
 
 /**
- * The rules of a whole variable (after `mergeVariable`): the key's form for its category and its
- * length, the sizes of value and description, and that a sensitive variable stays sensitive
+ * The rules of a whole variable (after `mergeVariable`): a key of plain text (any other form, as
+ * HCP takes it; an environment key without "=") and its length, the sizes of value and description, and that a sensitive variable stays sensitive
  * (HCP: a sensitive variable is write-only; to make it readable, delete it and create it again).
  * Never puts the value itself in a message.
  */
@@ -124,22 +130,20 @@ export function checkVariable(next: VariableFields, current?: VariableFields): v
   if (next.key === '') problems.add(at('key'), 'key must not be empty');
   else if (next.key.length > VARIABLE_KEY_MAX)
     problems.add(at('key'), `key must be at most ${VARIABLE_KEY_MAX} characters`);
-  else if (next.category === 'terraform' && !TERRAFORM_KEY.test(next.key))
-    problems.add(
-      at('key'),
-      'a Terraform variable key may contain only letters, digits, "_" and "-", and must start with a letter or "_"',
-    );
-  else if (next.category === 'env' && !ENV_KEY.test(next.key))
-    problems.add(
-      at('key'),
-      'an environment variable key may contain only letters, digits and "_", and must not start with a digit',
-    );
+  else if (!isPlainText(next.key) || KEY_BREAKS.test(next.key))
+    problems.add(at('key'), 'key must not contain control characters, tabs, line breaks or unpaired surrogates');
+  else if (next.category === 'env' && next.key.includes('='))
+    problems.add(at('key'), 'an environment variable key must not contain "="');
   if (Buffer.byteLength(next.value, 'utf8') > VARIABLE_VALUE_MAX_BYTES)
     problems.add(at('value'), `value must be at most ${VARIABLE_VALUE_MAX_BYTES / 1024} KiB`);
-  else if (next.category === 'env' && next.value.includes('\0'))
-    problems.add(at('value'), 'the value of an environment variable must not contain a NUL character');
+  else if (next.value.includes('\0'))
+    problems.add(at('value'), 'the value of a variable must not contain a NUL character');
+  else if (/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/.test(next.value))
+    problems.add(at('value'), 'the value of a variable must not contain unpaired surrogates');
   if (next.description !== null && next.description.length > VARIABLE_DESCRIPTION_MAX)
     problems.add(at('description'), `description must be at most ${VARIABLE_DESCRIPTION_MAX} characters`);
+  else if (next.description !== null && !isPlainText(next.description))
+    problems.add(at('description'), `description ${NOT_TEXT}`);
   if (current?.sensitive && !next.sensitive)
     problems.add(
       at('sensitive'),
@@ -189,7 +193,14 @@ export function hclString(value: string): string {
   return `${out}"`;
 }
 
-/** A `.auto.tfvars` file assigning each variable: an HCL value as given, any other as a quoted string. */
+/**
+ * A `.auto.tfvars` file assigning each variable: an HCL value as given, any other as a quoted
+ * string. A key no configuration can declare (not an identifier: `isTerraformIdentifier`) is left
+ * out, as it could not be written as an assignment.
+ */
 export function tfvarsFile(variables: readonly RunTerraformVariable[]): string {
-  return variables.map((v) => `${v.key} = ${v.hcl ? v.value : hclString(v.value)}\n`).join('');
+  return variables
+    .filter((v) => isTerraformIdentifier(v.key))
+    .map((v) => `${v.key} = ${v.hcl ? v.value : hclString(v.value)}\n`)
+    .join('');
 }
