@@ -63,6 +63,7 @@ export async function runIncluded(
         edition: ctx.settings.edition,
         effectiveTagBindings: inc.effectiveTagBindings?.get(ws.id),
         outputs: inc.outputs.get(ws.id),
+        variableIds: inc.variableIds.get(ws.id),
       }),
     );
   }

@@ -146,6 +146,7 @@ function serializeOptions(ctx: ServiceContext, inc: WorkspaceIncludes, ws: Works
     edition: ctx.settings.edition,
     effectiveTagBindings: inc.effectiveTagBindings?.get(ws.id),
     outputs: inc.outputs.get(ws.id),
+    variableIds: inc.variableIds.get(ws.id),
   };
 }
 

@@ -35,6 +35,8 @@ export interface WorkspaceSerializeOptions {
   effectiveTagBindings?: EffectiveTagBinding[];
   /** With `include=outputs`: the current state's outputs whose linkage `outputs` carries. */
   outputs?: WorkspaceOutput[];
+  /** The ids of its variables, when the caller may read them (the `vars` relationship). */
+  variableIds?: string[];
 }
 
 /**
@@ -153,7 +155,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
         : { data: null },
     readme: { data: null },
     outputs: { data: (options.outputs ?? []).map((o) => ({ type: 'workspace-outputs', id: o.id })) },
-    vars: { data: [] },
+    vars: { data: (options.variableIds ?? []).map((id) => ({ type: 'vars', id })) },
     'remote-state-consumers': linkOnly(`${wsPath}/relationships/remote-state-consumers`),
     'tag-bindings': linkOnly(`${wsPath}/tag-bindings`),
     'effective-tag-bindings': effective,

@@ -30,6 +30,11 @@ export interface WorkspaceIncludes {
   effectiveTagBindings?: Map<string, EffectiveTagBinding[]>;
   /** Who holds the locks (`locked_by`). */
   lockHolders?: LockHolders;
+  /**
+   * The ids of each workspace's variables in creation order (the `vars` relationship, always
+   * loaded, as HCP always lists them), for the workspaces whose variables the caller may read.
+   */
+  variableIds: Map<string, string[]>;
 }
 
 export async function loadWorkspaceIncludes(
@@ -37,8 +42,25 @@ export async function loadWorkspaceIncludes(
   workspaces: Workspace[],
   include: Set<string>,
 ): Promise<WorkspaceIncludes> {
-  const out: WorkspaceIncludes = { organizations: [], projects: [], runs: [], stateVersions: [], outputs: new Map() };
+  const out: WorkspaceIncludes = {
+    organizations: [],
+    projects: [],
+    runs: [],
+    stateVersions: [],
+    outputs: new Map(),
+    variableIds: new Map(),
+  };
   if (workspaces.length === 0) return out;
+  const withVariables = workspaces.filter((w) => w.permissions.canReadVariable).map((w) => w.id);
+  if (withVariables.length > 0) {
+    const rows = await ctx.db
+      .selectFrom('workspace_variables')
+      .select(['id', 'workspace_id'])
+      .where('workspace_id', 'in', withVariables)
+      .orderBy('seq')
+      .execute();
+    for (const r of rows) out.variableIds.set(r.workspace_id, [...(out.variableIds.get(r.workspace_id) ?? []), r.id]);
+  }
   if (include.has('organization')) {
     for (const name of new Set(workspaces.map((w) => w.organizationName)))
       out.organizations.push(await getOrganization(ctx, name));

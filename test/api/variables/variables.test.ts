@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { effectiveVariables } from '../../../src/services/variables/effective.js';
 import { copyDatabase } from '../../../src/store/copy.js';
 import { openStore } from '../../../src/store/open.js';
-import { accessFixture, type AccessFixture } from '../../helpers/access.js';
+import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '../../helpers/access.js';
 import { TestApi } from '../../helpers/api.js';
 
 /**
@@ -170,22 +170,30 @@ describe('workspace variables', () => {
       expect(malformed.status).toBe(400);
     });
 
-    it('Terraform keys: letters, digits, "_" and "-", not starting with a digit or "-"', async () => {
-      for (const key of ['my_var', 'my-var', '_x', 'X1']) {
+    it('keys: any plain text, as HCP takes them (go-tfe uses UUIDs); no controls, tabs or line breaks', async () => {
+      for (const key of ['my_var', 'my-var', '_x', 'X1', '3f1e8c2a-1b2c-4d5e-8f90-123456789abc', 'a.b', 'ä']) {
         const v = await create({ key, category: 'terraform' });
+        expect(v.attributes.key).toBe(key);
         expect((await api.delete(`${vars()}/${v.id}`, t())).status).toBe(204);
       }
-      for (const key of ['1abc', '-a', 'a.b', 'a b', 'ä', ''])
+      for (const key of ['', 'a\nb', 'a\tb', 'a\u0000b', 'a\ud800'])
         await refused({ key, category: 'terraform' }, '/data/attributes/key');
     });
 
-    it('environment keys: shell names (letters, digits, "_", not starting with a digit)', async () => {
-      for (const key of ['AWS_REGION', '_X', 'tf_log']) {
+    it('environment keys: any plain text without "="; no value holds NUL or an unpaired surrogate', async () => {
+      for (const key of ['AWS_REGION', '_X', 'tf_log', 'my-var', '1X']) {
         const v = await create({ key, category: 'env' });
         expect((await api.delete(`${vars()}/${v.id}`, t())).status).toBe(204);
       }
-      for (const key of ['my-var', '1X', 'A.B', 'A=B']) await refused({ key, category: 'env' }, '/data/attributes/key');
+      await refused({ key: 'A=B', category: 'env' }, '/data/attributes/key', /must not contain/);
       await refused({ key: 'NUL', category: 'env', value: 'a\u0000b' }, '/data/attributes/value', /NUL/);
+      await refused({ key: 'nul', category: 'terraform', value: 'a\u0000b' }, '/data/attributes/value', /NUL/);
+      await refused({ key: 'half', category: 'terraform', value: 'x\ud800' }, '/data/attributes/value', /surrogate/);
+      await refused(
+        { key: 'd', category: 'terraform', description: 'd\u0000' },
+        '/data/attributes/description',
+        /control characters/,
+      );
     });
 
     it('limits: key 128 characters, description 512, value 256 KiB', async () => {
@@ -226,7 +234,7 @@ describe('workspace variables', () => {
     });
 
     it('an update is checked whole: a key that the new category does not allow is refused, nothing changes', async () => {
-      const v = await create({ key: 'my-var', category: 'terraform', value: 'x' });
+      const v = await create({ key: 'A=B', category: 'terraform', value: 'x' });
       const res = await api.patch(`${vars()}/${v.id}`, varBody({ category: 'env', value: 'changed' }), t());
       expect(res.status).toBe(422);
       const now = (await api.get(`${vars()}/${v.id}`, t())).body.data;
@@ -304,7 +312,7 @@ describe('workspace variables', () => {
       expect(r).toMatchObject({ target_type: 'vars', target_id: v.id, target_name: 'region', workspace_id: f.web });
     }
     // A refused request leaves no record.
-    await api.post(vars(), varBody({ key: '1bad', category: 'terraform' }), t());
+    await api.post(vars(), varBody({ key: 'bad\nkey', category: 'terraform' }), t());
     expect(
       await api.store.db.selectFrom('audit_events').select('seq').where('action', 'like', 'variable.%').execute(),
     ).toHaveLength(3);
@@ -334,6 +342,23 @@ describe('workspace variables', () => {
     } finally {
       await target.close();
     }
+  });
+
+  it("the workspace's vars relationship names its variables in creation order, to those who may read them", async () => {
+    const first = await create({ key: 'region', category: 'terraform' });
+    const second = await create({ key: 'TOKEN', category: 'env', sensitive: true, value: SECRET });
+    const expected = [first.id, second.id].map((id) => ({ type: 'vars', id }));
+    const ws = await api.get(`${P}/workspaces/${f.web}`, t());
+    expect(ws.body.data.relationships.vars.data).toEqual(expected);
+    const listed = await api.get(`${P}/organizations/acme/workspaces`, t());
+    expect(listed.body.data.find((w: any) => w.id === f.web).relationships.vars.data).toEqual(expected);
+    // A member who may read the workspace but not its variables sees none.
+    const blind = await teamMember(f, 'blind');
+    await grantWorkspace(f, blind.teamId, f.web, 'custom', { runs: 'read', variables: 'none' });
+    const seen = await api.get(`${P}/workspaces/${f.web}`, { token: blind.token });
+    expect(seen.status, seen.text).toBe(200);
+    expect(seen.body.data.attributes.permissions['can-read-variable']).toBe(false);
+    expect(seen.body.data.relationships.vars.data).toEqual([]);
   });
 
   it('the workspace tells whether the caller may read and update its variables', async () => {
