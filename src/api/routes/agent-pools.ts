@@ -6,8 +6,17 @@ import * as tokens from '../../services/organizations/oauth-tokens.js';
 import { readResource } from '../body.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { pageOf, queryParam } from '../query.js';
+import { includesOf, pageOf, queryParam, rejectUnknownFilters } from '../query.js';
 import { serializeAgentPool, serializeOAuthToken } from '../serializers/agent-pool.js';
+
+/**
+ * What go-tfe's AgentPoolListOptions sends: filter[allowed_workspaces][name] (applied) and
+ * filter[allowed_projects][name] (accepted, not applied: berth pools allow workspaces only). Any
+ * other `filter[...]`/`search[...]` is a 400 naming it.
+ */
+const AGENT_POOL_FILTERS = [/^filter\[allowed_workspaces\]\[name\]$/, /^filter\[allowed_projects\]\[name\]$/];
+/** go-tfe's AgentPoolIncludeOpt values: accepted, nothing is included; any other is a 400. */
+const AGENT_POOL_INCLUDES = ['workspaces', 'hyok_configurations'];
 
 /**
  * The minimal records the workspace rules refer to: agent pools (for `agent` execution) and
@@ -23,6 +32,8 @@ export function agentPoolRoutes(): Hono<AppEnv> {
     });
   });
   r.get('/organizations/:org/agent-pools', async (c) => {
+    rejectUnknownFilters(c, AGENT_POOL_FILTERS);
+    includesOf(c, AGENT_POOL_INCLUDES);
     const paged = await pools.listAgentPools(c.get('ctx'), c.req.param('org'), pageOf(c), {
       q: queryParam(c, 'q'),
       allowedWorkspaceName: queryParam(c, 'filter[allowed_workspaces][name]'),

@@ -8,7 +8,7 @@ import {
 import { listWorkspaceResources } from '../../services/workspaces/workspace-resources.js';
 import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { pageOf } from '../query.js';
+import { pageOf, rejectUnknownFilters } from '../query.js';
 import { serializeStateVersionOutput, serializeWorkspaceResource } from '../serializers/state-version.js';
 
 /** The page asked for, or null (everything) when neither page parameter is given. */
@@ -21,6 +21,17 @@ function pageIfAsked(c: Context<AppEnv>) {
 /** What a workspace's state holds: state version outputs, current outputs, and resources. */
 export function stateOutputRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
+  // go-tfe's list options for these lists send only page[...]: any filter[...] or search[...] is
+  // a 400 naming it, never an answer that ignored it.
+  for (const path of [
+    '/state-versions/:id/outputs',
+    '/workspaces/:id/current-state-version-outputs',
+    '/workspaces/:id/resources',
+  ])
+    r.get(path, async (c, next) => {
+      rejectUnknownFilters(c, []);
+      await next();
+    });
   r.get('/state-versions/:id/outputs', async (c) =>
     sendCollection(
       c,

@@ -12,7 +12,7 @@ import { requestBodyLimit } from '../body-limit.js';
 import { readStateBody } from '../state-body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
-import { includesOf, pageOf, queryParam } from '../query.js';
+import { includesOf, pageOf, queryParam, rejectUnknownFilters } from '../query.js';
 import { serializeStateVersion, serializeStateVersionOutput } from '../serializers/state-version.js';
 
 /** State files can be megabytes: their upload routes have their own, larger limit. */
@@ -52,6 +52,8 @@ function workspaceFilter(c: Context<AppEnv>) {
   return { organization, name };
 }
 
+const STATE_VERSION_LIST_FILTERS = [/^filter\[organization\]\[name\]$/, /^filter\[workspace\]\[name\]$/];
+
 const BACKING_DATA_ACTIONS: BackingDataAction[] = [
   'soft_delete_backing_data',
   'restore_backing_data',
@@ -69,10 +71,14 @@ export function stateVersionRoutes(): Hono<AppEnv> {
     return sendVersion(c, sv, 201, include);
   });
   r.get('/workspaces/:id/state-versions', async (c) => {
+    // The workspace is in the path: no filter is known here.
+    rejectUnknownFilters(c, []);
     const paged = await states.listStateVersions(c.get('ctx'), { id: c.req.param('id') }, pageOf(c));
     return sendCollection(c, paged, (sv) => serializeStateVersion(sv, origin(c)));
   });
   r.get('/state-versions', async (c) => {
+    // go-tfe's StateVersionListOptions sends these two (both required); any other is a 400.
+    rejectUnknownFilters(c, STATE_VERSION_LIST_FILTERS);
     const paged = await states.listStateVersions(c.get('ctx'), workspaceFilter(c), pageOf(c));
     return sendCollection(c, paged, (sv) => serializeStateVersion(sv, origin(c)));
   });

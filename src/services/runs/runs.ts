@@ -130,58 +130,75 @@ function runHolds(ws: WorkspaceRow, runId: string): boolean {
  * that lock: it neither takes nor releases it.
  */
 export async function transitionRun(ctx: ServiceContext, id: string, report: RunReport): Promise<Run> {
-  const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
-    const { row, ws, facts } = await readableRun(ctx, tx, id);
-    if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('change runs in this workspace');
-    // A run berth executes moves by its executor (run-execution.ts); a report would fake its progress.
-    if (row.configuration_version_id !== null)
-      throw conflict(`Run ${id} is executed by berth: its progress cannot be reported`);
-    const from = row.status as RunStatus;
-    const to = report.status;
-    // Confirming or applying needs permission to apply; the rest of a run's life, to plan.
-    if (APPLY_MOVES.includes(to) && !can(ctx.actor, 'workspace:apply-run', facts)) {
-      throw notAuthorized('apply runs in this workspace');
-    }
-    if (!canMove(from, to)) throw conflict(`Run ${id} cannot move from ${from} to ${to}`);
-    const at = report.at ?? ctx.clock.now().toISOString();
-    const changes: Updateable<RunsTable> = { status: to, updated_at: ctx.clock.now().toISOString() };
-    if (to === 'planning') changes.plan_started_at = at;
-    if (from === 'planning') changes.plan_finished_at = at;
-    if (to === 'applying') changes.apply_started_at = at;
-    if (from === 'applying') changes.apply_finished_at = at;
-    if (report.errorMessage !== undefined) changes.error_message = report.errorMessage;
-    if (report.policyCheckFailed !== undefined) changes.policy_check_failed = report.policyCheckFailed ? 1 : 0;
+  return transitionRunThrough(ctx, id, [report]);
+}
 
-    const locking = LOCKING_STATUSES.includes(to);
-    const heldByCaller = ws.locked === 1 && heldBy(ws, holderOf(ctx.actor));
-    if (locking && !runHolds(ws, id) && !heldByCaller) {
-      if (ws.locked === 1) {
-        throw conflict(lockedByOther({ kind: ws.locked_by_kind as LockHolder['kind'], id: ws.locked_by_id ?? '' }));
-      }
-      await tx
-        .updateTable('workspaces')
-        .set({
-          locked: 1,
-          locked_by_kind: 'runs',
-          locked_by_id: id,
-          locked_reason: `Locked by Run ${id}`,
-          locked_at: at,
-        })
-        .where('id', '=', ws.id)
-        .execute();
-    }
-    if ((FINAL_STATUSES.includes(to) || !locking) && runHolds(ws, id)) {
-      await promoteIntermediateState(tx, ws.id, false, undefined, ctx.clock.now().toISOString());
-      await tx
-        .updateTable('workspaces')
-        .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })
-        .where('id', '=', ws.id)
-        .execute();
-    }
-    await tx.updateTable('runs').set(changes).where('id', '=', id).execute();
-    if (ws.current_run_id === id)
-      await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
-    return { row: { ...row, ...changes }, facts };
+/**
+ * Makes several moves of one run (a report's phases, then its status) in one transaction: refused
+ * at any of them (a move the run cannot make, a permission, a lock held by someone else), none is
+ * made, so the run, its workspace's lock and the audit trail stay exactly as they were.
+ */
+export async function transitionRunThrough(ctx: ServiceContext, id: string, reports: RunReport[]): Promise<Run> {
+  const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
+    let last: { row: RunRow; facts: OrgFacts } | undefined;
+    for (const report of reports) last = await moveRun(ctx, tx, id, report);
+    if (!last) throw conflict(`Run ${id}: nothing to report`);
+    return last;
   });
   return toRun(ctx, row, facts);
+}
+
+/** One move of `transitionRunThrough`, inside its transaction (it sees the moves made before it). */
+async function moveRun(ctx: ServiceContext, tx: Tx, id: string, report: RunReport) {
+  const { row, ws, facts } = await readableRun(ctx, tx, id);
+  if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notAuthorized('change runs in this workspace');
+  // A run berth executes moves by its executor (run-execution.ts); a report would fake its progress.
+  if (row.configuration_version_id !== null)
+    throw conflict(`Run ${id} is executed by berth: its progress cannot be reported`);
+  const from = row.status as RunStatus;
+  const to = report.status;
+  // Confirming or applying needs permission to apply; the rest of a run's life, to plan.
+  if (APPLY_MOVES.includes(to) && !can(ctx.actor, 'workspace:apply-run', facts)) {
+    throw notAuthorized('apply runs in this workspace');
+  }
+  if (!canMove(from, to)) throw conflict(`Run ${id} cannot move from ${from} to ${to}`);
+  const at = report.at ?? ctx.clock.now().toISOString();
+  const changes: Updateable<RunsTable> = { status: to, updated_at: ctx.clock.now().toISOString() };
+  if (to === 'planning') changes.plan_started_at = at;
+  if (from === 'planning') changes.plan_finished_at = at;
+  if (to === 'applying') changes.apply_started_at = at;
+  if (from === 'applying') changes.apply_finished_at = at;
+  if (report.errorMessage !== undefined) changes.error_message = report.errorMessage;
+  if (report.policyCheckFailed !== undefined) changes.policy_check_failed = report.policyCheckFailed ? 1 : 0;
+
+  const locking = LOCKING_STATUSES.includes(to);
+  const heldByCaller = ws.locked === 1 && heldBy(ws, holderOf(ctx.actor));
+  if (locking && !runHolds(ws, id) && !heldByCaller) {
+    if (ws.locked === 1) {
+      throw conflict(lockedByOther({ kind: ws.locked_by_kind as LockHolder['kind'], id: ws.locked_by_id ?? '' }));
+    }
+    await tx
+      .updateTable('workspaces')
+      .set({
+        locked: 1,
+        locked_by_kind: 'runs',
+        locked_by_id: id,
+        locked_reason: `Locked by Run ${id}`,
+        locked_at: at,
+      })
+      .where('id', '=', ws.id)
+      .execute();
+  }
+  if ((FINAL_STATUSES.includes(to) || !locking) && runHolds(ws, id)) {
+    await promoteIntermediateState(tx, ws.id, false, undefined, ctx.clock.now().toISOString());
+    await tx
+      .updateTable('workspaces')
+      .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })
+      .where('id', '=', ws.id)
+      .execute();
+  }
+  await tx.updateTable('runs').set(changes).where('id', '=', id).execute();
+  if (ws.current_run_id === id)
+    await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
+  return { row: { ...row, ...changes }, facts };
 }
