@@ -635,17 +635,23 @@ export interface VarsetVariablesTable {
   category: string;
   hcl: Generated<number>;
   sensitive: Generated<number>;
+  /** Changes on every update (migration 040). */
+  version_id: string;
   created_at: string;
 }
 
 export interface VarsetWorkspacesTable {
   varset_id: string;
   workspace_id: string;
+  /** Position among the set's workspaces, in the order they were added (migration 040). */
+  seq: number;
 }
 
 export interface VarsetProjectsTable {
   varset_id: string;
   project_id: string;
+  /** Position among the set's projects, in the order they were added (migration 040). */
+  seq: number;
 }
 
 /** A run token (migration 030): the hash of the token a claimed phase of a run acts with. */

@@ -13,27 +13,34 @@ import { readJson, readResource } from '../body.js';
 import { sendCollection, sendList, sendResource, type ResourceObject } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, queryParam } from '../query.js';
+import { serializeProject } from '../serializers/project.js';
 import { serializeVarset, serializeVarsetVariable } from '../serializers/varset.js';
+import { serializeWorkspace } from '../serializers/workspace.js';
 
-const INCLUDES = ['vars', 'workspaces', 'projects'] as const;
+/** `stacks` (go-tfe's VariableSetStacks, which the provider asks for) is accepted and includes nothing: berth has no stacks. */
+const INCLUDES = ['vars', 'workspaces', 'projects', 'stacks'] as const;
 
-/** `include=vars` (the set's variables, sensitive values null), `workspaces`, `projects` (identifiers and links). */
+/**
+ * `include=vars` (the set's variables, sensitive values null), `workspaces`, `projects` (the
+ * whole resources, each once, those the caller may read), `stacks` (nothing).
+ */
 async function includedOf(c: Context<AppEnv>, sets: Varset[]): Promise<ResourceObject[]> {
   const include = includesOf(c, INCLUDES);
+  const ctx = c.get('ctx');
   const out: ResourceObject[] = [];
   if (include.has('vars')) {
     for (const s of sets) {
-      const vars = await varsetVariables.listVarsetVariables(c.get('ctx'), s.id);
+      const vars = await varsetVariables.listVarsetVariables(ctx, s.id);
       out.push(...vars.map(serializeVarsetVariable));
     }
   }
-  for (const s of sets) {
-    if (include.has('workspaces'))
-      out.push(
-        ...s.workspaceIds.map((id) => ({ id, type: 'workspaces', links: { self: `/api/v2/workspaces/${id}` } })),
-      );
-    if (include.has('projects'))
-      out.push(...s.projectIds.map((id) => ({ id, type: 'projects', links: { self: `/api/v2/projects/${id}` } })));
+  if (include.has('workspaces') || include.has('projects')) {
+    const inc = await varsets.varsetIncludes(ctx, sets, {
+      workspaces: include.has('workspaces'),
+      projects: include.has('projects'),
+    });
+    out.push(...inc.workspaces.map((ws) => serializeWorkspace(ws, { edition: ctx.settings.edition })));
+    out.push(...inc.projects.map((p) => serializeProject(p)));
   }
   return out;
 }

@@ -28,6 +28,8 @@ export function serializeVarset(s: Varset): ResourceObject {
       vars: { ...many('vars', s.variableIds), links: { related: `${self}/relationships/vars` } },
       workspaces: many('workspaces', s.workspaceIds),
       projects: many('projects', s.projectIds),
+      // berth has no stacks: a set applies to none.
+      stacks: { data: [] },
     },
     links: { self },
   };
@@ -45,6 +47,7 @@ export function serializeVarsetVariable(v: VarsetVariable): ResourceObject {
       category: v.category,
       hcl: v.hcl,
       sensitive: v.sensitive,
+      'version-id': v.versionId,
       'created-at': v.createdAt,
     },
     relationships: {

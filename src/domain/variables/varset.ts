@@ -37,6 +37,8 @@ export interface VarsetVariable {
   category: VariableCategory;
   hcl: boolean;
   sensitive: boolean;
+  /** Changes on every update, even one that changes nothing. */
+  versionId: string;
   createdAt: string;
 }
 

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { Selectable } from 'kysely';
 import { invalid, notFound } from '../../domain/common/errors.js';
 import { newId } from '../../domain/common/ids.js';
@@ -18,12 +19,16 @@ import { shownVariable, variableColumns } from './variable-columns.js';
 
 type Row = Selectable<VarsetVariablesTable>;
 
+/** A new `version_id`: every create and update of a variable gets one. */
+const newVersionId = () => randomBytes(18).toString('hex');
+
 /** A stored variable as the API may show it: a sensitive value never leaves. */
 export function toVariable(r: Row): VarsetVariable {
   return {
     id: r.id,
     varsetId: r.varset_id,
     ...shownVariable(r),
+    versionId: r.version_id,
     createdAt: r.created_at,
   };
 }
@@ -62,6 +67,7 @@ export async function insertVariables(tx: Tx, varsetId: string, vars: VariableIn
         category: v.category!,
         hcl: v.hcl ? 1 : 0,
         sensitive: v.sensitive ? 1 : 0,
+        version_id: newVersionId(),
         created_at: now,
       })
       .execute();
@@ -150,6 +156,7 @@ export async function updateVarsetVariable(
       .updateTable('varset_variables')
       .set({
         ...variableColumns(next),
+        version_id: newVersionId(),
       })
       .where('id', '=', id)
       .execute();

@@ -19,7 +19,7 @@ export function selectVarsets(db: Tx) {
     .select('organizations.name as organization_name');
 }
 
-/** The sets' variables, workspaces and projects, by set id (ids in insertion order). */
+/** The sets' variables, workspaces and projects, by set id (ids in the order they were added). */
 export async function toVarsets(db: Tx, rows: VarsetRow[]): Promise<Varset[]> {
   if (rows.length === 0) return [];
   const ids = rows.map((r) => r.id);
@@ -33,12 +33,14 @@ export async function toVarsets(db: Tx, rows: VarsetRow[]): Promise<Varset[]> {
     .selectFrom('varset_workspaces')
     .select(['varset_id', 'workspace_id'])
     .where('varset_id', 'in', ids)
+    .orderBy('seq')
     .orderBy('workspace_id')
     .execute();
   const prjs = await db
     .selectFrom('varset_projects')
     .select(['varset_id', 'project_id'])
     .where('varset_id', 'in', ids)
+    .orderBy('seq')
     .orderBy('project_id')
     .execute();
   const group = <T extends { varset_id: string }>(items: T[], pick: (t: T) => string) => {

@@ -1,7 +1,9 @@
 import { invalid, notAuthorized, notFound } from '../../domain/common/errors.js';
 import { newId } from '../../domain/common/ids.js';
 import type { PageRequest, Paged } from '../../domain/common/paging.js';
-import { can, scoped } from '../../domain/permissions/policy.js';
+import { can, readableProjectScope, scoped } from '../../domain/permissions/policy.js';
+import type { Project } from '../../domain/projects/project.js';
+import type { Workspace } from '../../domain/workspaces/workspace.js';
 import { canManageVarsets, variableReadScope } from '../../domain/variables/varset-policy.js';
 import { VARSET_NAME_TAKEN, type Varset, type VarsetInput } from '../../domain/variables/varset.js';
 import { containsInsensitive } from '../../store/like.js';
@@ -11,7 +13,13 @@ import { orgFacts } from '../access.js';
 import type { ServiceContext } from '../context.js';
 import { readableOrganization } from '../organizations/organizations.js';
 import { inOrganizationNamed, inOrganizationOf } from '../write-scope.js';
-import { readableWorkspace } from '../workspaces/workspaces-read.js';
+import { ORG_EXECUTION_COLUMNS, toProject } from '../projects/projects-read.js';
+import {
+  completeWorkspaces,
+  onlyReadable,
+  readableWorkspace,
+  selectWorkspaces,
+} from '../workspaces/workspaces-read.js';
 import { refuseGlobalKeyClash } from './varset-global-keys.js';
 import { insertVariables } from './varset-variables.js';
 import { manageableVarset, readableVarset, selectVarsets, toVarsets, visibleTo } from './varsets-read.js';
@@ -54,7 +62,7 @@ async function replaceLinks(tx: Tx, varsetId: string, input: VarsetInput): Promi
     if (input.workspaceIds.length > 0)
       await tx
         .insertInto('varset_workspaces')
-        .values(input.workspaceIds.map((workspace_id) => ({ varset_id: varsetId, workspace_id })))
+        .values(input.workspaceIds.map((workspace_id, i) => ({ varset_id: varsetId, workspace_id, seq: i + 1 })))
         .execute();
   }
   if (input.projectIds) {
@@ -62,7 +70,7 @@ async function replaceLinks(tx: Tx, varsetId: string, input: VarsetInput): Promi
     if (input.projectIds.length > 0)
       await tx
         .insertInto('varset_projects')
-        .values(input.projectIds.map((project_id) => ({ varset_id: varsetId, project_id })))
+        .values(input.projectIds.map((project_id, i) => ({ varset_id: varsetId, project_id, seq: i + 1 })))
         .execute();
   }
 }
@@ -179,6 +187,9 @@ export async function deleteVarset(ctx: ServiceContext, id: string): Promise<voi
 
 export type VarsetLink = 'workspaces' | 'projects';
 
+/** The highest position among a set's workspaces or projects (0 for none): those added go after it. */
+const lastSeq = (rows: { seq: number }[]) => rows.reduce((m, r) => Math.max(m, Number(r.seq)), 0);
+
 /** Applies the set to (or removes it from) workspaces or projects; ids must be of its organization. */
 export async function changeVarsetLinks(
   ctx: ServiceContext,
@@ -202,25 +213,31 @@ export async function changeVarsetLinks(
       } else {
         const have = await tx
           .selectFrom('varset_workspaces')
-          .select('workspace_id')
+          .select(['workspace_id', 'seq'])
           .where('varset_id', '=', id)
           .execute();
         const fresh = ids.filter((w) => !have.some((h) => h.workspace_id === w));
+        const last = lastSeq(have);
         if (fresh.length > 0)
           await tx
             .insertInto('varset_workspaces')
-            .values(fresh.map((workspace_id) => ({ varset_id: id, workspace_id })))
+            .values(fresh.map((workspace_id, i) => ({ varset_id: id, workspace_id, seq: last + i + 1 })))
             .execute();
       }
     } else if (change === 'remove') {
       await tx.deleteFrom('varset_projects').where('varset_id', '=', id).where('project_id', 'in', ids).execute();
     } else {
-      const have = await tx.selectFrom('varset_projects').select('project_id').where('varset_id', '=', id).execute();
+      const have = await tx
+        .selectFrom('varset_projects')
+        .select(['project_id', 'seq'])
+        .where('varset_id', '=', id)
+        .execute();
       const fresh = ids.filter((p) => !have.some((h) => h.project_id === p));
+      const last = lastSeq(have);
       if (fresh.length > 0)
         await tx
           .insertInto('varset_projects')
-          .values(fresh.map((project_id) => ({ varset_id: id, project_id })))
+          .values(fresh.map((project_id, i) => ({ varset_id: id, project_id, seq: last + i + 1 })))
           .execute();
     }
     await tx.updateTable('varsets').set({ updated_at: ctx.clock.now().toISOString() }).where('id', '=', id).execute();
@@ -330,4 +347,77 @@ export async function listWorkspaceVarsets(
     if (!can(ctx.actor, 'workspace:read-variables', facts)) throw notAuthorized('read variables');
     return pageOfSets(tx, setsReaching(tx, row.organization_id, row.project_id, row.id), page, q);
   });
+}
+
+/**
+ * The workspaces and projects the sets apply to, for `include=workspaces` and `include=projects`:
+ * each once, only those the caller may read, in the sets' order. A few statements for the whole
+ * list, whatever its length.
+ */
+export async function varsetIncludes(
+  ctx: ServiceContext,
+  sets: Varset[],
+  want: { workspaces: boolean; projects: boolean },
+): Promise<{ workspaces: Workspace[]; projects: Project[] }> {
+  const out: { workspaces: Workspace[]; projects: Project[] } = { workspaces: [], projects: [] };
+  const unique = (ids: string[]) => [...new Set(ids)];
+  const byOrg = new Map<string, Varset[]>();
+  for (const s of sets) byOrg.set(s.organizationName, [...(byOrg.get(s.organizationName) ?? []), s]);
+  await readTransaction(ctx.db, async (tx) => {
+    for (const [orgName, orgSets] of byOrg) {
+      const wsIds = want.workspaces ? unique(orgSets.flatMap((s) => s.workspaceIds)) : [];
+      const prjIds = want.projects ? unique(orgSets.flatMap((s) => s.projectIds)) : [];
+      if (wsIds.length === 0 && prjIds.length === 0) continue;
+      const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
+      if (wsIds.length > 0) {
+        const q = onlyReadable(
+          ctx,
+          facts,
+          selectWorkspaces(tx).where('workspaces.organization_id', '=', org.id).where('workspaces.id', 'in', wsIds),
+        );
+        const rows = q ? await q.execute() : [];
+        const order = new Map(wsIds.map((id, i) => [id, i]));
+        rows.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
+        out.workspaces.push(...(await completeWorkspaces(ctx, tx, rows, facts)));
+      }
+      if (prjIds.length > 0) {
+        const scope = readableProjectScope(ctx.actor, facts);
+        const readable = scope === 'all' ? prjIds : prjIds.filter((id) => scope.projectIds.includes(id));
+        if (readable.length === 0) continue;
+        const rows = await tx
+          .selectFrom('projects')
+          .innerJoin('organizations', 'organizations.id', 'projects.organization_id')
+          .selectAll('projects')
+          .select(ORG_EXECUTION_COLUMNS)
+          .where('projects.organization_id', '=', org.id)
+          .where('projects.id', 'in', readable)
+          .execute();
+        const workspaceCounts = await tx
+          .selectFrom('workspace_counts')
+          .select((eb) => ['project_id', eb.fn.sum<number | string | null>('n').as('n')])
+          .where('project_id', 'in', readable)
+          .groupBy('project_id')
+          .execute();
+        const teamCounts = await tx
+          .selectFrom('team_projects')
+          .select((eb) => ['project_id', eb.fn.countAll<number | string>().as('n')])
+          .where('project_id', 'in', readable)
+          .groupBy('project_id')
+          .execute();
+        const count = (list: { project_id: string | null; n: number | string | null }[], id: string) =>
+          Number(list.find((c) => c.project_id === id)?.n ?? 0);
+        const order = new Map(readable.map((id, i) => [id, i]));
+        rows.sort((x, y) => order.get(x.id)! - order.get(y.id)!);
+        out.projects.push(
+          ...rows.map((row) =>
+            toProject(ctx, row, org.name, facts, {
+              workspaceCount: count(workspaceCounts, row.id),
+              teamCount: count(teamCounts, row.id),
+            }),
+          ),
+        );
+      }
+    }
+  });
+  return out;
 }

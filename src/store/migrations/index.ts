@@ -35,6 +35,7 @@ import * as m035 from './035_saved_plans.js';
 import * as m037 from './037_saved_plan_runs.js';
 import * as m038 from './038_plan_json_outputs.js';
 import * as m039 from './039_redacted_plan_json.js';
+import * as m040 from './040_varset_variable_versions.js';
 
 export interface Migration {
   version: number;
@@ -80,4 +81,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 37, name: 'saved_plan_runs', up: m037.up },
   { version: 38, name: 'plan_json_outputs', up: m038.up },
   { version: 39, name: 'redacted_plan_json', up: m039.up },
+  { version: 40, name: 'varset_variable_versions', up: m040.up },
 ];

@@ -96,7 +96,7 @@ describe('variable sets API', () => {
       [
         setBody(
           { name: 'X' },
-          { vars: { data: [{ type: 'vars', attributes: { key: 'no spaces', category: 'terraform' } }] } },
+          { vars: { data: [{ type: 'vars', attributes: { key: 'a\nline break', category: 'terraform' } }] } },
         ),
         '/data/relationships/vars/data/0/attributes/key',
       ],
@@ -255,6 +255,7 @@ describe('variable sets API', () => {
       category: 'terraform',
       hcl: false,
       sensitive: true,
+      'version-id': expect.stringMatching(/^[0-9a-f]{36}$/),
       'created-at': expect.stringMatching(ISO_MS),
     });
     expect(v.relationships.varset.data).toEqual({ id: s.id, type: 'varsets' });
@@ -283,7 +284,7 @@ describe('variable sets API', () => {
     expect((await api.patch(`${path}/${v.id}`, varBody({ key: 'size', category: 'env' }))).status).toBe(422);
     expect((await api.patch(`${path}/${v.id}`, varBody({ key: 'size' }))).status).toBe(422);
     expect((await api.post(path, varBody({ value: 'x', category: 'env' }))).status).toBe(422);
-    expect((await api.post(path, varBody({ key: '1abc', category: 'env' }))).status).toBe(422);
+    expect((await api.post(path, varBody({ key: 'A=B', category: 'env' }))).status).toBe(422);
     expect((await api.post(path, varBody({ key: 'ok', category: 'env', hcl: 'yes' }))).status).toBe(422);
     expect((await api.get(`${path}/var-AAAAAAAAAAAAAAAA`)).status).toBe(404);
 

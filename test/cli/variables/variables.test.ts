@@ -91,10 +91,10 @@ describe('berth var (local mode)', () => {
   });
 
   it('a bad key is refused by the API with a clear error, and nothing is stored', async () => {
-    const res = await berth('var', 'set', 'app-prod', '1-bad key', '--value', 'x');
+    const res = await berth('var', 'set', 'app-prod', 'bad\nkey', '--value', 'x');
     expect(res.code).not.toBe(0);
     expect(res.stderr.toLowerCase()).toContain('key');
-    expect((await json('var', 'list', 'app-prod')).some((v: any) => v.attributes.key === '1-bad key')).toBe(false);
+    expect((await json('var', 'list', 'app-prod')).some((v: any) => v.attributes.key === 'bad\nkey')).toBe(false);
   });
 
   it('--dry-run changes nothing; unset deletes by key and category; a missing one says so', async () => {
