@@ -27,33 +27,10 @@ describe('migrations', () => {
 
 describe('migrations 012 and 013: integer workspace keys, binding projects', () => {
   it('fills the workspace key and project of the tag and binding rows a database already holds', async () => {
-    const { sqliteFreshUpTo } = await import('./migrate-helpers.js');
+    const { seedOrganization, sqliteFreshUpTo } = await import('./migrate-helpers.js');
     const db = await sqliteFreshUpTo(11);
     try {
-      await db
-        .insertInto('organizations')
-        .values({ id: 'org-1', name: 'acme', email: 'a@x', created_at: 'now' })
-        .execute();
-      await db
-        .insertInto('projects')
-        .values({ id: 'prj-1', organization_id: 'org-1', name: 'p', name_lower: 'p', created_at: 'now' })
-        .execute();
-      for (const id of ['ws-a', 'ws-b']) {
-        await db
-          .insertInto('workspaces')
-          .values({
-            id,
-            organization_id: 'org-1',
-            project_id: 'prj-1',
-            name: id,
-            name_lower: id,
-            terraform_version: '1',
-            latest_change_at: 'now',
-            created_at: 'now',
-            updated_at: 'now',
-          })
-          .execute();
-      }
+      await seedOrganization(db, { projects: ['prj-1'], workspaces: ['ws-a', 'ws-b'] });
       await db
         .insertInto('tags')
         .values({ id: 'tag-1', organization_id: 'org-1', name: 't', created_at: 'now' })

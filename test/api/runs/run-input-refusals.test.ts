@@ -118,6 +118,8 @@ describe('run input refusals', () => {
     const bad = await api.get(`/api/v2/workspaces/${ws}/runs?include=bogus`);
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0]).toMatchObject({ detail: 'Invalid include parameter', source: { parameter: 'include' } });
+    // go-tfe's RunIncludeOpt values, written out from the client rather than taken from berth's
+    // RUN_INCLUDES: the test holds berth to what the client sends.
     const all = [
       'plan',
       'apply',

@@ -1,9 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { migrate } from '../../../src/store/migrate.js';
-import { MIGRATIONS } from '../../../src/store/migrations/index.js';
 import { TestApi } from '../../helpers/api.js';
 import { accessFixture, grantProject, teamMember, type AccessFixture } from '../../helpers/access.js';
-import { sqliteFreshUpTo } from '../../domain/migrate-helpers.js';
 
 /** What go-tfe and the tfe provider ask of variable sets beyond the basics (varsets.test.ts). */
 
@@ -173,96 +170,5 @@ describe('variable sets: go-tfe and provider compatibility', () => {
       reversed[2],
       reversed[0],
     ]);
-  });
-});
-
-describe('migration 040: variable set variable versions and link order', () => {
-  it('gives each stored variable a fresh version and keeps the links in their former (id) order', async () => {
-    const db = await sqliteFreshUpTo(39);
-    try {
-      await db
-        .insertInto('organizations')
-        .values({ id: 'org-1', name: 'acme', email: 'a@x', created_at: 'now' })
-        .execute();
-      await db
-        .insertInto('projects')
-        .values(
-          ['prj-b', 'prj-a'].map((id) => ({
-            id,
-            organization_id: 'org-1',
-            name: id,
-            name_lower: id,
-            created_at: 'now',
-          })),
-        )
-        .execute();
-      await db
-        .insertInto('workspaces')
-        .values(
-          ['ws-c', 'ws-a', 'ws-b'].map((id) => ({
-            id,
-            organization_id: 'org-1',
-            project_id: 'prj-a',
-            name: id,
-            name_lower: id,
-            terraform_version: '1',
-            latest_change_at: 'now',
-            created_at: 'now',
-            updated_at: 'now',
-          })),
-        )
-        .execute();
-      await db
-        .insertInto('varsets')
-        .values({
-          id: 'varset-1',
-          organization_id: 'org-1',
-          name: 's',
-          name_lower: 's',
-          created_at: 'now',
-          updated_at: 'now',
-        })
-        .execute();
-      await db
-        .insertInto('varset_variables')
-        .values(
-          ['var-1', 'var-2'].map((id) => ({
-            id,
-            varset_id: 'varset-1',
-            key: id,
-            category: 'env',
-            created_at: 'now',
-          })),
-        )
-        .execute();
-      await db
-        .insertInto('varset_workspaces')
-        .values(['ws-c', 'ws-a', 'ws-b'].map((workspace_id) => ({ varset_id: 'varset-1', workspace_id })))
-        .execute();
-      await db
-        .insertInto('varset_projects')
-        .values(['prj-b', 'prj-a'].map((project_id) => ({ varset_id: 'varset-1', project_id })))
-        .execute();
-
-      await migrate(db, MIGRATIONS);
-
-      const vars = await db.selectFrom('varset_variables').select(['id', 'version_id']).orderBy('id').execute();
-      expect(vars).toHaveLength(2);
-      for (const v of vars) expect(v.version_id).toMatch(/^[0-9a-f]{36}$/);
-      expect(vars[0].version_id).not.toBe(vars[1].version_id);
-      const wss = await db.selectFrom('varset_workspaces').select(['workspace_id', 'seq']).orderBy('seq').execute();
-      expect(wss.map((r) => [r.workspace_id, Number(r.seq)])).toEqual([
-        ['ws-a', 1],
-        ['ws-b', 2],
-        ['ws-c', 3],
-      ]);
-      const prjs = await db.selectFrom('varset_projects').select(['project_id', 'seq']).orderBy('seq').execute();
-      expect(prjs.map((r) => [r.project_id, Number(r.seq)])).toEqual([
-        ['prj-a', 1],
-        ['prj-b', 2],
-      ]);
-    } finally {
-      await db.destroy();
-    }
   });
 });
