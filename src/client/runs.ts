@@ -60,16 +60,19 @@ export class RunsClient {
     return this.client.get<RunAttributes>(`/runs/${enc(id)}`);
   }
 
-  /** A page of a workspace's runs, with the plans and applies of executed ones (their counts). */
-  listRuns(workspaceId: string, page: PageOptions = {}): Promise<ListResult<RunAttributes>> {
-    return this.client.list<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, { include: 'plan,apply' }, page);
+  /**
+   * A page of a workspace's runs, with the plans and applies of executed ones (their counts);
+   * `statuses`: only runs in one of them (`filter[status]`).
+   */
+  listRuns(workspaceId: string, page: PageOptions = {}, statuses: string[] = []): Promise<ListResult<RunAttributes>> {
+    return this.client.list<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, runListQuery(statuses), page);
   }
 
   /** Every run of a workspace (or the first `limit`), with the plans and applies of executed ones. */
-  listAllRuns(workspaceId: string, options: ListAllOptions = {}) {
+  listAllRuns(workspaceId: string, options: ListAllOptions = {}, statuses: string[] = []) {
     return this.client.listPages<RunAttributes>(
       `/workspaces/${enc(workspaceId)}/runs`,
-      { include: 'plan,apply' },
+      runListQuery(statuses),
       options,
     );
   }
@@ -94,4 +97,9 @@ export class RunsClient {
     const res = await this.client.raw(url.toString(), { method: 'GET' });
     return Buffer.from(await res.arrayBuffer());
   }
+}
+
+/** The query of a run list: the phases of executed runs, and the statuses asked for. */
+function runListQuery(statuses: string[]): Record<string, string | undefined> {
+  return { include: 'plan,apply', 'filter[status]': statuses.length > 0 ? statuses.join(',') : undefined };
 }

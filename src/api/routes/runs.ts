@@ -17,7 +17,7 @@ import { actOnRun } from '../../services/runs/run-actions.js';
 import { getExecutedRun } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
 import { runsAreExecuted } from '../../services/runs/run-without-executor.js';
-import { conflict } from '../../domain/common/errors.js';
+import { badRequest, conflict } from '../../domain/common/errors.js';
 import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/runs/run-execution.js';
 
 const runAttributes = v.looseObject({
@@ -117,6 +117,22 @@ async function applyReport(c: Context<AppEnv>, id: string, a: Report): Promise<R
  * clients keep working, and the list is every run. Any other is a 400 naming it.
  */
 const WORKSPACE_RUN_FILTERS = [/^search\[(user|commit|basic)\]$/, /^filter\[(status|source|operation)\]$/];
+
+/**
+ * `filter[status]`: the statuses to list (comma-separated, any of RUN_STATUSES); none given, all.
+ * An unknown status is a 400 naming it (a typo would otherwise list nothing, or everything).
+ */
+function statusFilterOf(c: Context<AppEnv>): RunStatus[] | undefined {
+  const raw = c.req.query('filter[status]');
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const statuses = raw.split(',').map((s) => s.trim());
+  const unknown = statuses.find((s) => !(RUN_STATUSES as readonly string[]).includes(s));
+  if (unknown !== undefined)
+    throw badRequest(`unknown run status "${unknown}" in filter[status]: one of ${RUN_STATUSES.join(', ')}`, {
+      parameter: 'filter[status]',
+    });
+  return statuses as RunStatus[];
+}
 
 export function runRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
@@ -223,7 +239,9 @@ export function runRoutes(): Hono<AppEnv> {
     // Checked before anything is read: a typo'd filter would answer with every run.
     rejectUnknownFilters(c, WORKSPACE_RUN_FILTERS);
     const include = includesOf(c, RUN_INCLUDES);
-    const paged = await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c));
+    const paged = await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c), {
+      statuses: statusFilterOf(c),
+    });
     const serialize = (run: Run) => ('execution' in run ? serializeExecutedRun(run as ExecutedRun) : serializeRun(run));
     // include=plan,apply (as HCP): the phases of executed runs, with their resource counts. The
     // other values go-tfe offers are accepted and include nothing in a list.

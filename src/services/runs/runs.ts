@@ -97,10 +97,16 @@ export async function getRun(ctx: ServiceContext, id: string): Promise<Run> {
 }
 
 /** The runs of a workspace, newest first. */
-export async function listRuns(ctx: ServiceContext, ref: WorkspaceRef, page: PageRequest): Promise<Paged<Run>> {
+export async function listRuns(
+  ctx: ServiceContext,
+  ref: WorkspaceRef,
+  page: PageRequest,
+  filter: { statuses?: RunStatus[] } = {},
+): Promise<Paged<Run>> {
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
   // Health assessment runs are not listed (assessment-runs.ts).
-  const base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id).where(notAnAssessment);
+  let base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id).where(notAnAssessment);
+  if (filter.statuses) base = base.where('status', 'in', filter.statuses);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
   // A run berth executes is listed with what it executed (its options, phases and counts) and

@@ -124,6 +124,28 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     expect((await api.get(`/api/v2/runs/${r2.id}`)).body.data.attributes.status).toBe('canceled');
   });
 
+  it('lists only the runs in the statuses filter[status] names; an unknown status is a 400 naming it', async () => {
+    const ws = await workspace();
+    const discarded = await run(ws);
+    await report(discarded.id, 'planning');
+    await report(discarded.id, 'planned');
+    expect((await api.post(`/api/v2/runs/${discarded.id}/actions/discard`)).status).toBe(202);
+    const canceled = await run(ws);
+    expect((await api.post(`/api/v2/runs/${canceled.id}/actions/cancel`)).status).toBe(202);
+    const pending = await run(ws);
+    const ids = async (query: string) =>
+      (await api.get(`/api/v2/workspaces/${ws}/runs?${query}`)).body.data.map((r: { id: string }) => r.id);
+    expect(await ids('')).toEqual([pending.id, canceled.id, discarded.id]);
+    expect(await ids('filter[status]=canceled')).toEqual([canceled.id]);
+    expect(await ids(`filter[status]=${encodeURIComponent('discarded, pending')}`)).toEqual([pending.id, discarded.id]);
+    const counted = await api.get(`/api/v2/workspaces/${ws}/runs?filter[status]=canceled`);
+    expect(counted.body.meta.pagination['total-count']).toBe(1);
+    const bad = await api.get(`/api/v2/workspaces/${ws}/runs?filter[status]=applied,finished`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].source).toEqual({ parameter: 'filter[status]' });
+    expect(bad.body.errors[0].detail).toContain('"finished"');
+  });
+
   it('computes the performance attributes over the past 30 runs that errored or applied', async () => {
     const ws = await workspace();
     const fresh = (await api.get(`/api/v2/workspaces/${ws}`)).body.data.attributes;

@@ -48,4 +48,19 @@ describe('berth run record on a locked workspace (issue 33)', () => {
     const pending = await cli('workspace', 'list', '--run-status', 'pending', '--json');
     expect(JSON.parse(pending.stdout)).toEqual([]);
   });
+
+  it('run list --status lists only the runs in those statuses; an unknown status is a usage error', async () => {
+    const res = await cli('run', 'record', 'mine', '--status', 'errored', '--plan-ms', '500');
+    expect(res.code, res.stderr).toBe(0);
+    const statuses = async (...flags: string[]) =>
+      JSON.parse((await cli('run', 'list', 'mine', '--json', ...flags)).stdout).map(
+        (r: { attributes: { status: string } }) => r.attributes.status,
+      );
+    expect(await statuses()).toEqual(['errored', 'applied']);
+    expect(await statuses('--status', 'applied')).toEqual(['applied']);
+    expect(await statuses('--status', 'applied,errored', '--page-size', '1')).toEqual(['errored']);
+    const bad = await cli('run', 'list', 'mine', '--status', 'applied,finished');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('unknown status finished');
+  });
 });
