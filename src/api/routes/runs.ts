@@ -4,7 +4,7 @@ import { bool, checkAttributes, nullable, str, text } from '../../domain/common/
 import { TEXT_LIMITS } from '../../domain/common/limits.js';
 import { BerthError } from '../../domain/common/errors.js';
 import { parseTimestamp } from '../../domain/common/timestamp.js';
-import { canMove, RUN_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
+import { canMove, HCP_ONLY_RUN_STATUSES, RUN_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
 import * as runs from '../../services/runs/runs.js';
 import { readJson, readResource } from '../body.js';
 import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
@@ -119,19 +119,21 @@ async function applyReport(c: Context<AppEnv>, id: string, a: Report): Promise<R
 const WORKSPACE_RUN_FILTERS = [/^search\[(user|commit|basic)\]$/, /^filter\[(status|source|operation)\]$/];
 
 /**
- * `filter[status]`: the statuses to list (comma-separated, any of RUN_STATUSES); none given, all.
- * An unknown status is a 400 naming it (a typo would otherwise list nothing, or everything).
+ * `filter[status]`: the statuses to list (comma-separated); none given, all. Any status of HCP
+ * Terraform's is taken (those berth's runs never have match none); another is a 400 naming it (a
+ * typo would otherwise list nothing, or everything).
  */
 function statusFilterOf(c: Context<AppEnv>): RunStatus[] | undefined {
   const raw = c.req.query('filter[status]');
   if (raw === undefined || raw.trim() === '') return undefined;
   const statuses = raw.split(',').map((s) => s.trim());
-  const unknown = statuses.find((s) => !(RUN_STATUSES as readonly string[]).includes(s));
+  const known: readonly string[] = [...RUN_STATUSES, ...HCP_ONLY_RUN_STATUSES];
+  const unknown = statuses.find((s) => !known.includes(s));
   if (unknown !== undefined)
     throw badRequest(`unknown run status "${unknown}" in filter[status]: one of ${RUN_STATUSES.join(', ')}`, {
       parameter: 'filter[status]',
     });
-  return statuses as RunStatus[];
+  return statuses.filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s));
 }
 
 export function runRoutes(): Hono<AppEnv> {

@@ -25,6 +25,27 @@ export const RUN_STATUSES = [
 ] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 
+/**
+ * Statuses HCP Terraform's runs pass through that berth's never do (its run tasks, cost estimation,
+ * VCS fetching and queueing stages): a client may filter on them (`filter[status]`), which then
+ * matches no run of berth's.
+ */
+export const HCP_ONLY_RUN_STATUSES = [
+  'cost_estimating',
+  'fetching',
+  'fetching_completed',
+  'policy_checking',
+  'post_plan_awaiting_decision',
+  'post_plan_completed',
+  'post_plan_running',
+  'pre_apply_running',
+  'pre_apply_completed',
+  'pre_plan_completed',
+  'pre_plan_running',
+  'queuing',
+  'queuing_apply',
+] as const;
+
 /** Statuses in which a run holds the workspace lock (its plan or apply is running or awaits confirmation). */
 export const LOCKING_STATUSES: RunStatus[] = [
   'planning',

@@ -1,4 +1,4 @@
-import type { Selectable, Updateable } from 'kysely';
+import { sql, type Selectable, type Updateable } from 'kysely';
 import { conflict, notAuthorized, notFound } from '../../domain/common/errors.js';
 import { holderOf, lockedByOther, sameHolder, type LockHolder } from '../../domain/workspaces/lock.js';
 import type { PageRequest, Paged } from '../../domain/common/paging.js';
@@ -106,7 +106,9 @@ export async function listRuns(
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
   // Health assessment runs are not listed (assessment-runs.ts).
   let base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id).where(notAnAssessment);
-  if (filter.statuses) base = base.where('status', 'in', filter.statuses);
+  // Only statuses of HCP's that berth's runs never have: none matches.
+  if (filter.statuses)
+    base = filter.statuses.length === 0 ? base.where(sql<boolean>`1 = 0`) : base.where('status', 'in', filter.statuses);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
   // A run berth executes is listed with what it executed (its options, phases and counts) and

@@ -138,6 +138,9 @@ describe('run records, the locks runs hold, and the metrics they feed', () => {
     expect(await ids('')).toEqual([pending.id, canceled.id, discarded.id]);
     expect(await ids('filter[status]=canceled')).toEqual([canceled.id]);
     expect(await ids(`filter[status]=${encodeURIComponent('discarded, pending')}`)).toEqual([pending.id, discarded.id]);
+    // A status of HCP's that berth's runs never have (a run task stage) is taken, and matches none.
+    expect(await ids('filter[status]=post_plan_running')).toEqual([]);
+    expect(await ids('filter[status]=post_plan_running,canceled')).toEqual([canceled.id]);
     const counted = await api.get(`/api/v2/workspaces/${ws}/runs?filter[status]=canceled`);
     expect(counted.body.meta.pagination['total-count']).toBe(1);
     const bad = await api.get(`/api/v2/workspaces/${ws}/runs?filter[status]=applied,finished`);
