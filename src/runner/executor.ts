@@ -3,12 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
 import { dirname, isAbsolute, join, normalize } from 'node:path';
-import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { extract } from 'tar';
 import {
-  MAX_CONFIGURATION_ENTRIES,
-  MAX_CONFIGURATION_UNPACKED_BYTES,
   MAX_PLAN_JSON_BYTES,
   MAX_SAVED_PLAN_BYTES,
   planJsonTooLarge,
@@ -17,6 +12,7 @@ import {
 import { cliWorkspaceName } from '../domain/runs/run-workspace-name.js';
 import { versionSatisfies, type ResourceCounts } from '../domain/runs/run-execution.js';
 import { tfvarsFile } from '../domain/variables/variable.js';
+import { extractConfiguration } from './configuration-archive.js';
 import { LogWriter } from './log-writer.js';
 import { fileInZip } from './plan-archive.js';
 import { signalGroup, spawnInGroup, whenEnded } from './process-group.js';
@@ -459,40 +455,6 @@ export class Executor {
   }
 
   /**
-   * Unpacks the configuration archive into `work`, strictly (node-tar refuses entries, and links,
-   * that would land outside it), stopping as soon as it unpacks past its bounds; answers why it
-   * stopped (null: unpacked).
-   */
-  private async extractConfiguration(archive: Buffer, work: string): Promise<string | null> {
-    const max = this.options.maxConfiguration ?? {
-      bytes: MAX_CONFIGURATION_UNPACKED_BYTES,
-      entries: MAX_CONFIGURATION_ENTRIES,
-    };
-    const stop = new AbortController();
-    let bytes = 0;
-    let entries = 0;
-    let over: string | null = null;
-    const filter = (_path: string, entry: { size?: number }) => {
-      entries += 1;
-      bytes += entry.size ?? 0;
-      if (over === null && (bytes > max.bytes || entries > max.entries)) {
-        over =
-          entries > max.entries
-            ? `The configuration has more than ${max.entries} files and folders: berth unpacks no more`
-            : `The configuration unpacks to more than ${max.bytes} bytes: berth unpacks no more`;
-        stop.abort();
-      }
-      return over === null;
-    };
-    try {
-      await pipeline(Readable.from([archive]), extract({ cwd: work, strict: true, filter }), { signal: stop.signal });
-    } catch (err) {
-      if (over === null) throw err;
-    }
-    return over;
-  }
-
-  /**
    * Extracts the configuration, writes the override, the state and the run variables, runs init;
    * with `lockFile` (the saved plan's), init installs the provider versions it names.
    */
@@ -509,7 +471,7 @@ export class Executor {
     await mkdir(join(dir, 'home'));
     let over: string | null;
     try {
-      over = await this.extractConfiguration(archive, work);
+      over = await extractConfiguration(archive, work, this.options.maxConfiguration);
     } catch (err) {
       log.write(`The configuration archive cannot be extracted: ${(err as Error).message}\n`);
       return { outcome: 'errored', errorMessage: 'the configuration archive cannot be extracted' };
