@@ -11,10 +11,14 @@ export type Actor =
   /** An organization's audit trail token: it may read that organization's audit trail, nothing else. */
   | { kind: 'audit-trail'; tokenId: string; organizationId: string }
   /**
-   * A run's token: terraform inside a planning or applying run (services/runs/run-tokens.ts). It
-   * reads and writes its own workspace's state and reads the states that workspace may consume.
+   * A run's token: terraform inside a planning or applying run (services/runs/run-tokens.ts), for
+   * the `phase` it was minted for. It reads its own workspace's state and the states that
+   * workspace may consume; only an apply's token writes state.
    */
-  | { kind: 'run'; tokenId: string; runId: string; workspaceId: string; organizationId: string };
+  | { kind: 'run'; tokenId: string; runId: string; workspaceId: string; organizationId: string; phase: RunTokenPhase };
+
+/** The phase a run token was minted for. */
+export type RunTokenPhase = 'plan' | 'apply';
 
 /**
  * The instance itself, for work no request asks for (serve's pruning, set-up in tests). Every

@@ -427,8 +427,10 @@ type RunActor = Extract<Actor, { kind: 'run' }>;
 /**
  * What a run's token may do, and nothing else: in its run's organization (which it must know
  * exists, to find its workspaces by name and read its entitlements), read its own workspace, its
- * state versions and outputs, create state versions there (under its run's lock); read another workspace and
- * its state only when that workspace shares its state with the run's workspace (`sharesStateWithRun`).
+ * state versions and outputs, and, an apply's token only, create state versions there (under its
+ * run's lock): a plan writes no state, and one created during it would become current when the run
+ * released the workspace, discarded or not, whoever queued it. Read another workspace and its
+ * state only when that workspace shares its state with the run's workspace (`sharesStateWithRun`).
  */
 function runCan(actor: RunActor, action: Action, facts: OrgFacts): boolean {
   if (actor.organizationId !== facts.organizationId) return false;
@@ -442,7 +444,7 @@ function runCan(actor: RunActor, action: Action, facts: OrgFacts): boolean {
     case 'workspace:read-state-outputs':
       return own || facts.sharesStateWithRun === true;
     case 'workspace:create-state-versions':
-      return own;
+      return own && actor.phase === 'apply';
     default:
       return false;
   }

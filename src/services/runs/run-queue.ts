@@ -9,7 +9,7 @@ import type { ServiceContext } from '../context.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
-import { newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.js';
+import { json, newRunColumns, stamped, toExecutedRun, type RunRow } from './run-rows.js';
 import { endWithoutExecutor, runsAreExecuted } from './run-without-executor.js';
 import { claimRouteOf } from './run-claim.js';
 import { deleteSavedPlan } from './saved-plans.js';
@@ -262,7 +262,6 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
   });
 }
 
-/** Releases the workspace lock a run holds (promoting the state it wrote) and queues the next run. */
 /** Whether the run wrote a state version still waiting to become current (intermediate). */
 async function wroteIntermediateState(tx: Tx, runId: string): Promise<boolean> {
   const sv = await tx
@@ -275,11 +274,31 @@ async function wroteIntermediateState(tx: Tx, runId: string): Promise<boolean> {
   return sv !== undefined;
 }
 
+/** Whether the run's apply phase ever started (its claim stamps `applying-at`). */
+const reachedApply = (row: RunRow) => 'applying-at' in json<Record<string, string>>(row.status_timestamps, {});
+
+/**
+ * Keeps the workspace's intermediate state versions in its history but never makes them current.
+ * For a run that held the workspace and never applied: only an apply writes state (a plan's
+ * token may not, policy.ts `runCan`), so whatever waits to become current was not written by one
+ * (say, by a plan's token before that rule) and must not replace the state, discarded run or not.
+ */
+async function abandonIntermediateState(tx: Tx, workspaceId: string): Promise<void> {
+  await tx
+    .updateTable('state_versions')
+    .set({ intermediate: 0 })
+    .where('workspace_id', '=', workspaceId)
+    .where('intermediate', '=', 1)
+    .execute();
+}
+
+/** Releases the workspace lock a run holds (promoting the state its apply wrote) and queues the next run. */
 async function release(tx: Tx, row: RunRow, to: RunStatus, now: string): Promise<void> {
   const ws = await tx.selectFrom('workspaces').selectAll().where('id', '=', row.workspace_id).executeTakeFirst();
   if (!ws) return;
   if (ws.locked === 1 && ws.locked_by_kind === 'runs' && ws.locked_by_id === row.id) {
-    await promoteIntermediateState(tx, ws.id, false, undefined, now);
+    if (reachedApply(row)) await promoteIntermediateState(tx, ws.id, false, undefined, now);
+    else await abandonIntermediateState(tx, ws.id);
     await tx
       .updateTable('workspaces')
       .set({ locked: 0, locked_by_kind: null, locked_by_id: null, locked_reason: null, locked_at: null })

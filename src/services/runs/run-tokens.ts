@@ -116,6 +116,8 @@ export async function authenticateRunToken(
       runId: row.run_id,
       workspaceId: row.workspace_id,
       organizationId: row.organization_id,
+      // What the policy decides writes by: a plan's token reads only (runCan).
+      phase: row.phase === 'apply' ? 'apply' : 'plan',
     },
     expiredAt: row.expired_at,
   };

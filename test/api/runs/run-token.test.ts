@@ -126,7 +126,12 @@ describe('run tokens', () => {
     expect((await api.get(`${P}/organizations/acme/entitlement-set`, as())).status).toBe(200);
   });
 
-  it('creates a state version on its own workspace under its run lock; the audit record names the run', async () => {
+  it("an apply's token creates a state version on its own workspace under its run lock; the audit record names the run", async () => {
+    await finish(f, run.runId, 'plan', PLANNED_CHANGES);
+    expect((await api.post(`${P}/runs/${run.runId}/actions/apply`, {}, owner())).status).toBe(202);
+    const apply = await port.claim('test-executor');
+    expect(apply).toMatchObject({ runId: run.runId, phase: 'apply' });
+    run = { runId: run.runId, token: apply!.token };
     const res = await api.post(
       `${P}/workspaces/${ids.web}/state-versions`,
       svBody({ serial: 2, md5: md5(STATE), state: STATE.toString('base64') }),
@@ -266,7 +271,14 @@ describe('run tokens', () => {
     expect(JSON.stringify(rows)).not.toContain(run.token.split('.').slice(1).join('.'));
     expect(rows[0].token_hash).toBe(createHash('sha256').update(run.token).digest('hex'));
     expect(
-      describeActor({ kind: 'run', tokenId: rows[0].id, runId: run.runId, workspaceId: ids.web, organizationId: 'x' }),
+      describeActor({
+        kind: 'run',
+        tokenId: rows[0].id,
+        runId: run.runId,
+        workspaceId: ids.web,
+        organizationId: 'x',
+        phase: 'plan',
+      }),
     ).toBe(`run ${run.runId}`);
     // A made-up token of the same shape is refused like any unknown token.
     expect((await api.get(`${P}/workspaces/${ids.web}`, { token: `${run.token}x` })).status).toBe(401);
