@@ -15,6 +15,7 @@ const SCRIPTS = [
   'memory.mjs',
   'tenant-fairness.mjs',
   'remote-runs.mjs',
+  'configuration-bomb.mjs',
   'postgres.mjs',
 ];
 let failed = 0;
