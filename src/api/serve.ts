@@ -12,6 +12,9 @@ import { loadSettings, saveEdition } from '../services/instance/settings.js';
 import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore, type Durability } from '../store/open.js';
+import { attachSecretKey, keyAttachmentLines } from '../store/secrets/attach.js';
+import { secretKeySource } from '../store/secrets/key-source.js';
+import type { SandboxConfig } from '../runner/sandbox.js';
 import { createApp } from './app.js';
 import { requestActors, tokenExpiries } from './auth.js';
 import { JSONAPI, renderedDocument } from './documents.js';
@@ -115,6 +118,8 @@ export interface ServeOptions {
     hostnames?: string[];
     /** The certificate file of `tls` (an absolute path), which terraform in runs is told to trust. */
     tlsCertFile?: string;
+    /** The sandbox of every phase (runner/sandbox.ts); null: none (`--sandbox off`). */
+    sandbox?: SandboxConfig | null;
   };
   /** The scheduler (src/scheduler/: auto-destroy, health assessments; without executeRuns, agent workspaces' auto-destroys). */
   scheduler?: { intervalMs?: number; assessmentIntervalMinutes?: number };

@@ -1,5 +1,7 @@
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
+import { survivesUnhandledRejections } from '../cli/last-resort.js';
+import { chooseSandbox, sandboxFlags, sandboxLine } from '../cli/runs/sandbox-flags.js';
 import { findTerraformBinary } from '../cli/runs/terraform-binary.js';
 
 export default class Agent extends BerthCommand<typeof Agent> {
@@ -10,6 +12,7 @@ export default class Agent extends BerthCommand<typeof Agent> {
     '<%= config.bin %> agent --server https://berth.example.com --token "$AGENT_TOKEN"',
     '<%= config.bin %> agent --server https://berth.example.com --token "$AGENT_TOKEN" --name builder-1 --concurrency 4',
     'BERTH_TOKEN="$AGENT_TOKEN" <%= config.bin %> agent --server berth.internal:8080 --terraform-binary /opt/terraform/1.9/terraform',
+    '<%= config.bin %> agent --server https://berth.example.com --token "$AGENT_TOKEN" --run-network none',
   ];
   static override flags = {
     name: Flags.string({ description: 'the name berth shows for this agent (default: its id)' }),
@@ -22,6 +25,7 @@ export default class Agent extends BerthCommand<typeof Agent> {
         "a name runs' terraform_remote_state may give for berth, besides the --server URL's host (repeat it, or separate names with commas)",
       multiple: true,
     }),
+    ...sandboxFlags,
   };
 
   async run(): Promise<void> {
@@ -39,7 +43,11 @@ export default class Agent extends BerthCommand<typeof Agent> {
           : 'berth agent needs a terraform binary: none on the PATH (give one with --terraform-binary)',
         { exit: 2 },
       );
+    const sandbox = chooseSandbox(this.flags, terraformPath);
+    if (sandbox.problem !== null) this.error(`berth agent cannot execute runs safely: ${sandbox.problem}`, { exit: 2 });
     const log = (line: string) => process.stderr.write(`${new Date().toISOString()} ${line}\n`);
+    survivesUnhandledRejections(log);
+    if (!sandbox.config) log(`warning: runs execute ${sandboxLine(null)}`);
     const { startAgent } = await import('../runner/agent.js');
     const { AgentProtocolError } = await import('../runner/http-port.js');
     const agent = await startAgent({
@@ -48,6 +56,7 @@ export default class Agent extends BerthCommand<typeof Agent> {
       name: this.flags.name,
       concurrency: this.flags.concurrency,
       terraformPath,
+      sandbox: sandbox.config,
       hostnames: (this.flags.hostname ?? [])
         .flatMap((h) => h.split(','))
         .map((h) => h.trim())
@@ -76,7 +85,7 @@ export default class Agent extends BerthCommand<typeof Agent> {
     });
     const r = agent.registration;
     log(
-      `berth agent ${r.name} (${r.id}) of pool ${r.agentPool.name} on ${server}: executing runs with ${terraformPath}, at most ${this.flags.concurrency} at once`,
+      `berth agent ${r.name} (${r.id}) of pool ${r.agentPool.name} on ${server}: executing runs with ${terraformPath}, at most ${this.flags.concurrency} at once, ${sandboxLine(sandbox.config)}`,
     );
     const failed = await Promise.race([signalled.then(() => agent.stop()), agent.done]).then(
       () => null,

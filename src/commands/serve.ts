@@ -2,7 +2,10 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Flags } from '../cli/oclif.js';
 import { BerthCommand } from '../cli/base-command.js';
+import { survivesUnhandledRejections } from '../cli/last-resort.js';
+import { chooseSandbox, sandboxFlags, sandboxLine } from '../cli/runs/sandbox-flags.js';
 import { executableFile, terraformVersion } from '../cli/runs/terraform-binary.js';
+import type { SandboxConfig } from '../runner/sandbox.js';
 import { DatabaseUnreachableError } from '../store/database-errors.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state/state-url.js';
 
@@ -25,6 +28,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --hostname berth.example.com',
     '<%= config.bin %> serve --terraform-binary /opt/terraform/1.11.4/terraform',
     '<%= config.bin %> serve --no-execute-runs',
+    '<%= config.bin %> serve --run-network none',
+    '<%= config.bin %> serve --sandbox off',
   ];
   static override flags = {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
@@ -161,6 +166,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 0,
       env: 'BERTH_AGENT_RETENTION',
     }),
+    ...sandboxFlags,
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
       default: 5,
@@ -175,7 +181,10 @@ export default class Serve extends BerthCommand<typeof Serve> {
    * a stop (exit 2) instead when execution was asked for explicitly (--execute-runs or
    * --terraform-binary). Null without a word under --no-execute-runs.
    */
-  private findTerraform(): { path: string; version: string } | { path: null; why: string } | null {
+  private findTerraform():
+    | { path: string; version: string; sandbox: SandboxConfig | null }
+    | { path: null; why: string; sandbox?: never }
+    | null {
     const asked = this.flags['execute-runs'];
     if (asked === false) return null;
     const given = this.flags['terraform-binary'];
@@ -195,7 +204,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
       return fail(given !== undefined ? `${given} is not an executable file` : 'no terraform binary on the PATH');
     const version = terraformVersion(path);
     if (version === null) return fail(`${path} does not answer "terraform version -json"`);
-    return { path, version };
+    const sandbox = chooseSandbox(this.flags, path);
+    if (sandbox.problem !== null) {
+      if (explicit) return this.error(`--execute-runs: cannot execute runs safely: ${sandbox.problem}`, { exit: 2 });
+      return { path: null, why: sandbox.problem };
+    }
+    return { path, version, sandbox: sandbox.config };
   }
 
   /** Reads the TLS files, or stops with a usage error that says which file and why. */
@@ -278,6 +292,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
               heartbeatTimeoutMs: this.flags['run-heartbeat-timeout'] * 1000,
               hostnames,
               tlsCertFile: this.flags['tls-cert'] && resolve(this.flags['tls-cert']),
+              sandbox: executeRuns.sandbox,
             },
       scheduler: {
         intervalMs: this.flags['scheduler-interval-ms'],
@@ -317,11 +332,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
     const durability = server.durability ? ` (durability ${server.durability})` : '';
-    if (executeRuns)
+    if (executeRuns) {
       log(
-        `executing runs with ${executeRuns.path} (Terraform ${executeRuns.version}), at most ${this.flags['run-concurrency']} at once`,
+        `executing runs with ${executeRuns.path} (Terraform ${executeRuns.version}), at most ${this.flags['run-concurrency']} at once, ${sandboxLine(executeRuns.sandbox)}`,
       );
-    else if (missing === null)
+      if (!executeRuns.sandbox) log(`warning: runs execute ${sandboxLine(null)}`);
+    } else if (missing === null)
       log(
         'not executing runs (--no-execute-runs): runs of agent workspaces go to their agents (berth agent); elsewhere the Terraform CLI runs plans and applies locally',
       );

@@ -1,5 +1,6 @@
 import { Executor } from './executor.js';
 import { AgentProtocolError, HttpPort, type Registration } from './http-port.js';
+import type { SandboxConfig } from './sandbox.js';
 
 /**
  * `berth agent` (commands/agent.ts): registers with the pool of its token, pings every few
@@ -14,6 +15,8 @@ export interface AgentOptions {
   name?: string;
   concurrency: number;
   terraformPath: string;
+  /** The sandbox of every phase (sandbox.ts); null: none (`--sandbox off`). */
+  sandbox?: SandboxConfig | null;
   /** Names terraform in a run reaches berth by (besides the server URL's host): `--hostname`. */
   hostnames?: string[];
   log: (line: string) => void;
@@ -32,6 +35,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
   let registration = await port.register(options.name);
   const executor = new Executor(port, {
     terraformPath: options.terraformPath,
+    sandbox: options.sandbox,
     concurrency: options.concurrency,
     pollMs: Math.min(1000, registration.pingIntervalMs),
     heartbeatTimeoutMs: registration.pingIntervalMs * 4,

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess, type StdioOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { hostname, tmpdir } from 'node:os';
@@ -14,8 +14,9 @@ import { versionSatisfies, type ResourceCounts } from '../domain/runs/run-execut
 import { tfvarsFile } from '../domain/variables/variable.js';
 import { extractConfiguration } from './configuration-archive.js';
 import { LogWriter } from './log-writer.js';
+import { portFailureOf, reasonOf, retryTransient } from './port-errors.js';
 import { fileInZip } from './plan-archive.js';
-import { signalGroup, spawnInGroup, whenEnded } from './process-group.js';
+import { dyingWithParent, signalGroup, spawnInGroup, whenEnded } from './process-group.js';
 import type { ClaimedRun, EffectiveVariables, PhaseResult, RunnerPort } from './port.js';
 import {
   cleanEnv,
@@ -23,10 +24,11 @@ import {
   countsInPlanOutput,
   newRunFolder,
   removeRunFolder,
-  sweepRunFolders,
   workingDir,
 } from './run-folder.js';
-import { onRunsMayHaveQueued, runLogMayHaveGrown } from './wake.js';
+import { digest, removeRunRecord, sweepRunFolders, writeRunRecord } from './left-behind.js';
+import { resolved, sandboxed, type SandboxConfig } from './sandbox.js';
+import { onRunsMayHaveQueued, onRunsMayHaveStopped, runLogMayHaveGrown } from './wake.js';
 
 /**
  * The executor of `berth serve` (when it has a terraform binary) and of `berth agent`: claims queued plans and applies
@@ -78,6 +80,11 @@ export interface ExecutorOptions {
   maxConfiguration?: { bytes: number; entries: number };
   /** Where the phases' folders are made (default the system's temporary folder). */
   runFolderBase?: string;
+  /**
+   * The sandbox every terraform process of a phase runs in (sandbox.ts); null or absent: none, terraform
+   * runs as this process's user and sees what it sees (`--sandbox off`).
+   */
+  sandbox?: SandboxConfig | null;
 }
 
 /** The override file that keeps the run's state local: it replaces the `cloud` block or backend. */
@@ -138,20 +145,29 @@ export class Executor {
   }
 
   start(): void {
-    void sweepRunFolders(this.folderBase).then(
-      (n) => {
-        if (n > 0) this.options.log?.(`executor: removed ${n} run folder(s) left by a process that is gone`);
-      },
-      () => undefined,
-    );
-    this.timer = setInterval(() => this.tick(), this.options.pollMs ?? 1000);
-    this.timer.unref();
-    const timeout = this.options.heartbeatTimeoutMs ?? 60_000;
-    this.beatTimer = setInterval(() => this.beat(timeout), Math.max(250, Math.floor(timeout / 4)));
-    this.beatTimer.unref();
-    this.beat(timeout);
-    this.unsubscribe = onRunsMayHaveQueued(() => this.tick());
-    this.tick();
+    // What a killed executor left on this machine first (left-behind.ts): its processes killed, an
+    // interrupted apply's state kept, its folders removed; only then are runs claimed here.
+    void sweepRunFolders(this.folderBase, {
+      keepState: (runId, state) => this.port.keepInterruptedState(runId, state),
+      log: (line) => this.log(line),
+    })
+      .then(
+        (n) => {
+          if (n > 0) this.log(`removed ${n} run folder(s) left by a process that is gone`);
+        },
+        (err: unknown) => this.log(`looking for run folders left behind failed: ${String(err)}`),
+      )
+      .finally(() => {
+        if (this.stopping) return;
+        this.timer = setInterval(() => this.tick(), this.options.pollMs ?? 1000);
+        this.timer.unref();
+        const timeout = this.options.heartbeatTimeoutMs ?? 60_000;
+        this.beatTimer = setInterval(() => this.beat(timeout), Math.max(250, Math.floor(timeout / 4)));
+        this.beatTimer.unref();
+        this.beat(timeout);
+        this.unsubscribe = onRunsMayHaveQueued(() => this.tick());
+        this.tick();
+      });
   }
 
   /** Stops claiming, interrupts what runs, and waits for it to end. */
@@ -239,6 +255,7 @@ export class Executor {
           result = { outcome: 'errored', errorMessage: MISSING_PLAN };
         } else {
           dir = await newRunFolder(this.folderBase);
+          writeRunRecord(dir, { runId: claim.runId, phase: claim.phase });
           await this.writeCliConfig(claim, dir);
           // The apply's init installs the providers the plan was made with: its lock file.
           result = await this.prepare(claim, dir, log, plan ? fileInZip(plan, LOCK_FILE) : null);
@@ -261,9 +278,28 @@ export class Executor {
     this.variables.delete(claim.runId);
     this.cliWorkspace.delete(claim.runId);
     await log.flush();
+    // A log berth will not take ends the phase: canceled when its run is gone, errored otherwise.
+    if (log.failure?.kind === 'vanished') result = { outcome: 'canceled' };
+    else if (log.failure)
+      result = { outcome: 'errored', errorMessage: `berth could not write this run's log: ${log.failure.reason}` };
     const left = dir ? await removeRunFolder(dir) : null;
     if (left) this.options.log?.(`executor: the folder of run ${claim.runId} could not be removed: ${left}`);
-    await this.port.finishPhase(claim.runId, claim.phase, result);
+    else if (dir) await removeRunRecord(dir);
+    const ended = result;
+    // Tried again while berth cannot take it for now: a phase left unended would hold its workspace.
+    const gone = await retryTransient(() => this.port.finishPhase(claim.runId, claim.phase, ended)).then(
+      () => (log.failure?.kind === 'vanished' ? log.failure.reason : null),
+      (err: unknown) => {
+        if (portFailureOf(err) === 'vanished') return reasonOf(err);
+        this.log(`run ${claim.runId}: berth could not end its ${claim.phase}: ${reasonOf(err)}`);
+        return null;
+      },
+    );
+    if (gone)
+      this.log(
+        `run ${claim.runId} is gone (deleted with its workspace or organization, or ended without this executor): ` +
+          `its ${claim.phase} ended here as canceled (${gone})`,
+      );
     runLogMayHaveGrown(claim.runId);
   }
 
@@ -333,11 +369,7 @@ export class Executor {
       const out: Buffer[] = [];
       let size = 0;
       let tooLarge = false;
-      const child = spawnInGroup(this.options.terraformPath, args, {
-        cwd: workingDir(claim, dir),
-        env: this.runEnv(claim, dir),
-        stdio: ['ignore', 'pipe', 'ignore'],
-      });
+      const child = this.spawnTerraform(claim, dir, args, ['ignore', 'pipe', 'ignore']);
       const limit = setTimeout(() => signalGroup(child, 'SIGKILL'), this.options.timeLimitMs ?? 3_600_000);
       child.stdout!.on('data', (d: Buffer) => {
         size += d.length;
@@ -355,6 +387,25 @@ export class Executor {
         resolve({ out: code === 0 && !tooLarge ? Buffer.concat(out) : null, tooLarge, size });
       });
     });
+  }
+
+  /**
+   * Starts terraform in the run's folder, in a process group of its own, in the sandbox when there is
+   * one: it sees its folder, its binary and serve's CA certificate, nothing else of this machine.
+   */
+  private spawnTerraform(claim: ClaimedRun, dir: string, args: string[], stdio: StdioOptions): ChildProcess {
+    const cwd = workingDir(claim, dir);
+    const sandbox = this.options.sandbox;
+    const binary = sandbox ? resolved(this.options.terraformPath) : this.options.terraformPath;
+    const run = sandbox
+      ? sandboxed(
+          sandbox,
+          { dir, cwd, readOnly: [binary, ...(this.options.caFile ? [this.options.caFile] : [])] },
+          binary,
+          args,
+        )
+      : dyingWithParent(binary, args);
+    return spawnInGroup(run.command, run.args, { cwd, env: this.runEnv(claim, dir), stdio });
   }
 
   /** terraform's environment in a run: the workspace's environment variables, then berth's own (which win). */
@@ -519,6 +570,13 @@ export class Executor {
     const state = await this.port.currentState(claim.runId);
     await mkdir(dirname(this.statePath(claim, dir)), { recursive: true });
     if (state) await writeFile(this.statePath(claim, dir), state);
+    // Should this executor be killed mid-apply, the next one here keeps what terraform wrote (left-behind.ts).
+    writeRunRecord(dir, {
+      runId: claim.runId,
+      phase: claim.phase,
+      statePath: this.statePath(claim, dir),
+      startedFrom: digest(state),
+    });
     return { outcome: 'finished' };
   }
 
@@ -548,7 +606,16 @@ export class Executor {
     const run = await this.terraform(claim, dir, ['apply', '-input=false', '-no-color', PLAN_FILE], log);
     // Whatever happened, a state that changed is recorded: a failed apply may have changed things.
     const after = await readFile(this.statePath(claim, dir)).catch(() => null);
-    if (after && (!before || !after.equals(before))) await this.port.storeState(claim.runId, after);
+    if (after && (!before || !after.equals(before))) {
+      await this.port.storeState(claim.runId, after);
+      // Recorded: nothing is left for the next executor to keep, should this one be killed now.
+      writeRunRecord(dir, {
+        runId: claim.runId,
+        phase: claim.phase,
+        statePath: this.statePath(claim, dir),
+        startedFrom: digest(after),
+      });
+    }
     if (run.stopped) return { outcome: 'canceled' };
     if (run.code !== 0)
       return { outcome: 'errored', errorMessage: run.timedOut ? 'the apply timed out' : 'the apply failed' };
@@ -582,11 +649,7 @@ export class Executor {
    */
   private terraform(claim: ClaimedRun, dir: string, args: string[], log: LogWriter, hold = false): Promise<Child> {
     return new Promise((resolve, reject) => {
-      const child = spawnInGroup(this.options.terraformPath, args, {
-        cwd: workingDir(claim, dir),
-        env: this.runEnv(claim, dir),
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
+      const child = this.spawnTerraform(claim, dir, args, ['ignore', 'pipe', 'pipe']);
       const result: Child = { code: null, timedOut: false, stopped: null };
       const take = (d: Buffer) => (hold ? log.hold(d) : log.write(d));
       child.stdout!.on('data', take);
@@ -596,7 +659,9 @@ export class Executor {
       // killed with everything it started once the grace is over.
       const interrupt = () => {
         if (killTimer) return;
-        child.kill('SIGINT');
+        // In the sandbox, bwrap ignores SIGINT and passes nothing on: its group hears it, terraform with it.
+        if (this.options.sandbox) signalGroup(child, 'SIGINT');
+        else child.kill('SIGINT');
         killTimer = setTimeout(() => signalGroup(child, 'SIGKILL'), this.options.graceMs ?? 10_000);
       };
       const limit = setTimeout(() => {

@@ -178,6 +178,14 @@ export class HttpPort implements RunnerPort {
     await this.call('PUT', `/runs/${encodeURIComponent(runId)}/state`, state);
   }
 
+  async keepInterruptedState(runId: string, state: Buffer): Promise<string> {
+    const res = await this.call('PUT', `/runs/${encodeURIComponent(runId)}/interrupted-state`, state);
+    const kept = (await res.json()) as { stateVersionId?: string } | null;
+    return kept?.stateVersionId
+      ? `kept the state left by the interrupted apply of run ${runId} as state version ${kept.stateVersionId} (not current)`
+      : `did not keep the state left by run ${runId}: it is gone or was not applying`;
+  }
+
   async storePlan(runId: string, plan: Buffer): Promise<void> {
     await this.call('PUT', `/runs/${encodeURIComponent(runId)}/plan`, plan);
   }

@@ -10,10 +10,11 @@ import {
   storeRunState,
   workspaceState,
 } from '../services/runs/run-phases.js';
-import { claimRun } from '../services/runs/run-claim.js';
+import { claimWithRunToken } from '../services/runs/run-claim-token.js';
+import { keepInterruptedState } from '../services/runs/interrupted-state.js';
 import { storePlanJson } from '../services/runs/plan-json.js';
 import { savedPlan, storeSavedPlan } from '../services/runs/saved-plans.js';
-import { DEFAULT_RUN_TOKEN_TTL_MS, mintRunToken } from '../services/runs/run-tokens.js';
+import { DEFAULT_RUN_TOKEN_TTL_MS } from '../services/runs/run-tokens.js';
 import { effectiveVariablesOfRun } from '../services/variables/effective.js';
 import type { DB } from '../store/schema.js';
 import type { RunnerPort } from './port.js';
@@ -38,6 +39,12 @@ export function inProcessPort(db: Kysely<DB>, clock: Clock, options: { runTokenT
     variables: (runId) => effectiveVariablesOfRun(db, runId),
     storeState: async (runId, state) => {
       await storeRunState(db, runId, state, now());
+    },
+    keepInterruptedState: async (runId, state) => {
+      const kept = await keepInterruptedState(db, runId, state, now());
+      return kept
+        ? `kept the state left by the interrupted apply of run ${runId} as state version ${kept.stateVersionId} (not current)`
+        : `did not keep the state left by run ${runId}: it is gone or was not applying`;
     },
     storePlan: (runId, plan) => storeSavedPlan(db, runId, plan, now()),
     storePlanJson: (runId, plan, schemas) => storePlanJson(db, runId, plan, schemas, now()),

@@ -32,6 +32,12 @@ export interface RunnerPort {
   variables(runId: string): Promise<EffectiveVariables>;
   storeState(runId: string, state: Buffer): Promise<void>;
   /**
+   * Keeps the state an interrupted apply left in its folder (its executor was killed before it
+   * recorded it) as a state version of the run that never becomes current, and says so in the run's
+   * error message; answers a line for the executor's log.
+   */
+  keepInterruptedState(runId: string, state: Buffer): Promise<string>;
+  /**
    * Keeps the plan a plan phase saved (`terraform plan -out`), before that phase finishes, for the
    * run's apply wherever it executes; rejects one over MAX_SAVED_PLAN_BYTES, or a run no longer planning.
    */

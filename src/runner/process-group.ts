@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 
 /**
  * terraform in a run, in a process group of its own: what it starts (providers, a local-exec's
@@ -8,6 +9,20 @@ import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process'
 
 /** How long the output may still come after terraform exited (a process that left the group). */
 const DRAIN_MS = 2000;
+
+/** util-linux's setpriv, which can set the parent-death signal that Node's spawn cannot. */
+const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => existsSync(p)) ?? null;
+
+/**
+ * `command args` killed (SIGKILL) when this process dies, however it dies: through setpriv's
+ * `--pdeathsig` where util-linux has it (Linux), else unchanged. For terraform outside the sandbox
+ * (whose bubblewrap does the same with --die-with-parent): a killed serve must not leave it applying.
+ * What terraform itself started is found by the next executor's start (left-behind.ts).
+ */
+export function dyingWithParent(command: string, args: string[]): { command: string; args: string[] } {
+  if (!SETPRIV || process.platform !== 'linux') return { command, args };
+  return { command: SETPRIV, args: ['--pdeathsig', 'KILL', '--', command, ...args] };
+}
 
 /** Spawns `command` as the leader of a new process group. */
 export function spawnInGroup(command: string, args: string[], options: SpawnOptions): ChildProcess {

@@ -85,36 +85,7 @@ export async function removeRunFolder(dir: string): Promise<string | null> {
   }
 }
 
-/** Run folders are named for the process that made them: `berth-run-<pid>-<random>`. */
-const RUN_FOLDER = /^berth-run-(\d+)-/;
-
-/** A fresh folder for a phase, under `base`, named for this process. */
+/** A fresh folder for a phase, under `base`, named for this process: `berth-run-<pid>-<random>` (left-behind.ts). */
 export function newRunFolder(base: string): Promise<string> {
   return mkdtemp(join(base, `berth-run-${process.pid}-`));
-}
-
-const alive = (pid: number): boolean => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: a process of another user has that pid; it is not ours to judge, so it counts as alive.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
-/**
- * Removes the run folders under `base` left by a process that is gone (a serve or an agent that
- * crashed or was killed mid-phase): they hold the run's variables, sensitive ones included. The
- * folders of live processes (another executor on this machine) are left alone. Answers how many
- * it removed.
- */
-export async function sweepRunFolders(base: string): Promise<number> {
-  let removed = 0;
-  for (const name of await readdir(base).catch(() => [] as string[])) {
-    const pid = RUN_FOLDER.exec(name)?.[1];
-    if (pid === undefined || Number(pid) === process.pid || alive(Number(pid))) continue;
-    if ((await removeRunFolder(join(base, name))) === null) removed += 1;
-  }
-  return removed;
 }

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
+import { accessSync, constants, lstatSync, readlinkSync, realpathSync, statSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 
 /*
@@ -57,17 +57,27 @@ const ETC_FILES = [
   '/etc/alternatives',
 ];
 
-/** The first `bwrap` of the PATH, or null. */
-export function findBwrap(path = process.env.PATH ?? ''): string | null {
-  for (const d of path.split(delimiter).filter(Boolean)) {
-    const file = join(d, 'bwrap');
+/** Where bubblewrap is when the PATH does not say (serve started with a PATH of its own). */
+const BWRAP_PLACES = ['/usr/bin', '/usr/local/bin', '/bin'];
+
+/**
+ * The bubblewrap binary: BERTH_BWRAP when set (null when it is no executable file), else the first
+ * `bwrap` of the PATH or of BWRAP_PLACES; null when there is none.
+ */
+export function findBwrap(env: NodeJS.ProcessEnv = process.env): string | null {
+  const executable = (file: string) => {
     try {
-      if (statSync(file).isFile()) return realpathSync(file);
+      if (!statSync(file).isFile()) return false;
+      accessSync(file, constants.X_OK);
+      return true;
     } catch {
-      // not here
+      return false;
     }
-  }
-  return null;
+  };
+  if (env.BERTH_BWRAP) return executable(env.BERTH_BWRAP) ? env.BERTH_BWRAP : null;
+  const dirs = [...(env.PATH ?? '').split(delimiter).filter(Boolean), ...BWRAP_PLACES];
+  const found = dirs.map((d) => join(d, 'bwrap')).find(executable);
+  return found ? resolved(found) : null;
 }
 
 /** The path of `file` with its links resolved (itself when it cannot be). */

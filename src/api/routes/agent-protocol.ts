@@ -158,6 +158,10 @@ export function agentProtocolRoutes(options: {
     await ops(c).storeState(c.req.param('id'), await bytes(c));
     return c.body(null, 204);
   });
+  // The state an interrupted apply left on the agent's machine: { stateVersionId } or null.
+  r.put('/runs/:id/interrupted-state', async (c) =>
+    c.json(await ops(c).keepInterruptedState(c.req.param('id'), await bytes(c))),
+  );
   r.put('/runs/:id/plan', async (c) => {
     await ops(c).storePlan(c.req.param('id'), await bytes(c));
     return c.body(null, 204);

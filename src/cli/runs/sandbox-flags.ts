@@ -37,7 +37,10 @@ export function chooseSandbox(flags: { sandbox: string; 'run-network': string },
   if (flags.sandbox === 'off') return { config: null, problem: null };
   const bwrap = findBwrap();
   if (!bwrap)
-    return { config: null, problem: `no bwrap (bubblewrap) on the PATH for the run sandbox; ${SANDBOX_HELP}` };
+    return {
+      config: null,
+      problem: `${process.env.BERTH_BWRAP ? `BERTH_BWRAP (${process.env.BERTH_BWRAP}) is no executable file` : 'no bwrap (bubblewrap) on the PATH'} for the run sandbox; ${SANDBOX_HELP}`,
+    };
   const config: SandboxConfig = { bwrap, network: flags['run-network'] as RunNetwork };
   const dir = mkdtempSync(join(tmpdir(), 'berth-sandbox-check-'));
   try {

@@ -5,8 +5,10 @@ import { FINAL_STATUSES, type RunStatus } from '../../domain/runs/run.js';
 import { hashToken, sameHash } from '../../domain/identity/token.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
-import { type ClaimedRun, claimRun } from '../runs/run-claim.js';
-import { DEFAULT_RUN_TOKEN_TTL_MS, mintRunToken } from '../runs/run-tokens.js';
+import type { ClaimedRun } from '../runs/run-claim.js';
+import { claimWithRunToken } from '../runs/run-claim-token.js';
+import { keepInterruptedState } from '../runs/interrupted-state.js';
+import { DEFAULT_RUN_TOKEN_TTL_MS } from '../runs/run-tokens.js';
 import { effectiveVariablesOfRun, type EffectiveVariables } from '../variables/effective.js';
 import { configurationArchive } from '../runs/configuration-versions.js';
 import {
@@ -273,6 +275,23 @@ export function agentRunOps(db: Db, cred: AgentCredential, agentId: string | und
       const r = await run(runId);
       if (r.status !== 'applying') throw conflict(`run ${runId} is ${r.status}: it records no state now`);
       await storeRunState(db, runId, state, now().toISOString());
+    },
+    /**
+     * Keeps the state an interrupted apply left on the agent's machine (runner/left-behind.ts): for a
+     * run claimed by any agent of the token's pool (a restarted agent registers anew, under another
+     * id), never current (interrupted-state.ts). Null: the run never applied, or is gone.
+     */
+    async keepInterruptedState(runId: string, state: Buffer): Promise<{ stateVersionId: string } | null> {
+      await callingAgent(db, cred, agentId);
+      const r = await db
+        .selectFrom('runs')
+        .innerJoin('agents', 'agents.id', 'runs.claimed_by')
+        .select('agents.agent_pool_id')
+        .where('runs.id', '=', runId)
+        .executeTakeFirst();
+      if (!r || r.agent_pool_id !== cred.poolId) throw notFound(`run ${runId} not found`);
+      const kept = await keepInterruptedState(db, runId, state, now().toISOString());
+      return kept && { stateVersionId: kept.stateVersionId };
     },
     /** Keeps the plan the run's plan phase saved (409 unless the run is still planning; 413 over the limit). */
     async storePlan(runId: string, plan: Buffer): Promise<void> {

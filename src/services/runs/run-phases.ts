@@ -124,9 +124,16 @@ export async function workspaceState(db: Db, runId: string): Promise<Buffer | nu
  * promoted to current when the run releases the workspace. The state of a run that no longer
  * applies (force-canceled, its terraform killed, while the next run may hold the workspace) is
  * kept in the workspace's history but never made current by itself: it would replace the state
- * the next run works on.
+ * the next run works on. `historyOnly`: never current, whatever the run's status (the state an
+ * interrupted apply left behind, interrupted-state.ts).
  */
-export async function storeRunState(db: Db, runId: string, bytes: Buffer, now: string): Promise<string> {
+export async function storeRunState(
+  db: Db,
+  runId: string,
+  bytes: Buffer,
+  now: string,
+  options: { historyOnly?: boolean } = {},
+): Promise<string> {
   const md5 = createHash('md5').update(bytes).digest('hex');
   const { state, bytes: body } = await parseUploadedState(bytes, md5, '/state');
   return writeTransaction(db, async (tx) => {
@@ -143,7 +150,7 @@ export async function storeRunState(db: Db, runId: string, bytes: Buffer, now: s
       lineage: state.lineage ?? null,
       md5,
       status: 'pending',
-      intermediate: run.status === 'applying' ? 1 : 0,
+      intermediate: run.status === 'applying' && !options.historyOnly ? 1 : 0,
       resource_count: 0,
       size: 0,
       terraform_version: null,
