@@ -11,6 +11,7 @@ import {
 } from '../domain/common/limits.js';
 import { cliWorkspaceName } from '../domain/runs/run-workspace-name.js';
 import { versionSatisfies, type ResourceCounts } from '../domain/runs/run-execution.js';
+import { sensitiveValues } from '../domain/variables/hcl-leaves.js';
 import { tfvarsFile } from '../domain/variables/variable.js';
 import { extractConfiguration } from './configuration-archive.js';
 import { LogWriter } from './log-writer.js';
@@ -242,7 +243,7 @@ export class Executor {
     try {
       const vars = await this.port.variables(claim.runId);
       this.variables.set(claim.runId, vars);
-      log.conceal([...vars.terraform, ...vars.env].filter((v) => v.sensitive).map((v) => v.value));
+      log.conceal(sensitiveValues([...vars.terraform, ...vars.env]));
       const refusal = await this.refusal(claim);
       if (refusal) {
         log.write(`\n${refusal}\n`);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { sensitiveValues } from '../../src/domain/variables/hcl-leaves.js';
 import { CONCEALED, LogScrubber } from '../../src/runner/log-scrubber.js';
 
 /** Sensitive values never reach a run's log, however terraform's output is cut into chunks. */
@@ -50,6 +51,17 @@ describe('LogScrubber', () => {
     expect(s.active).toBe(false);
     expect(s.push(Buffer.from('abc')).toString()).toBe('abc');
     expect(s.end().length).toBe(0);
+  });
+
+  it('conceals each leaf of a sensitive HCL value, as terraform prints them one by one (issue 42)', () => {
+    const values = sensitiveValues([
+      { value: '{ inner = "hcl-inner-secret", pin = 1.50e2, list = ["el-\\"one"] }', sensitive: true, hcl: true },
+    ]);
+    const plan =
+      '  + creds = {\n      + inner = "hcl-inner-secret"\n      + list  = ["el-\\"one"]\n      + pin   = 150\n    }\n';
+    expect(through(values, [plan])).toBe(
+      `  + creds = {\n      + inner = "${CONCEALED}"\n      + list  = ["${CONCEALED}"]\n      + pin   = ${CONCEALED}\n    }\n`,
+    );
   });
 
   it('works on bytes: a multi-byte value split inside a character', () => {

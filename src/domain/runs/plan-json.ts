@@ -1,13 +1,15 @@
+import { concealedText, withSecretMarks, type Json } from './plan-json-secrets.js';
+
 /**
  * The redacted JSON plan HCP Terraform serves at `GET /plans/:id/json-output-redacted`, made of a
  * run's JSON plan (`terraform show -json` of its saved plan) and its provider schemas
  * (`terraform providers schema -json`): the document the Terraform CLI decodes to render a saved
  * cloud plan (`terraform show FILE`): the plan's changes, drift and relevant attributes, the plan
  * and provider format versions, and the provider schemas. Nothing else of the plan (its variables,
- * prior state, planned values, configuration), and no value the plan marks sensitive (placeholders).
+ * prior state, planned values, configuration), no value the plan marks sensitive (placeholders),
+ * and none of the workspace's sensitive values (plan-json-secrets.ts).
  */
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
 
 const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -98,21 +100,24 @@ export function redactPair(before: Json, after: Json, bs: Json | undefined, as: 
   return [before, after];
 }
 
-/** A change (`before`/`after` with their `*_sensitive` marks) with its sensitive values hidden. */
-function redactChange(change: Json): Json {
+/**
+ * A change (`before`/`after` with their `*_sensitive` marks) with its sensitive values hidden:
+ * those terraform marks, and those holding one of `secrets` (marked so too, plan-json-secrets.ts).
+ */
+function redactChange(change: Json, secrets: readonly string[]): Json {
   if (!isObject(change)) return change;
-  const [before, after] = redactPair(
-    change.before ?? null,
-    change.after ?? null,
-    change.before_sensitive,
-    change.after_sensitive,
-  );
-  return { ...change, before, after };
+  const bs = withSecretMarks(change.before ?? null, change.before_sensitive, secrets);
+  const as = withSecretMarks(change.after ?? null, change.after_sensitive, secrets);
+  const [before, after] = redactPair(change.before ?? null, change.after ?? null, bs, as);
+  const marks: JsonObject = {};
+  if (bs !== undefined) marks.before_sensitive = bs;
+  if (as !== undefined) marks.after_sensitive = as;
+  return { ...change, before, after, ...marks };
 }
 
 /** A resource change (or drift) whose `change` is redacted. */
-function redactResourceChange(rc: Json): Json {
-  return isObject(rc) ? { ...rc, change: redactChange(rc.change ?? null) } : rc;
+function redactResourceChange(rc: Json, secrets: readonly string[]): Json {
+  return isObject(rc) ? { ...rc, change: redactChange(rc.change ?? null, secrets) } : rc;
 }
 
 const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
@@ -120,23 +125,36 @@ const list = (v: Json | undefined): Json[] => (Array.isArray(v) ? v : []);
 /**
  * The redacted plan document of a JSON plan and its provider schemas (both already parsed; not
  * objects: empty ones). Fields the plan lacks are left out, as terraform leaves them out.
+ * `secrets`: the workspace's sensitive values (none empty), hidden wherever they occur but in the
+ * provider schemas (plan-json-secrets.ts).
  */
-export function redactedPlan(plan: unknown, schemas: unknown): JsonObject {
+export function redactedPlan(plan: unknown, schemas: unknown, secrets: readonly string[] = []): JsonObject {
   const p: JsonObject = isObject(plan) ? plan : {};
   const s: JsonObject = isObject(schemas) ? schemas : {};
   const out: JsonObject = { plan_format_version: typeof p.format_version === 'string' ? p.format_version : '' };
   if (isObject(p.output_changes)) {
     const outputs: JsonObject = {};
-    for (const [name, change] of Object.entries(p.output_changes)) outputs[name] = redactChange(change);
+    for (const [name, change] of Object.entries(p.output_changes)) outputs[name] = redactChange(change, secrets);
     out.output_changes = outputs;
   }
-  if (p.resource_changes !== undefined) out.resource_changes = list(p.resource_changes).map(redactResourceChange);
-  if (p.resource_drift !== undefined) out.resource_drift = list(p.resource_drift).map(redactResourceChange);
+  if (p.resource_changes !== undefined)
+    out.resource_changes = list(p.resource_changes).map((rc) => redactResourceChange(rc, secrets));
+  if (p.resource_drift !== undefined)
+    out.resource_drift = list(p.resource_drift).map((rc) => redactResourceChange(rc, secrets));
   if (p.relevant_attributes !== undefined) out.relevant_attributes = list(p.relevant_attributes);
   if (p.deferred_changes !== undefined)
     out.deferred_changes = list(p.deferred_changes).map((d) =>
-      isObject(d) ? { ...d, resource_change: redactResourceChange(d.resource_change ?? null) } : d,
+      isObject(d) ? { ...d, resource_change: redactResourceChange(d.resource_change ?? null, secrets) } : d,
     );
+  // The plan's own text (addresses, for_each keys, paths) holds the workspace's values too.
+  for (const field of [
+    'output_changes',
+    'resource_changes',
+    'resource_drift',
+    'relevant_attributes',
+    'deferred_changes',
+  ])
+    if (out[field] !== undefined) out[field] = concealedText(out[field], secrets);
   out.provider_format_version = typeof s.format_version === 'string' ? s.format_version : '';
   out.provider_schemas = isObject(s.provider_schemas) ? s.provider_schemas : {};
   return out;

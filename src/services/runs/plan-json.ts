@@ -6,9 +6,11 @@ import { MAX_PLAN_JSON_BYTES, planJsonTooLarge } from '../../domain/common/limit
 import { can } from '../../domain/permissions/policy.js';
 import type { PhaseStatus } from '../../domain/runs/run-execution.js';
 import { redactedPlan } from '../../domain/runs/plan-json.js';
+import { sensitiveValues } from '../../domain/variables/hcl-leaves.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
+import { effectiveVariablesOfRun } from '../variables/effective.js';
 import { inOrganizationOf } from '../write-scope.js';
 import { isExecuted, readableRunRow } from './run-rows.js';
 
@@ -36,14 +38,30 @@ const jsonObject = (body: Buffer): object | null => {
 };
 
 /** The redacted plan document of a JSON plan and its provider schemas, serialized. */
-const redactedBody = (plan: unknown, schemas: unknown): Buffer =>
-  Buffer.from(JSON.stringify(redactedPlan(plan, schemas)));
+const redactedBody = (plan: unknown, schemas: unknown, secrets: readonly string[]): Buffer =>
+  Buffer.from(JSON.stringify(redactedPlan(plan, schemas, secrets)));
+
+/**
+ * What the redacted plan of `runId` hides besides what terraform marks: the sensitive values the
+ * run is given, with the leaves of HCL ones, as its log conceals them, and each line of a
+ * multi-line one (terraform prints those a line at a time). Read as the executor reads them.
+ */
+async function planSecrets(db: Db, runId: string): Promise<string[]> {
+  const vars = await effectiveVariablesOfRun(db, runId);
+  const out = new Set<string>();
+  for (const v of sensitiveValues([...vars.terraform, ...vars.env])) {
+    out.add(v);
+    if (/[\r\n]/.test(v)) for (const line of v.split(/\r?\n/)) if (line.trim().length >= 4) out.add(line.trim());
+  }
+  return [...out];
+}
 
 /**
  * Keeps the run's JSON plan and provider schemas (each a JSON object, 400 otherwise), while the run
  * is still `planning` (409 otherwise); together over MAX_PLAN_JSON_BYTES, a 413. A second store
  * replaces the first. The bodies are kept as sent, byte for byte, and the redacted document is
- * made here, once (migration 039), not on every read of it.
+ * made here, once (migration 039), not on every read of it, hiding the sensitive values the run was
+ * given (planSecrets).
  */
 export async function storePlanJson(db: Db, runId: string, plan: Buffer, schemas: Buffer, now: string) {
   const size = plan.length + schemas.length;
@@ -52,7 +70,7 @@ export async function storePlanJson(db: Db, runId: string, plan: Buffer, schemas
   if (!planDoc) throw badRequest('the JSON plan is not a JSON object');
   const schemasDoc = jsonObject(schemas);
   if (!schemasDoc) throw badRequest('the provider schemas are not a JSON object');
-  const redacted = redactedBody(planDoc, schemasDoc);
+  const redacted = redactedBody(planDoc, schemasDoc, await planSecrets(db, runId));
   const [planZ, schemasZ, redactedZ] = await Promise.all([gzipAsync(plan), gzipAsync(schemas), gzipAsync(redacted)]);
   // Confined to the run's organization: on PostgreSQL, the other organizations' writes do not
   // wait while these bodies (up to MAX_PLAN_JSON_BYTES) are sent.
@@ -112,5 +130,7 @@ export async function planJsonOutput(ctx: ServiceContext, planId: string, redact
     gunzipAsync(Buffer.from(old.plan_json)),
     gunzipAsync(Buffer.from(old.provider_schemas)),
   ]);
-  return redactedBody(JSON.parse(plan.toString('utf8')), JSON.parse(schemas.toString('utf8')));
+  // With the values the run's workspace has now (those it was given may have changed since).
+  const secrets = await planSecrets(ctx.db, row.id);
+  return redactedBody(JSON.parse(plan.toString('utf8')), JSON.parse(schemas.toString('utf8')), secrets);
 }
