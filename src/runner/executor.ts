@@ -235,7 +235,9 @@ export class Executor {
   }
 
   private async execute(claim: ClaimedRun): Promise<void> {
-    const log = new LogWriter(this.port, claim.runId, claim.phase);
+    const log = new LogWriter(this.port, claim.runId, claim.phase, {
+      log: (line) => this.log(`run ${claim.runId}: ${line}`),
+    });
     let dir: string | null = null;
     let result: PhaseResult;
     // Three lines first, as HCP's logs start: the CLI skips the first three lines of an apply's log.
@@ -670,25 +672,36 @@ export class Executor {
         log.write(`\nThe time limit of this phase was reached: stopping terraform.\n`);
         interrupt();
       }, this.options.timeLimitMs ?? 3_600_000);
-      const watch = setInterval(() => {
-        void this.port.stopRequested(claim.runId).then(
-          (stop) => {
-            if (!stop || result.stopped === 'force') return;
-            result.stopped = stop;
-            if (stop === 'force') signalGroup(child, 'SIGKILL');
-            else interrupt();
-          },
-          () => undefined,
-        );
-      }, this.options.pollMs ?? 1000);
+      const stopAs = (stop: 'cancel' | 'force') => {
+        if (result.stopped === 'force') return;
+        result.stopped = stop;
+        if (stop === 'force') signalGroup(child, 'SIGKILL');
+        else interrupt();
+      };
+      const look = () => {
+        void this.port
+          .stopRequested(claim.runId)
+          .then((stop) => stop && stopAs(stop))
+          .catch(() => undefined);
+      };
+      const watch = setInterval(look, this.options.pollMs ?? 1000);
+      // At once after a cancel or a deletion in this process (wake.ts), and when the log fails:
+      // berth will not take it (killed when its run is gone, else interrupted), the phase ends now.
+      const unwake = onRunsMayHaveStopped(look);
+      const unfollow = log.onFailure((f) => stopAs(f.kind === 'vanished' ? 'force' : 'cancel'));
+      const unwatch = () => {
+        clearInterval(watch);
+        unwake();
+        unfollow();
+      };
       child.on('error', (err) => {
         clearTimeout(limit);
-        clearInterval(watch);
+        unwatch();
         reject(err);
       });
       whenEnded(child, (code) => {
         clearTimeout(limit);
-        clearInterval(watch);
+        unwatch();
         if (killTimer) clearTimeout(killTimer);
         result.code = code;
         resolve(result);
