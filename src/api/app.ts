@@ -36,7 +36,7 @@ import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
 import { assessmentResultRoutes } from './routes/assessment-results.js';
 import { organizationRunQueueRoutes } from './routes/organization-run-queue.js';
-import { runsMayHaveQueued } from '../runner/wake.js';
+import { runsMayHaveQueued, runsMayHaveStopped } from '../runner/wake.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { variableRoutes } from './routes/variables.js';
@@ -52,6 +52,8 @@ import { databaseErrorAnswer } from '../store/database-errors.js';
 
 /** Paths of the writes that may queue a run: runs and their actions, uploads, workspace unlocks. */
 const RUN_WRITES = /\/(runs|configuration-versions|actions\/(unlock|force-unlock))(\/|$)/;
+/** Paths of the actions that may stop a run executing: its cancels, a workspace's safe delete. */
+const RUN_STOPS = /\/actions\/(cancel|force-cancel|safe-delete)$/;
 
 /**
  * The HTTP API: the single contract of berth. `serve` puts it behind a socket; local mode calls
@@ -81,6 +83,9 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
     app.use('*', async (c, next) => {
       await next();
       if (c.req.method !== 'GET' && c.res.status < 400 && RUN_WRITES.test(c.req.path)) runsMayHaveQueued();
+      // A deletion (of a workspace or organization: their runs go with them) or a cancel: the
+      // executors stop the runs concerned now, not at their next look.
+      if (c.res.status < 400 && (c.req.method === 'DELETE' || RUN_STOPS.test(c.req.path))) runsMayHaveStopped();
     });
   }
   const meta = metaRoutes(options.db);

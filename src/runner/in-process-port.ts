@@ -26,12 +26,8 @@ import type { RunnerPort } from './port.js';
 export function inProcessPort(db: Kysely<DB>, clock: Clock, options: { runTokenTtlMs?: number } = {}): RunnerPort {
   const now = () => clock.now().toISOString();
   return {
-    claim: async (executor) => {
-      const claimed = await claimRun(db, executor, now());
-      if (!claimed) return null;
-      const token = await mintRunToken(db, claimed, clock.now(), options.runTokenTtlMs ?? DEFAULT_RUN_TOKEN_TTL_MS);
-      return { ...claimed, token };
-    },
+    claim: (executor) =>
+      claimWithRunToken(db, executor, clock.now(), options.runTokenTtlMs ?? DEFAULT_RUN_TOKEN_TTL_MS),
     configuration: (id) => configurationArchive(db, id),
     appendLog: (runId, phase, chunk) => appendRunLog(db, runId, phase, chunk),
     finishPhase: (runId, phase, result) => finishPhase(db, runId, phase, result, now()),

@@ -30,3 +30,19 @@ export function onRunLogMayHaveGrown(listener: (runId: string) => void): () => v
 export function runLogMayHaveGrown(runId: string): void {
   for (const listener of logListeners) listener(runId);
 }
+
+/**
+ * Tells the executors of this process that a request may have ended or removed runs they execute
+ * (a cancel, a deletion of their workspace or organization), so that they ask whether to stop at
+ * once instead of at their next look. In-process only, like the others.
+ */
+const stopListeners = new Set<() => void>();
+
+export function onRunsMayHaveStopped(listener: () => void): () => void {
+  stopListeners.add(listener);
+  return () => stopListeners.delete(listener);
+}
+
+export function runsMayHaveStopped(): void {
+  for (const listener of stopListeners) listener();
+}

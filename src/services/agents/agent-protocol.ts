@@ -190,10 +190,9 @@ export async function claimForAgent(
 ): Promise<(ClaimedRun & { token: string }) | null> {
   const agent = await callingAgent(db, cred, agentId);
   const at = now.toISOString();
-  const claimed = await claimRun(db, agent.id, at, { agentPoolId: cred.poolId });
-  if (!claimed) return null;
-  // The run token of the phase, as serve's executor gets it (in-process-port.ts).
-  const claim = { ...claimed, token: await mintRunToken(db, claimed, now, DEFAULT_RUN_TOKEN_TTL_MS) };
+  // With the run token of the phase, as serve's executor gets it (in-process-port.ts).
+  const claim = await claimWithRunToken(db, agent.id, now, DEFAULT_RUN_TOKEN_TTL_MS, { agentPoolId: cred.poolId });
+  if (!claim) return null;
   await writeTransaction(db, (tx) =>
     tx
       .updateTable('agents')
