@@ -62,6 +62,14 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
     })();
     return stopping;
   };
+  const registerAgain = async () => {
+    try {
+      registration = await port.register(options.name);
+      options.log(`agent: berth had given this agent up; registered again as ${registration.id}`);
+    } catch (err) {
+      options.log(`agent: registering again failed (tried again at the next ping): ${String(err)}`);
+    }
+  };
   const ping = async () => {
     if (pinging || stopping) return;
     pinging = true;
@@ -73,8 +81,7 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       } else if (err instanceof AgentProtocolError && (err.status === 409 || err.status === 404)) {
         // Marked exited (silent for too long: 409), or deleted since (by a pool manager, or pruned
         // once stopped for longer than the retention: 404): the runs it had were ended; start afresh.
-        registration = await port.register(options.name);
-        options.log(`agent: berth had given this agent up; registered again as ${registration.id}`);
+        await registerAgain();
       } else {
         options.log(`agent: ping failed: ${String(err)}`);
       }
@@ -82,7 +89,11 @@ export async function startAgent(options: AgentOptions): Promise<RunningAgent> {
       pinging = false;
     }
   };
-  const timer = setInterval(() => void ping(), registration.pingIntervalMs);
+  const pingNow = () => void ping().catch((err: unknown) => options.log(`agent: ping failed: ${String(err)}`));
+  // Any call answered 409 (resumed after a SIGSTOP past --agent-timeout, its log write is the first
+  // to hear it was given up): a ping now, which registers again, rather than at the next interval.
+  port.onConflict = pingNow;
+  const timer = setInterval(pingNow, registration.pingIntervalMs);
   executor.start();
   return { registration, done, stop: () => stop() };
 }

@@ -39,6 +39,8 @@ export interface Registration {
 
 export class HttpPort implements RunnerPort {
   private agentId: string | null = null;
+  /** Told when berth answers a call 409 (the agent may have been given up: agent.ts pings at once). */
+  onConflict: (() => void) | null = null;
   /** Runs whose claimed phase is not finished yet: the agent is `busy` while there are some. */
   private readonly executing = new Set<string>();
 
@@ -69,6 +71,7 @@ export class HttpPort implements RunnerPort {
     }
     const res = await this.send(method, path, headers, payload);
     if (res.ok) return res;
+    if (res.status === 409) this.onConflict?.();
     const text = await res.text().catch(() => '');
     let detail = text.slice(0, 500) || res.statusText;
     try {
