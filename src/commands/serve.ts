@@ -262,6 +262,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
   async run(): Promise<void> {
     const { startServer, ServeSetupError } = await import('../api/serve.js');
     const log = (line: string) => process.stderr.write(`${line}\n`);
+    survivesUnhandledRejections(log);
     const tls = this.readTls();
     const terraform = this.findTerraform();
     const executeRuns = terraform !== null && terraform.path !== null ? terraform : undefined;
