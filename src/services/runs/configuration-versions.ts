@@ -155,8 +155,10 @@ export async function uploadConfiguration(
     .where('id', '=', id)
     .executeTakeFirst();
   if (!ws) throw notFound(`configuration version ${id} not found`);
-  const now = ctx.clock.now().toISOString();
   await writeTransaction(inWorkspaceOrganization(ctx, { id: ws.workspace_id }), async (tx) => {
+    // Once the write lock is held: the upload time, and the run it may queue, follow the order of
+    // the writes, also when this one waited for another process's.
+    const now = ctx.clock.now().toISOString();
     const row = await tx.selectFrom('configuration_versions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(`configuration version ${id} not found`);
     if (row.status !== 'pending') throw conflict(`configuration version ${id} is already ${row.status}`);

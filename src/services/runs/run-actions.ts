@@ -15,8 +15,10 @@ export type RunAction = 'apply' | 'discard' | 'cancel' | 'force-cancel';
 
 /** A user's action on an executed run; 409 when its status does not allow it. */
 export async function actOnRun(ctx: ServiceContext, id: string, action: RunAction): Promise<void> {
-  const now = ctx.clock.now().toISOString();
   await writeTransaction(inOrganizationOf(ctx, 'runs', id), async (tx) => {
+    // Once the write lock is held: a confirmed saved plan joins its workspace's queue in the order
+    // of its time, also when this write waited for another process's.
+    const now = ctx.clock.now().toISOString();
     const { row, facts } = await readableRunRow(ctx, tx, id);
     const status = row.status as RunStatus;
     const refuse = () => conflict(`Run ${id} is ${status}: it cannot be ${ACTION_PAST[action]}`);

@@ -204,8 +204,10 @@ export async function queueUploadedRun(
 
 /** POST /runs with a configuration version (or the workspace's newest uploaded one). */
 export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunInput): Promise<ExecutedRun> {
-  const now = ctx.clock.now().toISOString();
   return writeTransaction(inWorkspaceOrganization(ctx, { id: input.workspaceId }), async (tx) => {
+    // Taken once the write lock is held: the queue's order (the rows' seq) is then the order of
+    // their times, also when this write waited for another process's.
+    const now = ctx.clock.now().toISOString();
     const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
       throw notFound(`workspace ${input.workspaceId} not found`);
     });

@@ -62,8 +62,10 @@ async function readableRun(ctx: ServiceContext, db: Tx, id: string) {
 }
 
 export async function createRun(ctx: ServiceContext, input: RunInput): Promise<Run> {
-  const now = ctx.clock.now().toISOString();
   const { row, facts } = await writeTransaction(inOrganizationOf(ctx, 'workspaces', input.workspaceId), async (tx) => {
+    // Taken once the write lock is held: the queue's order (the rows' seq) is then the order of
+    // their times, also when this write waited for another process's.
+    const now = ctx.clock.now().toISOString();
     const { row: ws, facts } = await readableWorkspace(ctx, { id: input.workspaceId }, tx).catch(() => {
       throw notFound(`workspace ${input.workspaceId} not found`);
     });

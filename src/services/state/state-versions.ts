@@ -138,7 +138,6 @@ export async function createStateVersion(
   ref: WorkspaceRef,
   input: StateVersionInput,
 ): Promise<StateVersion> {
-  const now = ctx.clock.now().toISOString();
   // Decoded, checked and parsed before the transaction: it only records the result.
   const decoded = input.state === null ? null : decodeBase64(input.state);
   if (input.state !== null && !decoded) throw invalid('/data/attributes/state', 'State must be base64-encoded');
@@ -151,6 +150,9 @@ export async function createStateVersion(
   const json = jsonDecoded ? await checkUploadedJsonState(jsonDecoded, '/data/attributes/json-state') : null;
   const sign = await stateUrlSigner(ctx);
   return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
+    // Once the write lock is held: versions' times follow their order (seq), also when this write
+    // waited for another process's.
+    const now = ctx.clock.now().toISOString();
     const { row: ws, facts } = await readableWorkspace(ctx, ref, tx);
     if (!can(ctx.actor, 'workspace:create-state-versions', facts))
       throw notAuthorized('create state versions in this workspace');
