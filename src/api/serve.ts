@@ -129,6 +129,11 @@ export interface ServeOptions {
   agentRateLimit?: number;
   /** Milliseconds after its last ping after which an exited or errored agent is deleted (`--agent-retention`; 24 h; 0: never). */
   agentRetentionMs?: number;
+  /**
+   * The key file of sensitive values (`--secret-key-file`, BERTH_SECRET_KEY_FILE); absent:
+   * BERTH_SECRET_KEY, else `<SQLite file>.key` (store/secrets/key-source.ts).
+   */
+  secretKeyFile?: string;
 }
 
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
@@ -145,6 +150,8 @@ export interface RunningServer {
   durability?: Durability;
   /** The site-administrator token created at this start, if the database had none. */
   createdToken: string | null;
+  /** The start-up lines about the key of sensitive values: its file and id (never the key), what this start did. */
+  secretKeyLines: string[];
   /** Stops accepting connections, finishes in-flight requests, closes the database. */
   close(): Promise<void>;
 }
@@ -180,6 +187,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     );
 
   const store = await openStore(options.database, { durability: options.durability });
+  // The key of sensitive values (store/secrets/): created beside a new SQLite database; a missing
+  // or wrong one stops serve here, before anything could need it.
+  const secrets = await attachSecretKey(store, secretKeySource(options.database, options.secretKeyFile), {
+    create: true,
+  });
+  if (secrets.problem) {
+    await store.close();
+    throw new ServeSetupError(secrets.problem);
+  }
   await store.optimize();
   // Statistics go stale as an organization grows while serve runs (a hundred teams and a thousand
   // invitations made after the start: its member lists were read with full scans, 50x slower):
@@ -573,6 +589,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     durability: store.durability,
     url: `${options.tls ? 'https' : 'http'}://${host}:${address.port}`,
     createdToken,
+    secretKeyLines: keyAttachmentLines(secrets),
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       clearInterval(statistics);

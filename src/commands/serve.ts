@@ -24,6 +24,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --rate-limit 0',
     '<%= config.bin %> serve --state-url-ttl 60',
     '<%= config.bin %> serve --durability normal',
+    '<%= config.bin %> serve --database postgres://berth@db.internal/berth --secret-key-file /etc/berth/secret.key',
     '<%= config.bin %> serve --host 0.0.0.0 --database postgres://berth@db.internal:5432/berth',
     '<%= config.bin %> serve --hostname berth.example.com',
     '<%= config.bin %> serve --terraform-binary /opt/terraform/1.11.4/terraform',
@@ -99,6 +100,11 @@ export default class Serve extends BerthCommand<typeof Serve> {
         'SQLite: "full" (default) flushes each commit to the disk before answering, so an acknowledged write survives a power cut; "normal" survives a crash of berth but may lose the last acknowledged writes on a power cut or operating system crash. Concurrent writes share one commit either way. PostgreSQL: the server\'s synchronous_commit decides',
       options: ['full', 'normal'],
       env: 'BERTH_DURABILITY',
+    }),
+    'secret-key-file': Flags.string({
+      description:
+        'the key file that encrypts sensitive variable values at rest (default: BERTH_SECRET_KEY, else the SQLite file with .key added); created at the first start of a new database. PostgreSQL needs one named, the same key on every instance. The start-up lines name it (never the key); a missing or wrong key stops serve',
+      env: 'BERTH_SECRET_KEY_FILE',
     }),
     'execute-runs': Flags.boolean({
       description:
@@ -273,6 +279,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       port: this.flags.port,
       database: this.databaseLocation(),
       durability: this.flags.durability as 'full' | 'normal' | undefined,
+      secretKeyFile: this.flags['secret-key-file'],
       edition: this.flags.edition as 'self-hosted' | 'hosted' | undefined,
       log,
       pruneIntervalMs: this.flags['prune-interval'] * 60_000,
@@ -332,6 +339,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       process.once('SIGINT', () => stop('SIGINT'));
       process.once('SIGTERM', () => stop('SIGTERM'));
     });
+    for (const line of server.secretKeyLines) log(line);
     const durability = server.durability ? ` (durability ${server.durability})` : '';
     if (executeRuns) {
       log(

@@ -438,6 +438,8 @@ export interface WorkspaceVariablesTable {
   category: string;
   hcl: number;
   sensitive: number;
+  /** 1: `value` holds the value's ciphertext (migration 041, store/secrets/). */
+  sealed: Generated<number>;
   version_id: string;
   created_at: string;
   updated_at: string;
@@ -635,6 +637,8 @@ export interface VarsetVariablesTable {
   category: string;
   hcl: Generated<number>;
   sensitive: Generated<number>;
+  /** 1: `value` holds the value's ciphertext (migration 041, store/secrets/). */
+  sealed: Generated<number>;
   /** Changes on every update (migration 040). */
   version_id: string;
   created_at: string;

@@ -2,6 +2,9 @@ import { createApp } from '../../src/api/app.js';
 import { LOCAL_SITE_ADMIN, type Actor } from '../../src/domain/permissions/actor.js';
 import type { Store } from '../../src/store/open.js';
 import { openTestStore } from './store.js';
+import { attachSecretKey } from '../../src/store/secrets/attach.js';
+import type { SecretKeySource } from '../../src/store/secrets/keyring.js';
+import { TEST_KEY_SOURCE } from './secret-key.js';
 import { createSiteAdminToken, createUserToken } from '../../src/services/identity/tokens.js';
 import { createUser } from '../../src/services/identity/users.js';
 import { systemClock, type Clock } from '../../src/domain/common/clock.js';
@@ -22,6 +25,8 @@ export interface TestApiOptions {
    * second boundary differ.
    */
   clock?: Clock;
+  /** Where the key of sensitive values comes from (default: the tests' key, in memory). */
+  secretKey?: SecretKeySource;
 }
 
 /**
@@ -44,6 +49,8 @@ export class TestApi {
   /** The API app on a store the caller opened (e.g. a second store on the same database). */
   static async on(store: Store, options: TestApiOptions = {}): Promise<TestApi> {
     const clock = options.clock ?? systemClock;
+    // The key of sensitive values, as serve and local mode set it up (store/secrets/attach.ts).
+    await attachSecretKey(store, options.secretKey ?? TEST_KEY_SOURCE);
     const app = createApp({
       db: store.db,
       settings: options.settings,

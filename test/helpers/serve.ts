@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { BIN, jsonOf, runCli } from './cli.js';
+import { TEST_SECRET_KEY_LINE } from './secret-key.js';
 
 export interface ServeProcess {
   child: ChildProcess;
@@ -13,7 +14,7 @@ export interface ServeProcess {
 /**
  * Starts `berth serve --port 0` on `db` (a SQLite file or a `postgres://` URL) as a real process and waits until it listens. Rate
  * limiting is off unless `extraArgs` sets `--rate-limit` (tests send bursts with one token). `env`
- * adds environment variables (test hooks).
+ * adds environment variables (test hooks). On PostgreSQL, BERTH_SECRET_KEY is the tests' key.
  */
 export function startServe(
   db: string,
@@ -23,7 +24,15 @@ export function startServe(
   const rate = extraArgs.includes('--rate-limit') ? [] : ['--rate-limit', '0'];
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--database', db, ...rate, ...extraArgs], {
-      env: { ...process.env, NO_COLOR: '1', BERTH_DB: '', BERTH_DATABASE_URL: '', ...env },
+      env: {
+        ...process.env,
+        NO_COLOR: '1',
+        BERTH_DB: '',
+        BERTH_DATABASE_URL: '',
+        // PostgreSQL has no file to keep the key of sensitive values beside: every instance gets the tests' one.
+        ...(db.startsWith('postgres') ? { BERTH_SECRET_KEY: TEST_SECRET_KEY_LINE } : {}),
+        ...env,
+      },
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     let err = '';

@@ -8,7 +8,8 @@ import {
 } from '../../domain/variables/variable-precedence.js';
 import type { RunEnvVariable, RunTerraformVariable } from '../../domain/variables/variable.js';
 import type { DB } from '../../store/schema.js';
-import { appliedVarsets } from './varsets-applied.js';
+import { runValue, type StoredValue } from './sealed-value.js';
+import { appliedVarsets, type RevealValue } from './varsets-applied.js';
 
 /** What a run of a workspace is given: its Terraform variables and its environment variables. */
 export interface EffectiveVariables {
@@ -28,14 +29,15 @@ export interface EffectiveVariables {
  * The variables a run of the workspace is given, sensitive values included (for the executor
  * only: never answered by the API): the workspace's own, its variable sets' and the run's, each
  * key of each category taking the value that HCP Terraform's precedence gives it
- * (domain/variables/variable-precedence.ts).
+ * (domain/variables/variable-precedence.ts). Sealed values are opened with the key of the store
+ * `db` (a 503 that names the key when it is missing or wrong: the run ends errored, saying so).
  */
 export async function effectiveVariables(
   db: Kysely<DB>,
   workspaceId: string,
   runVariables: RunVariable[] = [],
 ): Promise<EffectiveVariables> {
-  const resolved = await resolvedVariables(db, workspaceId, runVariables);
+  const resolved = await resolvedVariables(db, workspaceId, runVariables, (table, row) => runValue(db, table, row));
   return {
     terraform: resolved.terraform.map(({ key, value, hcl, sensitive }) => ({ key, value, hcl, sensitive })),
     env: resolved.env.map(({ key, value, sensitive }) => ({ key, value, sensitive })),
@@ -46,30 +48,35 @@ export async function effectiveVariables(
 
 /**
  * Each key of each category of the workspace, with the value HCP Terraform's precedence gives it
- * and where that value comes from (the workspace or a set), values included: what a run is given
- * (effectiveVariables) and what `GET /workspaces/:id/all-vars` shows (all-variables.ts).
+ * and where that value comes from (the workspace or a set): what a run is given
+ * (effectiveVariables, whose `reveal` opens sealed values) and what `GET /workspaces/:id/all-vars`
+ * shows (all-variables.ts, which needs no value: by default a sealed one reads '', and needs no key).
  */
 export async function resolvedVariables(
   db: Kysely<DB>,
   workspaceId: string,
   runVariables: RunVariable[] = [],
+  reveal: RevealValue = withheld,
 ): Promise<ResolvedVariables> {
   const own = await workspaceOwnVariables(db, workspaceId);
   const workspace: SourceVariable[] = own.map((v) => ({
     key: v.key,
-    value: v.value,
+    value: reveal('workspace_variables', v),
     category: v.category as VariableCategory,
     hcl: v.hcl === 1,
     sensitive: v.sensitive === 1,
   }));
-  return resolveVariables({ workspace, sets: await appliedVarsets(db, workspaceId), runVariables });
+  return resolveVariables({ workspace, sets: await appliedVarsets(db, workspaceId, reveal), runVariables });
 }
+
+/** A stored value as it is, a sealed one as '' (never opened). */
+const withheld: RevealValue = (_table, row: StoredValue) => (row.sealed === 1 ? '' : row.value);
 
 /** The workspace's own variables. */
 function workspaceOwnVariables(db: Kysely<DB>, workspaceId: string) {
   return db
     .selectFrom('workspace_variables')
-    .select(['key', 'value', 'category', 'hcl', 'sensitive'])
+    .select(['id', 'key', 'value', 'sealed', 'category', 'hcl', 'sensitive'])
     .where('workspace_id', '=', workspaceId)
     .orderBy('seq')
     .execute();

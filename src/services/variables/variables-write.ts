@@ -16,11 +16,13 @@ import { inOrganizationOf, inWorkspaceOrganization } from '../write-scope.js';
 import { variableForAccess, workspaceForVariables } from './variable-access.js';
 import { fieldsOf, toVariable } from './variables.js';
 import { variableColumns } from './variable-columns.js';
+import { storedValue } from './sealed-value.js';
 
 /**
  * Creating, changing and deleting workspace variables: each one write transaction, checked
  * whole before anything is written (a 422 per broken rule, nothing stored). The request's audit
- * record names the variable by its key; no value is ever recorded or put in a message.
+ * record names the variable by its key; no value is ever recorded or put in a message. A
+ * sensitive value is stored sealed (sealed-value.ts).
  */
 
 /** A new version id (HCP's `version-id`: it changes on every update). */
@@ -51,6 +53,7 @@ export async function createVariable(ctx: ServiceContext, ref: WorkspaceRef, inp
         id,
         workspace_id: ws.id,
         ...variableColumns(next),
+        ...(await storedValue(ctx, tx, 'workspace_variables', id, next, input.value)),
         version_id: newVersionId(),
         created_at: now,
         updated_at: now,
@@ -82,6 +85,7 @@ export async function updateVariable(
       .updateTable('workspace_variables')
       .set({
         ...variableColumns(next),
+        ...(await storedValue(ctx, tx, 'workspace_variables', variable.id, next, input.value, variable)),
         version_id: newVersionId(),
         updated_at: ctx.clock.now().toISOString(),
       })

@@ -1,6 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { Variable, VariableCategory, VariableFields } from '../../domain/variables/variable.js';
 import type { WorkspaceVariablesTable } from '../../store/schema.js';
+import { clearOrEmpty } from './sealed-value.js';
 import { shownVariable } from './variable-columns.js';
 
 /**
@@ -32,11 +33,11 @@ export function toVariable(row: VariableRow, ws: VariableOwner): Variable {
   };
 }
 
-/** The attributes of a stored variable, for the rules of an update. */
+/** The attributes of a stored variable, for the rules of an update (a sealed value reads '': sealed-value.ts). */
 export function fieldsOf(row: VariableRow): VariableFields {
   return {
     key: row.key,
-    value: row.value,
+    value: clearOrEmpty(row),
     description: row.description,
     category: row.category as VariableCategory,
     hcl: row.hcl === 1,

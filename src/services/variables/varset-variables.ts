@@ -16,6 +16,7 @@ import { inOrganizationOf } from '../write-scope.js';
 import { refuseGlobalKeyClash } from './varset-global-keys.js';
 import { manageableVarset, readableVarset } from './varsets-read.js';
 import { shownVariable, variableColumns } from './variable-columns.js';
+import { clearOrEmpty, storedValue } from './sealed-value.js';
 
 type Row = Selectable<VarsetVariablesTable>;
 
@@ -46,8 +47,14 @@ async function keyTaken(tx: Tx, varsetId: string, key: string, category: string,
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-/** Adds complete variable definitions to a set (its create and update bodies, and POST vars). */
-export async function insertVariables(tx: Tx, varsetId: string, vars: VariableInput[], now: string): Promise<string[]> {
+/** Adds complete variable definitions to a set (its create and update bodies, and POST vars); sensitive values sealed. */
+export async function insertVariables(
+  ctx: ServiceContext,
+  tx: Tx,
+  varsetId: string,
+  vars: VariableInput[],
+  now: string,
+): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, v] of vars.entries()) {
     if (await keyTaken(tx, varsetId, v.key!, v.category!))
@@ -56,17 +63,21 @@ export async function insertVariables(tx: Tx, varsetId: string, vars: VariableIn
         TAKEN,
       );
     const id = newId('var');
+    const fields: VariableFields = {
+      key: v.key!,
+      value: v.value ?? '',
+      description: v.description ?? null,
+      category: v.category!,
+      hcl: v.hcl ?? false,
+      sensitive: v.sensitive ?? false,
+    };
     await tx
       .insertInto('varset_variables')
       .values({
         id,
         varset_id: varsetId,
-        key: v.key!,
-        value: v.value ?? '',
-        description: v.description ?? null,
-        category: v.category!,
-        hcl: v.hcl ? 1 : 0,
-        sensitive: v.sensitive ? 1 : 0,
+        ...variableColumns(fields),
+        ...(await storedValue(ctx, tx, 'varset_variables', id, fields, v.value)),
         version_id: newVersionId(),
         created_at: now,
       })
@@ -115,7 +126,7 @@ export async function createVarsetVariable(
   return writeTransaction(inOrganizationOf(ctx, 'varsets', varsetId), async (tx) => {
     await manageableVarset(ctx, tx, varsetId);
     const now = ctx.clock.now().toISOString();
-    const [id] = await insertVariables(tx, varsetId, [input], now);
+    const [id] = await insertVariables(ctx, tx, varsetId, [input], now);
     await refuseGlobalKeyClash(
       tx,
       varsetId,
@@ -138,7 +149,7 @@ export async function updateVarsetVariable(
     const row = await variableRow(tx, varsetId, id);
     const current: VariableFields = {
       key: row.key,
-      value: row.value,
+      value: clearOrEmpty(row),
       description: row.description,
       category: row.category as VariableCategory,
       hcl: row.hcl === 1,
@@ -156,6 +167,7 @@ export async function updateVarsetVariable(
       .updateTable('varset_variables')
       .set({
         ...variableColumns(next),
+        ...(await storedValue(ctx, tx, 'varset_variables', id, next, input.value, row)),
         version_id: newVersionId(),
       })
       .where('id', '=', id)

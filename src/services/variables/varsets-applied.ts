@@ -1,13 +1,17 @@
 import type { Kysely } from 'kysely';
 import type { AppliedSet, SetScope, VariableCategory } from '../../domain/variables/variable-precedence.js';
 import type { DB } from '../../store/schema.js';
+import type { SealedTable } from '../../store/secrets/sealed-values.js';
+
+/** The value a stored variable is given as (effective.ts: opened for a run, or withheld). */
+export type RevealValue = (table: SealedTable, row: { id: string; value: string; sealed: number }) => string;
 
 /**
  * The variable sets that apply to a workspace, each at the most specific scope it reaches the
  * workspace by (its own, its project's, or every workspace's), with their variables, values
- * included: for the executor only (domain/variables/variable-precedence.ts decides), never for an answer.
+ * as `reveal` gives them: for the executor only (domain/variables/variable-precedence.ts decides), never for an answer.
  */
-export async function appliedVarsets(db: Kysely<DB>, workspaceId: string): Promise<AppliedSet[]> {
+export async function appliedVarsets(db: Kysely<DB>, workspaceId: string, reveal: RevealValue): Promise<AppliedSet[]> {
   const ws = await db
     .selectFrom('workspaces')
     .select(['organization_id', 'project_id'])
@@ -54,7 +58,7 @@ export async function appliedVarsets(db: Kysely<DB>, workspaceId: string): Promi
   if (applied.length === 0) return [];
   const vars = await db
     .selectFrom('varset_variables')
-    .select(['varset_id', 'key', 'value', 'category', 'hcl', 'sensitive'])
+    .select(['varset_id', 'id', 'key', 'value', 'sealed', 'category', 'hcl', 'sensitive'])
     .where(
       'varset_id',
       'in',
@@ -68,7 +72,7 @@ export async function appliedVarsets(db: Kysely<DB>, workspaceId: string): Promi
       .filter((v) => v.varset_id === s.id)
       .map((v) => ({
         key: v.key,
-        value: v.value,
+        value: reveal('varset_variables', v),
         category: v.category as VariableCategory,
         hcl: v.hcl === 1,
         sensitive: v.sensitive === 1,

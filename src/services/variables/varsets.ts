@@ -129,7 +129,7 @@ export async function createVarset(ctx: ServiceContext, orgName: string, input: 
       })
       .execute();
     await replaceLinks(tx, id, input);
-    await insertVariables(tx, id, input.variables ?? [], now);
+    await insertVariables(ctx, tx, id, input.variables ?? [], now);
     await refuseGlobalKeyClash(tx, id, added(input), addedAt(input));
     return oneVarset(tx, id);
   });
@@ -171,7 +171,7 @@ export async function updateVarset(ctx: ServiceContext, id: string, input: Varse
       .execute();
     // Becoming global: it applies everywhere, so its own workspaces and projects go.
     await replaceLinks(tx, id, global ? { workspaceIds: [], projectIds: [] } : input);
-    await insertVariables(tx, id, input.variables ?? [], now);
+    await insertVariables(ctx, tx, id, input.variables ?? [], now);
     // A set that becomes global: all its variables; else those the body adds (reported there).
     await refuseGlobalKeyClash(tx, id, global && row.global !== 1 ? 'all' : added(input), addedAt(input));
     return oneVarset(tx, id);

@@ -36,6 +36,7 @@ import * as m037 from './037_saved_plan_runs.js';
 import * as m038 from './038_plan_json_outputs.js';
 import * as m039 from './039_redacted_plan_json.js';
 import * as m040 from './040_varset_variable_versions.js';
+import * as m041 from './041_sealed_values.js';
 
 export interface Migration {
   version: number;
@@ -82,4 +83,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 38, name: 'plan_json_outputs', up: m038.up },
   { version: 39, name: 'redacted_plan_json', up: m039.up },
   { version: 40, name: 'varset_variable_versions', up: m040.up },
+  { version: 41, name: 'sealed_values', up: m041.up },
 ];

@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { effectiveVariables } from '../../../src/services/variables/effective.js';
 import { copyDatabase } from '../../../src/store/copy.js';
 import { openStore } from '../../../src/store/open.js';
+import { attachSecretKey } from '../../../src/store/secrets/attach.js';
+import { TEST_KEY_SOURCE } from '../../helpers/secret-key.js';
 import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '../../helpers/access.js';
 import { TestApi } from '../../helpers/api.js';
 
@@ -326,13 +328,24 @@ describe('workspace variables', () => {
     expect(left).toEqual([]);
   });
 
-  it('berth db copy carries them, sensitive values included', async () => {
+  it('berth db copy carries them, sensitive values as their ciphertext, which the same key opens there', async () => {
     await create({ key: 'a', value: '1', category: 'terraform', hcl: true });
-    await create({ key: 'B', category: 'env', sensitive: true, value: SECRET });
+    const b = await create({ key: 'B', category: 'env', sensitive: true, value: SECRET });
     const target = await openStore(':memory:');
     try {
       const result = await copyDatabase(api.store, target);
       expect(result.tables).toContainEqual({ name: 'workspace_variables', rows: 2 });
+      const stored = (db: typeof target.db) =>
+        db
+          .selectFrom('workspace_variables')
+          .select(['value', 'sealed'])
+          .where('id', '=', b.id)
+          .executeTakeFirstOrThrow();
+      const copied = await stored(target.db);
+      expect(copied).toEqual(await stored(api.store.db));
+      expect(copied.sealed).toBe(1);
+      expect(copied.value).not.toContain(SECRET);
+      await attachSecretKey(target, TEST_KEY_SOURCE);
       expect(await effectiveVariables(target.db, f.web)).toEqual({
         terraform: [{ key: 'a', value: '1', hcl: true, sensitive: false }],
         env: [{ key: 'B', value: SECRET, sensitive: true }],

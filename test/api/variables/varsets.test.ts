@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appliedVarsets } from '../../../src/services/variables/varsets-applied.js';
+import { runValue } from '../../../src/services/variables/sealed-value.js';
+import { attachSecretKey } from '../../../src/store/secrets/attach.js';
+import { TEST_KEY_SOURCE } from '../../helpers/secret-key.js';
 import { copyDatabase } from '../../../src/store/copy.js';
 import { openStore } from '../../../src/store/open.js';
 import { TestApi } from '../../helpers/api.js';
@@ -270,12 +273,14 @@ describe('variable sets API', () => {
     const upd = await api.patch(`${path}/${v.id}`, varBody({ value: 'new-secret', description: 'rotated' }));
     expect(upd.status).toBe(200);
     expect(upd.body.data.attributes).toMatchObject({ value: null, description: 'rotated', sensitive: true });
+    // Stored sealed: the ciphertext of the new value, which the key opens.
     const stored = await api.store.db
       .selectFrom('varset_variables')
-      .select('value')
+      .select(['id', 'value', 'sealed'])
       .where('id', '=', v.id)
       .executeTakeFirstOrThrow();
-    expect(stored.value).toBe('new-secret');
+    expect(stored.value).not.toContain('new-secret');
+    expect(runValue(api.store.db, 'varset_variables', stored)).toBe('new-secret');
 
     // Rules (those of workspace variables): one key per category, no way back from sensitive, valid keys.
     expect((await api.post(path, varBody({ key: 'size', value: '4', category: 'terraform' }))).status).toBe(422);
@@ -358,7 +363,7 @@ describe('variable sets API', () => {
 });
 
 describe('variable sets: berth db copy', () => {
-  it('carries the sets, their variables (sensitive values included) and where they apply', async () => {
+  it('carries the sets, their variables (sensitive values sealed, as they are) and where they apply', async () => {
     const api = await TestApi.create();
     const target = await openStore(':memory:');
     try {
@@ -385,7 +390,15 @@ describe('variable sets: berth db copy', () => {
         ['varset_projects', 1],
       ] as const)
         expect(result.tables).toContainEqual({ name, rows });
-      expect(await appliedVarsets(target.db, f.web)).toEqual([
+      // The copy holds the ciphertext, which the key of the source opens there.
+      const stored = await target.db
+        .selectFrom('varset_variables')
+        .select(['value', 'sealed'])
+        .executeTakeFirstOrThrow();
+      expect(stored.sealed).toBe(1);
+      expect(stored.value).not.toContain(SECRET);
+      await attachSecretKey(target, TEST_KEY_SOURCE);
+      expect(await appliedVarsets(target.db, f.web, (table, row) => runValue(target.db, table, row))).toEqual([
         {
           id: res.body.data.id,
           name: 'copied',

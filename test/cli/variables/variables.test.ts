@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { open } from '../../../src/store/secrets/cipher.js';
+import { readKeyFile } from '../../../src/store/secrets/key-file.js';
 import { jsonOf, runCli, tempDb } from '../../helpers/cli.js';
 
 /** `berth var`: a workspace's variables by name, values never printed, secrets from stdin (local mode). */
@@ -49,13 +51,19 @@ describe('berth var (local mode)', () => {
     expect(human.stdout).not.toContain(SECRET);
     const asJson = await berth('var', 'list', 'app-prod', '--json');
     expect(asJson.stdout).not.toContain(SECRET);
-    // The value reached the database (runs get it), with its trailing newline dropped.
+    // The value reached the database (runs get it), with its trailing newline dropped, sealed
+    // with the key of the key file local mode created beside the new database.
     const conn = new Database(db.path, { readonly: true });
     try {
-      const row = conn.prepare("select value from workspace_variables where key = 'API_TOKEN'").get() as {
+      const row = conn.prepare("select id, value, sealed from workspace_variables where key = 'API_TOKEN'").get() as {
+        id: string;
         value: string;
+        sealed: number;
       };
-      expect(row.value).toBe(SECRET);
+      expect(row.sealed).toBe(1);
+      expect(row.value).not.toContain(SECRET);
+      const [key] = readKeyFile(`${db.path}.key`)!;
+      expect(open(key, row.value, `workspace_variables/${row.id}`)).toBe(SECRET);
     } finally {
       conn.close();
     }
