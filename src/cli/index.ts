@@ -89,6 +89,7 @@ import WorkspaceUpdate from '../commands/workspace/update.js';
 // Workspace relations (issue 6).
 import MaintenancePrune from '../commands/maintenance/prune.js';
 import DbCopy from '../commands/db/copy.js';
+import DbRotateKey from '../commands/db/rotate-key.js';
 import AdminRetentionDelete from '../commands/admin/retention/delete.js';
 import AdminRetentionSet from '../commands/admin/retention/set.js';
 import AdminRetentionShow from '../commands/admin/retention/show.js';
@@ -224,6 +225,7 @@ export const COMMANDS = {
   // Workspace relations (issue 6).
   'maintenance:prune': MaintenancePrune,
   'db:copy': DbCopy,
+  'db:rotate-key': DbRotateKey,
   'admin:retention:delete': AdminRetentionDelete,
   'admin:retention:set': AdminRetentionSet,
   'admin:retention:show': AdminRetentionShow,
