@@ -3,6 +3,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { BerthError, conflict, notFound } from '../domain/common/errors.js';
 import { newSecurityEpoch } from './security-generation.js';
+import { KEY_ID_SETTING } from './secrets/sealed-values.js';
 
 export interface BackupResult {
   /** The backup file written. */
@@ -15,6 +16,11 @@ export interface BackupResult {
   pages: number;
   /** The highest migration applied in the copy (its schema version). */
   schemaVersion: number;
+  /**
+   * The id of the key its sensitive values are encrypted with (null: none set up). The backup
+   * holds them encrypted, and never the key: the key file must be kept with it.
+   */
+  secretKeyId: string | null;
 }
 
 export interface RestoreResult {
@@ -26,6 +32,8 @@ export interface RestoreResult {
   schemaVersion: number;
   /** True when an existing database was overwritten (--force). */
   replaced: boolean;
+  /** The id of the key the restored database's sensitive values need (null: none set up). */
+  secretKeyId: string | null;
 }
 
 const invalid = (detail: string) => new BerthError([{ status: 422, title: 'invalid backup', detail }]);
@@ -36,6 +44,13 @@ const ALL_PAGES = () => 0x7fffffff;
 function schemaVersion(db: Database.Database): number {
   const row = db.prepare('select max(version) as v from berth_migrations').get() as { v: number | null };
   return Number(row.v ?? 0);
+}
+
+/** The id of the key the copy's sensitive values are sealed with (store/secrets/), never the key. */
+function secretKeyIdOf(db: Database.Database): string | null {
+  const row = db.prepare('select value from settings where key = ?').get(KEY_ID_SETTING) as
+    { value: string } | undefined;
+  return row?.value ?? null;
 }
 
 /** A side file next to `file` for writing before the final rename. */
@@ -130,9 +145,11 @@ export async function backupDatabase(
     const progress = await db.backup(partial, { progress: ALL_PAGES });
     const copy = new Database(partial, { fileMustExist: true });
     let version: number;
+    let keyId: string | null;
     try {
       copy.pragma('journal_mode = DELETE');
       version = schemaVersion(copy);
+      keyId = secretKeyIdOf(copy);
     } finally {
       copy.close();
     }
@@ -141,7 +158,14 @@ export async function backupDatabase(
     for (const f of sideFiles(dest)) rmSync(f, { force: true });
     renameSync(partial, dest);
     syncFolder(dirname(dest));
-    return { file: dest, bytes: statSync(dest).size, source: src, pages: progress.totalPages, schemaVersion: version };
+    return {
+      file: dest,
+      bytes: statSync(dest).size,
+      source: src,
+      pages: progress.totalPages,
+      schemaVersion: version,
+      secretKeyId: keyId,
+    };
   } catch (err) {
     removeDatabaseFiles(partial);
     throw err;
@@ -151,7 +175,7 @@ export async function backupDatabase(
 }
 
 /** Opens a backup read-only and checks it: SQLite's integrity check, and berth's migrations table. */
-function checkBackup(file: string): { db: Database.Database; version: number } {
+function checkBackup(file: string): { db: Database.Database; version: number; keyId: string | null } {
   let db: Database.Database;
   try {
     db = new Database(file, { fileMustExist: true, readonly: true });
@@ -172,7 +196,7 @@ function checkBackup(file: string): { db: Database.Database; version: number } {
       .prepare("select 1 from sqlite_master where type = 'table' and name = 'berth_migrations'")
       .get();
     if (!hasMigrations) throw invalid(`${file} is not a berth database (no berth_migrations table)`);
-    return { db, version: schemaVersion(db) };
+    return { db, version: schemaVersion(db), keyId: secretKeyIdOf(db) };
   } catch (err) {
     db.close();
     if (err instanceof BerthError) throw err;
@@ -205,7 +229,7 @@ export async function restoreDatabase(
   }
   if (!existsSync(dirname(dest))) throw notFound(`the folder ${dirname(dest)} does not exist`);
 
-  const { db, version } = checkBackup(from);
+  const { db, version, keyId } = checkBackup(from);
   try {
     if (exists) {
       await db.backup(dest, { progress: ALL_PAGES });
@@ -228,5 +252,12 @@ export async function restoreDatabase(
   } finally {
     db.close();
   }
-  return { file: dest, bytes: statSync(dest).size, backup: from, schemaVersion: version, replaced: exists };
+  return {
+    file: dest,
+    bytes: statSync(dest).size,
+    backup: from,
+    schemaVersion: version,
+    replaced: exists,
+    secretKeyId: keyId,
+  };
 }

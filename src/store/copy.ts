@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from './kind.js';
 import type { Store } from './open.js';
+import { recordedKeyId } from './secrets/sealed-values.js';
 import { readTransaction, writeTransaction } from './transaction.js';
 
 export class CopyRefusedError extends Error {}
@@ -8,6 +9,11 @@ export class CopyRefusedError extends Error {}
 export interface CopyResult {
   tables: { name: string; rows: number }[];
   rows: number;
+  /**
+   * The id of the key the sensitive values are encrypted with (null: none set up). They are
+   * copied as they are, encrypted; the key is in no database, so the target's berth needs it too.
+   */
+  secretKeyId: string | null;
 }
 
 const DERIVED_TABLES = new Set(['berth_migrations', 'security_generation', 'workspace_counts']);
@@ -105,7 +111,7 @@ export async function copyDatabase(
       }
       // Instance settings the target made when it was created give way to the source's.
       await target.deleteFrom('settings').execute();
-      const result: CopyResult = { tables: [], rows: 0 };
+      const result: CopyResult = { tables: [], rows: 0, secretKeyId: await recordedKeyId(src) };
       for (const table of tables) {
         let copied = 0;
         // A table without a key (none has one today) is read whole.

@@ -9,7 +9,8 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
   static override description =
     'Reads the database of --database / --db (one consistent snapshot) and writes every row into the --to database in one transaction, keeping ids, tokens and timestamps: ' +
     'how a team moves from the embedded SQLite file to a PostgreSQL database shared by several `berth serve` instances, or back. ' +
-    'Creates the schema of --to if needed; refuses a --to database that already holds organizations, users or tokens. Stop the servers that write to the source first. Never through --server.';
+    'Creates the schema of --to if needed; refuses a --to database that already holds organizations, users or tokens. Stop the servers that write to the source first. Never through --server. ' +
+    'Sensitive variable values are copied encrypted, as they are: the berth of --to needs the same key file (the source file with .key added, or its --secret-key-file), which the copy does not carry.';
   static override examples = [
     '<%= config.bin %> db copy --db /var/lib/berth/berth.db --to postgres://berth@db.internal:5432/berth',
     '<%= config.bin %> db copy --database postgres://berth@db.internal/berth --to ./berth-copy.db --json',
@@ -34,6 +35,8 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
       return this.error('--to is the database being copied', { exit: 2 });
     const { openStore } = await import('../../store/open.js');
     const { copyDatabase, CopyRefusedError } = await import('../../store/copy.js');
+    const { secretKeySource } = await import('../../store/secrets/key-source.js');
+    const { copyKeyNote } = await import('../../cli/instance/secret-key-notes.js');
     const source = await openStore(from);
     try {
       const target = await openStore(to);
@@ -47,6 +50,7 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
           to: describeLocation(to),
           rows: result.rows,
           tables: result.tables,
+          secretKeyId: result.secretKeyId,
         };
         this.print(summary, () =>
           [
@@ -60,6 +64,9 @@ export default class DbCopy extends BerthCommand<typeof DbCopy> {
             ),
           ].join('\n'),
         );
+        const key = secretKeySource(from, undefined);
+        const note = copyKeyNote(result.secretKeyId, key.kind === 'file' ? key.path : null, summary.to);
+        if (note) this.note(note);
       } finally {
         await target.close();
       }
