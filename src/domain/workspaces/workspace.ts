@@ -415,13 +415,17 @@ export function parseWorkspaceInput(
 
 const TRIGGERS_BOTH_DETAIL =
   'Trigger patterns and trigger prefixes are alternatives: set only one of them to a non-empty list';
-const PATTERNS_NEED_FILE_TRIGGERS_DETAIL = 'Trigger patterns can only be used when file-triggers-enabled is true';
+/** HCP Terraform's words for it (the tfe provider's tests match them). */
+const PATTERNS_NEED_FILE_TRIGGERS_DETAIL =
+  "'trigger_patterns' cannot be populated when 'file_triggers_enabled' is set to false.";
 
 /**
  * The trigger lists after applying a request to the current values (`current` null on create):
- * `trigger-prefixes` and `trigger-patterns` are alternatives, so setting one to a non-empty list
- * empties the other; both non-empty in one request, or patterns given while file triggers are
- * (or become) disabled, is a 422 at `trigger-patterns`.
+ * `trigger-prefixes` and `trigger-patterns` are alternatives, so a request that sends one of them
+ * (even `[]` or null) and not the other empties the other, as HCP Terraform does: the tfe provider
+ * sends only the list its configuration names, `[]` when it is emptied, and reads both back.
+ * Both non-empty in one request, or patterns given while file triggers are (or become) disabled,
+ * is a 422 at `trigger-patterns`.
  */
 export function resolveTriggers(
   current: { fileTriggersEnabled: boolean; patterns: string[]; prefixes: string[] } | null,
@@ -434,11 +438,9 @@ export function resolveTriggers(
   const fileTriggers = input.fileTriggersEnabled ?? current?.fileTriggersEnabled ?? true;
   if (patterns?.length && !fileTriggers) problems.add(`${A}/trigger-patterns`, PATTERNS_NEED_FILE_TRIGGERS_DETAIL);
   problems.throwIfAny();
-  let outPatterns = patterns ?? current?.patterns ?? [];
-  let outPrefixes = prefixes ?? current?.prefixes ?? [];
-  if (patterns?.length) outPrefixes = [];
-  if (prefixes?.length) outPatterns = [];
-  return { patterns: outPatterns, prefixes: outPrefixes };
+  if (patterns !== undefined && prefixes === undefined) return { patterns, prefixes: [] };
+  if (prefixes !== undefined && patterns === undefined) return { patterns: [], prefixes };
+  return { patterns: patterns ?? current?.patterns ?? [], prefixes: prefixes ?? current?.prefixes ?? [] };
 }
 
 /** The own execution mode and agent pool after applying a request to the current values. */

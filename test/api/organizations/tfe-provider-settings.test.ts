@@ -194,7 +194,8 @@ describe.each([
 /**
  * `trigger-prefixes` and `trigger-patterns` are alternatives (HCP Terraform's workspace API: with
  * file triggers enabled a workspace uses either one; the tfe provider marks them conflicting):
- * setting one to a non-empty list empties the other, and patterns need file triggers enabled.
+ * sending one of them (even an empty list) empties the other, and patterns need file triggers
+ * enabled.
  */
 describe.each([
   ['self-hosted', {}],
@@ -213,7 +214,7 @@ describe.each([
     files: res.body.data.attributes['file-triggers-enabled'],
   });
 
-  it('a PATCH that sets one list empties the other, and the reverse; an empty list leaves the other alone', async () => {
+  it('a PATCH that sets one list empties the other, and the reverse', async () => {
     const ws = await createWorkspace(api, 'acme', { name: 'mono', 'trigger-prefixes': ['/modules'] });
     const id = ws.body.data.id;
     expect(triggers(ws)).toEqual({ prefixes: ['/modules'], patterns: [], files: true });
@@ -234,8 +235,40 @@ describe.each([
     );
     expect(both.status, both.text).toBe(200);
     expect(triggers(both)).toEqual({ prefixes: [], patterns: ['/a/*'], files: true });
-    const emptied = await api.patch(`${P}/workspaces/${id}`, wsBody({ 'trigger-prefixes': [] }));
-    expect(triggers(emptied)).toEqual({ prefixes: [], patterns: ['/a/*'], files: true });
+    // A PATCH naming neither list keeps both.
+    const other = await api.patch(`${P}/workspaces/${id}`, wsBody({ description: 'kept' }));
+    expect(triggers(other)).toEqual({ prefixes: [], patterns: ['/a/*'], files: true });
+  });
+
+  // The tfe provider's permutation suite (resource_tfe_workspace_test.go): its update sends only the
+  // list the configuration names, as [] once emptied, and expects both lists empty afterwards.
+  it.each([
+    ['trigger-prefixes', 'trigger-patterns', ['/pattern1', '/pattern2']],
+    ['trigger-patterns', 'trigger-prefixes', ['/prefix1']],
+  ])('sending %s: [] empties %s too', async (sent, other, before) => {
+    const ws = await createWorkspace(api, 'acme', { name: `empty-${sent}`, [other]: before });
+    expect(ws.body.data.attributes[other]).toEqual(before);
+    for (const empty of [[], null]) {
+      const res = await api.patch(`${P}/workspaces/${ws.body.data.id}`, wsBody({ [sent]: empty }));
+      expect(res.status, res.text).toBe(200);
+      expect(triggers(res)).toEqual({ prefixes: [], patterns: [], files: true });
+      expect(triggers(await api.get(`${P}/workspaces/${ws.body.data.id}`))).toEqual({
+        prefixes: [],
+        patterns: [],
+        files: true,
+      });
+      await api.patch(`${P}/workspaces/${ws.body.data.id}`, wsBody({ [other]: before }));
+    }
+  });
+
+  it('file triggers turned off with trigger-patterns: [] empties the prefixes (the provider permutation)', async () => {
+    const ws = await createWorkspace(api, 'acme', { name: 'omar', 'trigger-prefixes': ['omar'] });
+    const res = await api.patch(
+      `${P}/workspaces/${ws.body.data.id}`,
+      wsBody({ 'file-triggers-enabled': false, 'trigger-patterns': [] }),
+    );
+    expect(res.status, res.text).toBe(200);
+    expect(triggers(res)).toEqual({ prefixes: [], patterns: [], files: false });
   });
 
   it('both lists non-empty in one request is a 422 at trigger-patterns, on create and update, changing nothing', async () => {
@@ -269,7 +302,7 @@ describe.each([
           wsBody({ name: 'nofiles', 'file-triggers-enabled': false, 'trigger-patterns': ['/p/*'] }),
         ),
       '/data/attributes/trigger-patterns',
-      'Trigger patterns can only be used when file-triggers-enabled is true',
+      "'trigger_patterns' cannot be populated when 'file_triggers_enabled' is set to false.",
     );
     const ws = await createWorkspace(api, 'acme', { name: 'files-off', 'file-triggers-enabled': false });
     const id = ws.body.data.id;
