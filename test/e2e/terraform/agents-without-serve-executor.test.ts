@@ -28,9 +28,9 @@ describeTerraform(
   () => {
     const ctx = serveForTerraform({ executeRuns: false });
     const tf = () => ctx.sandbox();
-    let agent: { child: ChildProcess; id: string } | null = null;
+    let agent: { child: ChildProcess; id: string; stderr: () => string } | null = null;
 
-    const startAgent = (token: string): Promise<{ child: ChildProcess; id: string }> =>
+    const startAgent = (token: string): Promise<{ child: ChildProcess; id: string; stderr: () => string }> =>
       new Promise((resolve, reject) => {
         const child = spawn(
           process.execPath,
@@ -53,7 +53,7 @@ describeTerraform(
         child.stderr.on('data', (d) => {
           err += d;
           const m = /berth agent \S+ \((agent-[A-Za-z0-9]{16})\) of pool/.exec(err);
-          if (m) resolve({ child, id: m[1] });
+          if (m) resolve({ child, id: m[1], stderr: () => err });
         });
       });
 
@@ -107,6 +107,32 @@ describeTerraform(
       const current = await ctx.api('GET', `/workspaces/${ws.id}/current-state-version`);
       expect(current.body.data.relationships.run.data).toEqual({ type: 'runs', id: runId });
       expect((await berth.json('state', 'outputs', 'app'))[0].attributes.value).toBe('by agent');
+    });
+
+    it("the agent executes each phase in its sandbox: the run sees neither the agent's process nor its home", async () => {
+      expect(agent!.stderr()).toMatch(
+        /at most 1 at once, each phase in a bubblewrap sandbox \(\S*bwrap, network host\)/,
+      );
+      const pid = agent!.child.pid!;
+      const dir = tf().workdir('pooled-sandboxed', {
+        'main.tf':
+          cloudBlock('pooled', 'name = "sandboxed"') +
+          `
+resource "terraform_data" "attempt" {
+  provisioner "local-exec" {
+    command = <<-EOT
+      if [ -e /proc/${pid}/cmdline ] && grep -q agent /proc/${pid}/cmdline; then echo ESCAPED-proc; else echo CONTAINED-proc; fi
+      if ls '${process.env.HOME ?? '/root'}' > /dev/null 2>&1; then echo ESCAPED-home; else echo CONTAINED-home; fi
+    EOT
+  }
+}
+`,
+      });
+      expect((await tf().run(dir, ['init', ...AUTO])).code).toBe(0);
+      const apply = await tf().run(dir, ['apply', '-auto-approve', ...AUTO]);
+      expect(apply.code, apply.output).toBe(0);
+      expect(apply.stdout).toMatch(/\(local-exec\): CONTAINED-proc$/m);
+      expect(apply.stdout).toMatch(/\(local-exec\): CONTAINED-home$/m);
     });
 
     it('in a remote workspace of that organization the CLI meets a run that ended errored at once', async () => {

@@ -62,6 +62,10 @@ describeTerraform(
             name,
             '--terraform-binary',
             TERRAFORM!.path,
+            // These runs tell the test what they do through files outside their run folder, which
+            // the run sandbox hides (the sandboxed agent: agents-without-serve-executor.test.ts).
+            '--sandbox',
+            'off',
           ],
           { env: { ...process.env, NO_COLOR: '1', BERTH_TOKEN: '' }, stdio: ['ignore', 'ignore', 'pipe'] },
         );
