@@ -12,7 +12,9 @@ describe('workspace relation commands against berth serve (--server)', () => {
   beforeAll(async () => {
     server = await startServe(tmp.db, ['--prune-interval', '0']);
     expect((await remote('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
-    for (const name of ['network', 'app']) expect((await remote('workspace', 'create', name)).code).toBe(0);
+    // Approved consumers only: a self-hosted berth's default is global, as Terraform Enterprise's.
+    for (const name of ['network', 'app'])
+      expect((await remote('workspace', 'create', name, '--no-global-remote-state')).code).toBe(0);
   });
   afterAll(() => {
     if (server && server.child.exitCode === null) server.child.kill('SIGKILL');

@@ -12,9 +12,10 @@ describe('concurrent writes on the same workspaces end in a serial-order state',
   let target: string;
   let others: string[];
 
+  // Approved consumers only (a self-hosted berth's default is global, as Terraform Enterprise's).
   const createWorkspace = async (name: string) => {
     const res = await s.call(0, 'POST', '/organizations/acme/workspaces', {
-      data: { type: 'workspaces', attributes: { name } },
+      data: { type: 'workspaces', attributes: { name, 'global-remote-state': false } },
     });
     expect(res.status, res.text).toBe(201);
     return res.body.data.id as string;

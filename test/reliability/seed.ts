@@ -136,7 +136,8 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
       `workspace ${name}`,
     ).body.data.id as string;
   const workspaceName = `${p}-web`;
-  const workspaceId = await ws(workspaceName, { description: `${p} web description` });
+  // Approved consumers only, so that it can list one (a self-hosted berth's default is global).
+  const workspaceId = await ws(workspaceName, { description: `${p} web description`, 'global-remote-state': false });
   const consumerName = `${p}-reader`;
   const consumerId = await ws(consumerName);
   const lockedName = `${p}-locked`;

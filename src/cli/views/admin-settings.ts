@@ -7,7 +7,7 @@ export function generalSettingsFields(s: Resource<GeneralSettingsAttributes>): s
   return renderFields([
     [
       'Default remote state access',
-      access ? 'every workspace of the organization (global)' : 'approved consumers only (the default)',
+      access ? 'every workspace of the organization (global, the default)' : 'approved consumers only',
     ],
   ]);
 }

@@ -42,14 +42,17 @@ function requireAdministrator(ctx: ServiceContext): void {
 }
 
 /**
- * The `global-remote-state` of a new workspace that does not set it: false (the spec's default)
- * unless a site administrator of a self-hosted berth chose true. Read in the create's own
- * transaction, so that every instance on one database follows a change at once.
+ * The `global-remote-state` of a new workspace that does not set it. Hosted: false (the spec's
+ * default). Self-hosted: what a site administrator chose, else true, Terraform Enterprise's own
+ * default for `default-remote-state-access` (the tfe provider's `tfe_admin_settings_general`
+ * documents and defaults it so): a workspace created without the attribute must read back as on
+ * Terraform Enterprise. Read in the create's own transaction, so that every instance on one
+ * database follows a change at once.
  */
 export async function defaultRemoteStateAccess(db: Kysely<DB>, ctx: ServiceContext): Promise<boolean> {
   if (ctx.settings.edition !== 'self-hosted') return false;
   const row = await db.selectFrom('settings').select('value').where('key', '=', REMOTE_STATE_KEY).executeTakeFirst();
-  return row?.value === 'true';
+  return row ? row.value === 'true' : true;
 }
 
 export async function getGeneralSettings(ctx: ServiceContext): Promise<GeneralSettings> {

@@ -8,6 +8,7 @@ import { DEFAULT_SETTINGS } from '../../../src/services/context.js';
 import { claimRun } from '../../../src/services/runs/run-claim.js';
 import { gzipSync } from 'node:zlib';
 import { TestApi, type ApiResponse } from '../../helpers/api.js';
+import { approvedConsumersOnly } from '../../helpers/remote-state.js';
 import {
   accessFixture,
   teamBody,
@@ -679,6 +680,7 @@ describe('audit trail coverage', () => {
   it.each(ROUTES)('%s leaves exactly one record when it succeeds', async (key) => {
     const [method, path] = key.split(' ') as [string, string];
     api = await TestApi.create(EXECUTING.has(key) ? { settings: { ...DEFAULT_SETTINGS, executesRuns: true } } : {});
+    await approvedConsumersOnly(api);
     const f = await accessFixture(api);
     const db = api.store.db;
     const all = () => db.selectFrom('audit_events').selectAll().orderBy('seq').execute();

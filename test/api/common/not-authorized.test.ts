@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi, type ApiResponse } from '../../helpers/api.js';
+import { approvedConsumersOnly } from '../../helpers/remote-state.js';
 import { accessFixture, grantProject, grantWorkspace, teamMember, type AccessFixture } from '../../helpers/access.js';
 
 /**
@@ -26,6 +27,7 @@ describe('refusals of callers who may read but not act', () => {
 
   beforeAll(async () => {
     api = await TestApi.create();
+    await approvedConsumersOnly(api);
     f = await accessFixture(api);
     const r = await teamMember(f, 'readers');
     await grantWorkspace(f, r.teamId, f.web, 'read');

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TestApi, type ApiResponse } from '../../helpers/api.js';
+import { approvedConsumersOnly } from '../../helpers/remote-state.js';
 import { accessFixture, grantProject, grantWorkspace, teamMember, type AccessFixture } from '../../helpers/access.js';
 
 /**
@@ -411,6 +412,7 @@ describe('permission matrix (spec: Authentication)', () => {
 
   it.each(CASES)('$actor: $op -> $status', async ({ actor, op, status }) => {
     api = await TestApi.create();
+    await approvedConsumersOnly(api);
     const f = await accessFixture(api);
     const token = await actorToken(f, actor);
     const res = await perform(f, op, token);
@@ -420,6 +422,7 @@ describe('permission matrix (spec: Authentication)', () => {
 
   it.each(RELATION_CASES)('$actor: $op -> $status', async ({ actor, op, status }) => {
     api = await TestApi.create();
+    await approvedConsumersOnly(api);
     const f = await accessFixture(api);
     const token = await actorToken(f, actor);
     const res = await performRelation(f, op, token);

@@ -6,6 +6,7 @@ import { inProcessPort } from '../../../src/runner/in-process-port.js';
 import type { RunnerPort } from '../../../src/runner/port.js';
 import { accessFixture, type AccessFixture } from '../../helpers/access.js';
 import { TestApi } from '../../helpers/api.js';
+import { approvedConsumersOnly } from '../../helpers/remote-state.js';
 import { TestClock } from '../../helpers/clock.js';
 import {
   EXECUTING,
@@ -75,6 +76,7 @@ describe('run tokens', () => {
   beforeEach(async () => {
     clock = new TestClock();
     api = await TestApi.create({ settings: EXECUTING, clock });
+    await approvedConsumersOnly(api);
     f = await accessFixture(api);
     port = inProcessPort(api.store.db, clock, { runTokenTtlMs: TTL_MS });
     expect((await api.createOrg('other', f.owner.token)).status).toBe(201);

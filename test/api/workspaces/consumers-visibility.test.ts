@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../../helpers/api.js';
+import { approvedConsumersOnly } from '../../helpers/remote-state.js';
 import { joinOrganization } from '../../helpers/members.js';
 
 /** Remote state consumer lists never show workspaces the caller cannot read (per-workspace access). */
@@ -10,6 +11,7 @@ describe('remote state consumers and per-workspace read access', () => {
 
   beforeAll(async () => {
     api = await TestApi.create();
+    await approvedConsumersOnly(api);
     reader = await api.userToken('rita');
     expect((await api.createOrg('acme')).status).toBe(201);
     for (const name of ['subject', 'visible', 'hidden']) {
@@ -89,6 +91,7 @@ describe('remote state consumers the caller cannot read', () => {
 
   beforeAll(async () => {
     api = await TestApi.create();
+    await approvedConsumersOnly(api);
     admin = await api.userToken('wanda');
     expect((await api.createOrg('acme')).status).toBe(201);
     for (const name of ['subject', 'hidden', 'hidden-consumer']) {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TestApi } from '../../helpers/api.js';
+import { approvedConsumersOnly } from '../../helpers/remote-state.js';
 import { createWorkspace, teamUser } from '../../helpers/workspaces.js';
 import { goTfeWorkspaceArray } from '../../fixtures/go-tfe.js';
 
@@ -22,6 +23,7 @@ describe('remote state consumers', () => {
 
   beforeAll(async () => {
     api = await TestApi.create();
+    await approvedConsumersOnly(api);
     await api.createOrg('acme');
     await api.createOrg('other');
     subject = (await createWorkspace(api, 'acme', { name: 'network' })).body.data.id;

@@ -58,7 +58,8 @@ describe('workspaces: create, read, update', () => {
         environment: 'default',
         'execution-mode': 'remote',
         'file-triggers-enabled': true,
-        'global-remote-state': false,
+        // Self-hosted: Terraform Enterprise's default-remote-state-access, true (hosted: false).
+        'global-remote-state': true,
         'project-remote-state': false,
         'last-assessment-result-at': null,
         'latest-change-at': data.attributes['created-at'],

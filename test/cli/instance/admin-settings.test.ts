@@ -13,20 +13,22 @@ describe('berth admin settings (local mode: the local site administrator)', () =
   afterAll(() => db.cleanup());
 
   it('show reads the default; set changes what new workspaces get', async () => {
-    expect((await json('admin', 'settings', 'show')).attributes).toEqual({ 'default-remote-state-access': false });
+    // Terraform Enterprise's default: every workspace of the organization.
+    expect((await json('admin', 'settings', 'show')).attributes).toEqual({ 'default-remote-state-access': true });
+    expect((await json('workspace', 'create', 'shared')).attributes['global-remote-state']).toBe(true);
+    const set = await json('admin', 'settings', 'set', '--no-default-remote-state-access');
+    expect(set.attributes['default-remote-state-access']).toBe(false);
     const shown = await berth('admin', 'settings', 'show');
     expect(shown.stdout).toMatch(/Default remote state access\s+approved consumers only/);
-    const set = await json('admin', 'settings', 'set', '--default-remote-state-access');
-    expect(set.attributes['default-remote-state-access']).toBe(true);
-    expect((await json('workspace', 'create', 'shared')).attributes['global-remote-state']).toBe(true);
-    await json('admin', 'settings', 'set', '--no-default-remote-state-access');
     expect((await json('workspace', 'create', 'private')).attributes['global-remote-state']).toBe(false);
+    await json('admin', 'settings', 'set', '--default-remote-state-access');
+    expect((await json('workspace', 'create', 'open')).attributes['global-remote-state']).toBe(true);
   });
 
   it('set without a setting is a usage error (exit 2) that changes nothing', async () => {
     const res = await berth('admin', 'settings', 'set');
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('--default-remote-state-access');
-    expect((await json('admin', 'settings', 'show')).attributes['default-remote-state-access']).toBe(false);
+    expect((await json('admin', 'settings', 'show')).attributes['default-remote-state-access']).toBe(true);
   });
 });

@@ -22,8 +22,9 @@ describe('berth ssh-key, workspace ssh-key, remote-state, tags, workspace tags a
 
   beforeAll(async () => {
     expect((await berth('org', 'create', 'acme', '--email', 'ops@acme.test')).code).toBe(0);
+    // Approved consumers only: a self-hosted berth's default is global, as Terraform Enterprise's.
     for (const name of ['network', 'app-a', 'app-b', 'app-c'])
-      expect((await berth('workspace', 'create', name)).code).toBe(0);
+      expect((await berth('workspace', 'create', name, '--no-global-remote-state')).code).toBe(0);
     writeFileSync(join(db.dir, 'id_ed25519'), KEY);
   });
   afterAll(() => db.cleanup());

@@ -15,7 +15,8 @@ describe('workspace show and team show show their relations by name', () => {
 
   beforeAll(async () => {
     await ok('org', 'create', 'acme', '--email', 'a@acme.test');
-    for (const ws of ['network', 'app-a', 'app-b']) await ok('workspace', 'create', ws);
+    // Approved consumers only: a self-hosted berth's default is global, as Terraform Enterprise's.
+    for (const ws of ['network', 'app-a', 'app-b']) await ok('workspace', 'create', ws, '--no-global-remote-state');
     await runCli(
       ['ssh-key', 'create', 'deploy', '--key-file', '-'],
       env,

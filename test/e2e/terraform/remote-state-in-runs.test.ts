@@ -75,6 +75,12 @@ describeTerraform(
     };
 
     it('a consumer reads the state; a workspace that is not refused, with the error in its plan', async () => {
+      // The workspaces the cloud blocks create share with approved consumers only (a self-hosted
+      // berth's default is every workspace, as Terraform Enterprise's).
+      const approvedOnly = await api('PATCH', '/admin/general-settings', {
+        data: { type: 'general-settings', attributes: { 'default-remote-state-access': false } },
+      });
+      expect(approvedOnly.status).toBe(200);
       await ctx.org('rs-org');
       const a = await apply('rs-a', producer('rs-org', 'A', 'from-a'));
       expect(a.result.code, a.result.output).toBe(0);

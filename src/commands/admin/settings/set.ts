@@ -8,7 +8,7 @@ export default class AdminSettingsSet extends BerthCommand<typeof AdminSettingsS
   static override summary =
     'Change the general settings of this berth instance (self-hosted edition, site administrators).';
   static override description =
-    'With --default-remote-state-access, new workspaces created without global-remote-state let every workspace of their organization read their state; --no-default-remote-state-access (the default) lets only approved consumers. Existing workspaces keep theirs.';
+    'With --default-remote-state-access (the default, as in Terraform Enterprise), new workspaces created without global-remote-state let every workspace of their organization read their state; --no-default-remote-state-access lets only approved consumers. Existing workspaces keep theirs.';
   static override examples = [
     '<%= config.bin %> admin settings set --default-remote-state-access',
     '<%= config.bin %> admin settings set --no-default-remote-state-access --json',
