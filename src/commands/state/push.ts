@@ -112,9 +112,12 @@ export default class StatePush extends BerthCommand<typeof StatePush> {
   }
 }
 
-/** The API's refusal of another lineage or an older serial, in terraform's terms, naming --force. */
+/**
+ * The API's refusal of another lineage (409, pointer at lineage: told apart from the 409 of a lock
+ * not held) or an older serial (422), in terraform's terms, naming --force; exit 5 for both.
+ */
 function refusedSuccession(err: unknown, file: string, parsed: { serial?: unknown; lineage?: unknown }): unknown {
-  if (!(err instanceof BerthError) || err.status !== 422) return err;
+  if (!(err instanceof BerthError) || (err.status !== 422 && err.status !== 409)) return err;
   const pointer = err.items[0]?.pointer;
   const current = /lineage (\S+) \(/.exec(err.detail ?? '')?.[1];
   if (pointer === '/data/attributes/lineage')
@@ -125,7 +128,7 @@ function refusedSuccession(err: unknown, file: string, parsed: { serial?: unknow
         detail: `${file} is of lineage ${String(parsed.lineage)}, not the workspace's current lineage ${current ?? '(another)'}: it is another state. Nothing was pushed; pass --force to replace the state anyway`,
       },
     ]);
-  if (pointer === '/data/attributes/serial')
+  if (pointer === '/data/attributes/serial' && err.status === 422)
     return new BerthError([
       {
         status: 422,

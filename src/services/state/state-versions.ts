@@ -129,7 +129,7 @@ async function stateVersionOf(
  * Creates a state version. The caller must hold the workspace lock (409 otherwise, as in HCP
  * Terraform). Its serial and lineage are the ones given, as in HCP Terraform, which does not
  * compare them with the state's own. Unless `force`, the serial may not be lower than one already
- * stored for the same lineage, and the lineage may not differ from the current state's. With
+ * stored for the same lineage (422), and the lineage may not differ from the current state's (409). With
  * `state`, it is stored and finalized at once; without, it is `pending` until its upload URL
  * receives the body. Either way it is intermediate until the lock is released.
  */
@@ -191,7 +191,11 @@ export async function createStateVersion(
   });
 }
 
-/** The serial may not go back within a lineage, nor the lineage change from the current state's. */
+/**
+ * The serial may not go back within a lineage (422 at `serial`), nor the lineage change from the
+ * current state's: a 409 Conflict, as HCP Terraform answers it (the state given conflicts with the
+ * workspace's, whatever the request's form), with the pointer at `lineage`.
+ */
 async function checkSuccession(
   tx: Tx,
   workspaceId: string,
@@ -218,10 +222,9 @@ async function checkSuccession(
     .where('id', '=', currentId)
     .executeTakeFirst();
   if (current?.lineage && current.lineage !== lineage) {
-    throw invalid(
-      '/data/attributes/lineage',
-      `Lineage does not match the current state's lineage ${current.lineage} (set force to replace it)`,
-    );
+    throw conflict(`Lineage does not match the current state's lineage ${current.lineage} (set force to replace it)`, {
+      pointer: '/data/attributes/lineage',
+    });
   }
 }
 

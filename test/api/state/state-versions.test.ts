@@ -71,7 +71,7 @@ describe('state versions, outputs and resources', () => {
       expect(bare.body.data.attributes.lineage).toBe('0c6a3c2e-4b8d-4f0e-9a51-7d2e8f1b3c44');
     });
 
-    it('refuses a serial going back in its lineage or a lineage unlike the current one, unless force (422)', async () => {
+    it('refuses a serial going back in its lineage (422) or a lineage unlike the current one (409, as HCP Terraform), unless force', async () => {
       const { id } = await workspace();
       await lock(id);
       expect((await create(id, { serial: 5, lineage: 'a', md5: md5(STATE), state: b64(STATE) })).status).toBe(201);
@@ -81,8 +81,13 @@ describe('state versions, outputs and resources', () => {
       expect(back.status).toBe(422);
       expect(back.body.errors[0].source.pointer).toBe('/data/attributes/serial');
       const other = await create(id, { serial: 9, lineage: 'b', md5: md5(STATE), state: b64(STATE) });
-      expect(other.status).toBe(422);
-      expect(other.body.errors[0].source.pointer).toBe('/data/attributes/lineage');
+      expect(other.status, other.text).toBe(409);
+      expect(other.body.errors[0]).toMatchObject({
+        status: '409',
+        title: 'conflict',
+        detail: "Lineage does not match the current state's lineage a (set force to replace it)",
+        source: { pointer: '/data/attributes/lineage' },
+      });
       expect((await api.get(`${P}/workspaces/${id}/state-versions`, owner())).body.data).toHaveLength(1);
       const forced = await create(id, { serial: 1, lineage: 'b', md5: md5(STATE), state: b64(STATE), force: true });
       expect(forced.status, forced.text).toBe(201);

@@ -47,6 +47,12 @@ describe('CLI small ones', () => {
     const list = JSON.parse((await cli('state', 'list', 'app', '--json')).stdout);
     expect(list).toHaveLength(1);
     expect((await cli('workspace', 'show', 'app', '--json')).stdout).toContain('"locked": false');
+    // Holding the lock already, the API's 409 for the lineage is no lock to take: the same refusal.
+    expect((await cli('workspace', 'lock', 'app')).code).toBe(0);
+    const held = await cli('state', 'push', 'app', stateFile('b.json', 9, 'lineage-b'));
+    expect(held.code, held.stderr).toBe(5);
+    expect(held.stderr).toContain("b.json is of lineage lineage-b, not the workspace's current lineage lineage-a");
+    expect((await cli('workspace', 'unlock', 'app')).code).toBe(0);
     const forced = await cli('state', 'push', 'app', stateFile('b.json', 9, 'lineage-b'), '--force');
     expect(forced.code, forced.stderr).toBe(0);
     expect(JSON.parse((await cli('state', 'list', 'app', '--json')).stdout)).toHaveLength(2);

@@ -105,12 +105,13 @@ describeTerraform('terraform moves existing states into berth', () => {
     expect(flat(refused.stderr)).toContain('cannot import state with lineage');
     // With -force, Terraform 1.11's cloud backend still sends force: false (state push writes the
     // state again after importing it, which clears the flag), so the create carries another
-    // lineage unforced: berth refuses it, as HCP Terraform does ("The lineage provided in the
-    // state file does not match"), and the CLI keeps the workspace locked after a failed upload.
+    // lineage unforced: berth refuses it with a 409 Conflict, as HCP Terraform does, which the CLI
+    // prints as go-tfe words it (title, then detail), and keeps the workspace locked after a
+    // failed upload.
     const forced = await tf().run(dir, ['state', 'push', '-force', file]);
     expect(forced.code, forced.output).toBe(1);
     expect(flat(forced.stderr)).toContain(
-      `error uploading state: invalid attribute Lineage does not match the current state's lineage ${before.lineage}`,
+      `Failed to persist state: error uploading state: conflict Lineage does not match the current state's lineage ${before.lineage} (set force to replace it)`,
     );
     expect(await berth.json('state', 'list', 'target')).toHaveLength(1);
     expect(JSON.parse((await berth.remote('state', 'pull', 'target')).stdout)).toEqual(before);
