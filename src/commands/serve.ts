@@ -6,7 +6,7 @@ import { survivesUnhandledRejections } from '../cli/last-resort.js';
 import { chooseSandbox, sandboxFlags, sandboxLine } from '../cli/runs/sandbox-flags.js';
 import { executableFile, terraformVersion } from '../cli/runs/terraform-binary.js';
 import type { SandboxConfig } from '../runner/sandbox.js';
-import { DatabaseUnreachableError } from '../store/database-errors.js';
+import { DatabaseUnreachableError, NewerSchemaError } from '../store/database-errors.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state/state-url.js';
 
 export default class Serve extends BerthCommand<typeof Serve> {
@@ -318,6 +318,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
     }).catch((err: unknown) => {
       if (err instanceof ServeSetupError) return this.error(err.message, { exit: 2 });
       if (err instanceof DatabaseUnreachableError) return this.error(err.message, { exit: 7 });
+      if (err instanceof NewerSchemaError) return this.error(err.message, { exit: 2 });
       throw err;
     });
     if (server.createdToken) {

@@ -53,3 +53,23 @@ export class DatabaseUnreachableError extends Error {
     this.name = 'DatabaseUnreachableError';
   }
 }
+
+/**
+ * The database was migrated by a newer berth than this one: its schema has migrations this build
+ * does not know, whose tables and rules this build would ignore or break. berth refuses to open it
+ * (exit code 2) rather than serve or write it (README, "Upgrading").
+ */
+export class NewerSchemaError extends Error {
+  constructor(
+    readonly where: string,
+    readonly newest: { version: number; name: string },
+    readonly known: number,
+  ) {
+    super(
+      `${where} was last upgraded by a newer berth: its schema has migration ${newest.version} (${newest.name}), ` +
+        `and this berth knows migrations up to ${known}. Use that newer berth (or newer), or restore a backup ` +
+        `made before the upgrade to go back (README, "Upgrading")`,
+    );
+    this.name = 'NewerSchemaError';
+  }
+}

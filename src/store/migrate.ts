@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { MIGRATIONS, type Migration } from './migrations/index.js';
 import { isPostgres, MIGRATION_LOCK_KEY } from './kind.js';
 import type { DB } from './schema.js';
+import { NewerSchemaError } from './database-errors.js';
 import { writeTransaction } from './transaction.js';
 
 const createLedger = <T>(db: Kysely<T>) =>
@@ -11,6 +12,18 @@ const createLedger = <T>(db: Kysely<T>) =>
 
 async function appliedVersions(db: Kysely<DB>): Promise<Set<number>> {
   return new Set((await db.selectFrom('berth_migrations').select('version').execute()).map((r) => r.version));
+}
+
+/**
+ * Refuses a database a newer berth migrated: one with a recorded migration this build does not
+ * know (never mind its number: a migration merged later may carry a lower one).
+ */
+async function refuseNewerSchema(db: Kysely<DB>, migrations: Migration[], where: string): Promise<void> {
+  const known = new Set(migrations.map((m) => m.version));
+  const unknown = (await db.selectFrom('berth_migrations').select(['version', 'name']).execute())
+    .filter((r) => !known.has(r.version))
+    .sort((a, b) => b.version - a.version);
+  if (unknown.length > 0) throw new NewerSchemaError(where, unknown[0], Math.max(...known));
 }
 
 async function record(tx: Kysely<DB>, m: Migration): Promise<void> {
@@ -28,9 +41,14 @@ async function record(tx: Kysely<DB>, m: Migration): Promise<void> {
  * - PostgreSQL: one instance at a time holds an advisory lock for the whole run, on one
  *   connection; the others wait for it, then find everything applied.
  */
-export async function migrate(db: Kysely<DB>, migrations: Migration[] = MIGRATIONS): Promise<number> {
-  if (isPostgres(db)) return migratePostgres(db, migrations);
+export async function migrate(
+  db: Kysely<DB>,
+  migrations: Migration[] = MIGRATIONS,
+  where = 'the database',
+): Promise<number> {
+  if (isPostgres(db)) return migratePostgres(db, migrations, where);
   await createLedger(db);
+  await refuseNewerSchema(db, migrations, where);
   // The common case, every migration applied: one read, no write lock. (Compare the sets, not the
   // highest number: a migration merged later may carry a lower number than one already applied.)
   const applied0 = await appliedVersions(db);
@@ -53,11 +71,12 @@ export async function migrate(db: Kysely<DB>, migrations: Migration[] = MIGRATIO
   return applied;
 }
 
-async function migratePostgres(db: Kysely<DB>, migrations: Migration[]): Promise<number> {
+async function migratePostgres(db: Kysely<DB>, migrations: Migration[], where: string): Promise<number> {
   return db.connection().execute(async (conn) => {
     await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(conn);
     try {
       await createLedger(conn);
+      await refuseNewerSchema(conn, migrations, where);
       const applied = await appliedVersions(conn);
       let count = 0;
       for (const m of migrations) {

@@ -136,7 +136,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   });
   const db = new Kysely<DB>({ dialect: new BerthPostgresDialect({ pool: poolForKysely(pool) }) });
   try {
-    await migrate(db);
+    await migrate(db, undefined, `the database ${describeLocation({ kind: 'postgres', url })}`);
   } catch (err) {
     await db.destroy().catch(() => undefined);
     // Unreachable, or refused (no such database, authentication failed): say which and why.

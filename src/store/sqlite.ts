@@ -63,7 +63,7 @@ export async function openSqliteStore(path: string, options: { durability?: Dura
     new Kysely<DB>({ dialect: new BusyWaitingSqliteDialect({ database: cachingDatabase(conn) }, conn) });
   const db = kysely(sqlite);
   try {
-    await migrate(db);
+    await migrate(db, undefined, path === ':memory:' ? 'the database' : `the database ${path}`);
   } catch (err) {
     await db.destroy();
     throw err;

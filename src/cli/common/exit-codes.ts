@@ -1,6 +1,6 @@
 import { BerthError, type ErrorItem } from '../../domain/common/errors.js';
 import { ServerUnreachableError } from '../../client/transport.js';
-import { DatabaseUnreachableError } from '../../store/database-errors.js';
+import { DatabaseUnreachableError, NewerSchemaError } from '../../store/database-errors.js';
 import { pointerLabel, withFlagNames } from './api-names.js';
 
 /** Stable exit codes, documented in the README. */
@@ -33,7 +33,7 @@ export class UsageError extends Error {
 }
 
 export function exitCodeFor(err: unknown): number {
-  if (err instanceof UsageError) return EXIT.usage;
+  if (err instanceof UsageError || err instanceof NewerSchemaError) return EXIT.usage;
   if (err instanceof ServerUnreachableError || err instanceof DatabaseUnreachableError) return EXIT.unreachable;
   if (err instanceof BerthError) {
     switch (err.status) {
