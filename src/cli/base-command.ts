@@ -241,10 +241,15 @@ export abstract class BerthCommand<T extends typeof Command> extends Command {
    */
   protected sqliteFile(command: string): string {
     const f = this.flags as { server?: string; db?: string; database?: string };
-    const fileNamed = f.db || f.database || process.env.BERTH_DB || process.env.BERTH_DATABASE_URL;
-    if (f.server && !fileNamed)
+    // A server in effect (--server, BERTH_SERVER or the profile) wins over a database file from the
+    // environment: someone who names a server means it, and must not get a copy of this machine's
+    // file instead. Only a --db or --database on the command line names a file despite a server
+    // that comes from elsewhere.
+    const given = (name: string) => this.argv.some((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+    if (f.server && (given('server') || !(given('db') || given('database'))))
       this.error(
-        `${command} works on local database files only: run it on the server's host with --db PATH (without --server)`,
+        `${command} works on local database files only, never through a server: ${given('server') ? '--server' : 'BERTH_SERVER (or the profile)'} names ${f.server}. ` +
+          `Run it on the server's host with --db PATH and without --server`,
         { exit: 2 },
       );
     const location = this.databaseLocation();

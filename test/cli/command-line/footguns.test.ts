@@ -48,6 +48,32 @@ describe('CLI footguns', () => {
     expect(existsSync(join(a.dir, 'x.db'))).toBe(false);
   });
 
+  it("backup with BERTH_DB set and a server named refuses, rather than copy this machine's file", async () => {
+    const file = join(a.dir, 'laptop.db');
+    // --server on the command line, the file from the environment (issue 46): refused.
+    const flag = await runCli(['backup', file, '--server', 'http://127.0.0.1:9'], env);
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain(
+      'backup works on local database files only, never through a server: --server names http://127.0.0.1:9.',
+    );
+    // The server from the environment, the file too: refused.
+    const both = await runCli(['backup', file], { ...env, BERTH_SERVER: 'http://127.0.0.1:9' });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('BERTH_SERVER (or the profile) names http://127.0.0.1:9');
+    // restore and db copy read their database the same way.
+    const restore = await runCli(['restore', join(a.dir, 'none.db'), '--server', 'http://127.0.0.1:9'], env);
+    expect(restore.code).toBe(2);
+    expect(restore.stderr).toContain('restore works on local database files only');
+    expect(existsSync(file)).toBe(false);
+    // A --db on the command line names the file despite a server from the environment.
+    const named = await runCli(['backup', file, '--db', a.path, '--json'], {
+      ...env,
+      BERTH_SERVER: 'http://127.0.0.1:9',
+    });
+    expect(named.code, named.stderr).toBe(0);
+    expect(JSON.parse(named.stdout).source).toBe(a.path);
+  });
+
   it('takes servers without a scheme: https, except loopback over http', async () => {
     expect(serverUrl('berth.example.com')).toBe('https://berth.example.com');
     expect(serverUrl('berth.example.com:8443')).toBe('https://berth.example.com:8443');
