@@ -30,7 +30,9 @@ export async function keepInterruptedState(db: Kysely<DB>, runId: string, bytes:
       db,
       { id: runId, status: run.status, heartbeat_at: run.heartbeat_at },
       now,
-      () => `The run was interrupted: its executor stopped while it was applying; berth ended it errored. ${said}`,
+      (row) =>
+        `The run was interrupted: its executor (${row.claimed_by ?? 'unknown'}) stopped while it was applying; ` +
+        `berth ended it errored. ${said}`,
     ));
   if (!ended)
     await writeTransaction(db, async (tx) => {

@@ -1,4 +1,5 @@
-import { existsSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { AUTO, cloudBlock, describeTerraform, serveForTerraform } from '../../helpers/terraform.js';
@@ -191,9 +192,9 @@ describeTerraform(
 
     it('two applies started together on one workspace: the second waits for the first, both apply in order', async () => {
       const org = 'queue-org';
-      const gate = join(tf().dir, 'queue-gate');
-      // The first run's provisioner holds its apply until the test opens the gate.
-      const files = { 'main.tf': provisioned(org, `while [ ! -e ${gate} ]; do sleep 0.1; done; echo gate-open`) };
+      // The first run's provisioner holds its apply until the test opens the gate: a file the test
+      // puts into the run's own folder (the sandbox shows the run nothing else of this machine).
+      const files = { 'main.tf': provisioned(org, 'while [ ! -e queue-gate ]; do sleep 0.1; done; echo gate-open') };
       const { dir: first } = await initialized(org, files, 'queue-first');
       const second = tf().workdir('queue-second', files);
       expect((await tf().run(second, ['init', ...AUTO])).code).toBe(0);
@@ -202,8 +203,12 @@ describeTerraform(
       await a.waitFor("Provisioning with 'local-exec'...");
       const b = tf().start(second, ['apply', '-auto-approve', ...AUTO]);
       await b.waitFor('Waiting for 1 run(s) to finish before being queued...');
-      expect(existsSync(gate)).toBe(false);
-      writeFileSync(gate, '');
+      // The one phase executing now is the first run's apply: its folder is serve's only one.
+      const folders = readdirSync(tmpdir()).filter(
+        (n) => /^berth-run-\d+-[^.]+$/.test(n) && n.startsWith(`berth-run-${ctx.server().child.pid}-`),
+      );
+      expect(folders).toHaveLength(1);
+      writeFileSync(join(tmpdir(), folders[0], 'work', 'queue-gate'), '');
       const [ra, rb] = await Promise.all([a.done, b.done]);
       expect(ra.code, ra.output).toBe(0);
       expect(rb.code, rb.output).toBe(0);

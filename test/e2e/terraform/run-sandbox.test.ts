@@ -153,21 +153,23 @@ ${extra}`,
 
     it('cannot write outside its folder', async () => {
       const outside = join(root, 'written-by-a-run');
+      // Named for this test process: what an earlier, unsandboxed, try left there does not count.
+      const inUsr = `/usr/berth-run-was-here-${process.pid}`;
       const result = await applyScript(
         'write',
         [
           attempt('root-folder', `echo x > '${outside}' 2>/dev/null`),
-          attempt('usr', `echo x > /usr/berth-run-was-here 2>/dev/null`),
+          attempt('usr', `echo x > '${inUsr}' 2>/dev/null`),
           // Its /tmp is its own: what it writes there is gone with it.
-          'echo x > /tmp/berth-run-tmp-marker',
+          `echo x > /tmp/berth-run-tmp-marker-${process.pid}`,
         ].join('\n'),
       );
       expect(result.code, result.output).toBe(0);
       expectContained(result.output, 'root-folder');
       expectContained(result.output, 'usr');
       expect(existsSync(outside)).toBe(false);
-      expect(existsSync('/usr/berth-run-was-here')).toBe(false);
-      expect(existsSync(join(tmpdir(), 'berth-run-tmp-marker'))).toBe(false);
+      expect(existsSync(inUsr)).toBe(false);
+      expect(existsSync(join(tmpdir(), `berth-run-tmp-marker-${process.pid}`))).toBe(false);
     });
 
     it('cannot outlive its phase in the background, even in a session of its own', async () => {
