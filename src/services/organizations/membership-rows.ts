@@ -1,11 +1,11 @@
-import type { Actor } from '../../domain/permissions/actor.js';
+import { isSiteAdmin, type Actor } from '../../domain/permissions/actor.js';
 import { newId } from '../../domain/common/ids.js';
 import {
   inviteeUserId,
   type MembershipStatus,
   type OrganizationMembership,
 } from '../../domain/organizations/organization-membership.js';
-import { PENDING_USERNAME_LIKE } from '../../domain/identity/user.js';
+import { isPendingUsername, PENDING_USERNAME_LIKE } from '../../domain/identity/user.js';
 import { readRows } from '../../store/direct-reads.js';
 import type { Tx } from '../../store/transaction.js';
 
@@ -135,13 +135,19 @@ async function readTeamIds(db: Tx, rows: MembershipRow[], out: Map<string, strin
 /**
  * Memberships as `reader` may see them: an invitation shows the email it was sent to (as typed)
  * and, to anyone but the invitee, a user id of its own, so that it tells the inviter nothing
- * about the account behind the email (domain/organizations/organization-membership.ts).
+ * about the account behind the email (domain/organizations/organization-membership.ts). Site
+ * administrators, who may read every account (`GET /admin/users`), see the account of an email
+ * that has one, its username included, as HCP Terraform shows an invited user's; an email
+ * without an account (a placeholder) shows no username to anyone.
  */
 export async function toMemberships(db: Tx, rows: MembershipRow[], reader: Actor): Promise<OrganizationMembership[]> {
   const teams = await teamIdsOf(db, rows);
   return rows.map((r) => {
     const invited = r.status !== 'active';
-    const invitee = invited && !(reader.kind === 'user' && reader.userId === r.user_id);
+    const seesAccount =
+      (reader.kind === 'user' && reader.userId === r.user_id) ||
+      (isSiteAdmin(reader) && !isPendingUsername(r.username));
+    const invitee = invited && !seesAccount;
     return {
       id: r.id,
       status: r.status as MembershipStatus,

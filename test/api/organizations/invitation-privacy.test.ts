@@ -124,6 +124,28 @@ describe('what an inviter sees of the invited person', () => {
     expect(JSON.stringify(audit.body)).not.toMatch(/victim|Vic\.Tim|Corp\.test/);
   });
 
+  it('a site administrator, who may read every account, sees the account behind it, username included (issue 43)', async () => {
+    const read = await api.get(`${P}/organization-memberships/${known.body.data.id}?include=user`);
+    expect(read.status, read.text).toBe(200);
+    expect(read.body.data.attributes).toMatchObject({ status: 'invited', email: 'vic.tim@corp.test' });
+    expect(read.body.data.relationships.user.data.id).toBe(victim.id);
+    expect(read.body.included[0]).toMatchObject({ id: victim.id, attributes: { username: 'victim' } });
+    const listed = await api.get(
+      `${P}/organizations/evil/organization-memberships?include=user&filter[status]=invited`,
+    );
+    const names = Object.fromEntries(
+      listed.body.included.map((u: any) => [u.attributes.email.toLowerCase(), u.attributes.username]),
+    );
+    // An email without an account has no username to show, to anyone.
+    expect(names).toEqual({ 'vic.tim@corp.test': 'victim', 'nobody@corp.test': '' });
+    // The inviter still sees nothing of the account.
+    const again = await api.get(`${P}/organization-memberships/${known.body.data.id}?include=user`, {
+      token: eve.token,
+    });
+    expect(again.body.included[0].attributes.username).toBe('');
+    expect(again.body.data.relationships.user.data.id).not.toBe(victim.id);
+  });
+
   it("keeps the email typed when the invitee's own email changes", async () => {
     const changed = await api.patch(
       `${P}/account/update`,

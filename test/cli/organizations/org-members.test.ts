@@ -27,9 +27,10 @@ describe('berth org members, invite, join and members remove (local mode)', () =
     expect(invited.code).toBe(0);
     const doc = JSON.parse(invited.stdout);
     expect(doc).toMatchObject({ type: 'organization-memberships', attributes: { status: 'invited' } });
-    // Until alice accepts, the invitation is the email typed: no username (shown as -).
+    // Until alice accepts, the invitation is the email typed; local mode acts as the site
+    // administrator, who sees the account behind it, username included (issue 43).
     expect((await cli('org', 'members', '--status', 'invited')).stdout).toMatch(
-      /ou-\w{16}\s+-\s+alice@acme\.test\s+invited\s+devs/,
+      /ou-\w{16}\s+alice\s+alice@acme\.test\s+invited\s+devs/,
     );
     // Not a member yet: alice cannot see acme.
     const asAlice = { BERTH_DB: tmp.db, BERTH_TOKEN: aliceToken };
