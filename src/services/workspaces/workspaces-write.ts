@@ -159,6 +159,21 @@ function checkAssessments(ws: Workspace, input: WorkspaceInput): Workspace {
  * inside that transaction, with the caller's organization facts the write already loaded and
  * checked (a second permission check would read them again).
  */
+/**
+ * An `auto-destroy-at` already past would destroy the workspace at the scheduler's next round,
+ * which nobody asking for it means: refused (issue 46). The time already stored is taken as it
+ * is, past or not (clients such as the tfe provider send every attribute again on update).
+ */
+function checkAutoDestroyAt(ctx: ServiceContext, at: string | null | undefined, stored: string | null = null): void {
+  if (!at || at === stored) return;
+  const now = ctx.clock.now();
+  if (Date.parse(at) < now.getTime())
+    throw invalid(
+      '/data/attributes/auto-destroy-at',
+      `Auto destroy at must be in the future: ${at} has passed (it is now ${now.toISOString()}), and the workspace would be destroyed at once`,
+    );
+}
+
 async function answerOf(ctx: ServiceContext, tx: Tx, id: string, facts: OrgFacts): Promise<Workspace> {
   return workspaceOf(ctx, tx, (await findWorkspaceRow(tx, { id }))!, facts);
 }
@@ -204,6 +219,7 @@ export async function createWorkspace(
       throw notAuthorized(`create workspaces in project ${project.id}`);
     }
     const name = input.name!;
+    checkAutoDestroyAt(ctx, input.autoDestroyAt);
     if (await nameTaken(tx, org.id, name)) throw nameTakenError();
     if (input.tagBindings) await checkTagOverrides(tx, org.id, project.id, input.tagBindings, TAG_BINDINGS_POINTER);
     const execution = resolveExecution({ mode: null, agentPoolId: null }, input);
@@ -319,7 +335,10 @@ export async function updateWorkspace(
     if (input.assessmentsEnabled !== undefined) changes.assessments_enabled = b(input.assessmentsEnabled);
     if (input.autoApply !== undefined) changes.auto_apply = b(input.autoApply);
     if (input.autoApplyRunTrigger !== undefined) changes.auto_apply_run_trigger = b(input.autoApplyRunTrigger);
-    if (input.autoDestroyAt !== undefined) changes.auto_destroy_at = input.autoDestroyAt;
+    if (input.autoDestroyAt !== undefined) {
+      checkAutoDestroyAt(ctx, input.autoDestroyAt, row.auto_destroy_at);
+      changes.auto_destroy_at = input.autoDestroyAt;
+    }
     if (input.fileTriggersEnabled !== undefined) changes.file_triggers_enabled = b(input.fileTriggersEnabled);
     if (input.globalRemoteState !== undefined) changes.global_remote_state = b(input.globalRemoteState);
     if (input.queueAllRuns !== undefined) changes.queue_all_runs = b(input.queueAllRuns);

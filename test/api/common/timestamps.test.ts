@@ -36,17 +36,17 @@ describe('timestamps must name a real instant', () => {
     expect(parseTimestamp('2024-06-01T00:00Z')).toBe('2024-06-01T00:00:00.000Z');
   });
 
-  it('workspace auto-destroy-at 2024-02-31 is a 422 at its pointer and stores nothing; 2024-02-29 is kept as given', async () => {
+  it('workspace auto-destroy-at 2124-02-31 is a 422 at its pointer and stores nothing; 2124-02-29 is kept as given', async () => {
     await expect422(
       api,
       () =>
         api.post('/api/v2/organizations/acme/workspaces', {
-          data: { type: 'workspaces', attributes: { name: 'feb', 'auto-destroy-at': '2024-02-31T00:00:00Z' } },
+          data: { type: 'workspaces', attributes: { name: 'feb', 'auto-destroy-at': '2124-02-31T00:00:00Z' } },
         }),
       '/data/attributes/auto-destroy-at',
     );
-    const ws = await createWorkspace(api, 'acme', { name: 'leap', 'auto-destroy-at': '2024-02-29T00:00:00Z' });
-    expect(ws.body.data.attributes['auto-destroy-at']).toBe('2024-02-29T00:00:00.000Z');
+    const ws = await createWorkspace(api, 'acme', { name: 'leap', 'auto-destroy-at': '2124-02-29T00:00:00Z' });
+    expect(ws.body.data.attributes['auto-destroy-at']).toBe('2124-02-29T00:00:00.000Z');
   });
 
   it('a run report at 2024-02-30 is a 422 and leaves the run as it was', async () => {

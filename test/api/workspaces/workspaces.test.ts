@@ -244,7 +244,7 @@ describe('workspaces: create, read, update', () => {
           'allow-destroy-plan': false,
           'auto-apply': true,
           'auto-apply-run-trigger': true,
-          'auto-destroy-at': '2020-01-02T03:04:05Z',
+          'auto-destroy-at': '2120-01-02T03:04:05Z',
           'auto-destroy-activity-duration': '14d',
           description: 'all of them',
           'execution-mode': 'agent',
@@ -276,7 +276,7 @@ describe('workspaces: create, read, update', () => {
         'allow-destroy-plan': false,
         'auto-apply': true,
         'auto-apply-run-trigger': true,
-        'auto-destroy-at': '2020-01-02T03:04:05.000Z',
+        'auto-destroy-at': '2120-01-02T03:04:05.000Z',
         'auto-destroy-activity-duration': '14d',
         'inherits-project-auto-destroy': false,
         description: 'all of them',
@@ -462,10 +462,21 @@ describe('workspaces: create, read, update', () => {
       expect(added.body.data.attributes['vcs-repo-identifier']).toBe('acme/new');
     });
 
-    it('stores auto-destroy-at as given, a past time included, and clears it with null', async () => {
-      const ws = (await createWorkspace(api, 'acme', { name: 'ada', 'auto-destroy-at': '1999-12-31T23:59:59.123Z' }))
+    it('stores auto-destroy-at as given and clears it with null; a past time is refused and stores nothing', async () => {
+      const ws = (await createWorkspace(api, 'acme', { name: 'ada', 'auto-destroy-at': '2999-12-31T23:59:59.123Z' }))
         .body.data;
-      expect(ws.attributes['auto-destroy-at']).toBe('1999-12-31T23:59:59.123Z');
+      expect(ws.attributes['auto-destroy-at']).toBe('2999-12-31T23:59:59.123Z');
+      // Already past: the scheduler's next round would destroy the workspace (issue 46).
+      const past = await post({ name: 'past', 'auto-destroy-at': '2020-01-01T00:00:00Z' });
+      expect(past.status).toBe(422);
+      expect(past.body.errors[0].source.pointer).toBe('/data/attributes/auto-destroy-at');
+      expect(past.body.errors[0].detail).toMatch(
+        /^Auto destroy at must be in the future: 2020-01-01T00:00:00.000Z has passed/,
+      );
+      expect((await api.get('/api/v2/organizations/acme/workspaces/past')).status).toBe(404);
+      const moved = await api.patch(byId(ws.id), wsBody({ 'auto-destroy-at': '2020-01-01T00:00:00Z' }));
+      expect(moved.status).toBe(422);
+      expect((await api.get(byId(ws.id))).body.data.attributes['auto-destroy-at']).toBe('2999-12-31T23:59:59.123Z');
       const res = await api.patch(byId(ws.id), wsBody({ 'auto-destroy-at': null }));
       expect(res.body.data.attributes['auto-destroy-at']).toBeNull();
     });
