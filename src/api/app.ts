@@ -38,6 +38,7 @@ import { assessmentResultRoutes } from './routes/assessment-results.js';
 import { organizationRunQueueRoutes } from './routes/organization-run-queue.js';
 import { runsMayHaveQueued, runsMayHaveStopped } from '../runner/wake.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
+import { commentRoutes } from './routes/comments.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { variableRoutes } from './routes/variables.js';
 import { stateContentRoutes, stateVersionRoutes } from './routes/state-versions.js';
@@ -139,6 +140,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', stateOutputRoutes());
   v2.route('/', runRoutes());
   v2.route('/', runExecutionRoutes());
+  v2.route('/', commentRoutes());
   v2.route('/', organizationRunQueueRoutes());
   v2.route('/', assessmentResultRoutes());
   v2.route('/', workspaceRelationRoutes());

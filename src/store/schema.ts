@@ -671,6 +671,31 @@ export interface RunTokensTable {
   expired_at: string;
 }
 
+/** Something that happened to a run, in order (migration 043; services/runs/run-events.ts). */
+export interface RunEventsTable {
+  seq: Generated<number>;
+  id: string;
+  run_id: string;
+  /** What happened: `created`, `queued`, a status it moved to, `cancel_requested`, `commented`. */
+  action: string;
+  description: string | null;
+  /** The user who did it; null for berth itself, a token that is no user's, or a deleted user. */
+  actor_user_id: string | null;
+  created_at: string;
+}
+
+/** A comment on a run (migration 043; services/runs/comments.ts): the text of one of its events. */
+export interface CommentsTable {
+  seq: Generated<number>;
+  id: string;
+  run_id: string;
+  run_event_id: string;
+  body: string;
+  /** The user who wrote it; null for a token that is no user's, or a deleted user. */
+  author_user_id: string | null;
+  created_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -712,6 +737,8 @@ export interface DB {
   console_sign_in_links: ConsoleSignInLinksTable;
   terraform_login_codes: TerraformLoginCodesTable;
   run_tokens: RunTokensTable;
+  run_events: RunEventsTable;
+  comments: CommentsTable;
   security_generation: SecurityGenerationTable;
   workspace_counts: WorkspaceCountsTable;
   scheduler_leases: SchedulerLeasesTable;

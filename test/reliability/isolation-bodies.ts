@@ -340,6 +340,14 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   // Runs berth executes: their configuration versions, plans, applies, logs and actions.
   'POST /api/v2/runs/:id/actions/force-cancel': { expect: 404 },
   'GET /api/v2/runs/:id/run-events': { expect: 404 },
+  'GET /api/v2/run-events/:id': { expect: 404 },
+  // Comments on runs (A's recorded run and its comment).
+  'GET /api/v2/runs/:id/comments': { expect: 404 },
+  'POST /api/v2/runs/:id/comments': {
+    expect: 404,
+    body: () => ({ data: { type: 'comments', attributes: { body: 'intruder' } } }),
+  },
+  'GET /api/v2/comments/:id': { expect: 404 },
   'GET /api/v2/organizations/:name/runs/queue': { expect: 404 },
   'GET /api/v2/organizations/:name/capacity': { expect: 404 },
   'POST /api/v2/workspaces/:id/configuration-versions': {

@@ -56,6 +56,8 @@ export function realParam(param: { name: string; before: string; path?: string }
     'state-versions': s.stateVersionId,
     'state-version-outputs': s.stateVersionOutputId,
     runs: s.runId,
+    comments: s.commentId,
+    'run-events': s.runEventId,
     'configuration-versions': s.configurationVersionId,
     plans: s.planId,
     applies: s.applyId,

@@ -44,6 +44,9 @@ export interface SeededOrg {
   stateVersionId: string;
   stateVersionOutputId: string;
   runId: string;
+  /** A comment on the run, and its `commented` event. */
+  commentId: string;
+  runEventId: string;
   /** A workspace whose run berth executes: planned, awaiting confirmation, holding its lock. */
   runnerWorkspaceId: string;
   configurationVersionId: string;
@@ -220,6 +223,14 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     ),
     'run',
   ).body.data.id;
+  const comment = ok(
+    await api.post(
+      `/api/v2/runs/${runId}/comments`,
+      { data: { type: 'comments', attributes: { body: `${p} comment` } } },
+      t,
+    ),
+    'comment',
+  ).body.data;
 
   const executed = await seedExecutedRun(api, runnerWorkspaceId, p);
 
@@ -405,6 +416,8 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     stateVersionId,
     stateVersionOutputId,
     runId,
+    commentId: comment.id,
+    runEventId: comment.relationships['run-event'].data.id,
     runnerWorkspaceId,
     ...executed,
     tagId,

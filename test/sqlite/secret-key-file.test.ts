@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -88,6 +88,25 @@ describe('the key file beside a SQLite database', () => {
     // Put back, it works again.
     writeFileSync(keyFile, kept, { mode: 0o600 });
     expect((await attachSecretKey(await openDb(), source(), { create: true })).problem).toBeNull();
+  });
+
+  it('a copied database that never sealed a value gets a new key beside it; one named elsewhere stays an error', async () => {
+    const store = await openDb();
+    const first = await attachSecretKey(store, source(), { create: true });
+    await store.close();
+    opened.splice(opened.indexOf(store), 1);
+    const copy = join(dir, 'copy.db');
+    copyFileSync(dbFile, copy);
+    // Named elsewhere (a PostgreSQL instance's file may just be missing on this host): an error.
+    const named = join(dir, 'named.key');
+    const strict = await attachSecretKey(await openDb(copy), secretKeySource(copy, named, {}), { create: true });
+    expect(strict.problem).toContain(`encrypted with key ${first.keyId}`);
+    expect(() => statSync(named)).toThrow();
+    // Beside it: nothing needs the old key, so the copy gets one of its own.
+    const start = await attachSecretKey(await openDb(copy), source(copy), { create: true });
+    expect(start).toMatchObject({ problem: null, created: `${copy}.key`, replacedUnused: first.keyId });
+    expect(start.keyId).not.toBe(first.keyId);
+    expect(readKeyFile(`${copy}.key`)!.map((k) => k.id)).toEqual([start.keyId]);
   });
 
   it("another database's key file is a problem that says so", async () => {

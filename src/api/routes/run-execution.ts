@@ -10,6 +10,7 @@ import { actOnRun } from '../../services/runs/run-actions.js';
 import * as docs from '../../services/runs/run-documents.js';
 import { planJsonOutput } from '../../services/runs/plan-json.js';
 import { readJson, readResource } from '../body.js';
+import { actionComment } from './comments.js';
 import { requestBodyLimit } from '../body-limit.js';
 import { API_PREFIX, sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
@@ -108,15 +109,10 @@ export function runExecutionRoutes(): Hono<AppEnv> {
     const run = await docs.runOfPhase(c.get('ctx'), id);
     return sendResource(c, serializeExecutedApply(run, await logUrl(c, id)));
   });
-  // The run's events (HCP lists warnings there; the CLI prints them): berth records none yet.
-  r.get('/runs/:id/run-events', async (c) => {
-    const page = pageOf(c);
-    await docs.readableRun(c.get('ctx'), c.req.param('id'));
-    return sendCollection(c, { items: [], total: 0, page }, (x: never) => x);
-  });
+  // The run's events are routes/comments.ts (its history and comments).
   r.post('/runs/:id/actions/force-cancel', async (c) => {
-    await readJson(c, { optional: true });
-    await actOnRun(c.get('ctx'), c.req.param('id'), 'force-cancel');
+    const comment = actionComment(await readJson(c, { optional: true }));
+    await actOnRun(c.get('ctx'), c.req.param('id'), 'force-cancel', comment);
     return c.body(null, 202);
   });
   return r;

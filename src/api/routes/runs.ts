@@ -14,6 +14,8 @@ import { phaseResource, RUN_INCLUDES, runIncluded } from './run-includes.js';
 import { serializeRun } from '../serializers/run.js';
 import { serializeExecutedRun } from '../serializers/run-execution.js';
 import { actOnRun } from '../../services/runs/run-actions.js';
+import { commentIdsOf } from '../../services/runs/comments.js';
+import { actionComment } from './comments.js';
 import { getExecutedRun } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
 import { runsAreExecuted } from '../../services/runs/run-without-executor.js';
@@ -232,7 +234,16 @@ export function runRoutes(): Hono<AppEnv> {
     const include = includesOf(c, RUN_INCLUDES);
     const executed = await getExecutedRun(c.get('ctx'), c.req.param('id'));
     const run: Run = executed ?? (await runs.getRun(c.get('ctx'), c.req.param('id')));
-    const doc = executed ? serializeExecutedRun(executed) : serializeRun(run);
+    const base = executed ? serializeExecutedRun(executed) : serializeRun(run);
+    // The run's comments by id, as HCP's run document names them (lists carry only the link).
+    const comments = await commentIdsOf(c.get('ctx'), run.id);
+    const doc = {
+      ...base,
+      relationships: {
+        ...base.relationships,
+        comments: { ...base.relationships?.comments, data: comments.map((id) => ({ type: 'comments', id })) },
+      },
+    };
     if (include.size === 0) return sendResource(c, doc);
     const { included, relationships } = await runIncluded(c, run, include);
     return sendResource(c, { ...doc, relationships: { ...doc.relationships, ...relationships } }, { included });
@@ -258,14 +269,15 @@ export function runRoutes(): Hono<AppEnv> {
 
   // HCP Terraform's run actions: 202 Accepted, no body.
   const action = (to: RunStatus) => async (c: Context<AppEnv>) => {
-    await readJson(c, { optional: true });
+    // The comment given becomes a comment of the run, in the action's transaction.
+    const comment = actionComment(await readJson(c, { optional: true }));
     // A run berth executes follows HCP's actions (run-execution.ts); a recorded one moves as told.
     if (await getExecutedRun(c.get('ctx'), c.req.param('id')!)) {
       const name = to === 'apply_queued' ? 'apply' : to === 'discarded' ? 'discard' : 'cancel';
-      await actOnRun(c.get('ctx'), c.req.param('id')!, name);
+      await actOnRun(c.get('ctx'), c.req.param('id')!, name, comment);
       return c.body(null, 202);
     }
-    await runs.transitionRun(c.get('ctx'), c.req.param('id')!, { status: to });
+    await runs.transitionRun(c.get('ctx'), c.req.param('id')!, { status: to, comment });
     return c.body(null, 202);
   };
   r.post('/runs/:id/actions/apply', action('apply_queued'));

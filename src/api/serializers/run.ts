@@ -1,5 +1,5 @@
 import type { Run } from '../../domain/runs/run.js';
-import { API_PREFIX, toOne, type ResourceObject } from '../documents.js';
+import { API_PREFIX, linkOnly, toOne, type ResourceObject } from '../documents.js';
 
 const tail = (id: string) => id.replace(/^run-/, '');
 
@@ -40,6 +40,9 @@ export function serializeRun(r: Run): ResourceObject {
       plan: toOne('plans', `plan-${tail(r.id)}`),
       apply: toOne('applies', `apply-${tail(r.id)}`),
       'configuration-version': { data: null },
+      // Its comments and history (routes/comments.ts); `GET /runs/:id` adds the comments' ids.
+      comments: linkOnly(`${API_PREFIX}/runs/${r.id}/comments`),
+      'run-events': linkOnly(`${API_PREFIX}/runs/${r.id}/run-events`),
     },
     links: { self: `${API_PREFIX}/runs/${r.id}` },
   };

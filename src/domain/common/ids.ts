@@ -56,7 +56,10 @@ export type IdPrefix =
   | 'tlc'
   | 'varset'
   | 'var'
-  | 'agent';
+  | 'agent'
+  /** A run event (HCP's `re-`) and a comment on a run (HCP's `wsc-`). */
+  | 're'
+  | 'wsc';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

@@ -34,6 +34,8 @@ export const TEXT_LIMITS = {
   // Runs.
   runMessage: 1000,
   runErrorMessage: 1000,
+  /** A comment on a run (alone, or with apply, discard, cancel, force-cancel). */
+  runComment: 10_000,
   // State versions: a lineage is a UUID in practice.
   lineage: 255,
 } as const;

@@ -8,6 +8,7 @@ import { writeTransaction } from '../../store/transaction.js';
 import { executionOf, selectWorkspaces } from '../workspaces/workspaces-read.js';
 import { scheduleWorkspace } from './run-queue.js';
 import { appendLogTx, json, stamped, type Phase } from './run-rows.js';
+import { recordMove } from './run-events.js';
 
 /**
  * The executor's claim of a queued phase (issues 32 and 34): which runs an executor may take
@@ -174,6 +175,7 @@ export async function claimRun(
         .where('status', '=', next.status)
         .executeTakeFirst();
       if (Number(result.numUpdatedRows) !== 1) return false;
+      await recordMove(tx, next.id, to, now);
       if (phase === 'plan') {
         // The state the plan reads: a saved plan made against it is stale once another is current.
         const ws = await tx

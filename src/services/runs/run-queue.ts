@@ -13,6 +13,7 @@ import { json, newRunColumns, stamped, toExecutedRun, type RunRow } from './run-
 import { endWithoutExecutor, runsAreExecuted } from './run-without-executor.js';
 import { claimRouteOf } from './run-claim.js';
 import { deleteSavedPlan } from './saved-plans.js';
+import { recordMove, recordStampedMove, tokenUser, userOf } from './run-events.js';
 import { STALE_MESSAGE } from './stale-saved-plans.js';
 
 /** The statuses of a saved-plan run that does not hold its workspace: planning, or waiting to apply. */
@@ -85,8 +86,17 @@ export function newRunRow(
  * executes (its workspace's effective execution mode is `agent`) is queued; any other ends
  * errored at once instead (run-without-executor.ts).
  */
-export async function insertAndQueue(tx: Tx, row: NewRun, now: string, executesRuns = true): Promise<void> {
+export async function insertAndQueue(
+  tx: Tx,
+  row: NewRun,
+  now: string,
+  executesRuns = true,
+  /** Who created it (its `created` event's actor); by default the user of its creator's token. */
+  by?: string | null,
+): Promise<void> {
   await tx.insertInto('runs').values(row).execute();
+  const creator = by === undefined ? await tokenUser(tx, row.created_by_kind, row.created_by_id) : by;
+  await recordMove(tx, row.id, 'pending', now, creator);
   if (!(await runsAreExecuted(tx, row.workspace_id, executesRuns))) return endWithoutExecutor(tx, row, now);
   if (row.plan_only === 1 || row.save_plan === 1) {
     await tx
@@ -94,6 +104,7 @@ export async function insertAndQueue(tx: Tx, row: NewRun, now: string, executesR
       .set({ status: 'plan_queued', plan_status: 'queued', status_timestamps: stamped(row, now, 'plan_queued') })
       .where('id', '=', row.id)
       .execute();
+    await recordMove(tx, row.id, 'plan_queued', now);
   } else {
     // It becomes the workspace's current run when it leaves the queue (scheduleWorkspace), not
     // while it waits behind the active run.
@@ -158,6 +169,7 @@ export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string
     })
     .where('id', '=', next.id)
     .execute();
+  await recordMove(tx, next.id, to, now);
   await tx
     .updateTable('workspaces')
     .set({
@@ -258,7 +270,7 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
       { kind: ctx.actor.kind, id: ctx.actor.tokenId },
       now,
     );
-    await insertAndQueue(tx, row, now, ctx.settings.executesRuns === true);
+    await insertAndQueue(tx, row, now, ctx.settings.executesRuns === true, userOf(ctx.actor));
     const stored = await tx.selectFrom('runs').selectAll().where('id', '=', row.id).executeTakeFirstOrThrow();
     return toExecutedRun(ctx, stored, facts);
   });
@@ -316,12 +328,35 @@ async function release(tx: Tx, row: RunRow, to: RunStatus, now: string): Promise
   await scheduleWorkspace(tx, row.workspace_id, now);
 }
 
-export async function setStatus(tx: Tx, row: RunRow, to: RunStatus, now: string, extra: Updateable<RunsTable> = {}) {
+/**
+ * Moves a run to `to`, releasing its workspace when the run ends. The move is an event of the run
+ * (run-events.ts), by `by` (null: berth itself), after one for each status it stamped on the way;
+ * answers the move's event (an action attaches its comment there).
+ */
+export async function setStatus(
+  tx: Tx,
+  row: RunRow,
+  to: RunStatus,
+  now: string,
+  extra: Updateable<RunsTable> = {},
+  by: string | null = null,
+): Promise<string> {
+  const before = await tx.selectFrom('runs').select('status_timestamps').where('id', '=', row.id).executeTakeFirst();
+  const timestamps = stamped(row, now, to);
   await tx
     .updateTable('runs')
-    .set({ status: to, updated_at: now, status_timestamps: stamped(row, now, to), ...extra })
+    .set({ status: to, updated_at: now, status_timestamps: timestamps, ...extra })
     .where('id', '=', row.id)
     .execute();
+  const after = typeof extra.status_timestamps === 'string' ? extra.status_timestamps : timestamps;
+  const eventId = await recordStampedMove(
+    tx,
+    row.id,
+    { before: before?.status_timestamps ?? null, after },
+    to,
+    now,
+    by,
+  );
   if (FINAL_STATUSES.includes(to)) {
     // An ended run is never applied: its saved plan goes (saved-plans.ts).
     await deleteSavedPlan(tx, row.id);
@@ -333,4 +368,5 @@ export async function setStatus(tx: Tx, row: RunRow, to: RunStatus, now: string,
       .where('id', '=', row.workspace_id)
       .where('current_run_id', '=', row.id)
       .execute();
+  return eventId;
 }

@@ -4,6 +4,7 @@ import type { DB } from '../../store/schema.js';
 import type { Tx } from '../../store/transaction.js';
 import { claimRouteOf } from './run-claim.js';
 import { appendLogTx, stamped, type RunRow } from './run-rows.js';
+import { recordMove } from './run-events.js';
 
 /**
  * Runs on an instance that executes none itself (`berth serve` found no terraform binary, or was
@@ -81,5 +82,6 @@ export async function endWithoutExecutor(
     })
     .where('id', '=', row.id)
     .execute();
+  await recordMove(tx, row.id, 'errored', now);
   await appendLogTx(tx, row.id, 'plan', `${LOG_START}${NO_EXECUTOR_MESSAGE}\n${LOG_END}`);
 }

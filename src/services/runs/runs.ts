@@ -13,6 +13,8 @@ import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from '../workspaces/workspaces-read.js';
 import { inOrganizationOf } from '../write-scope.js';
 import { notAnAssessment } from './assessment-runs.js';
+import { commentOnEvent } from './comments.js';
+import { recordMove, userOf } from './run-events.js';
 import { inPage } from '../../store/literal-limit.js';
 
 type RunRow = Selectable<RunsTable>;
@@ -35,6 +37,8 @@ export interface RunReport {
   at?: string;
   errorMessage?: string | null;
   policyCheckFailed?: boolean;
+  /** A comment given with the move (actions/apply, discard, cancel): a comment of its event. */
+  comment?: string | null;
 }
 
 function toRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): Run {
@@ -83,6 +87,7 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
     } as RunRow;
     const { seq: _seq, ...values } = row;
     await tx.insertInto('runs').values(values).execute();
+    await recordMove(tx, row.id, 'pending', now, userOf(ctx.actor));
     await tx
       .updateTable('workspaces')
       .set({ current_run_id: row.id, current_run_status: 'pending', current_run_created_at: now })
@@ -208,6 +213,10 @@ async function moveRun(ctx: ServiceContext, tx: Tx, id: string, report: RunRepor
       .execute();
   }
   await tx.updateTable('runs').set(changes).where('id', '=', id).execute();
+  // The move is an event of the run, by whoever reported it, at the time it happened.
+  const by = userOf(ctx.actor);
+  const eventId = await recordMove(tx, id, to, at, by);
+  if (report.comment) await commentOnEvent(tx, { id: eventId, runId: id, at, authorUserId: by }, report.comment);
   if (ws.current_run_id === id)
     await tx.updateTable('workspaces').set({ current_run_status: to }).where('id', '=', ws.id).execute();
   return { row: { ...row, ...changes }, facts };

@@ -1,6 +1,7 @@
 import { conflict } from '../../domain/common/errors.js';
 import type { RunStatus } from '../../domain/runs/run.js';
 import type { Tx } from '../../store/transaction.js';
+import { recordMove } from './run-events.js';
 
 /**
  * Stale saved plans (HCP: "either another run was applied first"): a saved-plan run plans against
@@ -41,6 +42,7 @@ export async function discardStaleSavedPlans(tx: Tx, workspaceId: string, curren
       })
       .where('id', '=', run.id)
       .execute();
+    await recordMove(tx, run.id, 'discarded', now);
     await tx.deleteFrom('saved_plans').where('run_id', '=', run.id).execute();
   }
 }

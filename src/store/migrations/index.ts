@@ -37,6 +37,7 @@ import * as m038 from './038_plan_json_outputs.js';
 import * as m039 from './039_redacted_plan_json.js';
 import * as m040 from './040_varset_variable_versions.js';
 import * as m041 from './041_sealed_values.js';
+import * as m043 from './043_run_events_comments.js';
 
 export interface Migration {
   version: number;
@@ -84,4 +85,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 39, name: 'redacted_plan_json', up: m039.up },
   { version: 40, name: 'varset_variable_versions', up: m040.up },
   { version: 41, name: 'sealed_values', up: m041.up },
+  { version: 43, name: 'run_events_comments', up: m043.up },
 ];

@@ -1,10 +1,12 @@
+import { existsSync } from 'node:fs';
 import { plural } from '../../domain/common/plural.js';
+import { LIMIT_ONE } from '../literal-limit.js';
 import type { Store } from '../open.js';
 import { writeTransaction } from '../transaction.js';
 import { newSecretKey } from './cipher.js';
 import { createKeyFile, looseModeWarning } from './key-file.js';
 import { Keyring, useKeyring, type SecretKeySource } from './keyring.js';
-import { KEY_ID_SETTING, recordedKeyId, sealClearValues } from './sealed-values.js';
+import { KEY_ID_SETTING, recordedKeyId, sealClearValues, SEALED_TABLES } from './sealed-values.js';
 
 /** What a start found and did about the key of its database's sensitive values. */
 export interface KeyAttachment {
@@ -13,6 +15,8 @@ export interface KeyAttachment {
   keyId: string | null;
   /** The key file this start created (a new database, or one of a berth older than migration 041). */
   created: string | null;
+  /** The key a copied database named without having sealed a value with it, replaced at this start. */
+  replacedUnused?: string;
   /** Sensitive values an older berth stored in clear, sealed at this start. */
   sealedClear: number;
   /** Why this berth can neither seal nor open values (no key, or not the database's), else null. */
@@ -56,6 +60,15 @@ export async function attachSecretKey(
     }
     keyId = await recordKeyId(store, first.id);
   }
+  if (options.create && source.kind === 'file' && source.beside && !keyring.key(keyId) && !existsSync(source.path)) {
+    const fresh = await replaceUnusedKey(store, source.path, keyId);
+    if (fresh) {
+      out.created = source.path;
+      out.replacedUnused = keyId;
+      keyring.load();
+      keyId = fresh;
+    }
+  }
   out.keyId = keyId;
   const key = keyring.key(keyId);
   if (!key) {
@@ -68,6 +81,27 @@ export async function attachSecretKey(
   }
   out.sealedClear = await sealClearValues(store.db, key);
   return out;
+}
+
+/**
+ * A copy of a database that never sealed a value, without the key file that went beside it (a
+ * database file copied on its own): nothing needs that key, so a new one is made beside the copy
+ * and named in it. Only for the default file beside a SQLite database, which every process on
+ * it looks for at the same path (a key file named elsewhere, or PostgreSQL's, may just be
+ * missing on this host: that stays an error). In one write transaction, which a write sealing a
+ * value waits for or goes before: then this one finds a sealed value and changes nothing.
+ */
+function replaceUnusedKey(store: Store, path: string, unused: string): Promise<string | null> {
+  return writeTransaction(store.db, async (tx) => {
+    if ((await recordedKeyId(tx)) !== unused) return null;
+    for (const table of SEALED_TABLES)
+      if (await tx.selectFrom(table).select('seq').where('sealed', '=', 1).limit(LIMIT_ONE).executeTakeFirst())
+        return null;
+    const fresh = newSecretKey();
+    if (!createKeyFile(path, fresh)) return null;
+    await tx.updateTable('settings').set({ value: fresh.id }).where('key', '=', KEY_ID_SETTING).execute();
+    return fresh.id;
+  });
 }
 
 /** Records `id` as the database's key unless another start recorded one first: the id that stands. */
@@ -89,6 +123,10 @@ export function keyAttachmentLines(a: KeyAttachment): string[] {
   if (a.created)
     lines.push(
       `created the secret key file ${a.created}: it encrypts sensitive variable values, and neither the database nor its backups hold it; keep a copy of it with the backups`,
+    );
+  if (a.replacedUnused)
+    lines.push(
+      `the database named key ${a.replacedUnused}, which sealed no value and whose key file was not beside it (a copied database): it now has the new key`,
     );
   lines.push(`sensitive variable values encrypted with key ${a.keyId} from ${where}`);
   if (a.sealedClear > 0)

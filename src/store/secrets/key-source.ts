@@ -21,6 +21,6 @@ export function secretKeySource(
   const at = typeof location === 'string' ? parseDatabaseLocation(location) : location;
   const where = at.kind === 'sqlite' ? at.path : null;
   if (where === ':memory:') return { kind: 'memory', keys: [newSecretKey()] };
-  if (where !== null) return { kind: 'file', path: `${resolve(where)}.key` };
+  if (where !== null) return { kind: 'file', path: `${resolve(where)}.key`, beside: true };
   return { kind: 'none' };
 }

@@ -12,8 +12,11 @@ import { readKeyFile } from './key-file.js';
  */
 
 export type SecretKeySource =
-  /** A key file: `--secret-key-file` / BERTH_SECRET_KEY_FILE, else `<database file>.key`. */
-  | { kind: 'file'; path: string }
+  /**
+   * A key file: `--secret-key-file` / BERTH_SECRET_KEY_FILE, else `<database file>.key`
+   * (`beside`: the path every process on that file looks for when none is named).
+   */
+  | { kind: 'file'; path: string; beside?: boolean }
   /** BERTH_SECRET_KEY: the key itself, in the environment. */
   | { kind: 'environment'; text: string }
   /** Keys held in memory only: an in-memory database's (it dies with the process), the tests'. */

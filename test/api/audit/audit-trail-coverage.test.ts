@@ -590,6 +590,10 @@ const CASES: Record<string, Case> = {
     const run = await newRun(s);
     return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/cancel`));
   },
+  'POST /runs/:id/comments': async (s) => {
+    const run = await newRun(s);
+    return s.act(() => s.api.post(`${P}/runs/${run.id}/comments`, named('comments', { body: 'looks good' })));
+  },
   'POST /workspaces/:id/vars': (s) =>
     s.act(() => s.api.post(`${P}/workspaces/${s.web}/vars`, named('vars', { key: 'k', category: 'terraform' }))),
   'PATCH /workspaces/:workspace_id/vars/:id': async (s) => {
