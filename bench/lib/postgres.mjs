@@ -66,6 +66,9 @@ export async function seededPostgres(serverUrl, seedFile) {
       new Date().toISOString(),
     ],
   );
+  // The seed sealed no value; the key it names stayed beside the seed file: the copy takes the
+  // instances' own key at their first start (startBerthsOnPostgres).
+  await admin.query(`delete from ${schema}.settings where key = 'secret-key-id'`);
   await admin.query(`analyze`);
   return {
     url,

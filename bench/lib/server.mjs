@@ -89,13 +89,15 @@ export async function startBerth(seedFile, extraArgs = []) {
  */
 export async function startBerthsOnPostgres(url, token, instances) {
   const servers = [];
+  // The key of sensitive values (PostgreSQL has no file to keep one beside): one, on every instance.
+  const secretKey = `berth-secret-key-v1:${randomBytes(32).toString('base64')}`;
   for (let i = 0; i < instances; i++) {
     const child = spawn(
       process.execPath,
       [BIN, 'serve', '--port', '0', '--prune-interval', '0', '--rate-limit', '0', '--database', url],
       {
         cwd: ROOT,
-        env: { ...process.env, BERTH_DB: '', BERTH_DATABASE_URL: '', NO_COLOR: '1' },
+        env: { ...process.env, BERTH_DB: '', BERTH_DATABASE_URL: '', BERTH_SECRET_KEY: secretKey, NO_COLOR: '1' },
         stdio: ['ignore', 'ignore', 'pipe'],
       },
     );

@@ -2,6 +2,7 @@ import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type RunningServer } from '../../src/api/serve.js';
 import { freshPostgresSchema } from '../helpers/store.js';
+import { testKeyFile } from '../helpers/secret-key.js';
 
 /** A TCP proxy in front of PostgreSQL that can be switched off (connections cut, new ones refused) and on. */
 async function switchableProxy(target: URL): Promise<{ port: number; down(): Promise<void>; up(): Promise<void> }> {
@@ -71,6 +72,7 @@ describe('serve while PostgreSQL is down', () => {
       host: '127.0.0.1',
       port: 0,
       database: url.toString(),
+      secretKeyFile: testKeyFile(),
       log: (l) => lines.push(...l.split('\n')),
       rateLimit: 0,
     });
@@ -139,7 +141,14 @@ describe('serve while PostgreSQL is down', () => {
     await proxy.up();
     const url = new URL(schema.url);
     url.host = `127.0.0.1:${proxy.port}`;
-    server = await startServer({ host: '127.0.0.1', port: 0, database: url.toString(), log: () => {}, rateLimit: 0 });
+    server = await startServer({
+      host: '127.0.0.1',
+      port: 0,
+      database: url.toString(),
+      secretKeyFile: testKeyFile(),
+      log: () => {},
+      rateLimit: 0,
+    });
     await proxy.down();
     expect((await call('GET', '/api/v2/organizations/acme')).status).toBe(503);
     await proxy.up();
@@ -155,6 +164,7 @@ describe('serve while PostgreSQL is down', () => {
       host: '127.0.0.1',
       port: 0,
       database: url.toString(),
+      secretKeyFile: testKeyFile(),
       log: () => {},
       rateLimit: 0,
       readCacheEntries: 0,
