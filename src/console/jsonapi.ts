@@ -173,10 +173,13 @@ export interface AgentAttributes {
   'last-ping-at': string;
 }
 
-/** berth's `executed-by` of a run it executes: the executor of its last claimed phase (null: none yet). */
+/**
+ * berth's `executed-by` of a run it executes: the executor of its last claimed phase (null: none
+ * yet). A serve instance's `name` is null but to site administrators.
+ */
 export interface ExecutedBy {
   kind: 'serve' | 'agent';
-  name: string;
+  name: string | null;
   'agent-id': string | null;
   'agent-pool-id': string | null;
 }

@@ -84,10 +84,13 @@ function actionsText(r: Resource<RunAttributes>): string | null {
   return names.length ? names.join(', ') : 'none';
 }
 
-/** berth's `executed-by` of an executed run: the executor of its last claimed phase (null: none yet). */
+/**
+ * berth's `executed-by` of an executed run: the executor of its last claimed phase (null: none
+ * yet). A serve instance's `name` is null but to site administrators.
+ */
 export interface ExecutedBy {
   kind: 'serve' | 'agent';
-  name: string;
+  name: string | null;
   'agent-id': string | null;
   'agent-pool-id': string | null;
 }
@@ -101,7 +104,7 @@ export const executedByOf = (r: Resource<RunAttributes>) => (r.attributes['execu
 export function executedByText(r: Resource<RunAttributes>, poolName?: string): string {
   const e = executedByOf(r);
   if (!e) return 'no executor yet';
-  if (e.kind === 'serve') return `berth serve (${e.name})`;
+  if (e.kind === 'serve') return e.name ? `berth serve (${e.name})` : 'berth serve';
   const id = e['agent-id'] && e['agent-id'] !== e.name ? ` (${e['agent-id']})` : '';
   const pool = poolName ?? e['agent-pool-id'];
   return `agent ${e.name}${id}${pool ? ` of pool ${pool}` : ''}`;

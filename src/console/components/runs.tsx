@@ -124,12 +124,12 @@ function ExecutedByCell({ by }: { by: ExecutedBy | null | undefined }) {
   if (!by) return <span class="muted">—</span>;
   if (by.kind === 'serve')
     return (
-      <span title={`berth serve: ${by.name}`} data-kind="serve">
+      <span title={by.name ? `berth serve: ${by.name}` : 'berth serve'} data-kind="serve">
         serve
       </span>
     );
   return (
-    <span title={`agent ${by['agent-id'] ?? by.name}`} data-kind="agent">
+    <span title={`agent ${by['agent-id'] ?? by.name ?? ''}`} data-kind="agent">
       agent {by.name}
     </span>
   );

@@ -12,7 +12,7 @@ import { withExecutors, type WithExecutor } from './run-executors.js';
 export async function getExecutedRun(ctx: ServiceContext, id: string): Promise<WithExecutor<ExecutedRun> | null> {
   const { row, facts } = await readableRunRow(ctx, ctx.db, id);
   if (!isExecuted(row)) return null;
-  const [run] = await withExecutors(ctx.db, [{ run: toExecutedRun(ctx, row, facts), claimedBy: row.claimed_by }]);
+  const [run] = await withExecutors(ctx, [{ run: toExecutedRun(ctx, row, facts), claimedBy: row.claimed_by }]);
   return run;
 }
 

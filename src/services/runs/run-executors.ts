@@ -1,15 +1,22 @@
+import { isSiteAdmin } from '../../domain/permissions/actor.js';
 import type { Tx } from '../../store/transaction.js';
+import type { ServiceContext } from '../context.js';
 
 /**
  * Where an executed run executed (issue 36): the executor that claimed its last phase (`runs.claimed_by`),
  * `berth serve --execute-runs` (`serve-<host>-<pid>-<hex>`) or a `berth agent` (its id, `agent-…`),
- * the agent named from the `agents` table: one query for a whole page of runs.
+ * the agent named from the `agents` table: one query for a whole page of runs. A serve instance's
+ * name (its host name and pid) is for site administrators only (issue 43): the run's readers see
+ * that serve executed it, not where; an agent is named to them, as its pool's managers named it.
  */
 
 export interface ExecutedBy {
   kind: 'serve' | 'agent';
-  /** The serve instance's executor name, or the agent's name (its id once the agent is gone). */
-  name: string;
+  /**
+   * The serve instance's executor name (null but to site administrators), or the agent's name
+   * (its id once the agent is gone).
+   */
+  name: string | null;
   agentId: string | null;
   agentPoolId: string | null;
 }
@@ -36,14 +43,18 @@ export async function executorsOf(db: Tx, claimedBy: (string | null)[]): Promise
   });
 }
 
-/** Each of `runs` with where it executed. */
+/** Each of `runs` with where it executed, as the caller may see it. */
 export async function withExecutors<T>(
-  db: Tx,
+  ctx: ServiceContext,
   runs: { run: T; claimedBy: string | null }[],
 ): Promise<WithExecutor<T>[]> {
   const executors = await executorsOf(
-    db,
+    ctx.db,
     runs.map((r) => r.claimedBy),
   );
-  return runs.map((r, i) => ({ ...r.run, executedBy: executors[i] }));
+  const hostShown = isSiteAdmin(ctx.actor);
+  return runs.map((r, i) => {
+    const e = executors[i];
+    return { ...r.run, executedBy: e?.kind === 'serve' && !hostShown ? { ...e, name: null } : e };
+  });
 }

@@ -121,7 +121,7 @@ export async function listRuns(
   // A run berth executes is listed with what it executed (its options, phases and counts) and
   // where (`executedBy`: the page's agents are named in one query).
   const executed = await withExecutors(
-    ctx.db,
+    ctx,
     rows.filter(isExecuted).map((r) => ({ run: toExecutedRun(ctx, r, facts), claimedBy: r.claimed_by })),
   );
   const byId = new Map(executed.map((r) => [r.id, r]));

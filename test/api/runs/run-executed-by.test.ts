@@ -8,8 +8,9 @@ import { createAgentPool } from '../../helpers/workspaces.js';
 
 /**
  * berth's `executed-by` on an executed run (issue 36): null until a phase is claimed, then the
- * executor of its last claimed phase, `serve` (its executor name) or `agent` (the agent's name,
- * id and pool), on the run's document and in its workspace's list.
+ * executor of its last claimed phase, `serve` (its executor name, with the host name and pid, to
+ * site administrators only: issue 43) or `agent` (the agent's name, id and pool), on the run's
+ * document and in its workspace's list.
  */
 describe('executed-by on runs berth executes', () => {
   let f: AccessFixture;
@@ -54,6 +55,12 @@ describe('executed-by on runs berth executes', () => {
     expect(res.status, res.text).toBe(200);
     return res.body.data.attributes['executed-by'];
   };
+  /** As a site administrator reads it (the test API's own token). */
+  const shownToAdmin = async (id: string) => {
+    const res = await f.api.get(`${P}/runs/${id}`);
+    expect(res.status, res.text).toBe(200);
+    return res.body.data.attributes['executed-by'];
+  };
   const listed = async (ws: string, token = f.owner.token) => {
     const res = await f.api.get(`${P}/workspaces/${ws}/runs`, { token });
     expect(res.status, res.text).toBe(200);
@@ -76,7 +83,7 @@ describe('executed-by on runs berth executes', () => {
   });
   afterEach(() => f.api.close());
 
-  it('null until claimed; then serve and its executor name, the executor of the last phase', async () => {
+  it('null until claimed; then serve and, to site administrators, its executor name: the executor of the last phase', async () => {
     await newConfiguration(f, api);
     const run = await queueRun(f, api);
     expect(run.attributes['executed-by']).toBeNull();
@@ -84,21 +91,28 @@ describe('executed-by on runs berth executes', () => {
 
     const claimed = await claimRun(f.api.store.db, 'serve-host-a-101-0a0b0c0d', at());
     expect(claimed?.runId).toBe(run.id);
-    expect(await shown(run.id)).toEqual({
-      kind: 'serve',
-      name: 'serve-host-a-101-0a0b0c0d',
-      'agent-id': null,
-      'agent-pool-id': null,
-    });
+    const serve = (name: string | null) => ({ kind: 'serve', name, 'agent-id': null, 'agent-pool-id': null });
+    expect(await shownToAdmin(run.id)).toEqual(serve('serve-host-a-101-0a0b0c0d'));
+    // The host name and pid are for site administrators: the run's owner sees that serve executed it.
+    expect(await shown(run.id)).toEqual(serve(null));
     await finish(f, run.id, 'plan');
     const apply = await f.api.post(`${P}/runs/${run.id}/actions/apply`, {}, { token: f.owner.token });
     expect(apply.status, apply.text).toBe(202);
     // Another serve instance (sharing the database) applies it: the run names the last one.
     expect((await claimRun(f.api.store.db, 'serve-host-b-202-0e0f1011', at()))?.phase).toBe('apply');
     await finish(f, run.id, 'apply');
-    const serveB = { kind: 'serve', name: 'serve-host-b-202-0e0f1011', 'agent-id': null, 'agent-pool-id': null };
-    expect(await shown(run.id)).toEqual(serveB);
-    expect(await listed(api)).toEqual({ [run.id]: serveB });
+    expect(await shownToAdmin(run.id)).toEqual(serve('serve-host-b-202-0e0f1011'));
+    expect(await shown(run.id)).toEqual(serve(null));
+    expect(await listed(api)).toEqual({ [run.id]: serve(null) });
+    const adminList = await f.api.get(`${P}/workspaces/${api}/runs`);
+    expect(adminList.body.data[0].attributes['executed-by']).toEqual(serve('serve-host-b-202-0e0f1011'));
+    // A reader of the workspace, too, sees only that serve executed it.
+    const reader = await teamMember(f, 'serve-readers');
+    await grantWorkspace(f, reader.teamId, api, 'read');
+    expect(await shown(run.id, reader.token)).toEqual(serve(null));
+    expect(
+      JSON.stringify((await f.api.get(`${P}/workspaces/${api}/runs`, { token: reader.token })).body),
+    ).not.toContain('serve-host-b');
   });
 
   it("agent: the agent's name, id and pool, each run of a page its own; readers see it too", async () => {
