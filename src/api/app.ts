@@ -36,6 +36,8 @@ import { workspaceRelationRoutes } from './routes/workspace-relations.js';
 import { runRoutes } from './routes/runs.js';
 import { assessmentResultRoutes } from './routes/assessment-results.js';
 import { organizationRunQueueRoutes } from './routes/organization-run-queue.js';
+import { organizationRunRoutes } from './routes/organization-runs.js';
+import { taskStageRoutes } from './routes/task-stages.js';
 import { runsMayHaveQueued, runsMayHaveStopped } from '../runner/wake.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
 import { commentRoutes } from './routes/comments.js';
@@ -142,6 +144,8 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', runExecutionRoutes());
   v2.route('/', commentRoutes());
   v2.route('/', organizationRunQueueRoutes());
+  v2.route('/', organizationRunRoutes());
+  v2.route('/', taskStageRoutes());
   v2.route('/', assessmentResultRoutes());
   v2.route('/', workspaceRelationRoutes());
   v2.route('/', variableRoutes());

@@ -4,13 +4,15 @@ import { bool, checkAttributes, nullable, str, text } from '../../domain/common/
 import { TEXT_LIMITS } from '../../domain/common/limits.js';
 import { BerthError } from '../../domain/common/errors.js';
 import { parseTimestamp } from '../../domain/common/timestamp.js';
-import { canMove, HCP_ONLY_RUN_STATUSES, RUN_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
+import { canMove, RUN_STATUSES, type Run, type RunStatus } from '../../domain/runs/run.js';
 import * as runs from '../../services/runs/runs.js';
 import { readJson, readResource } from '../body.js';
-import { sendCollection, sendResource, type ResourceObject } from '../documents.js';
+import { sendCollection, sendResource } from '../documents.js';
 import type { AppEnv } from '../env.js';
 import { includesOf, pageOf, rejectUnknownFilters } from '../query.js';
-import { phaseResource, RUN_INCLUDES, runIncluded } from './run-includes.js';
+import { RUN_INCLUDES, runIncluded } from './run-includes.js';
+import { runListDocument, runListIncluded } from './run-list-includes.js';
+import { WORKSPACE_RUN_FILTERS, workspaceRunFilterOf } from './run-list-query.js';
 import { serializeRun } from '../serializers/run.js';
 import { serializeExecutedRun } from '../serializers/run-execution.js';
 import { actOnRun } from '../../services/runs/run-actions.js';
@@ -19,8 +21,8 @@ import { actionComment } from './comments.js';
 import { getExecutedRun } from '../../services/runs/run-documents.js';
 import { createExecutedRun } from '../../services/runs/run-queue.js';
 import { runsAreExecuted } from '../../services/runs/run-without-executor.js';
-import { badRequest, conflict } from '../../domain/common/errors.js';
-import { RESOURCE_ADDRESS, VARIABLE_NAME, type ExecutedRun } from '../../domain/runs/run-execution.js';
+import { conflict } from '../../domain/common/errors.js';
+import { RESOURCE_ADDRESS, VARIABLE_NAME } from '../../domain/runs/run-execution.js';
 
 const runAttributes = v.looseObject({
   message: nullable(text(TEXT_LIMITS.runMessage)),
@@ -110,32 +112,6 @@ async function applyReport(c: Context<AppEnv>, id: string, a: Report): Promise<R
       policyCheckFailed: a['policy-check-failed'],
     },
   ]);
-}
-
-/**
- * The `filter[...]`/`search[...]` parameters `GET /workspaces/:id/runs` accepts: those go-tfe's
- * RunListOptions sends (search[user], search[commit], search[basic], filter[status],
- * filter[source], filter[operation]). berth does not filter on them yet: accepted so that go-tfe
- * clients keep working, and the list is every run. Any other is a 400 naming it.
- */
-const WORKSPACE_RUN_FILTERS = [/^search\[(user|commit|basic)\]$/, /^filter\[(status|source|operation)\]$/];
-
-/**
- * `filter[status]`: the statuses to list (comma-separated); none given, all. Any status of HCP
- * Terraform's is taken (those berth's runs never have match none); another is a 400 naming it (a
- * typo would otherwise list nothing, or everything).
- */
-function statusFilterOf(c: Context<AppEnv>): RunStatus[] | undefined {
-  const raw = c.req.query('filter[status]');
-  if (raw === undefined || raw.trim() === '') return undefined;
-  const statuses = raw.split(',').map((s) => s.trim());
-  const known: readonly string[] = [...RUN_STATUSES, ...HCP_ONLY_RUN_STATUSES];
-  const unknown = statuses.find((s) => !known.includes(s));
-  if (unknown !== undefined)
-    throw badRequest(`unknown run status "${unknown}" in filter[status]: one of ${RUN_STATUSES.join(', ')}`, {
-      parameter: 'filter[status]',
-    });
-  return statuses.filter((s): s is RunStatus => (RUN_STATUSES as readonly string[]).includes(s));
 }
 
 export function runRoutes(): Hono<AppEnv> {
@@ -252,19 +228,9 @@ export function runRoutes(): Hono<AppEnv> {
     // Checked before anything is read: a typo'd filter would answer with every run.
     rejectUnknownFilters(c, WORKSPACE_RUN_FILTERS);
     const include = includesOf(c, RUN_INCLUDES);
-    const paged = await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c), {
-      statuses: statusFilterOf(c),
-    });
-    const serialize = (run: Run) => ('execution' in run ? serializeExecutedRun(run as ExecutedRun) : serializeRun(run));
-    // include=plan,apply (as HCP): the phases of executed runs, with their resource counts. The
-    // other values go-tfe offers are accepted and include nothing in a list.
-    const included: ResourceObject[] = [];
-    for (const run of paged.items) {
-      if (!('execution' in run)) continue;
-      for (const phase of ['plan', 'apply'] as const)
-        if (include.has(phase)) included.push(await phaseResource(c, run as ExecutedRun, phase));
-    }
-    return sendCollection(c, paged, serialize, included);
+    const paged = await runs.listRuns(c.get('ctx'), { id: c.req.param('id') }, pageOf(c), workspaceRunFilterOf(c));
+    const { included, relationships } = await runListIncluded(c, paged.items, include);
+    return sendCollection(c, paged, (run) => runListDocument(run, relationships), included);
   });
 
   // HCP Terraform's run actions: 202 Accepted, no body.

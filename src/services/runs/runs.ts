@@ -1,4 +1,4 @@
-import { sql, type Selectable, type Updateable } from 'kysely';
+import type { Selectable, Updateable } from 'kysely';
 import { conflict, notAuthorized, notFound } from '../../domain/common/errors.js';
 import { holderOf, lockedByOther, sameHolder, type LockHolder } from '../../domain/workspaces/lock.js';
 import type { PageRequest, Paged } from '../../domain/common/paging.js';
@@ -16,6 +16,7 @@ import { notAnAssessment } from './assessment-runs.js';
 import { commentOnEvent } from './comments.js';
 import { recordMove, userOf } from './run-events.js';
 import { inPage } from '../../store/literal-limit.js';
+import { runConditions, type RunListFilter } from './run-list-filters.js';
 
 type RunRow = Selectable<RunsTable>;
 
@@ -41,7 +42,8 @@ export interface RunReport {
   comment?: string | null;
 }
 
-function toRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): Run {
+/** A recorded run as the caller sees it (`facts` aimed at its workspace). */
+export function toRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts): Run {
   const mayRun = can(ctx.actor, 'workspace:queue-run', facts);
   const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
   const status = row.status as RunStatus;
@@ -108,14 +110,12 @@ export async function listRuns(
   ctx: ServiceContext,
   ref: WorkspaceRef,
   page: PageRequest,
-  filter: { statuses?: RunStatus[] } = {},
+  filter: RunListFilter = {},
 ): Promise<Paged<Run>> {
   const { row: ws, facts } = await readableWorkspace(ctx, ref);
   // Health assessment runs are not listed (assessment-runs.ts).
   let base = ctx.db.selectFrom('runs').where('workspace_id', '=', ws.id).where(notAnAssessment);
-  // Only statuses of HCP's that berth's runs never have: none matches.
-  if (filter.statuses)
-    base = filter.statuses.length === 0 ? base.where(sql<boolean>`1 = 0`) : base.where('status', 'in', filter.statuses);
+  for (const condition of runConditions(filter)) base = base.where(condition);
   const { n } = await base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
   const rows = await base.selectAll().orderBy('seq', 'desc').$call(inPage(page)).execute();
   // A run berth executes is listed with what it executed (its options, phases and counts) and
