@@ -43,7 +43,9 @@ import ProjectUpdate from '../commands/project/update.js';
 import ProjectMoveWorkspaces from '../commands/project/move-workspaces.js';
 import RunApply from '../commands/run/apply.js';
 import RunCancel from '../commands/run/cancel.js';
+import RunComment from '../commands/run/comment.js';
 import RunDiscard from '../commands/run/discard.js';
+import RunEvents from '../commands/run/events.js';
 import RunList from '../commands/run/list.js';
 import RunLogs from '../commands/run/logs.js';
 import RunRecord from '../commands/run/record.js';
@@ -185,7 +187,9 @@ export const COMMANDS = {
   'project:move-workspaces': ProjectMoveWorkspaces,
   'run:apply': RunApply,
   'run:cancel': RunCancel,
+  'run:comment': RunComment,
   'run:discard': RunDiscard,
+  'run:events': RunEvents,
   'run:list': RunList,
   'run:logs': RunLogs,
   'run:record': RunRecord,

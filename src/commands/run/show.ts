@@ -2,6 +2,8 @@ import { Args } from '../../cli/oclif.js';
 import { BerthCommand } from '../../cli/base-command.js';
 import { executedByOf, isExecutedRun, runFields } from '../../cli/views/run.js';
 import { RunsClient } from '../../client/runs.js';
+import { RunHistoryClient } from '../../client/run-history.js';
+import { commentsSection, historyOf } from '../../cli/views/run-history.js';
 import { WorkspaceStateClient } from '../../client/state.js';
 import type { BerthClient } from '../../client/client.js';
 import type { Resource } from '../../client/jsonapi.js';
@@ -9,7 +11,7 @@ import { AgentPoolsClient, WorkspacesClient } from '../../client/workspaces.js';
 
 export default class RunShow extends BerthCommand<typeof RunShow> {
   static override summary =
-    'Show a run: recorded, or executed by berth (where it executed: serve or an agent; its plan, apply and actions).';
+    'Show a run: recorded, or executed by berth (where it executed: serve or an agent; its plan, apply and actions), and its comments.';
   static override examples = [
     '<%= config.bin %> run show run-CZcmD7eagjhyX0vN',
     '<%= config.bin %> run show run-CZcmD7eagjhyX0vN --json',
@@ -41,7 +43,19 @@ export default class RunShow extends BerthCommand<typeof RunShow> {
           .then((p) => String(p.data.attributes.name))
           .catch(() => undefined)
       : undefined;
-    this.print(data, () => runFields(data, name, phases, waiting, poolName));
+    // Its comments, with who wrote them and the action they came with (from its events).
+    const history = this.jsonMode ? undefined : await new RunHistoryClient(client).events(data.id);
+    const comments = history ? commentsSection(historyOf(history.data, history.included)) : '';
+    // Who confirmed its apply: the user's name (a user the caller may not read keeps its id).
+    const confirmer = phases ? data.relationships?.['confirmed-by']?.data : undefined;
+    const confirmedBy =
+      confirmer && !Array.isArray(confirmer)
+        ? await client
+            .get(`/users/${encodeURIComponent(confirmer.id)}`)
+            .then((u) => String(u.data.attributes.username))
+            .catch(() => undefined)
+        : undefined;
+    this.print(data, () => runFields(data, name, phases, waiting, poolName, confirmedBy) + comments);
   }
 }
 
