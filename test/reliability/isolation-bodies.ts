@@ -339,6 +339,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'POST /api/v2/runs/:id/actions/report': { expect: 404, body: report },
   // Runs berth executes: their configuration versions, plans, applies, logs and actions.
   'POST /api/v2/runs/:id/actions/force-cancel': { expect: 404 },
+  'POST /api/v2/runs/:id/actions/force-execute': { expect: 404 },
   'GET /api/v2/runs/:id/run-events': { expect: 404 },
   'GET /api/v2/run-events/:id': { expect: 404 },
   // Comments on runs (A's recorded run and its comment).
@@ -409,6 +410,7 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
       'PUT /api/agent/runs/:id/plan',
       'GET /api/agent/runs/:id/plan',
       'PUT /api/agent/runs/:id/plan-json',
+      'PUT /api/agent/runs/:id/interrupted-state',
     ].map((k) => [k, { expect: 'own' }]),
   ),
   // Health assessments (hosted edition; a 404 on self-hosted for anyone).
