@@ -3,6 +3,7 @@ import { inProcessPort } from '../../../src/runner/in-process-port.js';
 import { accessFixture, grantWorkspace, teamMember, type AccessFixture } from '../../helpers/access.js';
 import { TestApi } from '../../helpers/api.js';
 import { TestClock } from '../../helpers/clock.js';
+import { createAgentPool } from '../../helpers/workspaces.js';
 import { claim, EXECUTING, finish, newConfiguration, P, queueRun, runStatus } from '../../helpers/run-execution.js';
 
 /**
@@ -125,7 +126,7 @@ describe('run comments', () => {
     expect((await comment('run-AAAAAAAAAAAAAAAA', 'hello')).status).toBe(404);
   });
 
-  it('are refused to a run token, which reads none', async () => {
+  it('are refused to a run token, which reads none, and to an agent token', async () => {
     const run = await queueRun(f, f.web);
     expect((await comment(run.id, 'before')).status).toBe(201);
     const claimed = await inProcessPort(f.api.store.db, clock).claim('test-executor');
@@ -134,6 +135,17 @@ describe('run comments', () => {
     expect((await f.api.post(`${P}/runs/${run.id}/comments`, body('from inside'), as)).status).toBe(404);
     expect((await f.api.get(`${P}/runs/${run.id}/comments`, as)).status).toBe(404);
     expect((await comments(run.id)).map((x) => x.attributes.body)).toEqual(['before']);
+    // An agent token speaks the agent protocol only.
+    const pool = await createAgentPool(f.api, 'acme', 'builders');
+    const agent = await f.api.post(
+      `${P}/agent-pools/${pool}/authentication-tokens`,
+      { data: { type: 'authentication-tokens', attributes: { description: 'rack 4' } } },
+      owner(),
+    );
+    expect(agent.status, agent.text).toBe(201);
+    const byAgent = { token: agent.body.data.attributes.token };
+    expect((await f.api.post(`${P}/runs/${run.id}/comments`, body('agent'), byAgent)).status).toBe(401);
+    expect((await f.api.get(`${P}/runs/${run.id}/comments`, byAgent)).status).toBe(401);
   });
 
   describe('given with an action', () => {
