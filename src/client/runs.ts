@@ -62,17 +62,39 @@ export class RunsClient {
 
   /**
    * A page of a workspace's runs, with the plans and applies of executed ones (their counts);
-   * `statuses`: only runs in one of them (`filter[status]`).
+   * `filter`: only runs in one of its statuses and of one of its operations.
    */
-  listRuns(workspaceId: string, page: PageOptions = {}, statuses: string[] = []): Promise<ListResult<RunAttributes>> {
-    return this.client.list<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, runListQuery(statuses), page);
+  listRuns(
+    workspaceId: string,
+    page: PageOptions = {},
+    filter: RunListFilter = {},
+  ): Promise<ListResult<RunAttributes>> {
+    return this.client.list<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, runListQuery(filter), page);
   }
 
   /** Every run of a workspace (or the first `limit`), with the plans and applies of executed ones. */
-  listAllRuns(workspaceId: string, options: ListAllOptions = {}, statuses: string[] = []) {
+  listAllRuns(workspaceId: string, options: ListAllOptions = {}, filter: RunListFilter = {}) {
+    return this.client.listPages<RunAttributes>(`/workspaces/${enc(workspaceId)}/runs`, runListQuery(filter), options);
+  }
+
+  /** A page of the runs of an organization's workspaces (those the caller may read), with their workspaces. */
+  listOrganizationRuns(
+    organization: string,
+    page: PageOptions = {},
+    filter: RunListFilter = {},
+  ): Promise<ListResult<RunAttributes>> {
+    return this.client.list<RunAttributes>(
+      `/organizations/${enc(organization)}/runs`,
+      runListQuery(filter, 'workspace'),
+      page,
+    );
+  }
+
+  /** Every run of an organization's workspaces (or the first `limit`), with their workspaces. */
+  listAllOrganizationRuns(organization: string, options: ListAllOptions = {}, filter: RunListFilter = {}) {
     return this.client.listPages<RunAttributes>(
-      `/workspaces/${enc(workspaceId)}/runs`,
-      runListQuery(statuses),
+      `/organizations/${enc(organization)}/runs`,
+      runListQuery(filter, 'workspace'),
       options,
     );
   }
@@ -99,7 +121,19 @@ export class RunsClient {
   }
 }
 
-/** The query of a run list: the phases of executed runs, and the statuses asked for. */
-function runListQuery(statuses: string[]): Record<string, string | undefined> {
-  return { include: 'plan,apply', 'filter[status]': statuses.length > 0 ? statuses.join(',') : undefined };
+/** What a run list keeps (`filter[status]`, `filter[operation]`); empty lists keep everything. */
+export interface RunListFilter {
+  statuses?: string[];
+  operations?: string[];
+}
+
+const joined = (values: string[] = []) => (values.length > 0 ? values.join(',') : undefined);
+
+/** The query of a run list: the phases of executed runs (and `more` includes), and the filter. */
+function runListQuery(filter: RunListFilter, more?: string): Record<string, string | undefined> {
+  return {
+    include: more ? `plan,apply,${more}` : 'plan,apply',
+    'filter[status]': joined(filter.statuses),
+    'filter[operation]': joined(filter.operations),
+  };
 }

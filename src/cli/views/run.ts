@@ -59,9 +59,22 @@ export function resourceCounts(phases?: { plan?: Resource<PhaseAttributes>; appl
   return `+${a['resource-additions']} ~${a['resource-changes']} -${a['resource-destructions']}`;
 }
 
-export function runTable(runs: Resource<RunAttributes>[], phases: RunPhases = new Map()): string {
+/**
+ * The table of `berth run list`; with `workspaceNames` (a list across an organization, the names
+ * of its included workspaces by id), a WORKSPACE column.
+ */
+export function runTable(
+  runs: Resource<RunAttributes>[],
+  phases: RunPhases = new Map(),
+  workspaceNames?: Map<string, string>,
+): string {
+  const workspaceOf = (r: Resource<RunAttributes>) => {
+    const id = (r.relationships?.workspace?.data as { id?: string } | null | undefined)?.id;
+    return id === undefined ? null : (workspaceNames?.get(id) ?? id);
+  };
   return renderTable(runs, [
     { header: 'ID', value: (r) => r.id },
+    ...(workspaceNames ? [{ header: 'WORKSPACE', value: workspaceOf }] : []),
     { header: 'STATUS', value: statusText },
     { header: 'PLAN', value: planSpan },
     { header: 'APPLY', value: applySpan },
