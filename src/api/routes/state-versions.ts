@@ -2,7 +2,8 @@ import { Hono, type Context } from 'hono';
 import { badRequest, payloadTooLarge } from '../../domain/common/errors.js';
 import type { StateVersion } from '../../domain/state/state-version.js';
 import type { ServiceContext } from '../../services/context.js';
-import { manageBackingData, type BackingDataAction } from '../../services/state/state-backing-data.js';
+import { BACKING_DATA_ACTIONS } from '../../domain/common/backing-data.js';
+import { manageStateBackingData } from '../../services/state/state-backing-data.js';
 import { downloadStateFile, uploadStateFile, type StateFileKind } from '../../services/state/state-content.js';
 import { outputsOfVersion } from '../../services/state/state-outputs.js';
 import type { StateUrlQuery } from '../../services/state/state-urls.js';
@@ -54,12 +55,6 @@ function workspaceFilter(c: Context<AppEnv>) {
 
 const STATE_VERSION_LIST_FILTERS = [/^filter\[organization\]\[name\]$/, /^filter\[workspace\]\[name\]$/];
 
-const BACKING_DATA_ACTIONS: BackingDataAction[] = [
-  'soft_delete_backing_data',
-  'restore_backing_data',
-  'permanently_delete_backing_data',
-];
-
 /** Token-authenticated state version routes. */
 export function stateVersionRoutes(): Hono<AppEnv> {
   const r = new Hono<AppEnv>();
@@ -90,7 +85,7 @@ export function stateVersionRoutes(): Hono<AppEnv> {
   );
   for (const action of BACKING_DATA_ACTIONS) {
     r.post(`/state-versions/:id/actions/${action}`, async (c) => {
-      await manageBackingData(c.get('ctx'), c.req.param('id'), action);
+      await manageStateBackingData(c.get('ctx'), c.req.param('id'), action);
       return c.body(null, 204);
     });
   }

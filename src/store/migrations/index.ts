@@ -37,7 +37,10 @@ import * as m038 from './038_plan_json_outputs.js';
 import * as m039 from './039_redacted_plan_json.js';
 import * as m040 from './040_varset_variable_versions.js';
 import * as m041 from './041_sealed_values.js';
+import * as m042 from './042_current_configuration_version.js';
 import * as m043 from './043_run_events_comments.js';
+import * as m044 from './044_run_confirmation_and_latest_run.js';
+import * as m045 from './045_keep_remote_state_default.js';
 
 export interface Migration {
   version: number;
@@ -85,5 +88,8 @@ export const MIGRATIONS: Migration[] = [
   { version: 39, name: 'redacted_plan_json', up: m039.up },
   { version: 40, name: 'varset_variable_versions', up: m040.up },
   { version: 41, name: 'sealed_values', up: m041.up },
+  { version: 42, name: 'current_configuration_version', up: m042.up },
   { version: 43, name: 'run_events_comments', up: m043.up },
+  { version: 44, name: 'run_confirmation_and_latest_run', up: m044.up },
+  { version: 45, name: 'keep_remote_state_default', up: m045.up },
 ];
