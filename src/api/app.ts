@@ -40,6 +40,7 @@ import { organizationRunRoutes } from './routes/organization-runs.js';
 import { taskStageRoutes } from './routes/task-stages.js';
 import { runsMayHaveQueued, runsMayHaveStopped } from '../runner/wake.js';
 import { runContentRoutes, runExecutionRoutes } from './routes/run-execution.js';
+import { configurationVersionActionRoutes } from './routes/configuration-version-actions.js';
 import { commentRoutes } from './routes/comments.js';
 import { workspaceLockRoutes } from './routes/workspace-locks.js';
 import { variableRoutes } from './routes/variables.js';
@@ -142,6 +143,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', stateOutputRoutes());
   v2.route('/', runRoutes());
   v2.route('/', runExecutionRoutes());
+  v2.route('/', configurationVersionActionRoutes());
   v2.route('/', commentRoutes());
   v2.route('/', organizationRunQueueRoutes());
   v2.route('/', organizationRunRoutes());

@@ -186,6 +186,19 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /runs/:id/comments': r('run.comment', 'runs'),
   'POST /workspaces/:id/configuration-versions': r('configuration-version.create', 'workspaces', true),
   'PUT /configuration-versions/:id/upload': r('configuration-version.upload', 'configuration-versions'),
+  'POST /configuration-versions/:id/actions/archive': r('configuration-version.archive', 'configuration-versions'),
+  'POST /configuration-versions/:id/actions/soft_delete_backing_data': r(
+    'configuration-version.backing-data.soft-delete',
+    'configuration-versions',
+  ),
+  'POST /configuration-versions/:id/actions/restore_backing_data': r(
+    'configuration-version.backing-data.restore',
+    'configuration-versions',
+  ),
+  'POST /configuration-versions/:id/actions/permanently_delete_backing_data': r(
+    'configuration-version.backing-data.permanently-delete',
+    'configuration-versions',
+  ),
 };
 
 const PREFIX = '/api/v2';

@@ -96,7 +96,7 @@ export interface RunAttributes extends Attributes {
   'has-changes'?: boolean;
 }
 
-/** A configuration version of a run berth executes; `upload-url` until it is uploaded. */
+/** A configuration version of a run berth executes; `upload-url` in the create's answer only. */
 export interface ConfigurationVersionAttributes extends Attributes {
   status: string;
   'upload-url'?: string;

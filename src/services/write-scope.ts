@@ -85,6 +85,13 @@ const OWNER_OF = {
       .select('workspaces.organization_id')
       .where('state_versions.id', '=', p.id),
   ),
+  configuration_versions: memoQuery((db, p: { id: string }) =>
+    db
+      .selectFrom('configuration_versions')
+      .innerJoin('workspaces', 'workspaces.id', 'configuration_versions.workspace_id')
+      .select('workspaces.organization_id')
+      .where('configuration_versions.id', '=', p.id),
+  ),
   workspace_variables: memoQuery((db, p: { id: string }) =>
     db
       .selectFrom('workspace_variables')

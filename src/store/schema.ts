@@ -174,6 +174,11 @@ export interface WorkspacesTable {
   current_run_status: string | null;
   current_run_created_at: string | null;
   current_state_version_id: string | null;
+  /**
+   * The newest uploaded configuration version that is not speculative, and not provisional unless a
+   * run of it applied (migration 042; services/runs/current-configuration.ts).
+   */
+  current_configuration_version_id: Generated<string | null>;
   /** The latest finished health assessment (migration 034), null before the first. */
   current_assessment_result_id: Generated<string | null>;
   ssh_key_id: Generated<string | null>;

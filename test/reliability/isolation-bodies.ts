@@ -360,6 +360,10 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/configuration-versions/:id/download': { expect: 404 },
   // The upload URL's signature is its credential: without one (B has none for A's version), 404.
   'PUT /api/v2/configuration-versions/:id/upload': { expect: 404 },
+  'POST /api/v2/configuration-versions/:id/actions/archive': { expect: 404 },
+  'POST /api/v2/configuration-versions/:id/actions/soft_delete_backing_data': { expect: 404 },
+  'POST /api/v2/configuration-versions/:id/actions/restore_backing_data': { expect: 404 },
+  'POST /api/v2/configuration-versions/:id/actions/permanently_delete_backing_data': { expect: 404 },
   'GET /api/v2/plans/:id': { expect: 404 },
   'GET /api/v2/plans/:id/json-output': { expect: 404 },
   'GET /api/v2/plans/:id/json-output-redacted': { expect: 404 },

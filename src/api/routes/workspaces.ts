@@ -1,5 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { badRequest } from '../../domain/common/errors.js';
+import type { Run } from '../../domain/runs/run.js';
+import type { ExecutedRun } from '../../domain/runs/run-execution.js';
 import { parseWorkspaceInput, type Workspace } from '../../domain/workspaces/workspace.js';
 import type { ServiceContext } from '../../services/context.js';
 import { safeDeleteWorkspace, forceDeleteWorkspace } from '../../services/workspaces/workspaces-delete.js';
@@ -20,6 +22,7 @@ import { taggedFiltersOf } from '../tag-filters.js';
 import { serializeOrganization } from '../serializers/organization.js';
 import { serializeProject } from '../serializers/project.js';
 import { serializePlan, serializeRun } from '../serializers/run.js';
+import { serializeConfigurationVersion, serializeExecutedRun } from '../serializers/run-execution.js';
 import { serializeStateVersion } from '../serializers/state-version.js';
 import { serializeTeam, serializeTeamName } from '../serializers/team.js';
 import { serializeUserView } from '../serializers/user.js';
@@ -110,14 +113,19 @@ function includedResources(c: Context<AppEnv>, inc: WorkspaceIncludes, include: 
     ...inc.organizations.map(serializeOrganization),
     ...inc.projects.map((p) => serializeProject(p)),
     ...[...(inc.effectiveTagBindings?.values() ?? [])].flat().map(serializeEffectiveTagBinding),
-    // Every resource on an include path is included: `current_run.plan` brings the run too.
-    ...([...include].some((i) => i.startsWith('current_run')) ? inc.runs.map(serializeRun) : []),
+    // Every resource on an include path is included: `current_run.plan` brings the run too. An
+    // executed run names its configuration version (`current_run.configuration_version`).
+    ...([...include].some((i) => i.startsWith('current_run')) ? inc.runs.map(serializeAnyRun) : []),
     ...(include.has('current_run.plan') ? inc.runs.map(serializePlan) : []),
+    ...inc.configurationVersions.map((cv) => serializeConfigurationVersion(cv, origin)),
     ...inc.stateVersions.map((sv) => serializeStateVersion(sv, origin)),
     ...[...inc.outputs.values()].flat().map(serializeOutput),
     ...lockHolderResources(inc.lockHolders),
   ]);
 }
+
+const serializeAnyRun = (run: Run) =>
+  'execution' in run ? serializeExecutedRun(run as ExecutedRun) : serializeRun(run);
 
 /** The users, teams and runs that hold the locks (`include=locked_by`). */
 function lockHolderResources(h: WorkspaceIncludes['lockHolders']): ResourceObject[] {

@@ -120,7 +120,11 @@ export function serializeExecutedApply(r: ExecutedRun, logReadUrl: string): Reso
   );
 }
 
-/** A configuration version; `origin` makes its upload URL absolute. */
+/**
+ * A configuration version; `origin` makes its upload URL absolute, which only the create's answer
+ * carries (`uploadQuery`), as HCP. berth has no VCS: no version has ingress attributes (commit
+ * information), so the relationship is always empty and `include=…ingress_attributes` adds nothing.
+ */
 export function serializeConfigurationVersion(cv: ConfigurationVersionView, origin: string): ResourceObject {
   const timestamps: Record<string, string> = {};
   if (cv.uploadedAt) timestamps['uploaded-at'] = cv.uploadedAt;
@@ -144,6 +148,7 @@ export function serializeConfigurationVersion(cv: ConfigurationVersionView, orig
     },
     relationships: {
       workspace: toOne('workspaces', cv.workspaceId, `${API_PREFIX}/workspaces/${cv.workspaceId}`),
+      'ingress-attributes': { data: null },
     },
     links: {
       self: `${API_PREFIX}/configuration-versions/${cv.id}`,

@@ -148,7 +148,13 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'current-state-version': ws.currentStateVersionId
       ? toOne('state-versions', ws.currentStateVersionId, `${wsPath}/current-state-version`)
       : { data: null },
-    'current-configuration-version': { data: null },
+    'current-configuration-version': ws.currentConfigurationVersionId
+      ? toOne(
+          'configuration-versions',
+          ws.currentConfigurationVersionId,
+          `${API_PREFIX}/configuration-versions/${ws.currentConfigurationVersionId}`,
+        )
+      : { data: null },
     'current-assessment-result':
       options.edition === 'hosted' && ws.currentAssessmentResultId
         ? toOne('assessment-results', ws.currentAssessmentResultId, `${wsPath}/current-assessment-result`)

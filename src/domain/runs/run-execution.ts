@@ -18,7 +18,14 @@ export const MAX_LOG_BYTES = 8 * 1024 * 1024;
 export const LOG_START = '\x02';
 export const LOG_END = '\x03';
 
-export type ConfigurationStatus = 'pending' | 'uploaded' | 'errored';
+/**
+ * HCP's statuses of a configuration version that berth's take: `pending` until uploaded,
+ * `uploaded`, `archived` (its archive discarded, POST .../actions/archive) and the self-hosted
+ * edition's backing-data statuses (configuration-lifecycle.ts). berth never fetches from VCS
+ * (`fetching`) and checks an upload before it takes it (no `errored`).
+ */
+export type ConfigurationStatus =
+  'pending' | 'uploaded' | 'errored' | 'archived' | 'backing_data_soft_deleted' | 'backing_data_permanently_deleted';
 
 export interface ConfigurationVersion {
   id: string;

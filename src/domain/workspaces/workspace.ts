@@ -127,6 +127,11 @@ export interface Workspace {
   latestChangeAt: string;
   currentRunId: string | null;
   currentStateVersionId: string | null;
+  /**
+   * The newest uploaded configuration version that is not speculative, and not provisional until a
+   * run of it applied (HCP's current configuration version), or null.
+   */
+  currentConfigurationVersionId: string | null;
   /** The latest finished health assessment (hosted edition), null before the first. */
   currentAssessmentResultId: string | null;
   /** The assigned SSH key, or null. */

@@ -10,20 +10,25 @@ import {
   type ConfigurationStatus,
   type ConfigurationVersion,
 } from '../../domain/runs/run-execution.js';
+import { currentOnUpload, uploadRefusal } from '../../domain/runs/configuration-lifecycle.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS } from '../../domain/state/state-url.js';
 import { inPage } from '../../store/literal-limit.js';
 import type { ConfigurationVersionsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { queueUploadedRun } from './run-queue.js';
+import { factsOf, makeCurrentConfiguration, runOfConfiguration } from './current-configuration.js';
 import { signingKey } from '../state/state-urls.js';
 import { readableWorkspace, type WorkspaceRef } from '../workspaces/workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
 
 /**
  * Configuration versions (HCP's API; go-tfe's configuration_version.go): the `tar.gz` of a
- * configuration that runs plan. Created `pending` with a signed upload URL; the upload stores the
- * archive and makes the version `uploaded`, and with `auto-queue-runs` queues a run.
+ * configuration that runs plan. Created `pending` with a signed upload URL, which only the
+ * create's answer hands out (as HCP: "After creation, the URL is hidden on the resource"); the
+ * upload stores the archive and makes the version `uploaded` (and its workspace's current one,
+ * current-configuration.ts), and with `auto-queue-runs` queues a run. Archiving and the
+ * backing-data actions: configuration-version-actions.ts.
  */
 
 type CvRow = Selectable<ConfigurationVersionsTable>;
@@ -34,7 +39,7 @@ export interface ConfigurationVersionInput {
   provisional: boolean;
 }
 
-/** A configuration version and, while it still takes its upload, the signed query of its upload URL. */
+/** A configuration version and, in the create's answer only, the signed query of its upload URL. */
 export interface ConfigurationVersionView extends ConfigurationVersion {
   uploadQuery: string | null;
 }
@@ -54,7 +59,7 @@ function toCv(row: CvRow, uploadQuery: string | null): ConfigurationVersionView 
     errorMessage: row.error_message,
     createdAt: row.created_at,
     uploadedAt: row.uploaded_at,
-    uploadQuery: row.status === 'pending' ? uploadQuery : null,
+    uploadQuery,
   };
 }
 
@@ -96,7 +101,7 @@ export async function createConfigurationVersion(
   });
 }
 
-async function readableCv(ctx: ServiceContext, db: Tx, id: string) {
+export async function readableCv(ctx: ServiceContext, db: Tx, id: string) {
   const row = await db.selectFrom('configuration_versions').selectAll().where('id', '=', id).executeTakeFirst();
   const missing = () => notFound(`configuration version ${id} not found`);
   if (!row) throw missing();
@@ -107,9 +112,18 @@ async function readableCv(ctx: ServiceContext, db: Tx, id: string) {
 }
 
 export async function getConfigurationVersion(ctx: ServiceContext, id: string): Promise<ConfigurationVersionView> {
-  const sign = await uploadSigner(ctx);
-  const { row, facts } = await readableCv(ctx, ctx.db, id);
-  return toCv(row, can(ctx.actor, 'workspace:queue-run', facts) ? sign(row.id) : null);
+  const { row } = await readableCv(ctx, ctx.db, id);
+  return toCv(row, null);
+}
+
+/**
+ * The versions of `ids`, for the includes of workspaces the caller read (whoever reads a workspace
+ * reads its configuration versions): no check of its own.
+ */
+export async function configurationVersionsOf(db: Tx, ids: string[]): Promise<ConfigurationVersionView[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('configuration_versions').selectAll().where('id', 'in', ids).execute();
+  return rows.map((r) => toCv(r, null));
 }
 
 export async function listConfigurationVersions(
@@ -130,9 +144,12 @@ export interface SignedQuery {
 }
 
 /**
- * Stores the archive PUT to a version's signed upload URL: once (409 after), at most
- * MAX_CONFIGURATION_BYTES (413), a gzip stream (422 otherwise). With auto-queue-runs, the same
- * transaction queues a run, made by whoever created the version.
+ * Stores the archive PUT to a version's signed upload URL: at most MAX_CONFIGURATION_BYTES (413),
+ * a gzip stream (422 otherwise). The first makes the version uploaded and, unless it is
+ * speculative or provisional, its workspace's current one; with auto-queue-runs, the same
+ * transaction queues a run, made by whoever created the version. Another PUT replaces the
+ * archive while no run used the version (as HCP; go-tfe's tests upload twice), and is a 409
+ * after, or once the version is archived or its backing data deleted.
  */
 export async function uploadConfiguration(
   ctx: Pick<ServiceContext, 'db' | 'clock' | 'settings' | 'commitHook'>,
@@ -161,22 +178,39 @@ export async function uploadConfiguration(
     const now = ctx.clock.now().toISOString();
     const row = await tx.selectFrom('configuration_versions').selectAll().where('id', '=', id).executeTakeFirst();
     if (!row) throw notFound(`configuration version ${id} not found`);
-    if (row.status !== 'pending') throw conflict(`configuration version ${id} is already ${row.status}`);
+    const again = row.status !== 'pending';
+    const refusal = uploadRefusal(row, again ? await runOfConfiguration(tx, id) : null);
+    if (refusal) throw conflict(refusal);
+    if (again) {
+      await tx.updateTable('configuration_files').set({ body }).where('configuration_version_id', '=', id).execute();
+      await tx
+        .updateTable('configuration_versions')
+        .set({ size: body.length, uploaded_at: now })
+        .where('id', '=', id)
+        .execute();
+      return;
+    }
     await tx.insertInto('configuration_files').values({ configuration_version_id: id, body }).execute();
     await tx
       .updateTable('configuration_versions')
       .set({ status: 'uploaded', size: body.length, uploaded_at: now })
       .where('id', '=', id)
       .execute();
+    if (currentOnUpload(factsOf(row))) await makeCurrentConfiguration(tx, row);
     // Without an executor, the run ends errored at once, saying why (run-without-executor.ts).
     if (row.auto_queue_runs === 1) await queueUploadedRun(tx, row, now, ctx.settings.executesRuns === true);
   });
 }
 
-/** The archive of an uploaded version (GET /configuration-versions/:id/download). */
+/**
+ * The archive of an uploaded version (GET /configuration-versions/:id/download); 404 for any
+ * other status, as HCP: pending, archived, or its backing data (soft-)deleted.
+ */
 export async function downloadConfiguration(ctx: ServiceContext, id: string): Promise<Buffer> {
-  const { facts } = await readableCv(ctx, ctx.db, id);
+  const { row, facts } = await readableCv(ctx, ctx.db, id);
   if (!can(ctx.actor, 'workspace:queue-run', facts)) throw notFound(`configuration version ${id} not found`);
+  if (row.status !== 'uploaded')
+    throw notFound(`configuration version ${id} is ${row.status}: it has no configuration to download`);
   const file = await ctx.db
     .selectFrom('configuration_files')
     .select('body')

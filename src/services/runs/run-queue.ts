@@ -14,6 +14,7 @@ import { endWithoutExecutor, runsAreExecuted } from './run-without-executor.js';
 import { claimRouteOf } from './run-claim.js';
 import { deleteSavedPlan } from './saved-plans.js';
 import { recordMove, recordStampedMove, tokenUser, userOf } from './run-events.js';
+import { currentAfterApply } from './current-configuration.js';
 import { STALE_MESSAGE } from './stale-saved-plans.js';
 
 /** The statuses of a saved-plan run that does not hold its workspace: planning, or waiting to apply. */
@@ -214,7 +215,7 @@ export async function queueUploadedRun(
   await insertAndQueue(tx, row, now, executesRuns);
 }
 
-/** POST /runs with a configuration version (or the workspace's newest uploaded one). */
+/** POST /runs with a configuration version (or the workspace's current one, current-configuration.ts). */
 export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunInput): Promise<ExecutedRun> {
   return writeTransaction(inWorkspaceOrganization(ctx, { id: input.workspaceId }), async (tx) => {
     // Taken once the write lock is held: the queue's order (the rows' seq) is then the order of
@@ -237,9 +238,9 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
         `Workspace ${ws.name} (${ws.id}) does not allow destroy plans (its allow-destroy-plan setting is false)`,
       );
     let cvQuery = tx.selectFrom('configuration_versions').selectAll().where('workspace_id', '=', ws.id);
-    cvQuery = input.configurationVersionId
-      ? cvQuery.where('id', '=', input.configurationVersionId)
-      : cvQuery.where('status', '=', 'uploaded').orderBy('seq', 'desc');
+    // Without one named, HCP's "latest configuration version": the current one, never a
+    // speculative or provisional (an unapplied saved plan's) version.
+    cvQuery = cvQuery.where('id', '=', input.configurationVersionId ?? ws.current_configuration_version_id ?? '');
     const cv = await cvQuery.executeTakeFirst();
     const pointer = '/data/relationships/configuration-version/data/id';
     if (!cv)
@@ -247,7 +248,7 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
         pointer,
         input.configurationVersionId
           ? `Configuration version ${input.configurationVersionId} not found in this workspace`
-          : 'The workspace has no uploaded configuration version',
+          : 'The workspace has no current configuration version (an uploaded one, neither speculative nor provisional)',
       );
     if (cv.status !== 'uploaded')
       throw invalid(pointer, `Configuration version ${cv.id} is ${cv.status}, not uploaded`);
@@ -360,6 +361,8 @@ export async function setStatus(
   if (FINAL_STATUSES.includes(to)) {
     // An ended run is never applied: its saved plan goes (saved-plans.ts).
     await deleteSavedPlan(tx, row.id);
+    // A provisional configuration version (a saved plan's) becomes current once applied.
+    if (to === 'applied') await currentAfterApply(tx, row);
     await release(tx, row, to, now);
   } else
     await tx

@@ -4,8 +4,8 @@ import { recordAuditEvent } from '../audit/audit-trail.js';
 
 /**
  * What the scheduler's services share (auto-destroy.ts, assessments.ts): the actor its audit
- * records name, the claim of a due time (once per kind, workspace and due time), and the newest
- * uploaded configuration version a scheduled run plans.
+ * records name, the claim of a due time (once per kind, workspace and due time), and the
+ * workspace's current configuration version, which a scheduled run plans.
  */
 
 /** The actor of the runs berth's scheduler queues: no token, no user. */
@@ -43,16 +43,17 @@ export async function claimDueTime(
   return Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/** The workspace's newest uploaded configuration version that is not speculative, if any. */
-export async function latestConfiguration(tx: Tx, workspaceId: string) {
-  return tx
-    .selectFrom('configuration_versions')
-    .select(['id'])
-    .where('workspace_id', '=', workspaceId)
-    .where('status', '=', 'uploaded')
-    .where('speculative', '=', 0)
-    .orderBy('seq', 'desc')
+/**
+ * The workspace's current configuration version (current-configuration.ts: uploaded, neither
+ * speculative nor an unapplied provisional one), if any.
+ */
+export async function latestConfiguration(tx: Tx, workspaceId: string): Promise<{ id: string } | undefined> {
+  const ws = await tx
+    .selectFrom('workspaces')
+    .select('current_configuration_version_id')
+    .where('id', '=', workspaceId)
     .executeTakeFirst();
+  return ws?.current_configuration_version_id ? { id: ws.current_configuration_version_id } : undefined;
 }
 
 /** An audit record of the scheduler in the workspace's organization. */

@@ -1,9 +1,12 @@
 import type { Organization } from '../../domain/organizations/organization.js';
 import type { Project } from '../../domain/projects/project.js';
 import type { Run } from '../../domain/runs/run.js';
+import type { ExecutedRun } from '../../domain/runs/run-execution.js';
 import type { StateVersion, StateVersionOutput } from '../../domain/state/state-version.js';
 import type { Workspace } from '../../domain/workspaces/workspace.js';
 import { getRun } from '../runs/runs.js';
+import { configurationVersionsOf, type ConfigurationVersionView } from '../runs/configuration-versions.js';
+import { getExecutedRun } from '../runs/run-documents.js';
 import { currentOutputsOf } from '../state/state-outputs.js';
 import { getStateVersion } from '../state/state-versions.js';
 import { loadLockHolders, type LockHolders } from './workspace-lock-holders.js';
@@ -21,8 +24,14 @@ import { effectiveTagBindingsOf, type EffectiveTagBinding } from './workspaces-r
 export interface WorkspaceIncludes {
   organizations: Organization[];
   projects: Project[];
-  /** Current runs (`current_run`, `current_run.plan`). */
+  /** Current runs (`current_run`, `current_run.plan`), executed ones with what they executed. */
   runs: Run[];
+  /**
+   * The current configuration versions (`current_configuration_version`) and those of the current
+   * runs (`current_run.configuration_version`), each once; with `.ingress_attributes` too, which
+   * adds nothing more (berth has no VCS, so no version has ingress attributes).
+   */
+  configurationVersions: ConfigurationVersionView[];
   /** Current state versions (`current_state_version`). */
   stateVersions: StateVersion[];
   /** Outputs of each workspace's current state (`outputs`); sensitive values hidden. */
@@ -46,6 +55,7 @@ export async function loadWorkspaceIncludes(
     organizations: [],
     projects: [],
     runs: [],
+    configurationVersions: [],
     stateVersions: [],
     outputs: new Map(),
     variableIds: new Map(),
@@ -75,8 +85,17 @@ export async function loadWorkspaceIncludes(
     }
   }
   if ([...include].some((i) => i.startsWith('current_run'))) {
-    for (const w of workspaces) if (w.currentRunId) out.runs.push(await getRun(ctx, w.currentRunId));
+    for (const w of workspaces)
+      if (w.currentRunId)
+        out.runs.push((await getExecutedRun(ctx, w.currentRunId)) ?? (await getRun(ctx, w.currentRunId)));
   }
+  const cvIds = new Set<string>();
+  if ([...include].some((i) => i.startsWith('current_configuration_version')))
+    for (const w of workspaces) if (w.currentConfigurationVersionId) cvIds.add(w.currentConfigurationVersionId);
+  if ([...include].some((i) => i.startsWith('current_run.configuration_version')))
+    for (const run of out.runs)
+      if ('execution' in run) cvIds.add((run as ExecutedRun).execution.configurationVersionId);
+  out.configurationVersions = await configurationVersionsOf(ctx.db, [...cvIds]);
   if (include.has('current_state_version')) {
     for (const w of workspaces)
       if (w.currentStateVersionId && w.permissions.canReadStateVersions)

@@ -629,6 +629,29 @@ const CASES: Record<string, Case> = {
     const cv = await newConfiguration(s, false, true);
     return s.act(() => uploadTo(s, cv.attributes['upload-url']));
   },
+  // An older version (the newer one is current): archived, or its backing data moved.
+  'POST /configuration-versions/:id/actions/archive': async (s) => {
+    const old = await newConfiguration(s);
+    await newConfiguration(s);
+    return s.act(() => s.api.post(`${P}/configuration-versions/${old.id}/actions/archive`));
+  },
+  'POST /configuration-versions/:id/actions/soft_delete_backing_data': async (s) => {
+    const old = await newConfiguration(s);
+    await newConfiguration(s);
+    return s.act(() => s.api.post(`${P}/configuration-versions/${old.id}/actions/soft_delete_backing_data`));
+  },
+  'POST /configuration-versions/:id/actions/restore_backing_data': async (s) => {
+    const old = await newConfiguration(s);
+    await newConfiguration(s);
+    await ok(s.api.post(`${P}/configuration-versions/${old.id}/actions/soft_delete_backing_data`));
+    return s.act(() => s.api.post(`${P}/configuration-versions/${old.id}/actions/restore_backing_data`));
+  },
+  'POST /configuration-versions/:id/actions/permanently_delete_backing_data': async (s) => {
+    const old = await newConfiguration(s);
+    await newConfiguration(s);
+    await ok(s.api.post(`${P}/configuration-versions/${old.id}/actions/soft_delete_backing_data`));
+    return s.act(() => s.api.post(`${P}/configuration-versions/${old.id}/actions/permanently_delete_backing_data`));
+  },
   'POST /runs/:id/actions/force-cancel': async (s) => {
     await newConfiguration(s);
     const run = await newRun(s);

@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MAX_CONFIGURATION_BYTES } from '../../../src/domain/runs/run-execution.js';
 import { accessFixture, type AccessFixture } from '../../helpers/access.js';
@@ -9,6 +10,7 @@ import {
   executingFixture,
   newConfiguration,
   P,
+  runBody,
   sendBytes,
 } from '../../helpers/run-execution.js';
 
@@ -45,6 +47,12 @@ describe('configuration versions', () => {
     const shown = await f.api.get(`${P}/configuration-versions/${cv.id}`, t());
     expect(shown.status).toBe(200);
     expect(shown.body.data.attributes.status).toBe('pending');
+    // Only the create's answer hands out the upload URL (HCP, and go-tfe's tests), also while pending.
+    expect(shown.body.data.attributes).not.toHaveProperty('upload-url');
+    const pendingList = (await f.api.get(`${P}/workspaces/${f.web}/configuration-versions`, t())).body.data;
+    expect(pendingList[0].attributes).not.toHaveProperty('upload-url');
+    // No VCS: never any ingress attributes.
+    expect(shown.body.data.relationships['ingress-attributes']).toEqual({ data: null });
 
     const up = await sendBytes(f.api.app, 'PUT', cv.attributes['upload-url'], ARCHIVE);
     expect(up.status, up.text).toBe(200);
@@ -85,13 +93,40 @@ describe('configuration versions', () => {
     expect((await f.api.get(`${P}/workspaces/${f.web}/runs`, t())).body.data).toEqual([]);
   });
 
-  it('take one upload: a second is a 409, and changes nothing', async () => {
+  it('take another upload while no run used them (the archive is replaced); a 409 once one did', async () => {
     const cv = await newConfiguration(f, f.web);
-    const again = await sendBytes(f.api.app, 'PUT', cv.attributes['upload-url'], ARCHIVE.subarray(0, 10));
-    expect(again.status).toBe(409);
-    expect(again.body.errors[0].status).toBe('409');
+    const url = cv.attributes['upload-url'];
+    // The same archive again, as go-tfe's tests do, then another one: each replaces the stored one.
+    expect((await sendBytes(f.api.app, 'PUT', url, ARCHIVE)).status).toBe(200);
+    const other = gzipSync(Buffer.from('main.tf\0# another configuration'));
+    expect((await sendBytes(f.api.app, 'PUT', url, other)).status).toBe(200);
     const shown = (await f.api.get(`${P}/configuration-versions/${cv.id}`, t())).body.data;
-    expect(shown.attributes.size).toBe(ARCHIVE.length);
+    expect(shown.attributes).toMatchObject({ status: 'uploaded', size: other.length });
+    const download = await f.api.app.fetch(
+      new Request(`http://berth.test${P}/configuration-versions/${cv.id}/download`, {
+        headers: { Authorization: `Bearer ${f.owner.token}` },
+      }),
+    );
+    expect(Buffer.from(await download.arrayBuffer())).toEqual(other);
+    // No second run was queued by it (without auto-queue-runs, none at all).
+    expect((await f.api.get(`${P}/workspaces/${f.web}/runs`, t())).body.data).toEqual([]);
+
+    const queued = await f.api.post(`${P}/runs`, runBody(f.web, {}, cv.id), t());
+    expect(queued.status, queued.text).toBe(201);
+    const run = queued.body.data;
+    const used = await sendBytes(f.api.app, 'PUT', url, ARCHIVE);
+    expect(used.status).toBe(409);
+    expect(used.body.errors[0]).toMatchObject({ status: '409', title: 'conflict' });
+    expect(used.body.errors[0].detail).toContain(`used by run ${run.id}`);
+    const after = (await f.api.get(`${P}/configuration-versions/${cv.id}`, t())).body.data;
+    expect(after.attributes.size).toBe(other.length);
+  });
+
+  it('with auto-queue-runs, a second upload is a 409: the first queued a run of it', async () => {
+    const cv = await newConfiguration(f, f.web, { autoQueueRuns: true });
+    const again = await sendBytes(f.api.app, 'PUT', cv.attributes['upload-url'], ARCHIVE);
+    expect(again.status).toBe(409);
+    expect((await f.api.get(`${P}/workspaces/${f.web}/runs`, t())).body.data).toHaveLength(1);
   });
 
   it('refuse what is not gzip data (422) and what is too large (413), and stay pending', async () => {
