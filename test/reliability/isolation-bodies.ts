@@ -351,6 +351,10 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/comments/:id': { expect: 404 },
   'GET /api/v2/organizations/:name/runs/queue': { expect: 404 },
   'GET /api/v2/organizations/:name/capacity': { expect: 404 },
+  'GET /api/v2/organizations/:name/runs': { expect: 404 },
+  // Task stages: A's run has none, and no id names one.
+  'GET /api/v2/runs/:id/task-stages': { expect: 404 },
+  'GET /api/v2/task-stages/:id': { expect: 404 },
   'POST /api/v2/workspaces/:id/configuration-versions': {
     expect: 404,
     body: () => ({ data: { type: 'configuration-versions', attributes: { 'auto-queue-runs': true } } }),

@@ -70,6 +70,8 @@ export function realParam(param: { name: string; before: string; path?: string }
     agents: s.agentId,
     // Assessment results exist on the hosted edition only: any well-formed id (a 404 here).
     'assessment-results': 'asmtres-0000000000000000',
+    // berth has no task stages: any well-formed id (a 404 for everyone).
+    'task-stages': 'ts-0000000000000000',
   };
   const value = byCollection[param.before];
   if (value === undefined) throw new Error(`no seeded value for :${param.name} after ${param.before}`);
