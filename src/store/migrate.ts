@@ -18,12 +18,12 @@ async function appliedVersions(db: Kysely<DB>): Promise<Set<number>> {
  * Refuses a database a newer berth migrated: one with a recorded migration this build does not
  * know (never mind its number: a migration merged later may carry a lower one).
  */
-async function refuseNewerSchema(db: Kysely<DB>, migrations: Migration[], where: string): Promise<void> {
+async function refuseNewerSchema(db: Kysely<DB>, migrations: Migration[], where: string): Promise<Set<number>> {
   const known = new Set(migrations.map((m) => m.version));
-  const unknown = (await db.selectFrom('berth_migrations').select(['version', 'name']).execute())
-    .filter((r) => !known.has(r.version))
-    .sort((a, b) => b.version - a.version);
+  const applied = await db.selectFrom('berth_migrations').select(['version', 'name']).execute();
+  const unknown = applied.filter((r) => !known.has(r.version)).sort((a, b) => b.version - a.version);
   if (unknown.length > 0) throw new NewerSchemaError(where, unknown[0], Math.max(...known));
+  return new Set(applied.map((r) => r.version));
 }
 
 async function record(tx: Kysely<DB>, m: Migration): Promise<void> {
@@ -48,10 +48,9 @@ export async function migrate(
 ): Promise<number> {
   if (isPostgres(db)) return migratePostgres(db, migrations, where);
   await createLedger(db);
-  await refuseNewerSchema(db, migrations, where);
   // The common case, every migration applied: one read, no write lock. (Compare the sets, not the
   // highest number: a migration merged later may carry a lower number than one already applied.)
-  const applied0 = await appliedVersions(db);
+  const applied0 = await refuseNewerSchema(db, migrations, where);
   if (migrations.every((m) => applied0.has(m.version))) return 0;
   let applied = 0;
   for (const m of migrations) {
@@ -76,8 +75,7 @@ async function migratePostgres(db: Kysely<DB>, migrations: Migration[], where: s
     await sql`select pg_advisory_lock(${sql.lit(MIGRATION_LOCK_KEY)})`.execute(conn);
     try {
       await createLedger(conn);
-      await refuseNewerSchema(conn, migrations, where);
-      const applied = await appliedVersions(conn);
+      const applied = await refuseNewerSchema(conn, migrations, where);
       let count = 0;
       for (const m of migrations) {
         if (applied.has(m.version)) continue;
