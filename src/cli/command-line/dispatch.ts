@@ -9,7 +9,9 @@ const ALIASES: Record<string, string[]> = {
   ws: ['workspace'],
   proj: ['project'],
   ls: ['list'],
-  rm: ['delete', 'remove'],
+  rm: ['delete', 'remove', 'unset'],
+  // `var unset` is the verb of variables; everything else says delete (issue 46).
+  delete: ['unset', 'remove'],
   new: ['create'],
   get: ['show'],
 };

@@ -18,6 +18,9 @@ describe('aliases behave like the full names', () => {
     [['ws', 'show'], ['workspace', 'show'], 'Error: missing argument WORKSPACE'],
     [['proj', 'show'], ['project', 'show'], 'Error: missing argument PROJECT'],
     [['ws', 'rm'], ['workspace', 'delete'], 'Error: missing argument WORKSPACE'],
+    // Variables are unset; `delete` and `rm`, everywhere else's verbs, name it too (issue 46).
+    [['var', 'delete'], ['var', 'unset'], 'Error: missing arguments WORKSPACE'],
+    [['var', 'rm'], ['var', 'unset'], 'Error: missing arguments WORKSPACE'],
     [['ws', 'ls', '--bogus'], ['workspace', 'list', '--bogus'], 'Error: unknown flag --bogus for berth workspace list'],
   ])('%j: exit 2, one clean line, as %j', async (alias, full, message) => {
     const a = await cli(...alias);
@@ -38,6 +41,18 @@ describe('aliases behave like the full names', () => {
     expect(dispatch(['ws', 'lsit'], ['workspace:list', 'workspace:lock'])).toEqual({
       error:
         '"workspace lsit" is not a berth command. Did you mean "berth workspace list"? Run "berth help workspace" for the list.',
+    });
+  });
+
+  it('var delete unsets a variable, as var unset does', async () => {
+    expect((await cli('var', 'set', 'web', 'region', '--value', 'eu-west-1')).code).toBe(0);
+    const deleted = await cli('var', 'delete', 'web', 'region');
+    expect(deleted.code, deleted.stderr).toBe(0);
+    const listed = await runCli(['var', 'list', 'web', '--json'], env);
+    expect(JSON.parse(listed.stdout)).toEqual([]);
+    // A typo of it is suggested the command.
+    expect(dispatch(['var', 'unste'], ['var:list', 'var:set', 'var:unset'])).toMatchObject({
+      error: expect.stringContaining('Did you mean "berth var unset"?'),
     });
   });
 
