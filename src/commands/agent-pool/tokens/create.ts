@@ -24,7 +24,7 @@ export default class AgentPoolTokensCreate extends BerthCommand<typeof AgentPool
     const { data } = await new AgentsClient(client).createToken(id, this.flags.description);
     // The bare secret on stdout (T=$(berth agent-pool tokens create ...) captures it alone), as
     // `berth token create` prints its own; the words on stderr.
-    this.print(data, () => data.attributes.token);
+    this.print(data, () => data.attributes.token ?? '');
     if (!this.jsonMode)
       this.note(
         `Created agent token ${data.id} (${data.attributes.description}) of pool ${this.args.pool}. It is shown only this once. ` +
