@@ -173,6 +173,8 @@ export interface WorkspacesTable {
   current_run_id: string | null;
   current_run_status: string | null;
   current_run_created_at: string | null;
+  /** The workspace's newest run, assessments aside (migration 044; `latest-run`). */
+  latest_run_id: Generated<string | null>;
   current_state_version_id: string | null;
   /**
    * The newest uploaded configuration version that is not speculative, and not provisional unless a
@@ -400,6 +402,12 @@ export interface RunsTable {
   save_plan: Generated<number>;
   /** The workspace's current state version when the plan phase started (migration 037). */
   plan_state_version_id: Generated<string | null>;
+  /** The Terraform version a plan-only run asked for (migration 044; null: the workspace's). */
+  terraform_version: Generated<string | null>;
+  /** The user who confirmed the run's apply (migration 044; `confirmed-by`). */
+  confirmed_by_user_id: Generated<string | null>;
+  /** When a force-cancel becomes possible, set by the run's first cancel (migration 044). */
+  force_cancel_available_at: Generated<string | null>;
 }
 
 /** A configuration a run plans (migration 028). */
