@@ -1,41 +1,45 @@
 /**
  * The entitlement set of an organization (`GET /organizations/:org/entitlement-set`). HCP
  * Terraform derives it from the organization's subscription; berth has no plans, so every
- * organization gets the same set: that of a fully entitled organization, except `operations`.
- * Clients read it to decide what to offer. The Terraform CLI (`cloud` block and `remote`
- * backend) reads `operations`: when false it runs every operation locally and keeps the state in
- * berth, whatever the workspace's execution mode (HCP's state-storage-only organizations answer
- * so); when true it asks for a remote run in any workspace whose execution mode is not `local`
- * (`remote`, the default, or `agent`). So `operations` says whether runs of the organization are
- * executed: true when this instance executes runs (`berth serve` does when it finds a terraform
- * binary); without an executor (no binary, --no-execute-runs), true only when the organization
- * sends runs to agents (`berth agent`: its default mode, a project's or a workspace's own is
- * `agent`), so that the CLI's runs in those workspaces reach their agents; false otherwise, so
- * that the CLI is never sent to a remote run nobody executes. `agents` is always true: any berth
- * takes agents, with or without an executor of its own.
+ * organization gets the same set: true for what berth does, false for what it does not, so that
+ * clients never wait for what will not come (the Terraform CLI and go-tfe wait for a run's cost
+ * estimate and policy checks when the set says `cost-estimation`, `sentinel` or
+ * `policy-enforcement`; berth has no cost estimates, policies, run tasks, module registry, VCS
+ * connections, SSO or Waypoint). berth does: agents, the audit trail, state storage, teams, and
+ * `operations`. The Terraform CLI (`cloud` block and `remote` backend) reads `operations`: when
+ * false it runs every operation locally and keeps the state in berth, whatever the workspace's
+ * execution mode (HCP's state-storage-only organizations answer so); when true it asks for a
+ * remote run in any workspace whose execution mode is not `local` (`remote`, the default, or
+ * `agent`). So `operations` says whether runs of the organization are executed: true when this
+ * instance executes runs (`berth serve` does when it finds a terraform binary); without an
+ * executor (no binary, --no-execute-runs), true only when the organization sends runs to agents
+ * (`berth agent`: its default mode, a project's or a workspace's own is `agent`), so that the
+ * CLI's runs in those workspaces reach their agents; false otherwise, so that the CLI is never
+ * sent to a remote run nobody executes. `agents` is always true: any berth takes agents, with or
+ * without an executor of its own.
  */
 export const ENTITLEMENTS = {
   agents: true,
   'audit-logging': true,
-  'configuration-designer': true,
-  'cost-estimation': true,
-  'global-run-tasks': true,
+  'configuration-designer': false,
+  'cost-estimation': false,
+  'global-run-tasks': false,
   'module-tests-generation': false,
   operations: false,
-  'policy-enforcement': true,
-  'private-module-registry': true,
-  'private-policy-agents': true,
-  'private-run-tasks': true,
-  'private-vcs': true,
-  'run-tasks': true,
+  'policy-enforcement': false,
+  'private-module-registry': false,
+  'private-policy-agents': false,
+  'private-run-tasks': false,
+  'private-vcs': false,
+  'run-tasks': false,
   'self-serve-billing': false,
-  sentinel: true,
-  sso: true,
+  sentinel: false,
+  sso: false,
   'state-storage': true,
   teams: true,
-  'vcs-integrations': true,
+  'vcs-integrations': false,
   'waypoint-actions': false,
-  'waypoint-templates-and-addons': true,
+  'waypoint-templates-and-addons': false,
 } as const satisfies Record<string, boolean>;
 
 /** What executes this organization's runs, as this instance found it (not stored). */

@@ -102,23 +102,37 @@ describe('organizations: the document go-tfe reads', () => {
     expect(bad.body.errors[0].source.pointer).toBe('/data/attributes/aggregated-commit-status-enabled');
   });
 
-  it('serves the entitlement set of a fully entitled organization, without operations, to members, 404 to others', async () => {
+  it('serves the entitlement set of what berth does (false for what it does not), without operations, to members, 404 to others', async () => {
     await api.createOrg('ent');
     const res = await api.get('/api/v2/organizations/ent/entitlement-set');
     expect(res.status).toBe(200);
     const org = (await api.get('/api/v2/organizations/ent')).body.data;
-    expect(res.body.data).toMatchObject({
-      id: org.attributes['external-id'],
-      type: 'entitlement-sets',
-      attributes: {
-        // berth executes no runs: the Terraform CLI must run its operations locally.
-        operations: false,
-        'state-storage': true,
-        agents: true,
-        'run-tasks': true,
-        teams: true,
-        'waypoint-actions': false,
-      },
+    expect(res.body.data).toMatchObject({ id: org.attributes['external-id'], type: 'entitlement-sets' });
+    // Every key, so that a feature berth lacks can never be said true again unnoticed: clients wait
+    // for the cost estimates and policy checks these promise (go-tfe's cost-estimate test, 120 s).
+    expect(res.body.data.attributes).toEqual({
+      agents: true,
+      'audit-logging': true,
+      'configuration-designer': false,
+      'cost-estimation': false,
+      'global-run-tasks': false,
+      'module-tests-generation': false,
+      // berth executes no runs: the Terraform CLI must run its operations locally.
+      operations: false,
+      'policy-enforcement': false,
+      'private-module-registry': false,
+      'private-policy-agents': false,
+      'private-run-tasks': false,
+      'private-vcs': false,
+      'run-tasks': false,
+      'self-serve-billing': false,
+      sentinel: false,
+      sso: false,
+      'state-storage': true,
+      teams: true,
+      'vcs-integrations': false,
+      'waypoint-actions': false,
+      'waypoint-templates-and-addons': false,
     });
     expect((await api.get('/api/v2/organizations/nowhere/entitlement-set')).status).toBe(404);
     const outsider = await teamUser(api, 'docs', 'outsider', { is_owners: 1 });
