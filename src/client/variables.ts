@@ -142,12 +142,18 @@ export class VarsetsClient {
     return this.client.get<VarsetAttributes>(`/varsets/${encodeURIComponent(id)}`, { include: 'vars' });
   }
 
-  async create(organization: string, attributes: Partial<VarsetAttributes>): Promise<Resource<VarsetAttributes>> {
+  /** Creates a set of the organization, or owned by the project `parentProjectId` (its `parent`). */
+  async create(
+    organization: string,
+    attributes: Partial<VarsetAttributes>,
+    parentProjectId?: string,
+  ): Promise<Resource<VarsetAttributes>> {
     return (
       await this.client.create<VarsetAttributes>(
         `/organizations/${encodeURIComponent(organization)}/varsets`,
         'varsets',
         attributes,
+        parentProjectId ? { parent: { data: { type: 'projects', id: parentProjectId } } } : undefined,
       )
     ).data;
   }

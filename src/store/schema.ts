@@ -636,6 +636,8 @@ export interface VarsetsTable {
   priority: Generated<number>;
   created_at: string;
   updated_at: string;
+  /** The project that owns the set (migration 048); NULL: its organization owns it. */
+  parent_project_id: string | null;
 }
 
 /** A variable of a variable set; `value` of a sensitive one never leaves the API. */

@@ -25,6 +25,15 @@ export function serializeVarset(s: Varset): ResourceObject {
         s.organizationName,
         `${API_PREFIX}/organizations/${encodeURIComponent(s.organizationName)}`,
       ),
+      // Who owns the set (HCP Terraform's polymorphic `parent`): its project, else its organization.
+      parent:
+        s.parentProjectId !== null
+          ? toOne('projects', s.parentProjectId, `${API_PREFIX}/projects/${s.parentProjectId}`)
+          : toOne(
+              'organizations',
+              s.organizationName,
+              `${API_PREFIX}/organizations/${encodeURIComponent(s.organizationName)}`,
+            ),
       vars: { ...many('vars', s.variableIds), links: { related: `${self}/relationships/vars` } },
       workspaces: many('workspaces', s.workspaceIds),
       projects: many('projects', s.projectIds),

@@ -53,6 +53,13 @@ export function varsetTable(sets: Resource<VarsetAttributes>[]): string {
   ]);
 }
 
+/** Who owns a set (its `parent`): `project prj-…` or `organization NAME`. */
+function ownerOf(s: Resource<VarsetAttributes>): string {
+  const parent = s.relationships?.parent?.data;
+  if (!parent || Array.isArray(parent)) return '';
+  return parent.type === 'projects' ? `project ${parent.id}` : `organization ${parent.id}`;
+}
+
 export function varsetFields(s: Resource<VarsetAttributes>, vars: Resource<VariableAttributes>[]): string {
   const count = (rel: string) => {
     const data = s.relationships?.[rel]?.data;
@@ -62,6 +69,7 @@ export function varsetFields(s: Resource<VarsetAttributes>, vars: Resource<Varia
     ['Name', s.attributes.name],
     ['ID', s.id],
     ['Description', s.attributes.description ?? ''],
+    ['Owner', ownerOf(s)],
     [
       'Scope',
       s.attributes.global ? 'global (every workspace of the organization)' : 'applied to workspaces and projects',

@@ -17,7 +17,9 @@ export default class VarsetList extends BerthCommand<typeof VarsetList> {
   static override flags = {
     ...limitFlag,
     workspace: Flags.string({ description: 'the sets that apply to this workspace (NAME, ORG/NAME or ws- id)' }),
-    project: Flags.string({ description: 'the sets applied to this project (NAME or prj- id)' }),
+    project: Flags.string({
+      description: 'the sets of this project: applied to it, owned by it, and the global ones (NAME or prj- id)',
+    }),
   };
 
   async run(): Promise<void> {

@@ -44,7 +44,7 @@ export type TeamWorkspacePermissions = WorkspacePermissions;
 export interface TeamProjectPermissions {
   settings: ProjectSettings;
   teams: ProjectTeams;
-  /** The project's variable sets: stored and shown (berth has no variable sets yet). */
+  /** The variable sets the project owns: `read` reads them, `write` manages them (domain/variables/varset-policy.ts). */
   variableSets: ProjectVariableSets;
   workspace: WorkspacePermissions & { create: boolean; move: boolean; delete: boolean };
 }

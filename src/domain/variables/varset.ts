@@ -14,6 +14,8 @@ import {
 export interface Varset {
   id: string;
   organizationName: string;
+  /** The project that owns the set; null: its organization owns it (HCP's `parent`). */
+  parentProjectId: string | null;
   name: string;
   description: string;
   global: boolean;
@@ -67,6 +69,43 @@ export interface VarsetInput {
   projectIds?: string[];
   /** Variables to add (create and update alike). */
   variables?: VariableInput[];
+  /**
+   * `relationships.parent`: who owns the set, a project (by id) or the organization (by name);
+   * undefined when absent or `data: null` (create: the organization).
+   */
+  parent?: VarsetParent;
+}
+
+/** The owner of a variable set as a body names it (HCP Terraform's polymorphic `parent`). */
+export type VarsetParent = { type: 'projects'; id: string } | { type: 'organizations'; id: string };
+
+export const PROJECT_VARSET_NOT_GLOBAL = 'a variable set owned by a project cannot be global';
+
+/** `relationships.parent.data`: `{type: "projects" | "organizations", id}`; null or absent: none. */
+function parseParent(rels: Record<string, unknown>, problems: Problems): VarsetParent | undefined {
+  const at = '/data/relationships/parent';
+  const rel = rels.parent;
+  if (rel === undefined || rel === null) return undefined;
+  if (typeof rel !== 'object' || Array.isArray(rel)) {
+    problems.add(at, 'parent must be an object with a data member');
+    return undefined;
+  }
+  const data = (rel as { data?: unknown }).data;
+  if (data === undefined || data === null) return undefined;
+  if (typeof data !== 'object' || Array.isArray(data)) {
+    problems.add(`${at}/data`, 'data must be an object with type and id');
+    return undefined;
+  }
+  const { type, id } = data as { type?: unknown; id?: unknown };
+  if (type !== 'projects' && type !== 'organizations') {
+    problems.add(`${at}/data/type`, 'type must be "projects" or "organizations"');
+    return undefined;
+  }
+  if (typeof id !== 'string' || id.trim() === '') {
+    problems.add(`${at}/data/id`, 'id is required');
+    return undefined;
+  }
+  return { type, id: id.trim() };
 }
 
 const VARSET_ATTRIBUTES = v.object({
@@ -123,6 +162,7 @@ export function parseVarsetInput(
     priority: a.priority,
     workspaceIds: toManyIds(resource.relationships, 'workspaces', 'workspaces', problems),
     projectIds: toManyIds(resource.relationships, 'projects', 'projects', problems),
+    parent: parseParent(resource.relationships, problems),
   };
   const vars = (resource.relationships.vars as { data?: unknown } | undefined)?.data;
   if (vars !== undefined && vars !== null) {

@@ -3,6 +3,7 @@ import { can, scoped } from '../../domain/permissions/policy.js';
 import { writeTransaction } from '../../store/transaction.js';
 import { isProjectAdmin, orgFacts } from '../access.js';
 import { moveBindings } from '../workspaces/workspace-seq.js';
+import { leaveOtherProjectsSets } from '../variables/varset-ownership.js';
 import type { ServiceContext } from '../context.js';
 import { findProjectRow } from './projects-read.js';
 import { inOrganizationOf } from '../write-scope.js';
@@ -55,6 +56,7 @@ export async function moveWorkspacesToProject(
         .where('id', 'in', moving)
         .execute();
       await moveBindings(tx, moving, project.id);
+      await leaveOtherProjectsSets(tx, moving, project.id);
     }
   });
 }

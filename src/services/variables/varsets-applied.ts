@@ -42,6 +42,8 @@ export async function appliedVarsets(db: Kysely<DB>, workspaceId: string, reveal
         .as('through_project'),
     ])
     .where('organization_id', '=', ws.organization_id)
+    // A set owned by a project applies only to that project's workspaces.
+    .where((eb) => eb.or([eb('parent_project_id', 'is', null), eb('parent_project_id', '=', ws.project_id)]))
     .execute();
   const applied = sets
     .map((s) => {

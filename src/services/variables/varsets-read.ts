@@ -1,7 +1,7 @@
-import { sql, type ExpressionBuilder, type Selectable } from 'kysely';
+import { sql, type ExpressionBuilder, type ExpressionWrapper, type Selectable, type SqlBool } from 'kysely';
 import type { Actor } from '../../domain/permissions/actor.js';
 import { notAuthorized, notFound } from '../../domain/common/errors.js';
-import { canManageVarsets, variableReadScope } from '../../domain/variables/varset-policy.js';
+import { canManageVarset, projectVarsetReadScope, variableReadScope } from '../../domain/variables/varset-policy.js';
 import type { Varset } from '../../domain/variables/varset.js';
 import type { DB, VarsetsTable } from '../../store/schema.js';
 import type { Tx } from '../../store/transaction.js';
@@ -58,6 +58,7 @@ export async function toVarsets(db: Tx, rows: VarsetRow[]): Promise<Varset[]> {
     return {
       id: r.id,
       organizationName: r.organization_name,
+      parentProjectId: r.parent_project_id,
       name: r.name,
       description: r.description,
       global: r.global === 1,
@@ -75,13 +76,16 @@ export async function toVarsets(db: Tx, rows: VarsetRow[]): Promise<Varset[]> {
 
 /**
  * The sets a caller who is no manager may read: those that apply to a workspace where it reads
- * variables (global sets, sets applied to such a workspace or to its project).
+ * variables (global sets, sets applied to such a workspace or to its project), and those owned by
+ * a project where it reads variable sets (`ownedBy`, varset-policy.ts's projectVarsetReadScope).
  */
-export function visibleTo(scope: { projectIds: string[]; workspaceIds: string[] }) {
+export function visibleTo(scope: { projectIds: string[]; workspaceIds: string[] }, ownedBy: string[] = []) {
   return (eb: ExpressionBuilder<DB, 'varsets'>) => {
     const { projectIds, workspaceIds } = scope;
-    if (projectIds.length === 0 && workspaceIds.length === 0) return sql<boolean>`1 = 0`;
-    const ors = [eb('varsets.global', '=', 1)];
+    if (projectIds.length === 0 && workspaceIds.length === 0 && ownedBy.length === 0) return sql<boolean>`1 = 0`;
+    const ors: ExpressionWrapper<DB, 'varsets', SqlBool>[] = [];
+    if (ownedBy.length > 0) ors.push(eb('varsets.parent_project_id', 'in', ownedBy));
+    if (projectIds.length > 0 || workspaceIds.length > 0) ors.push(eb('varsets.global', '=', 1));
     if (projectIds.length > 0) {
       ors.push(
         eb(
@@ -134,14 +138,14 @@ export async function readableVarset(db: Tx, actor: Actor, id: string): Promise<
   const row = await selectVarsets(db).where('varsets.id', '=', id).executeTakeFirst();
   if (!row) throw missing();
   const facts = await orgFacts(db, actor, row.organization_id);
-  if (canManageVarsets(actor, facts)) return { row, facts, manager: true };
+  if (canManageVarset(actor, facts, row.parent_project_id)) return { row, facts, manager: true };
   const scope = variableReadScope(actor, facts);
   if (scope !== 'all') {
     const seen = await db
       .selectFrom('varsets')
       .select('id')
       .where('id', '=', id)
-      .where(visibleTo(scope))
+      .where(visibleTo(scope, projectVarsetReadScope(actor, facts)))
       .executeTakeFirst();
     if (!seen) throw missing();
   }

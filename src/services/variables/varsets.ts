@@ -4,8 +4,18 @@ import type { PageRequest, Paged } from '../../domain/common/paging.js';
 import { can, readableProjectScope, scoped } from '../../domain/permissions/policy.js';
 import type { Project } from '../../domain/projects/project.js';
 import type { Workspace } from '../../domain/workspaces/workspace.js';
-import { canManageVarsets, variableReadScope } from '../../domain/variables/varset-policy.js';
-import { VARSET_NAME_TAKEN, type Varset, type VarsetInput } from '../../domain/variables/varset.js';
+import {
+  canManageVarset,
+  projectVarsetAccess,
+  projectVarsetReadScope,
+  variableReadScope,
+} from '../../domain/variables/varset-policy.js';
+import {
+  PROJECT_VARSET_NOT_GLOBAL,
+  VARSET_NAME_TAKEN,
+  type Varset,
+  type VarsetInput,
+} from '../../domain/variables/varset.js';
 import { containsInsensitive } from '../../store/like.js';
 import { inPage } from '../../store/literal-limit.js';
 import { readTransaction, writeTransaction, type Tx } from '../../store/transaction.js';
@@ -75,6 +85,60 @@ async function replaceLinks(tx: Tx, varsetId: string, input: VarsetInput): Promi
   }
 }
 
+/**
+ * A set owned by a project applies only within it: to the project itself and to its workspaces.
+ * Naming another project, or a workspace of another project, is a 422 at `pointer`.
+ */
+async function checkWithinOwner(
+  tx: Tx,
+  parentProjectId: string | null,
+  link: VarsetLink,
+  ids: string[],
+  pointer: string,
+): Promise<void> {
+  if (parentProjectId === null || ids.length === 0) return;
+  if (link === 'projects') {
+    const other = ids.find((id) => id !== parentProjectId);
+    if (other)
+      throw invalid(
+        pointer,
+        `a variable set owned by project ${parentProjectId} applies only to that project, not to project ${other}`,
+      );
+    return;
+  }
+  const inside = await tx
+    .selectFrom('workspaces')
+    .select('id')
+    .where('id', 'in', ids)
+    .where('project_id', '=', parentProjectId)
+    .execute();
+  const known = new Set(inside.map((r) => r.id));
+  const outside = ids.find((id) => !known.has(id));
+  if (outside)
+    throw invalid(
+      pointer,
+      `a variable set owned by project ${parentProjectId} applies only to its workspaces: workspace ${outside} is in another project`,
+    );
+}
+
+/**
+ * The project that will own a set being created (null: the organization), from `relationships.parent`.
+ * An organization named there must be the set's own (422).
+ */
+function parentProjectOf(input: VarsetInput, orgName: string): string | null {
+  const parent = input.parent;
+  if (!parent) return null;
+  if (parent.type === 'organizations') {
+    if (parent.id !== orgName)
+      throw invalid(
+        '/data/relationships/parent/data/id',
+        `a variable set of organization ${orgName} cannot belong to organization ${parent.id}`,
+      );
+    return null;
+  }
+  return parent.id;
+}
+
 /** A global set applies everywhere: it has no workspaces nor projects of its own. */
 function checkGlobalLinks(global: boolean, input: VarsetInput): void {
   if (!global) return;
@@ -105,13 +169,33 @@ async function oneVarset(tx: Tx, id: string): Promise<Varset> {
 export async function createVarset(ctx: ServiceContext, orgName: string, input: VarsetInput): Promise<Varset> {
   return writeTransaction(inOrganizationNamed(ctx, orgName), async (tx) => {
     const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
-    if (!canManageVarsets(ctx.actor, facts)) throw notAuthorized(MANAGE);
+    const parentProjectId = parentProjectOf(input, org.name);
+    // A project's variable-set managers may create sets it owns (an unknown project: none, so 404 too).
+    if (!canManageVarset(ctx.actor, facts, parentProjectId)) throw notAuthorized(MANAGE);
+    if (parentProjectId !== null) {
+      const project = await tx
+        .selectFrom('projects')
+        .select('id')
+        .where('id', '=', parentProjectId)
+        .where('organization_id', '=', org.id)
+        .executeTakeFirst();
+      if (!project) throw invalid('/data/relationships/parent/data/id', `project ${parentProjectId} not found`);
+    }
     const name = input.name!;
     if (await nameTaken(tx, org.id, name)) throw invalid('/data/attributes/name', VARSET_NAME_TAKEN);
     const global = input.global ?? false;
+    if (global && parentProjectId !== null) throw invalid('/data/attributes/global', PROJECT_VARSET_NOT_GLOBAL);
     checkGlobalLinks(global, input);
     await checkMembers(tx, 'workspaces', org.id, input.workspaceIds ?? [], '/data/relationships/workspaces');
     await checkMembers(tx, 'projects', org.id, input.projectIds ?? [], '/data/relationships/projects');
+    await checkWithinOwner(
+      tx,
+      parentProjectId,
+      'workspaces',
+      input.workspaceIds ?? [],
+      '/data/relationships/workspaces',
+    );
+    await checkWithinOwner(tx, parentProjectId, 'projects', input.projectIds ?? [], '/data/relationships/projects');
     const id = newId('varset');
     const now = ctx.clock.now().toISOString();
     await tx
@@ -124,6 +208,7 @@ export async function createVarset(ctx: ServiceContext, orgName: string, input: 
         description: input.description ?? '',
         global: global ? 1 : 0,
         priority: input.priority ? 1 : 0,
+        parent_project_id: parentProjectId,
         created_at: now,
         updated_at: now,
       })
@@ -147,7 +232,15 @@ export async function updateVarset(ctx: ServiceContext, id: string, input: Varse
     const row = await manageableVarset(ctx, tx, id);
     if (input.name !== undefined && (await nameTaken(tx, row.organization_id, input.name, id)))
       throw invalid('/data/attributes/name', VARSET_NAME_TAKEN);
+    // The owner is chosen once (the tfe provider replaces a set whose parent_project_id changes).
+    if (input.parent !== undefined) {
+      const asked = input.parent.type === 'projects' ? input.parent.id : null;
+      const namesOwnOrg = input.parent.type === 'organizations' && input.parent.id === row.organization_name;
+      if (asked !== row.parent_project_id || (input.parent.type === 'organizations' && !namesOwnOrg))
+        throw invalid('/data/relationships/parent', 'the parent of a variable set cannot be changed');
+    }
     const global = input.global ?? row.global === 1;
+    if (global && row.parent_project_id !== null) throw invalid('/data/attributes/global', PROJECT_VARSET_NOT_GLOBAL);
     checkGlobalLinks(global, input);
     await checkMembers(
       tx,
@@ -157,6 +250,20 @@ export async function updateVarset(ctx: ServiceContext, id: string, input: Varse
       '/data/relationships/workspaces',
     );
     await checkMembers(tx, 'projects', row.organization_id, input.projectIds ?? [], '/data/relationships/projects');
+    await checkWithinOwner(
+      tx,
+      row.parent_project_id,
+      'workspaces',
+      input.workspaceIds ?? [],
+      '/data/relationships/workspaces',
+    );
+    await checkWithinOwner(
+      tx,
+      row.parent_project_id,
+      'projects',
+      input.projectIds ?? [],
+      '/data/relationships/projects',
+    );
     const now = ctx.clock.now().toISOString();
     await tx
       .updateTable('varsets')
@@ -206,6 +313,7 @@ export async function changeVarsetLinks(
         `a global variable set applies to every ${link === 'workspaces' ? 'workspace' : 'project'}`,
       );
     await checkMembers(tx, link, row.organization_id, ids, '/data');
+    if (change === 'add') await checkWithinOwner(tx, row.parent_project_id, link, ids, '/data');
     if (ids.length === 0) return;
     if (link === 'workspaces') {
       if (change === 'remove') {
@@ -279,16 +387,17 @@ export async function listOrganizationVarsets(
     const { row: org, facts } = await readableOrganization(ctx, orgName, tx);
     const scope = variableReadScope(ctx.actor, facts);
     let base = selectVarsets(tx).where('varsets.organization_id', '=', org.id);
-    if (scope !== 'all') base = base.where(visibleTo(scope));
+    if (scope !== 'all') base = base.where(visibleTo(scope, projectVarsetReadScope(ctx.actor, facts)));
     return pageOfSets(tx, base, page, q);
   });
 }
 
 /**
  * The sets of an organization that reach a project's workspaces (global, or applied to the
- * project) and, given one, a workspace (also those applied to it).
+ * project) and, given one, a workspace (also those applied to it); given `ownedBy`, also the
+ * sets that project owns.
  */
-function setsReaching(tx: Tx, organizationId: string, projectId: string, workspaceId?: string) {
+function setsReaching(tx: Tx, organizationId: string, projectId: string, workspaceId?: string, ownedBy?: string) {
   return selectVarsets(tx)
     .where('varsets.organization_id', '=', organizationId)
     .where((eb) =>
@@ -299,6 +408,7 @@ function setsReaching(tx: Tx, organizationId: string, projectId: string, workspa
           'in',
           eb.selectFrom('varset_projects').select('varset_id').where('project_id', '=', projectId),
         ),
+        ...(ownedBy === undefined ? [] : [eb('varsets.parent_project_id', '=', ownedBy)]),
         ...(workspaceId === undefined
           ? []
           : [
@@ -312,7 +422,12 @@ function setsReaching(tx: Tx, organizationId: string, projectId: string, workspa
     );
 }
 
-/** The sets that apply to a project's workspaces through it: the project's and the global ones. */
+/**
+ * The sets of a project: those that apply to its workspaces through it (applied to the project,
+ * and the global ones) for a caller who reads its workspaces' variables, and those the project
+ * owns (applied or not) for a caller who reads them (varset-policy.ts: managers, and
+ * `variable-sets` read or write on the project).
+ */
 export async function listProjectVarsets(
   ctx: ServiceContext,
   projectId: string,
@@ -330,8 +445,14 @@ export async function listProjectVarsets(
     const facts = scoped(await orgFacts(tx, ctx.actor, project.organization_id), { projectId });
     if (!can(ctx.actor, 'organization:read', facts) || !can(ctx.actor, 'project:read', facts)) throw missing();
     const scope = variableReadScope(ctx.actor, facts);
-    if (scope !== 'all' && !scope.projectIds.includes(projectId)) throw notAuthorized('read variables');
-    return pageOfSets(tx, setsReaching(tx, project.organization_id, projectId), page, q);
+    const readsVariables = scope === 'all' || scope.projectIds.includes(projectId);
+    const readsOwned = scope === 'all' || projectVarsetAccess(ctx.actor, facts, projectId) !== 'none';
+    if (!readsVariables && !readsOwned) throw notAuthorized('read variables');
+    const owned = selectVarsets(tx).where('varsets.parent_project_id', '=', projectId);
+    const base = !readsVariables
+      ? owned
+      : setsReaching(tx, project.organization_id, projectId, undefined, readsOwned ? projectId : undefined);
+    return pageOfSets(tx, base, page, q);
   });
 }
 

@@ -36,6 +36,7 @@ import {
   type WorkspaceRef,
 } from './workspaces-read.js';
 import { bindingOwner, moveBindings } from './workspace-seq.js';
+import { leaveOtherProjectsSets } from '../variables/varset-ownership.js';
 import { inOrganizationNamed, inWorkspaceOrganization } from '../write-scope.js';
 
 const b = (v: boolean) => (v ? 1 : 0);
@@ -377,7 +378,10 @@ export async function updateWorkspace(
       changes.updated_at = now;
       await tx.updateTable('workspaces').set(changes).where('id', '=', row.id).execute();
     }
-    if (changes.project_id !== undefined) await moveBindings(tx, [row.id], changes.project_id);
+    if (changes.project_id !== undefined) {
+      await moveBindings(tx, [row.id], changes.project_id);
+      await leaveOtherProjectsSets(tx, [row.id], changes.project_id);
+    }
     if (input.tagBindings !== undefined) await replaceTagBindings(tx, row.id, input.tagBindings, now);
     if (input.tags !== undefined)
       await addTagRefs(tx, row.organization_id, row.id, input.tags, now, '/data/relationships/tags/data');
