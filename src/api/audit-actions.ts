@@ -183,6 +183,7 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'POST /runs/:id/actions/cancel': r('run.cancel', 'runs'),
   'POST /runs/:id/actions/report': r('run.report', 'runs'),
   'POST /runs/:id/actions/force-cancel': r('run.force-cancel', 'runs'),
+  'POST /runs/:id/actions/force-execute': r('run.force-execute', 'runs'),
   'POST /runs/:id/comments': r('run.comment', 'runs'),
   'POST /workspaces/:id/configuration-versions': r('configuration-version.create', 'workspaces', true),
   'PUT /configuration-versions/:id/upload': r('configuration-version.upload', 'configuration-versions'),

@@ -94,6 +94,8 @@ export interface RunAttributes extends Attributes {
   'plan-only'?: boolean;
   'save-plan'?: boolean;
   'has-changes'?: boolean;
+  /** The Terraform version a plan-only run asked for (null: its workspace's). */
+  'terraform-version'?: string | null;
 }
 
 /** A configuration version of a run berth executes; `upload-url` in the create's answer only. */

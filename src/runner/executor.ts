@@ -502,6 +502,11 @@ export class Executor {
     if (wanted.trim().toLowerCase() === 'latest') return null;
     const have = await this.terraformVersion();
     if (have !== null && versionSatisfies(have, wanted)) return null;
+    if (claim.terraformVersionOf === 'run')
+      return (
+        `The run asks for Terraform ${wanted}, but this executor runs Terraform ${have ?? '(unknown version)'} ` +
+        `(${this.options.terraformPath}); start a plan-only run without terraform-version, or with ${have ?? 'its version'}`
+      );
     return (
       `The workspace asks for Terraform ${wanted}, but this berth runs Terraform ${have ?? '(unknown version)'} ` +
       `(${this.options.terraformPath}); set the workspace's terraform-version to ${have ?? 'latest'} or latest`

@@ -31,7 +31,7 @@ export function paramsOf(path: string): { name: string; index: number; before: s
 }
 
 /** The run routes that get the executed run (the others, the recorded one). */
-const EXECUTED_RUN_ROUTE = /\/runs\/:id\/(?:run-events|actions\/(?:apply|discard|cancel|force-cancel))$/;
+const EXECUTED_RUN_ROUTE = /\/runs\/:id\/(?:run-events|actions\/(?:apply|discard|cancel|force-cancel|force-execute))$/;
 
 /** The real value of seeded organization `s` that a route parameter names. */
 export function realParam(param: { name: string; before: string; path?: string }, s: SeededOrg): string {

@@ -7,6 +7,7 @@ import { onRunLogMayHaveGrown } from '../../runner/wake.js';
 import * as cvs from '../../services/runs/configuration-versions.js';
 import type { ServiceContext } from '../../services/context.js';
 import { actOnRun } from '../../services/runs/run-actions.js';
+import { forceExecuteRun } from '../../services/runs/force-execute.js';
 import * as docs from '../../services/runs/run-documents.js';
 import { planJsonOutput } from '../../services/runs/plan-json.js';
 import { readJson, readResource } from '../body.js';
@@ -113,6 +114,12 @@ export function runExecutionRoutes(): Hono<AppEnv> {
   r.post('/runs/:id/actions/force-cancel', async (c) => {
     const comment = actionComment(await readJson(c, { optional: true }));
     await actOnRun(c.get('ctx'), c.req.param('id'), 'force-cancel', comment);
+    return c.body(null, 202);
+  });
+  // HCP's "Run this plan now": it takes no body (an empty one, or `{}`, is taken too).
+  r.post('/runs/:id/actions/force-execute', async (c) => {
+    await readJson(c, { optional: true });
+    await forceExecuteRun(c.get('ctx'), c.req.param('id'));
     return c.body(null, 202);
   });
   return r;

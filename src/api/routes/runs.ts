@@ -23,6 +23,7 @@ import { createExecutedRun } from '../../services/runs/run-queue.js';
 import { runsAreExecuted } from '../../services/runs/run-without-executor.js';
 import { conflict } from '../../domain/common/errors.js';
 import { RESOURCE_ADDRESS, VARIABLE_NAME } from '../../domain/runs/run-execution.js';
+import { refusePolicyPaths, runTerraformVersion } from '../../domain/runs/run-options.js';
 
 const runAttributes = v.looseObject({
   message: nullable(text(TEXT_LIMITS.runMessage)),
@@ -30,6 +31,7 @@ const runAttributes = v.looseObject({
   // berth extension: a run executed elsewhere, whose progress its creator reports (berth run record).
   recorded: v.optional(bool()),
 });
+const terraformVersionAttribute = v.looseObject({ 'terraform-version': nullable(text(TEXT_LIMITS.terraformVersion)) });
 /** What a run that berth executes takes beyond a recorded one's (HCP's run attributes). */
 const executedRunAttributes = v.looseObject({
   refresh: v.optional(bool()),
@@ -38,6 +40,8 @@ const executedRunAttributes = v.looseObject({
   'save-plan': v.optional(bool()),
   'auto-apply': nullable(bool()),
   'allow-empty-apply': v.optional(bool()),
+  // Checked with the run's plan-only and executor (domain/runs/run-options.ts), in the service.
+  'terraform-version': nullable(text(TEXT_LIMITS.terraformVersion)),
   'target-addrs': nullable(v.array(v.pipe(str(), v.regex(RESOURCE_ADDRESS, 'must be resource addresses')))),
   'replace-addrs': nullable(v.array(v.pipe(str(), v.regex(RESOURCE_ADDRESS, 'must be resource addresses')))),
   variables: nullable(
@@ -126,6 +130,8 @@ export function runRoutes(): Hono<AppEnv> {
     // is recorded, never executed, whatever the server does. Without one, a server that executes
     // runs executes it (HCP).
     const recorded = a.recorded === true || REPORT_KEYS.some((k) => k in doc.attributes);
+    // Refused for any run, rather than dropped: berth evaluates no policies.
+    refusePolicyPaths(doc.attributes['policy-paths']);
     if (recorded && cv !== undefined)
       throw new BerthError([
         {
@@ -168,6 +174,7 @@ export function runRoutes(): Hono<AppEnv> {
         targetAddrs: e['target-addrs'] ?? [],
         replaceAddrs: e['replace-addrs'] ?? [],
         variables: e.variables ?? [],
+        terraformVersion: e['terraform-version'] ?? null,
       });
       return sendResource(c, serializeExecutedRun(run), { status: 201 });
     }
@@ -181,6 +188,8 @@ export function runRoutes(): Hono<AppEnv> {
         },
       ]);
     }
+    // A recorded run is no plan-only run: a terraform-version would be dropped (422 instead).
+    runTerraformVersion(checkAttributes(terraformVersionAttribute, doc.attributes)['terraform-version'], false, null);
     // A report moves the run; `recorded: true` alone makes a pending recorded run.
     const report = REPORT_KEYS.some((k) => k in doc.attributes)
       ? checkAttributes(reportAttributes, doc.attributes)

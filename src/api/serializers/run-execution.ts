@@ -33,6 +33,10 @@ export function serializeExecutedRun(r: ExecutedRun & { executedBy?: ExecutedBy 
       'replace-addrs': e.replaceAddrs.length ? e.replaceAddrs : null,
       variables: e.variables,
       'save-plan': e.savePlan,
+      // What a plan-only run asked for; null: the workspace's terraform-version applies.
+      'terraform-version': e.terraformVersion,
+      // Only once a cancel was asked, as HCP (berth has no cool-off: the time of that cancel).
+      ...(e.forceCancelAvailableAt ? { 'force-cancel-available-at': e.forceCancelAvailableAt } : {}),
       'executed-by': executedBy(r.executedBy),
       actions: {
         'is-cancelable': r.permissions.canCancel,
@@ -44,8 +48,8 @@ export function serializeExecutedRun(r: ExecutedRun & { executedBy?: ExecutedBy 
         'can-apply': r.permissions.canApply,
         'can-cancel': r.permissions.canCancel,
         'can-discard': r.permissions.canDiscard,
-        'can-force-cancel': r.mayForceCancel,
-        'can-force-execute': false,
+        'can-force-cancel': r.may.forceCancel,
+        'can-force-execute': r.may.forceExecute,
       },
     },
     relationships: {
@@ -57,6 +61,9 @@ export function serializeExecutedRun(r: ExecutedRun & { executedBy?: ExecutedBy 
       ),
       plan: toOne('plans', `plan-${tail(r.id)}`, `${API_PREFIX}/plans/plan-${tail(r.id)}`),
       apply: toOne('applies', `apply-${tail(r.id)}`, `${API_PREFIX}/applies/apply-${tail(r.id)}`),
+      'confirmed-by': e.confirmedByUserId
+        ? toOne('users', e.confirmedByUserId, `${API_PREFIX}/users/${e.confirmedByUserId}`)
+        : { data: null },
       'task-stages': { data: [] },
       'policy-checks': { data: [] },
     },

@@ -12,6 +12,8 @@ export function serializeRun(r: Run): ResourceObject {
   if (r.applyFinishedAt) timestamps[`${r.status === 'applied' ? 'applied' : 'apply-finished'}-at`] = r.applyFinishedAt;
   if (r.status === 'errored' || r.status === 'canceled' || r.status === 'discarded')
     timestamps[`${r.status}-at`] = r.updatedAt;
+  // What the run recorded of each status it went through wins; the above serves older runs.
+  Object.assign(timestamps, r.statusTimestamps);
   return {
     id: r.id,
     type: 'runs',
@@ -22,6 +24,7 @@ export function serializeRun(r: Run): ResourceObject {
       source: r.source,
       'created-at': r.createdAt,
       'status-timestamps': timestamps,
+      'canceled-at': timestamps['canceled-at'] ?? timestamps['force-canceled-at'] ?? null,
       'error-message': r.errorMessage,
       'policy-check-failed': r.policyCheckFailed,
       actions: {

@@ -124,9 +124,7 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
     'workspace-kpis-run-count': ws.metrics.runsCount,
   };
 
-  const run = ws.currentRunId
-    ? toOne('runs', ws.currentRunId, `${API_PREFIX}/runs/${ws.currentRunId}`)
-    : toOne('runs', null);
+  const runLink = (id: string | null) => (id ? toOne('runs', id, `${API_PREFIX}/runs/${id}`) : toOne('runs', null));
   const lockedBy: Relationship = ws.lockedBy
     ? toOne(ws.lockedBy.type, ws.lockedBy.id, `${API_PREFIX}/${ws.lockedBy.type}/${ws.lockedBy.id}`)
     : { data: null };
@@ -136,8 +134,8 @@ export function serializeWorkspace(ws: Workspace, options: WorkspaceSerializeOpt
   const relationships: Record<string, Relationship> = {
     organization: toOne('organizations', ws.organizationName, `${API_PREFIX}/organizations/${org}`),
     project: toOne('projects', ws.projectId, `${API_PREFIX}/projects/${ws.projectId}`),
-    'current-run': run,
-    'latest-run': run,
+    'current-run': runLink(ws.currentRunId),
+    'latest-run': runLink(ws.latestRunId),
     'locked-by': lockedBy,
     'ssh-key': ws.sshKeyId ? toOne('ssh-keys', ws.sshKeyId, `${API_PREFIX}/ssh-keys/${ws.sshKeyId}`) : { data: null },
     'agent-pool': toOne(

@@ -1,7 +1,7 @@
 import type { Resource } from '../../client/jsonapi.js';
 import type { PhaseAttributes, RunAttributes } from '../../client/resources.js';
 import { AWAITING_CONFIRMATION } from '../../client/run-log.js';
-import { humanDuration } from '../output/human-time.js';
+import { clockTime, humanDuration } from '../output/human-time.js';
 import { renderFields, renderTable } from '../output/output.js';
 
 /** The plan and apply of executed runs, by run id (recorded runs have none). */
@@ -98,6 +98,19 @@ function actionsText(r: Resource<RunAttributes>): string | null {
 }
 
 /**
+ * The statuses the run went through, in the order of their times: `pending 14:02, plan_queued
+ * 14:02, planning 14:03, ...` (`plan-queueable-at` is its creation, pending); null before any.
+ */
+export function timelineText(r: Resource<RunAttributes>, now: Date = new Date()): string | null {
+  const entries = Object.entries(r.attributes['status-timestamps'] ?? {}).sort(
+    ([, a], [, b]) => Date.parse(a) - Date.parse(b),
+  );
+  if (entries.length === 0) return null;
+  const name = (key: string) => (key === 'plan-queueable-at' ? 'pending' : key.replace(/-at$/, '').replace(/-/g, '_'));
+  return entries.map(([key, at]) => `${name(key)} ${clockTime(at, now)}`).join(', ');
+}
+
+/**
  * berth's `executed-by` of an executed run: the executor of its last claimed phase (null: none
  * yet). A serve instance's `name` is null but to site administrators.
  */
@@ -132,7 +145,10 @@ export function runFields(
   waiting?: string,
   /** The name of the pool of the agent that executed it. */
   poolName?: string,
+  /** Who confirmed its apply (`confirmed-by`, named); absent: the relationship's id, if any. */
+  confirmedBy?: string,
 ): string {
+  const confirmer = r.relationships?.['confirmed-by']?.data;
   const ws = r.relationships?.workspace?.data;
   const executed = phases !== undefined;
   return renderFields([
@@ -145,8 +161,10 @@ export function runFields(
       ? ([
           ['Executed by', executedByText(r, poolName)],
           ['Plan only', r.attributes['plan-only'] ? 'yes' : 'no'],
+          ...(r.attributes['terraform-version'] ? [['Terraform version', r.attributes['terraform-version']]] : []),
           ['Saved plan', r.attributes['save-plan'] ? 'yes' : 'no'],
-        ] as [string, string][])
+          ['Confirmed by', confirmedBy ?? (confirmer && !Array.isArray(confirmer) ? confirmer.id : null)],
+        ] as [string, string | null][])
       : []),
     ['Destroy', r.attributes['is-destroy'] ? 'yes' : 'no'],
     ['Plan duration', planSpan(r)],
@@ -161,6 +179,7 @@ export function runFields(
     ['Error', r.attributes['error-message']],
     ['Policy check failed', r.attributes['policy-check-failed'] ? 'yes' : 'no'],
     ['Created', r.attributes['created-at']],
+    ['Timeline', timelineText(r)],
   ]);
 }
 

@@ -71,11 +71,20 @@ export interface RunExecution {
   statusTimestamps: Record<string, string>;
   /** force-cancel is allowed once a cancel was asked and the run is still going. */
   cancelRequested: boolean;
+  /** When force-cancel becomes possible: set by the run's first cancel (null: none asked). */
+  forceCancelAvailableAt: string | null;
+  /** The Terraform version a plan-only run asked for (null: its workspace's `terraform-version`). */
+  terraformVersion: string | null;
+  /** The user who confirmed its apply (`confirmed-by`; null: nobody, or a token of no user). */
+  confirmedByUserId: string | null;
 }
 
 export interface ExecutedRun extends Run {
   execution: RunExecution;
+  /** force-cancel is possible now (HCP's `is-force-cancelable`). */
   mayForceCancel: boolean;
+  /** What the caller may do to executed runs of the workspace, whatever the run's status (HCP's). */
+  may: { forceCancel: boolean; forceExecute: boolean };
 }
 
 /** A run variable: its value is an HCL expression, as in HCP. */

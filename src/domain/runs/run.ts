@@ -185,5 +185,7 @@ export interface Run {
   policyCheckFailed: boolean;
   createdAt: string;
   updatedAt: string;
+  /** `<status>-at` of every status the run went through, as HCP names them (plan-queueable-at: its creation). */
+  statusTimestamps: Record<string, string>;
   permissions: { canApply: boolean; canCancel: boolean; canDiscard: boolean };
 }

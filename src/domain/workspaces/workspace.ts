@@ -126,6 +126,8 @@ export interface Workspace {
   resourceCount: number;
   latestChangeAt: string;
   currentRunId: string | null;
+  /** The newest run, assessments aside (HCP's `latest-run`; docs/api.md "current-run and latest-run"). */
+  latestRunId: string | null;
   currentStateVersionId: string | null;
   /**
    * The newest uploaded configuration version that is not speculative, and not provisional until a

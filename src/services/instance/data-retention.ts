@@ -296,7 +296,7 @@ async function pruneBatch(tx: Tx, batch: PruneTarget[], apply: boolean): Promise
   if (batch.length === 0) return result;
   const rows = await tx
     .selectFrom('workspaces')
-    .select(['id', 'current_state_version_id', 'current_run_id'])
+    .select(['id', 'current_state_version_id', 'current_run_id', 'latest_run_id'])
     .where(
       'id',
       'in',
@@ -308,13 +308,15 @@ async function pruneBatch(tx: Tx, batch: PruneTarget[], apply: boolean): Promise
     const ws = current.get(id);
     if (!ws) continue; // deleted since the targets were read
     result.workspaces++;
-    for (const [table, keep, key] of [
-      ['state_versions', ws.current_state_version_id, 'stateVersions'],
-      ['runs', ws.current_run_id, 'runs'],
+    // The workspace's latest run is kept too: its `latest-run` names it.
+    for (const [table, keeping, key] of [
+      ['state_versions', [ws.current_state_version_id], 'stateVersions'],
+      ['runs', [ws.current_run_id, ws.latest_run_id], 'runs'],
     ] as const) {
+      const keep = keeping.filter((k): k is string => k !== null);
       if (apply) {
         let q = tx.deleteFrom(table).where('workspace_id', '=', id).where('created_at', '<', cutoff);
-        if (keep) q = q.where('id', '!=', keep);
+        if (keep.length) q = q.where('id', 'not in', keep);
         result[key] += Number((await q.executeTakeFirst()).numDeletedRows);
       } else {
         let q = tx
@@ -322,7 +324,7 @@ async function pruneBatch(tx: Tx, batch: PruneTarget[], apply: boolean): Promise
           .select((eb) => eb.fn.countAll<number>().as('n'))
           .where('workspace_id', '=', id)
           .where('created_at', '<', cutoff);
-        if (keep) q = q.where('id', '!=', keep);
+        if (keep.length) q = q.where('id', 'not in', keep);
         result[key] += Number((await q.executeTakeFirstOrThrow()).n);
       }
     }
@@ -333,8 +335,8 @@ async function pruneBatch(tx: Tx, batch: PruneTarget[], apply: boolean): Promise
 /**
  * Deletes, for every workspace whose effective policy (its own, else its organization's, else the
  * site-wide default) is delete-older-than-N-days, the state versions and run records created more
- * than N days before `ctx.clock.now()`. The current state version and the current run are always
- * kept. The policies are read first, outside any write transaction; the deletes then run in
+ * than N days before `ctx.clock.now()`. The current state version, the current run and the
+ * latest run are always kept. The policies are read first, outside any write transaction; the deletes then run in
  * batches of PRUNE_BATCH workspaces, one short write transaction each, so that other writers
  * (and `serve`'s other requests) never wait for a whole prune. The request's audit record
  * commits with the first batch (there is always one, possibly empty).

@@ -135,7 +135,7 @@ async function queueOne(db: Db, workspaceId: string, due: string, intervalMs: nu
       now,
     });
     if (!claimed) return null;
-    await insertAndQueue(tx, run, now);
+    await insertAndQueue(tx, run, now, true, undefined, { assessment: true });
     await tx
       .insertInto('assessment_results')
       .values({

@@ -11,6 +11,7 @@ import { refuseStale } from './stale-saved-plans.js';
 import { CANCEL_REQUESTED } from '../../domain/runs/run-events.js';
 import { commentOnEvent } from './comments.js';
 import { recordMove, recordRunEvent, userOf } from './run-events.js';
+import { forceCancelAvailable, forceCancelAvailableAt } from '../../domain/runs/force-actions.js';
 
 /** The user's actions on an executed run: apply, discard, cancel, force-cancel (HCP's). */
 
@@ -40,17 +41,19 @@ export async function actOnRun(
     if (action === 'apply') {
       if (!can(ctx.actor, 'workspace:apply-run', facts)) throw notAuthorized('apply runs in this workspace');
       if (!APPLYABLE.includes(status)) throw refuse();
+      // `confirmed-by`: the user who confirms (null for a token that is no user's).
+      const confirmedBy = { confirmed_by_user_id: by };
       if (status === 'planned_and_saved') {
         // A saved plan joins its workspace's queue, confirmed; it applies when its turn comes
         // (scheduleWorkspace), unless the workspace's state changed since its plan.
         await refuseStale(tx, row);
-        await commented(await setStatus(tx, row, 'confirmed', now, {}, by));
+        await commented(await setStatus(tx, row, 'confirmed', now, confirmedBy, by));
         await scheduleWorkspace(tx, row.workspace_id, now);
         return;
       }
       await tx
         .updateTable('runs')
-        .set({ status_timestamps: stamped(row, now, 'confirmed') })
+        .set({ status_timestamps: stamped(row, now, 'confirmed'), ...confirmedBy })
         .where('id', '=', id)
         .execute();
       await commented(await recordMove(tx, id, 'confirmed', now, by));
@@ -66,6 +69,13 @@ export async function actOnRun(
     }
     if (action === 'cancel') {
       if (!CANCELABLE.includes(status)) throw refuse();
+      // Set by the first cancel, whether it ends the run at once or asks its executor (as HCP).
+      if (row.force_cancel_available_at === null)
+        await tx
+          .updateTable('runs')
+          .set({ force_cancel_available_at: forceCancelAvailableAt(new Date(now)) })
+          .where('id', '=', id)
+          .execute();
       // Not yet started: canceled at once. Running: the executor interrupts terraform and ends it
       // (its `canceled` is berth's); the user's ask is an event of its own.
       if (row.claimed_by === null || status === 'confirmed' || status === 'apply_queued') {
@@ -87,8 +97,13 @@ export async function actOnRun(
       }
       return;
     }
-    // force-cancel: only after a cancel was asked, while the run still goes.
-    if (row.cancel_requested !== 1 || FINAL_STATUSES.includes(status)) throw refuse();
+    // force-cancel: only after a cancel was asked (and its cool-off, none in berth), while the run still goes.
+    if (
+      row.cancel_requested !== 1 ||
+      FINAL_STATUSES.includes(status) ||
+      !forceCancelAvailable(row.force_cancel_available_at, new Date(now))
+    )
+      throw refuse();
     const phase: Phase = status === 'applying' ? 'apply' : 'plan';
     await appendLogTx(tx, id, phase, `\nThe run was force-canceled.\n${LOG_END}`);
     const eventId = await setStatus(

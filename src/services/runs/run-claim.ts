@@ -31,8 +31,10 @@ export interface ClaimedRun {
   targetAddrs: string[];
   replaceAddrs: string[];
   variables: RunVariable[];
-  /** The workspace's `terraform-version` (an exact version, a constraint, or `latest`). */
+  /** The run's `terraform-version`, else the workspace's (an exact version, a constraint, or `latest`). */
   terraformVersion: string;
+  /** `run`: the version is the run's own (a plan-only run's); absent: the workspace's. */
+  terraformVersionOf?: 'run';
   /** The workspace's `working-directory`: where in the configuration terraform runs (null: its root). */
   workingDirectory: string | null;
   /** The workspace's name: `terraform.workspace` in the run, as on HCP Terraform. */
@@ -217,7 +219,9 @@ export async function claimRun(
       targetAddrs: json(next.target_addrs, []),
       replaceAddrs: json(next.replace_addrs, []),
       variables: json(next.variables, []),
-      terraformVersion: ws?.terraform_version ?? 'latest',
+      // A plan-only run's own version (migration 044) before its workspace's.
+      terraformVersion: next.terraform_version ?? ws?.terraform_version ?? 'latest',
+      ...(next.terraform_version ? { terraformVersionOf: 'run' as const } : {}),
       workingDirectory: ws?.working_directory || null,
       workspaceName: ws?.name ?? 'default',
     };

@@ -16,6 +16,8 @@ import { deleteSavedPlan } from './saved-plans.js';
 import { recordMove, recordStampedMove, tokenUser, userOf } from './run-events.js';
 import { currentAfterApply } from './current-configuration.js';
 import { STALE_MESSAGE } from './stale-saved-plans.js';
+import { runTerraformVersion } from '../../domain/runs/run-options.js';
+import { becomeLatestRun, currentWhileLocked, lockedBySomeone, startWaitingPlans } from './manual-lock-wait.js';
 
 /** The statuses of a saved-plan run that does not hold its workspace: planning, or waiting to apply. */
 const SAVED_WAITING: RunStatus[] = ['plan_queued', 'planning', 'confirmed'];
@@ -41,6 +43,8 @@ export interface ExecutedRunInput {
   targetAddrs: string[];
   replaceAddrs: string[];
   variables: RunVariable[];
+  /** `terraform-version` of a plan-only run (run-options.ts checks it); absent: the workspace's. */
+  terraformVersion?: string | null;
 }
 
 type NewRun = Omit<RunRow, 'seq'>;
@@ -73,16 +77,20 @@ export function newRunRow(
     apply_additions: null,
     apply_changes: null,
     apply_destructions: null,
-    status_timestamps: JSON.stringify({}),
     claimed_by: null,
     cancel_requested: 0,
     heartbeat_at: null,
+    terraform_version: input.terraformVersion ?? null,
+    confirmed_by_user_id: null,
+    force_cancel_available_at: null,
   };
 }
 
 /**
- * Inserts a run and queues it (plan-only and saved-plan runs: straight to plan_queued, as they
- * neither lock nor wait for their workspace while they plan; others: the workspace's FIFO).
+ * Inserts a run, makes it the workspace's `latest-run` (not an assessment) and queues it
+ * (plan-only and saved-plan runs: straight to plan_queued, as they neither lock nor wait for
+ * their workspace while they plan, unless someone holds its lock: a plan-only run then waits
+ * pending, manual-lock-wait.ts; others: the workspace's FIFO).
  * On an instance without an executor of its own (`executesRuns` false), only a run that an agent
  * executes (its workspace's effective execution mode is `agent`) is queued; any other ends
  * errored at once instead (run-without-executor.ts).
@@ -94,11 +102,17 @@ export async function insertAndQueue(
   executesRuns = true,
   /** Who created it (its `created` event's actor); by default the user of its creator's token. */
   by?: string | null,
+  /** A health assessment: never the workspace's latest run, nor stopped by a lock (manual-lock-wait.ts). */
+  queue: { assessment?: boolean } = {},
 ): Promise<void> {
   await tx.insertInto('runs').values(row).execute();
   const creator = by === undefined ? await tokenUser(tx, row.created_by_kind, row.created_by_id) : by;
   await recordMove(tx, row.id, 'pending', now, creator);
+  if (!queue.assessment) await becomeLatestRun(tx, row);
   if (!(await runsAreExecuted(tx, row.workspace_id, executesRuns))) return endWithoutExecutor(tx, row, now);
+  // A lock someone holds stops every plan: this one waits pending (and may be the current run).
+  if (row.plan_only === 1 && !queue.assessment && (await lockedBySomeone(tx, row.workspace_id)))
+    return scheduleWorkspace(tx, row.workspace_id, now);
   if (row.plan_only === 1 || row.save_plan === 1) {
     await tx
       .updateTable('runs')
@@ -118,6 +132,8 @@ export async function insertAndQueue(
  * run takes the lock (`locked-by` the run) and becomes its current run: a pending run becomes
  * plan_queued; a saved plan confirmed for apply (waiting `confirmed`) becomes apply_queued, unless
  * the workspace's state changed since its plan (then it is discarded, stale, and the next goes).
+ * Plan-only runs that waited for someone's lock plan once it is gone; while it is held, the oldest
+ * waiting run is the current run (manual-lock-wait.ts).
  */
 export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string): Promise<void> {
   const ws = await tx
@@ -125,7 +141,12 @@ export async function scheduleWorkspace(tx: Tx, workspaceId: string, now: string
     .select(['locked', 'locked_by_kind', 'locked_by_id', 'current_state_version_id'])
     .where('id', '=', workspaceId)
     .executeTakeFirst();
-  if (!ws || ws.locked === 1) return;
+  if (!ws) return;
+  if (ws.locked === 1) {
+    if (ws.locked_by_kind !== 'runs') await currentWhileLocked(tx, workspaceId);
+    return;
+  }
+  await startWaitingPlans(tx, workspaceId, now);
   const active = await tx
     .selectFrom('runs')
     .select('id')
@@ -265,9 +286,16 @@ export async function createExecutedRun(ctx: ServiceContext, input: ExecutedRunI
     // run (who may only queue) waits for confirmation by someone who may.
     const mayApply = can(ctx.actor, 'workspace:apply-run', facts);
     const autoApply = input.savePlan ? false : (input.autoApply ?? (ws.auto_apply === 1 && mayApply));
+    // Refused unless plan-only, and unless serve's own terraform (when serve executes it) is that version.
+    const executesHere = route?.execution.mode === 'remote' && ctx.settings.executesRuns === true;
+    const terraformVersion = runTerraformVersion(
+      input.terraformVersion,
+      planOnly,
+      executesHere ? (ctx.settings.terraformVersion ?? null) : null,
+    );
     const row = newRunRow(
       ws.id,
-      { ...input, configurationVersionId: cv.id, planOnly, autoApply: planOnly ? false : autoApply },
+      { ...input, configurationVersionId: cv.id, planOnly, autoApply: planOnly ? false : autoApply, terraformVersion },
       { kind: ctx.actor.kind, id: ctx.actor.tokenId },
       now,
     );

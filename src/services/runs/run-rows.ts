@@ -11,6 +11,7 @@ import {
   type PhaseStatus,
   type ResourceCounts,
 } from '../../domain/runs/run-execution.js';
+import { forceCancelAvailable } from '../../domain/runs/force-actions.js';
 import type { RunsTable } from '../../store/schema.js';
 import { type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
@@ -56,6 +57,8 @@ export function newRunColumns(
     created_by_id: creator.id,
     created_at: now,
     updated_at: now,
+    // HCP stamps a new run's creation so (go-tfe's run tests read it); each later status adds its own.
+    status_timestamps: JSON.stringify({ 'plan-queueable-at': now }),
   };
 }
 
@@ -76,6 +79,7 @@ export function runBase(row: RunRow): Omit<Run, 'permissions'> {
     policyCheckFailed: row.policy_check_failed === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
+    statusTimestamps: json(row.status_timestamps, {}),
   };
 }
 
@@ -90,7 +94,13 @@ export function toExecutedRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts)
       canCancel: mayRun && CANCELABLE.includes(status),
       canDiscard: mayRun && DISCARDABLE.includes(status),
     },
-    mayForceCancel: mayRun && row.cancel_requested === 1 && !FINAL_STATUSES.includes(status),
+    mayForceCancel:
+      mayRun &&
+      row.cancel_requested === 1 &&
+      !FINAL_STATUSES.includes(status) &&
+      forceCancelAvailable(row.force_cancel_available_at, ctx.clock.now()),
+    // Who may cancel may force-cancel (run-actions.ts); force-execute discards runs: who may apply.
+    may: { forceCancel: mayRun, forceExecute: mayApply },
     execution: {
       configurationVersionId: row.configuration_version_id!,
       planOnly: row.plan_only === 1,
@@ -109,6 +119,9 @@ export function toExecutedRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts)
       apply: counts(row.apply_additions, row.apply_changes, row.apply_destructions),
       statusTimestamps: json(row.status_timestamps, {}),
       cancelRequested: row.cancel_requested === 1,
+      forceCancelAvailableAt: row.force_cancel_available_at,
+      terraformVersion: row.terraform_version,
+      confirmedByUserId: row.confirmed_by_user_id,
     },
   };
 }

@@ -7,7 +7,7 @@ import { canMove, FINAL_STATUSES, LOCKING_STATUSES, type Run, type RunStatus } f
 import type { RunsTable } from '../../store/schema.js';
 import { writeTransaction, type Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
-import { isExecuted, newRunColumns, runBase, toExecutedRun } from './run-rows.js';
+import { isExecuted, newRunColumns, runBase, stamped, toExecutedRun } from './run-rows.js';
 import { withExecutors } from './run-executors.js';
 import { promoteIntermediateState } from '../state/state-versions.js';
 import { readableWorkspace, type WorkspaceRef, type WorkspaceRow } from '../workspaces/workspaces-read.js';
@@ -92,7 +92,12 @@ export async function createRun(ctx: ServiceContext, input: RunInput): Promise<R
     await recordMove(tx, row.id, 'pending', now, userOf(ctx.actor));
     await tx
       .updateTable('workspaces')
-      .set({ current_run_id: row.id, current_run_status: 'pending', current_run_created_at: now })
+      .set({
+        current_run_id: row.id,
+        current_run_status: 'pending',
+        current_run_created_at: now,
+        latest_run_id: row.id,
+      })
       .where('id', '=', ws.id)
       .execute();
     return { row, facts };
@@ -178,7 +183,12 @@ async function moveRun(ctx: ServiceContext, tx: Tx, id: string, report: RunRepor
   }
   if (!canMove(from, to)) throw conflict(`Run ${id} cannot move from ${from} to ${to}`);
   const at = report.at ?? ctx.clock.now().toISOString();
-  const changes: Updateable<RunsTable> = { status: to, updated_at: ctx.clock.now().toISOString() };
+  const changes: Updateable<RunsTable> = {
+    status: to,
+    updated_at: ctx.clock.now().toISOString(),
+    // Every status the run goes through keeps its time (`status-timestamps`), as an executed run's.
+    status_timestamps: stamped(row, at, to),
+  };
   if (to === 'planning') changes.plan_started_at = at;
   if (from === 'planning') changes.plan_finished_at = at;
   if (to === 'applying') changes.apply_started_at = at;

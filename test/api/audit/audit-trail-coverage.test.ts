@@ -6,6 +6,8 @@ import { createApp } from '../../../src/api/app.js';
 import { openStore } from '../../../src/store/open.js';
 import { DEFAULT_SETTINGS } from '../../../src/services/context.js';
 import { claimRun } from '../../../src/services/runs/run-claim.js';
+import { finishPhase } from '../../../src/services/runs/run-phases.js';
+import { PLANNED_CHANGES } from '../../helpers/run-execution.js';
 import { gzipSync } from 'node:zlib';
 import { TestApi, type ApiResponse } from '../../helpers/api.js';
 import { approvedConsumersOnly } from '../../helpers/remote-state.js';
@@ -98,6 +100,7 @@ const EXECUTING = new Set([
   'POST /api/v2/workspaces/:id/configuration-versions',
   'PUT /api/v2/configuration-versions/:id/upload',
   'POST /api/v2/runs/:id/actions/force-cancel',
+  'POST /api/v2/runs/:id/actions/force-execute',
 ]);
 
 /** A `terraform login` request with a fixed PKCE pair (test/api/identity/terraform-login.test.ts covers the flow). */
@@ -659,6 +662,15 @@ const CASES: Record<string, Case> = {
     expect((await claimRun(s.api.store.db, 'test-executor', new Date().toISOString()))?.runId).toBe(run.id);
     await ok(s.api.post(`${P}/runs/${run.id}/actions/cancel`));
     return s.act(() => s.api.post(`${P}/runs/${run.id}/actions/force-cancel`));
+  },
+  'POST /runs/:id/actions/force-execute': async (s) => {
+    await newConfiguration(s);
+    // The first run plans and awaits confirmation, holding the workspace; the second waits behind it.
+    const first = await newRun(s);
+    expect((await claimRun(s.api.store.db, 'test-executor', new Date().toISOString()))?.runId).toBe(first.id);
+    await finishPhase(s.api.store.db, first.id, 'plan', PLANNED_CHANGES, new Date().toISOString());
+    const second = await newRun(s);
+    return s.act(() => s.api.post(`${P}/runs/${second.id}/actions/force-execute`));
   },
   'POST /runs/:id/actions/report': async (s) => {
     const run = await newRun(s);

@@ -10,9 +10,12 @@ import {
 
 /**
  * Workspace locks as the real Terraform CLI meets them. In a workspace that runs remotely (the
- * default: serve executes runs), as in HCP Terraform: a speculative `terraform plan` runs in spite
- * of a person's lock (plan-only runs neither queue nor lock), and `terraform apply` makes its run,
- * which waits pending until the lock is released, then applies. In local execution mode, where
+ * default: serve executes runs), as in HCP Terraform ("a lock prevents HCP Terraform from
+ * performing any plans or applies in the workspace (...) New runs remain in the pending state
+ * until the workspace is unlocked"): a speculative `terraform plan` and `terraform apply` make
+ * runs that wait pending, each the workspace's current run, so that the CLI says "Waiting for the
+ * manually locked workspace to be unlocked..." (it says so only when the current run of a locked
+ * workspace is pending); once the lock is released the plan goes on, the apply applies. In local execution mode, where
  * the CLI takes the state lock itself: a lock taken with `berth workspace lock` refuses plan and
  * apply; an apply with -lock-timeout waits for it and goes on once it is released; a lock left by
  * a crashed run goes with `terraform force-unlock`. The `cloud` block's lock id is ORG/WORKSPACE.
@@ -59,18 +62,33 @@ describeTerraform('terraform and workspace locks in berth', () => {
     return { berth, dir };
   }
 
-  it('remote execution: a lock held by a person lets a speculative plan run; an apply waits pending, then applies on unlock', async () => {
+  it('remote execution: a lock held by a person holds a speculative plan and an apply pending ("Waiting for the manually locked workspace to be unlocked..."); each goes on once unlocked', async () => {
     const { berth, dir } = await initialized('remote-locked', 'app', true);
     const locked = await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance window');
     expect(locked.code, locked.stderr).toBe(0);
 
-    const plan = await tf().run(dir, ['plan', ...AUTO]);
-    expect(plan.code, plan.output).toBe(0);
-    expect(plan.stdout).toContain('Running plan in HCP Terraform.');
-    expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
+    const plan = tf().start(dir, ['plan', ...AUTO]);
+    const [, planId] = await plan.waitFor(/\/runs\/(run-[A-Za-z0-9]{16})/);
+    await plan.waitFor('Waiting for the manually locked workspace to be unlocked...');
+    // What the CLI read to say so: the plan-only run pending, the locked workspace's current run.
+    expect((await ctx.api('GET', `/runs/${planId}`)).body.data.attributes).toMatchObject({
+      status: 'pending',
+      'plan-only': true,
+    });
+    const held = await berth.json('workspace', 'show', 'app');
+    expect(held.relationships['current-run'].data.id).toBe(planId);
+    expect(held.relationships['latest-run'].data.id).toBe(planId);
+    expect((await berth.remote('workspace', 'unlock', 'app')).code).toBe(0);
+    const planned = await plan.done;
+    expect(planned.code, planned.output).toBe(0);
+    expect(planned.stdout).toContain('Running plan in HCP Terraform.');
+    expect(planned.stdout).toContain('Plan: 1 to add, 0 to change, 0 to destroy.');
+    expect((await ctx.api('GET', `/runs/${planId}`)).body.data.attributes.status).toBe('planned_and_finished');
 
+    expect((await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance window')).code).toBe(0);
     const apply = tf().start(dir, ['apply', '-auto-approve', ...AUTO]);
     const [, runId] = await apply.waitFor(/\/runs\/(run-[A-Za-z0-9]{16})/);
+    await apply.waitFor('Waiting for the manually locked workspace to be unlocked...');
     // The run exists and waits: pending, the workspace still locked by the person, nothing written.
     const run = await ctx.api('GET', `/runs/${runId}`);
     expect(run.body.data.attributes.status).toBe('pending');
