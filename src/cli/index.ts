@@ -46,6 +46,7 @@ import RunCancel from '../commands/run/cancel.js';
 import RunComment from '../commands/run/comment.js';
 import RunDiscard from '../commands/run/discard.js';
 import RunEvents from '../commands/run/events.js';
+import RunForceExecute from '../commands/run/force-execute.js';
 import RunList from '../commands/run/list.js';
 import RunLogs from '../commands/run/logs.js';
 import RunRecord from '../commands/run/record.js';
@@ -190,6 +191,7 @@ export const COMMANDS = {
   'run:comment': RunComment,
   'run:discard': RunDiscard,
   'run:events': RunEvents,
+  'run:force-execute': RunForceExecute,
   'run:list': RunList,
   'run:logs': RunLogs,
   'run:record': RunRecord,

@@ -111,6 +111,11 @@ export class RunsClient {
     });
   }
 
+  /** HCP's force-execute: the runs ahead of a pending run are discarded, so that it plans now. */
+  async forceExecute(runId: string): Promise<void> {
+    await this.client.request('POST', `/runs/${enc(runId)}/actions/force-execute`);
+  }
+
   /** Bytes of a log from `offset` (at most `limit`), read through its signed URL. */
   async readLog(logUrl: string, offset: number, limit = 65536): Promise<Buffer> {
     const url = new URL(logUrl);
