@@ -154,9 +154,13 @@ export async function sweepRunFolders(base: string, options: SweepOptions): Prom
     if (record?.phase === 'apply' && record.statePath && within(record.statePath, dir)) {
       const state = await readFile(record.statePath).catch(() => null);
       if (state && digest(state) !== record.startedFrom)
-        await options.keepState(record.runId, state).then(options.log, (err: unknown) =>
-          options.log(`the state left by run ${record.runId} could not be kept: ${(err as Error)?.message ?? String(err)}`),
-        );
+        await options
+          .keepState(record.runId, state)
+          .then(options.log, (err: unknown) =>
+            options.log(
+              `the state left by run ${record.runId} could not be kept: ${(err as Error)?.message ?? String(err)}`,
+            ),
+          );
     }
     if ((await removeRunFolder(dir)) === null) {
       removed += 1;
