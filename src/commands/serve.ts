@@ -353,7 +353,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       );
     else
       log(
-        `cannot execute runs: ${missing}; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary. Until then runs of agent workspaces go to their agents (berth agent), and elsewhere the Terraform CLI runs plans and applies locally`,
+        `cannot execute runs: ${missing}${missing.includes('bubblewrap') ? '' : '; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary'}. Until then runs of agent workspaces go to their agents (berth agent), and elsewhere the Terraform CLI runs plans and applies locally`,
       );
     log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`);
     await stopped;
