@@ -93,7 +93,8 @@ describeTerraform(
       const { berth, dir } = await initialized(org, { 'main.tf': provisioned(org) });
       expect((await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance')).code).toBe(0);
       const apply = tf().start(dir, ['apply', '-auto-approve', ...AUTO, '-var', 'cmd=echo quick']);
-      await apply.waitFor('Waiting for the plan to start...');
+      // The pending run is the locked workspace's current run: the CLI says what it waits for.
+      await apply.waitFor('Waiting for the manually locked workspace to be unlocked...');
       const id = runIdOf(apply.stdout);
       expect((await run(id)).attributes.status).toBe('pending');
       const res = await ctx.api('POST', `/runs/${id}/actions/cancel`, { comment: 'not now' });

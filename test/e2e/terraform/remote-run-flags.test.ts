@@ -231,7 +231,7 @@ describeTerraform(
 
       const timedOut = await tf().run(dir, ['apply', '-auto-approve', '-lock-timeout=5s', ...AUTO]);
       // The CLI interrupts itself and cancels the run, then exits 0 (its own behaviour, HCP alike).
-      expect(timedOut.output).toContain('Waiting for the plan to start...');
+      expect(timedOut.output).toContain('Waiting for the manually locked workspace to be unlocked...');
       expect(timedOut.output).toContain('Lock timeout exceeded, sending interrupt to cancel the remote operation.');
       expect(timedOut.output).toContain('The remote operation was successfully cancelled.');
       expect((await run(runIdOf(timedOut.stdout)!)).attributes.status).toBe('canceled');
@@ -241,10 +241,8 @@ describeTerraform(
 
       // Released before the timeout: the waiting run goes on and applies.
       const waits = tf().start(dir, ['apply', '-auto-approve', '-lock-timeout=10m', ...AUTO]);
-      // HCP would name the lock ("Waiting for the manually locked workspace to be unlocked..."):
-      // the CLI says so when the workspace's current run is the pending one, which in berth it
-      // becomes only once it leaves the workspace's queue. It reads the organization's run queue.
-      await waits.waitFor('Waiting for the plan to start...');
+      // As HCP, the CLI names the lock: the pending run is the locked workspace's current run.
+      await waits.waitFor('Waiting for the manually locked workspace to be unlocked...');
       expect((await berth.remote('workspace', 'unlock', 'app')).code).toBe(0);
       const res = await waits.done;
       expect(res.code, res.output).toBe(0);
