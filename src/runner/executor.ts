@@ -427,10 +427,7 @@ export class Executor {
     if (!this.options.apiUrl) return;
     await writeFile(
       join(dir, CLI_CONFIG_FILE),
-      cliConfigText(this.options.apiUrl, this.options.hosts ?? [], claim.token, {
-        organization: claim.organizationName,
-        mirrorHostnames: claim.mirrorHostnames,
-      }),
+      cliConfigText(this.options.apiUrl, this.options.hosts ?? [], claim.token),
       {
         mode: 0o600,
       },
