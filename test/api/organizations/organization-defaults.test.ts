@@ -120,8 +120,7 @@ describe('organizations: the document go-tfe reads', () => {
       // berth executes no runs: the Terraform CLI must run its operations locally.
       operations: false,
       'policy-enforcement': false,
-      // The module registry (services/registry/modules.ts): nothing waits on it.
-      'private-module-registry': true,
+      'private-module-registry': false,
       'private-policy-agents': false,
       'private-run-tasks': false,
       'private-vcs': false,
