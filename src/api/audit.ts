@@ -6,7 +6,6 @@ import {
   pointedAt,
   resolveSubject,
   configurationVersionCreator,
-  registryModuleVersionCreator,
   stateVersionCreator,
   type Subject,
   type SubjectRef,
@@ -73,9 +72,7 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
         ? await stateVersionCreator(options.db, params.id)
         : route.action === 'configuration-version.upload'
           ? await configurationVersionCreator(options.db, params.id)
-          : route.action === 'registry-module-version.upload'
-            ? await registryModuleVersionCreator(options.db, params.id)
-            : null;
+          : null;
 
     const clock = () => c.get('ctx')?.clock ?? options.clock ?? systemClock;
     const actor = () => {
