@@ -189,7 +189,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
    */
   private findTerraform():
     | { path: string; version: string; sandbox: SandboxConfig | null }
-    | { path: null; why: string; sandbox?: never }
+    | { path: null; why: string; remedy?: string; sandbox?: never }
     | null {
     const asked = this.flags['execute-runs'];
     if (asked === false) return null;
@@ -203,7 +203,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
             : `--execute-runs: ${why} (install Terraform on the PATH, or give one with --terraform-binary)`,
           { exit: 2 },
         );
-      return { path: null, why } as const;
+      return {
+        path: null,
+        why,
+        remedy:
+          'install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary',
+      } as const;
     };
     const path = executableFile(given, process.env.PATH ?? '');
     if (path === null)
@@ -272,7 +277,11 @@ export default class Serve extends BerthCommand<typeof Serve> {
     const tls = this.readTls();
     const terraform = this.findTerraform();
     const executeRuns = terraform !== null && terraform.path !== null ? terraform : undefined;
-    const missing = terraform !== null && terraform.path === null ? terraform.why : null;
+    // Why runs cannot execute, with what to do about it (a sandbox problem says its own remedy).
+    const missing =
+      terraform !== null && terraform.path === null
+        ? `${terraform.why}${terraform.remedy ? `; ${terraform.remedy}` : ''}`
+        : null;
     const hostnames = this.hostnames();
     const server = await startServer({
       host: this.flags.host,
@@ -353,7 +362,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       );
     else
       log(
-        `cannot execute runs: ${missing}${missing.includes('bubblewrap') ? '' : '; install Terraform on the PATH (https://developer.hashicorp.com/terraform/install) or give one with --terraform-binary'}. Until then runs of agent workspaces go to their agents (berth agent), and elsewhere the Terraform CLI runs plans and applies locally`,
+        `cannot execute runs: ${missing}. Until then runs of agent workspaces go to their agents (berth agent), and elsewhere the Terraform CLI runs plans and applies locally`,
       );
     log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`);
     await stopped;
