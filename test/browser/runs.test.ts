@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { create as tarCreate } from 'tar';
@@ -16,7 +17,6 @@ import { launchBrowser, newPage, signInWithToken } from './harness.js';
  */
 describeTerraform('console: executed runs and their live logs', () => {
   const tmp = tempDb();
-  const release = join(tmp.dir, 'release');
   let server: ServeProcess;
   let browser: Browser;
   let page: Page;
@@ -75,8 +75,14 @@ describeTerraform('console: executed runs and their live logs', () => {
     ({ page } = await newPage(browser));
     await signInWithToken(page, url, server.token!);
   });
+  /** Opens the gate of the one phase serve executes now: a file in its run folder's work tree. */
+  const openGate = () => {
+    const prefix = `berth-run-${server.child.pid}-`;
+    const folders = readdirSync(tmpdir()).filter((n) => n.startsWith(prefix) && !n.includes('.'));
+    expect(folders).toHaveLength(1);
+    writeFileSync(join(tmpdir(), folders[0], 'work', 'release-gate'), '');
+  };
   afterAll(async () => {
-    if (!existsSync(release)) writeFileSync(release, '');
     await browser?.close();
     await server?.stop();
     tmp.cleanup();
@@ -108,7 +114,10 @@ describeTerraform('console: executed runs and their live logs', () => {
   });
 
   it("a running run's apply log updates while it executes and stops when the run ends", async () => {
-    const command = `echo waiting-for-the-test; while [ ! -e '${release}' ]; do sleep 0.1; done; echo released-by-the-test`;
+    // The sandbox shows the run nothing of this machine but its own folder: the gate the apply
+    // waits for is a file the test puts there.
+    const command =
+      'echo waiting-for-the-test; while [ ! -e release-gate ]; do sleep 0.1; done; echo released-by-the-test';
     const runId = await runOf(
       'slow',
       `resource "terraform_data" "slow" {\n  provisioner "local-exec" {\n    command = ${JSON.stringify(command)}\n  }\n}\n`,
@@ -125,7 +134,7 @@ describeTerraform('console: executed runs and their live logs', () => {
     expect(await applyLog.getAttribute('data-ended')).toBe('false');
     expect(await applyLog.textContent()).not.toContain('(local-exec): released-by-the-test');
     expect(await row(runId).getByTestId('run-status').textContent()).toBe('applying');
-    writeFileSync(release, '');
+    openGate();
     await expect
       .poll(() => applyLog.textContent(), { timeout: 30_000 })
       .toContain('(local-exec): released-by-the-test');
