@@ -50,6 +50,8 @@ import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-s
 import { terraformLoginApprovalRoutes, terraformLoginPageRoutes } from './routes/terraform-login.js';
 import { terraformLoginTokenRoutes } from './routes/terraform-login-token.js';
 import { varsetRoutes } from './routes/varsets.js';
+import { providerRoutes } from './routes/registry/provider-routes.js';
+import { providerRegistryRoutes } from './routes/registry/provider-registry-app.js';
 import { systemClock } from '../domain/common/clock.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
@@ -156,8 +158,11 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', consoleSignInLinkRoutes());
   v2.route('/', terraformLoginApprovalRoutes());
   v2.route('/', varsetRoutes());
+  v2.route('/', providerRoutes());
 
   app.route('/api/v2', v2);
+  // Providers: their signed files, GPG keys, providers.v1 and the organizations' mirrors.
+  app.route('/api/registry', providerRegistryRoutes(options));
   // The agent protocol (`berth agent`): agent tokens only, none of /api/v2's.
   app.route(
     '/api/agent',

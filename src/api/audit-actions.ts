@@ -125,6 +125,31 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /reserved-tags/:id': r('reserved-tag-key.update', 'reserved-tag-keys'),
   'DELETE /reserved-tags/:id': r('reserved-tag-key.delete', 'reserved-tag-keys'),
   'POST /organizations/:org/oauth-tokens': r('oauth-token.create', 'organizations', true, 'oauth-tokens'),
+  // The private provider registry (routes/registry/provider-routes.ts). Its signed file uploads,
+  // GPG keys and mirror pushes are under /api/registry, outside the trail (docs/api.md).
+  'POST /organizations/:org/registry-providers': r('registry-provider.create', 'organizations', true),
+  'DELETE /organizations/:org/registry-providers/:registry/:namespace/:name': r(
+    'registry-provider.delete',
+    'organizations',
+  ),
+  'POST /organizations/:org/registry-providers/:registry/:namespace/:name/versions': r(
+    'registry-provider-version.create',
+    'organizations',
+    true,
+  ),
+  'DELETE /organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version': r(
+    'registry-provider-version.delete',
+    'organizations',
+  ),
+  'POST /organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms': r(
+    'registry-provider-platform.create',
+    'organizations',
+    true,
+  ),
+  'DELETE /organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms/:os/:arch': r(
+    'registry-provider-platform.delete',
+    'organizations',
+  ),
   'POST /organizations/:org/ssh-keys': r('ssh-key.create', 'organizations', true, 'ssh-keys'),
   'PATCH /ssh-keys/:id': r('ssh-key.update', 'ssh-keys'),
   'DELETE /ssh-keys/:id': r('ssh-key.delete', 'ssh-keys'),

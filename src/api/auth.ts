@@ -40,6 +40,10 @@ const RUN_TOKEN_ROUTES = new Set([
   'GET /state-versions/:id/outputs',
   'GET /state-version-outputs/:id',
   'POST /workspaces/:id/state-versions',
+  // The provider registry protocol and its organization's mirror: what the run's `terraform init` installs.
+  'GET /api/registry/v1/providers/:namespace/:type/versions',
+  'GET /api/registry/v1/providers/:namespace/:type/:version/download/:os/:arch',
+  'GET /api/registry/mirror/:org/:hostname/:namespace/:type/:file',
 ]);
 
 /** Refuses (404) a run token's request for anything but `RUN_TOKEN_ROUTES`. */

@@ -711,6 +711,99 @@ export interface CommentsTable {
   created_at: string;
 }
 
+/** The bytes of a provider package (migration 046; services/registry/provider-archives.ts). */
+export interface RegistryArchivesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  size: number;
+  /** Lowercase hex, known once the upload ended. */
+  sha256: string | null;
+  /** 0 while an upload writes its chunks. */
+  complete: number;
+  created_at: string;
+}
+
+/** A megabyte (at most) of an archive, in order of `part`. */
+export interface RegistryArchiveChunksTable {
+  archive_id: string;
+  part: number;
+  body: Buffer;
+}
+
+/** A public key that signs private providers (migration 046; services/registry/gpg-keys.ts). */
+export interface RegistryGpgKeysTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  key_id: string;
+  ascii_armor: string;
+  trust_signature: string;
+  source: string;
+  source_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A provider of an organization's registry (migration 046; services/registry/registry-providers.ts). */
+export interface RegistryProvidersTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  registry_name: string;
+  namespace: string;
+  name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A version of a private provider, with its SHA256SUMS and their signature once uploaded. */
+export interface RegistryProviderVersionsTable {
+  seq: Generated<number>;
+  id: string;
+  provider_id: string;
+  version: string;
+  key_id: string;
+  /** A JSON array of protocol versions ("5.0"). */
+  protocols: string;
+  shasums: Buffer | null;
+  shasums_sig: Buffer | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A platform (os, arch) of a provider version, and its archive once uploaded. */
+export interface RegistryProviderPlatformsTable {
+  seq: Generated<number>;
+  id: string;
+  version_id: string;
+  os: string;
+  arch: string;
+  shasum: string;
+  filename: string;
+  archive_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A package of another registry pushed into an organization's mirror (migration 046). */
+export interface MirrorArchivesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  hostname: string;
+  namespace: string;
+  type: string;
+  version: string;
+  os: string;
+  arch: string;
+  filename: string;
+  /** A JSON array of the hashes the push gave (`h1:`), besides the archive's own `zh:`. */
+  hashes: string;
+  archive_id: string;
+  created_at: string;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -763,5 +856,12 @@ export interface DB {
   varset_variables: VarsetVariablesTable;
   varset_workspaces: VarsetWorkspacesTable;
   varset_projects: VarsetProjectsTable;
+  registry_archives: RegistryArchivesTable;
+  registry_archive_chunks: RegistryArchiveChunksTable;
+  registry_gpg_keys: RegistryGpgKeysTable;
+  registry_providers: RegistryProvidersTable;
+  registry_provider_versions: RegistryProviderVersionsTable;
+  registry_provider_platforms: RegistryProviderPlatformsTable;
+  mirror_archives: MirrorArchivesTable;
   berth_migrations: MigrationsTable;
 }

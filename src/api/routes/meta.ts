@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { requireDatabase } from '../../services/instance/health.js';
 import type { DB } from '../../store/schema.js';
+import { PROVIDERS_V1_PATH } from './registry/provider-protocol-routes.js';
 import { TERRAFORM_LOGIN_CLIENT, TERRAFORM_LOGIN_PORTS } from '../../domain/identity/terraform-login.js';
 
 export const API_VERSION = '2.6';
@@ -24,7 +25,14 @@ const LOGIN_V1 = {
 export function metaRoutes(db: Kysely<DB>): { root: Hono; v2: Hono } {
   const root = new Hono();
   root.get('/.well-known/terraform.json', (c) =>
-    c.json({ 'tfe.v2': '/api/v2/', 'tfe.v2.1': '/api/v2/', 'tfe.v2.2': '/api/v2/', 'login.v1': LOGIN_V1 }),
+    c.json({
+      'tfe.v2': '/api/v2/',
+      'tfe.v2.1': '/api/v2/',
+      'tfe.v2.2': '/api/v2/',
+      'login.v1': LOGIN_V1,
+      // The provider registry protocol (routes/registry/provider-protocol-routes.ts).
+      'providers.v1': PROVIDERS_V1_PATH,
+    }),
   );
   const v2 = new Hono();
   v2.get('/ping', async (c) => {

@@ -59,7 +59,14 @@ export type IdPrefix =
   | 'agent'
   /** A run event (HCP's `re-`) and a comment on a run (HCP's `wsc-`). */
   | 're'
-  | 'wsc';
+  | 'wsc'
+  /** The provider registry (HCP's prefixes), its GPG keys, archives and mirror entries. */
+  | 'prov'
+  | 'provver'
+  | 'provpltfrm'
+  | 'gpgkey'
+  | 'rarch'
+  | 'mirarch';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

@@ -31,6 +31,8 @@ export interface TeamGrant {
   /** `manage-agent-pools`, `manage-vcs-settings` (VCS connections and SSH keys). */
   manageAgentPools?: boolean;
   manageVcsSettings?: boolean;
+  /** `manage-providers`: publish and delete the organization's private providers, GPG keys and mirror. */
+  manageProviders?: boolean;
 }
 
 /** A grant of one of the actor's teams on one project (`team-projects`). */
@@ -124,7 +126,10 @@ export type Action =
   | 'organization:manage-run-tasks'
   | 'organization:manage-reserved-tags'
   | 'organization:manage-vcs'
-  | 'organization:manage-ssh-keys';
+  | 'organization:manage-ssh-keys'
+  /** The private provider registry and the mirror (services/registry/provider-access.ts). */
+  | 'registry-provider:read'
+  | 'registry-provider:manage';
 
 /** Organization settings some decisions depend on. */
 export interface OrgSettingsFacts {
@@ -341,6 +346,11 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     case 'organization:manage-vcs':
     case 'organization:manage-ssh-keys':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageVcsSettings);
+    // Providers, GPG keys and the mirror: members read; owners, "manage providers" and the organization token publish.
+    case 'registry-provider:read':
+      return true;
+    case 'registry-provider:manage':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageProviders);
     // Teams: "manage teams" creates, changes and deletes them (and their tokens) and manages their
     // members, and sees every team; "manage membership" only members; "manage organization access"
     // the teams' organization-level flags; those two act on the teams they see, every team with
@@ -434,7 +444,8 @@ type RunActor = Extract<Actor, { kind: 'run' }>;
  */
 function runCan(actor: RunActor, action: Action, facts: OrgFacts): boolean {
   if (actor.organizationId !== facts.organizationId) return false;
-  if (action === 'organization:read') return true;
+  // Its providers (the registry's and the mirror's): what its `terraform init` installs.
+  if (action === 'organization:read' || action === 'registry-provider:read') return true;
   const target = facts.target?.workspaceId;
   if (target === undefined) return false;
   const own = target === actor.workspaceId;

@@ -41,6 +41,7 @@ import * as m042 from './042_current_configuration_version.js';
 import * as m043 from './043_run_events_comments.js';
 import * as m044 from './044_run_confirmation_and_latest_run.js';
 import * as m045 from './045_keep_remote_state_default.js';
+import * as m046 from './046_provider_registry.js';
 import * as m048 from './048_project_owned_varsets.js';
 
 export interface Migration {
@@ -93,5 +94,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 43, name: 'run_events_comments', up: m043.up },
   { version: 44, name: 'run_confirmation_and_latest_run', up: m044.up },
   { version: 45, name: 'keep_remote_state_default', up: m045.up },
+  { version: 46, name: 'provider_registry', up: m046.up },
   { version: 48, name: 'project_owned_varsets', up: m048.up },
 ];

@@ -19,6 +19,8 @@ import {
   type AccessFixture,
 } from '../../helpers/access.js';
 import { goTfeAssignSshKey, goTfeDeleteOlder, goTfeTagsByName } from '../../fixtures/go-tfe.js';
+import { throwawayKey } from '../../helpers/provider-package.js';
+import { addKey } from '../registry/provider-helpers.js';
 
 /**
  * Every mutating route of the app leaves exactly one audit record when it succeeds, carrying the
@@ -44,6 +46,23 @@ interface Scene extends AccessFixture {
 }
 
 /** Setup helpers (their own records are made before `act` counts). */
+const PROVIDER = `${P}/organizations/acme/registry-providers/private/acme/standin`;
+const providerKey = throwawayKey();
+const newProvider = (s: Scene) =>
+  s.api.post(
+    `${P}/organizations/acme/registry-providers`,
+    named('registry-providers', { name: 'standin', namespace: 'acme', 'registry-name': 'private' }),
+  );
+const newProviderVersion = (s: Scene) =>
+  s.api.post(
+    `${PROVIDER}/versions`,
+    named('registry-provider-versions', { version: '1.0.0', 'key-id': providerKey.keyId, protocols: ['5.0'] }),
+  );
+const newProviderPlatform = (s: Scene) =>
+  s.api.post(
+    `${PROVIDER}/versions/1.0.0/platforms`,
+    named('registry-provider-platforms', { os: 'linux', arch: 'amd64', shasum: '0'.repeat(64), filename: 'p.zip' }),
+  );
 const ok = async (res: Promise<ApiResponse>): Promise<any> => {
   const r = await res;
   expect(r.status, r.text).toBeLessThan(300);
@@ -504,6 +523,37 @@ const CASES: Record<string, Case> = {
   },
   'POST /organizations/:org/oauth-tokens': (s) =>
     s.act(() => s.api.post(`${P}/organizations/acme/oauth-tokens`, named('oauth-tokens', {}))),
+  // The private provider registry (test/api/registry/providers.test.ts).
+  'POST /organizations/:org/registry-providers': (s) => s.act(() => newProvider(s)),
+  'DELETE /organizations/:org/registry-providers/:registry/:namespace/:name': async (s) => {
+    await ok(newProvider(s));
+    return s.act(() => s.api.delete(PROVIDER));
+  },
+  'POST /organizations/:org/registry-providers/:registry/:namespace/:name/versions': async (s) => {
+    await ok(newProvider(s));
+    await addKey(s.api, 'acme', providerKey);
+    return s.act(() => newProviderVersion(s));
+  },
+  'DELETE /organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version': async (s) => {
+    await ok(newProvider(s));
+    await addKey(s.api, 'acme', providerKey);
+    await ok(newProviderVersion(s));
+    return s.act(() => s.api.delete(`${PROVIDER}/versions/1.0.0`));
+  },
+  'POST /organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms': async (s) => {
+    await ok(newProvider(s));
+    await addKey(s.api, 'acme', providerKey);
+    await ok(newProviderVersion(s));
+    return s.act(() => newProviderPlatform(s));
+  },
+  'DELETE /organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms/:os/:arch':
+    async (s) => {
+      await ok(newProvider(s));
+      await addKey(s.api, 'acme', providerKey);
+      await ok(newProviderVersion(s));
+      await ok(newProviderPlatform(s));
+      return s.act(() => s.api.delete(`${PROVIDER}/versions/1.0.0/platforms/linux/amd64`));
+    },
   'POST /organizations/:org/ssh-keys': (s) =>
     s.act(() => s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' }))),
   'PATCH /ssh-keys/:id': async (s) => {
