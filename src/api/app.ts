@@ -50,6 +50,9 @@ import { consoleSignInLinkRoutes, consoleSignInRoutes } from './routes/console-s
 import { terraformLoginApprovalRoutes, terraformLoginPageRoutes } from './routes/terraform-login.js';
 import { terraformLoginTokenRoutes } from './routes/terraform-login-token.js';
 import { varsetRoutes } from './routes/varsets.js';
+import { registryModuleRoutes } from './routes/registry/modules.js';
+import { moduleArchiveRoutes } from './routes/registry/module-archives.js';
+import { moduleProtocolRoutes } from './routes/registry/module-protocol.js';
 import { providerRoutes } from './routes/registry/provider-routes.js';
 import { providerRegistryRoutes } from './routes/registry/provider-registry-app.js';
 import { systemClock } from '../domain/common/clock.js';
@@ -112,6 +115,15 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       settings: options.settings ?? DEFAULT_SETTINGS,
     }),
   );
+  // A registry module version's archive at its signed URLs (upload, download; their own limit).
+  v2.route(
+    '/',
+    moduleArchiveRoutes({
+      db: options.db,
+      clock: options.clock ?? systemClock,
+      settings: options.settings ?? DEFAULT_SETTINGS,
+    }),
+  );
   v2.use(
     '*',
     requestBodyLimit(BODY_LIMIT, () => {
@@ -158,9 +170,15 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', consoleSignInLinkRoutes());
   v2.route('/', terraformLoginApprovalRoutes());
   v2.route('/', varsetRoutes());
+  v2.route('/', registryModuleRoutes());
   v2.route('/', providerRoutes());
 
   app.route('/api/v2', v2);
+  // The registry protocols (discovery's `modules.v1`; `providers.v1` beside it), token-authenticated.
+  const modulesV1 = new Hono<AppEnv>();
+  modulesV1.use('/v1/modules/*', authMiddleware(options));
+  modulesV1.route('/', moduleProtocolRoutes());
+  app.route('/api/registry', modulesV1);
   // Providers: their signed files, GPG keys, providers.v1 and the organizations' mirrors.
   app.route('/api/registry', providerRegistryRoutes(options));
   // The agent protocol (`berth agent`): agent tokens only, none of /api/v2's.

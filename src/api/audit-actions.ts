@@ -154,6 +154,47 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /ssh-keys/:id': r('ssh-key.update', 'ssh-keys'),
   'DELETE /ssh-keys/:id': r('ssh-key.delete', 'ssh-keys'),
 
+  // The private module registry (routes/registry/modules.ts), with go-tfe's legacy paths.
+  'POST /organizations/:org/registry-modules': r('registry-module.create', 'organizations', true, 'registry-modules'),
+  'PATCH /organizations/:org/registry-modules/:registry/:namespace/:name/:provider': r(
+    'registry-module.update',
+    'organizations',
+  ),
+  'DELETE /organizations/:org/registry-modules/:registry/:namespace/:name': r(
+    'registry-module.delete',
+    'organizations',
+  ),
+  'DELETE /organizations/:org/registry-modules/:registry/:namespace/:name/:provider': r(
+    'registry-module.delete-provider',
+    'organizations',
+  ),
+  'DELETE /organizations/:org/registry-modules/:registry/:namespace/:name/:provider/:version': r(
+    'registry-module-version.delete',
+    'organizations',
+  ),
+  'POST /organizations/:org/registry-modules/:registry/:namespace/:name/:provider/versions': r(
+    'registry-module-version.create',
+    'organizations',
+    true,
+    'registry-module-versions',
+  ),
+  'POST /registry-modules/:org/:name/:provider/versions': r(
+    'registry-module-version.create',
+    'organizations',
+    true,
+    'registry-module-versions',
+  ),
+  'POST /registry-modules/actions/delete/:org/:name': r('registry-module.delete', 'organizations'),
+  'POST /registry-modules/actions/delete/:org/:name/:provider': r('registry-module.delete-provider', 'organizations'),
+  'POST /registry-modules/actions/delete/:org/:name/:provider/:version': r(
+    'registry-module-version.delete',
+    'organizations',
+  ),
+  'PUT /registry-module-versions/:id/object/module.tar.gz': r(
+    'registry-module-version.upload',
+    'registry-module-versions',
+  ),
+
   'POST /organizations/:org/workspaces': keeping(r('workspace.create', 'organizations', true, 'workspaces')),
   'PATCH /workspaces/:id': r('workspace.update', 'workspaces'),
   'DELETE /workspaces/:id': r('workspace.force-delete', 'workspaces'),

@@ -6,6 +6,7 @@ import {
   pointedAt,
   resolveSubject,
   configurationVersionCreator,
+  registryModuleVersionCreator,
   stateVersionCreator,
   type Subject,
   type SubjectRef,
@@ -72,7 +73,9 @@ export function auditMiddleware(options: AppOptions): MiddlewareHandler<AppEnv> 
         ? await stateVersionCreator(options.db, params.id)
         : route.action === 'configuration-version.upload'
           ? await configurationVersionCreator(options.db, params.id)
-          : null;
+          : route.action === 'registry-module-version.upload'
+            ? await registryModuleVersionCreator(options.db, params.id)
+            : null;
 
     const clock = () => c.get('ctx')?.clock ?? options.clock ?? systemClock;
     const actor = () => {

@@ -40,6 +40,9 @@ const RUN_TOKEN_ROUTES = new Set([
   'GET /state-versions/:id/outputs',
   'GET /state-version-outputs/:id',
   'POST /workspaces/:id/state-versions',
+  // The module registry protocol: the configuration a run executes may use its organization's modules.
+  'GET /api/registry/v1/modules/:namespace/:name/:provider/versions',
+  'GET /api/registry/v1/modules/:namespace/:name/:provider/:version/download',
   // The provider registry protocol and its organization's mirror: what the run's `terraform init` installs.
   'GET /api/registry/v1/providers/:namespace/:type/versions',
   'GET /api/registry/v1/providers/:namespace/:type/:version/download/:os/:arch',

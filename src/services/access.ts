@@ -30,6 +30,7 @@ const TEAM_COLUMNS = [
   'access_secret_teams',
   'manage_agent_pools',
   'manage_vcs_settings',
+  'manage_modules',
   'manage_providers',
 ] as const;
 
@@ -47,6 +48,7 @@ function toGrant(t: Pick<Selectable<TeamsTable>, (typeof TEAM_COLUMNS)[number]>)
     accessSecretTeams: t.access_secret_teams === 1,
     manageAgentPools: t.manage_agent_pools === 1,
     manageVcsSettings: t.manage_vcs_settings === 1,
+    manageModules: t.manage_modules === 1,
     manageProviders: t.manage_providers === 1,
   };
 }

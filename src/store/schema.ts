@@ -804,6 +804,42 @@ export interface MirrorArchivesTable {
   created_at: string;
 }
 
+/** A module (and provider) of an organization's registry (migration 047; services/registry/modules.ts). */
+export interface RegistryModulesTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  registry_name: string;
+  /** '' for a private module: its namespace is its organization's name. */
+  namespace: string;
+  name: string;
+  provider: string;
+  no_code: Generated<number>;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A version of a registry module: `pending` until its archive is uploaded, `ok` after (migration 047). */
+export interface RegistryModuleVersionsTable {
+  seq: Generated<number>;
+  id: string;
+  module_id: string;
+  version: string;
+  status: string;
+  size: Generated<number>;
+  created_by_kind: string | null;
+  created_by_id: string | null;
+  created_at: string;
+  updated_at: string;
+  uploaded_at: string | null;
+}
+
+/** The tar.gz archive of a registry module version (migration 047). */
+export interface RegistryModuleFilesTable {
+  version_id: string;
+  body: Buffer;
+}
+
 export interface DB {
   organizations: OrganizationsTable;
   users: UsersTable;
@@ -863,5 +899,8 @@ export interface DB {
   registry_provider_versions: RegistryProviderVersionsTable;
   registry_provider_platforms: RegistryProviderPlatformsTable;
   mirror_archives: MirrorArchivesTable;
+  registry_modules: RegistryModulesTable;
+  registry_module_versions: RegistryModuleVersionsTable;
+  registry_module_files: RegistryModuleFilesTable;
   berth_migrations: MigrationsTable;
 }

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import type { Kysely } from 'kysely';
 import { requireDatabase } from '../../services/instance/health.js';
 import type { DB } from '../../store/schema.js';
+import { MODULES_V1_PATH } from './registry/module-protocol.js';
 import { PROVIDERS_V1_PATH } from './registry/provider-protocol-routes.js';
 import { TERRAFORM_LOGIN_CLIENT, TERRAFORM_LOGIN_PORTS } from '../../domain/identity/terraform-login.js';
 
@@ -30,6 +31,8 @@ export function metaRoutes(db: Kysely<DB>): { root: Hono; v2: Hono } {
       'tfe.v2.1': '/api/v2/',
       'tfe.v2.2': '/api/v2/',
       'login.v1': LOGIN_V1,
+      // The module registry protocol (routes/registry/module-protocol.ts).
+      'modules.v1': MODULES_V1_PATH,
       // The provider registry protocol (routes/registry/provider-protocol-routes.ts).
       'providers.v1': PROVIDERS_V1_PATH,
     }),

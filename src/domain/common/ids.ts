@@ -66,7 +66,10 @@ export type IdPrefix =
   | 'provpltfrm'
   | 'gpgkey'
   | 'rarch'
-  | 'mirarch';
+  | 'mirarch'
+  /** A registry module and one of its versions (HCP's `mod-`, `modver-`). */
+  | 'mod'
+  | 'modver';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

@@ -31,6 +31,8 @@ export interface TeamGrant {
   /** `manage-agent-pools`, `manage-vcs-settings` (VCS connections and SSH keys). */
   manageAgentPools?: boolean;
   manageVcsSettings?: boolean;
+  /** `manage-modules`: publish, change and delete the modules of the organization's registry. */
+  manageModules?: boolean;
   /** `manage-providers`: publish and delete the organization's private providers, GPG keys and mirror. */
   manageProviders?: boolean;
 }
@@ -127,6 +129,9 @@ export type Action =
   | 'organization:manage-reserved-tags'
   | 'organization:manage-vcs'
   | 'organization:manage-ssh-keys'
+  /** The private module registry (domain/registry/, services/registry/modules.ts). */
+  | 'registry-module:read'
+  | 'registry-module:manage'
   /** The private provider registry and the mirror (services/registry/provider-access.ts). */
   | 'registry-provider:read'
   | 'registry-provider:manage';
@@ -346,7 +351,13 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
     case 'organization:manage-vcs':
     case 'organization:manage-ssh-keys':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageVcsSettings);
-    // Providers, GPG keys and the mirror: members read; owners, "manage providers" and the organization token publish.
+    // The module registry, as HCP: every member reads and downloads its modules; the owners,
+    // teams with "manage modules" and the organization token publish, change and delete them.
+    case 'registry-module:read':
+      return true;
+    case 'registry-module:manage':
+      return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageModules);
+    // Providers, GPG keys and the mirror likewise, with "manage providers".
     case 'registry-provider:read':
       return true;
     case 'registry-provider:manage':
@@ -444,8 +455,10 @@ type RunActor = Extract<Actor, { kind: 'run' }>;
  */
 function runCan(actor: RunActor, action: Action, facts: OrgFacts): boolean {
   if (actor.organizationId !== facts.organizationId) return false;
-  // Its providers (the registry's and the mirror's): what its `terraform init` installs.
-  if (action === 'organization:read' || action === 'registry-provider:read') return true;
+  // The registry's modules, so that the configuration a run executes can use them.
+  // Its providers too (the registry's and the mirror's): what its `terraform init` installs.
+  if (action === 'organization:read' || action === 'registry-module:read' || action === 'registry-provider:read')
+    return true;
   const target = facts.target?.workspaceId;
   if (target === undefined) return false;
   const own = target === actor.workspaceId;

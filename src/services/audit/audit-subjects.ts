@@ -237,6 +237,23 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       const r = await db.selectFrom('state_versions').select('workspace_id').where('id', '=', id).executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);
     }
+    case 'registry-modules': {
+      const r = await db
+        .selectFrom('registry_modules')
+        .select(['name', 'provider', 'organization_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      return r ? inOrg(db, type, id, `${r.name}/${r.provider}`, r.organization_id) : unresolved(type, id);
+    }
+    case 'registry-module-versions': {
+      const r = await db
+        .selectFrom('registry_module_versions')
+        .innerJoin('registry_modules', 'registry_modules.id', 'registry_module_versions.module_id')
+        .select(['registry_modules.name', 'registry_modules.provider', 'registry_modules.organization_id', 'version'])
+        .where('registry_module_versions.id', '=', id)
+        .executeTakeFirst();
+      return r ? inOrg(db, type, id, `${r.name}/${r.provider} ${r.version}`, r.organization_id) : unresolved(type, id);
+    }
     default:
       return unresolved(type, id);
   }
@@ -265,9 +282,14 @@ export async function configurationVersionCreator(db: Db, id: string): Promise<A
   return creatorOf(db, 'configuration_versions', id);
 }
 
+/** The actor behind a registry module version's upload URL: whoever created the version. */
+export async function registryModuleVersionCreator(db: Db, id: string): Promise<AuditActor | null> {
+  return creatorOf(db, 'registry_module_versions', id);
+}
+
 async function creatorOf(
   db: Db,
-  table: 'state_versions' | 'configuration_versions',
+  table: 'state_versions' | 'configuration_versions' | 'registry_module_versions',
   id: string,
 ): Promise<AuditActor | null> {
   const sv = await db

@@ -42,6 +42,7 @@ import * as m043 from './043_run_events_comments.js';
 import * as m044 from './044_run_confirmation_and_latest_run.js';
 import * as m045 from './045_keep_remote_state_default.js';
 import * as m046 from './046_provider_registry.js';
+import * as m047 from './047_registry_modules.js';
 import * as m048 from './048_project_owned_varsets.js';
 
 export interface Migration {
@@ -95,5 +96,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 44, name: 'run_confirmation_and_latest_run', up: m044.up },
   { version: 45, name: 'keep_remote_state_default', up: m045.up },
   { version: 46, name: 'provider_registry', up: m046.up },
+  { version: 47, name: 'registry_modules', up: m047.up },
   { version: 48, name: 'project_owned_varsets', up: m048.up },
 ];

@@ -142,6 +142,13 @@ const ownerMembership = async (s: Scene): Promise<string> =>
 /** A variable set of `acme`, made before the action a case records. */
 const newVarset = (s: Scene) => ok(s.api.post(`${P}/organizations/acme/varsets`, named('varsets', { name: 'set' })));
 
+/** A private module `vpc/aws` of acme, and its version 1.0.0 (pending, with its upload link). */
+const MODULE = `${P}/organizations/acme/registry-modules/private/acme/vpc/aws`;
+const moduleVersion = named('registry-module-versions', { version: '1.0.0' });
+const newModule = (s: Scene) =>
+  s.api.post(`${P}/organizations/acme/registry-modules`, named('registry-modules', { name: 'vpc', provider: 'aws' }));
+const newModuleVersion = (s: Scene) => s.api.post(`${MODULE}/versions`, moduleVersion);
+
 type Case = (s: Scene, ws: string) => Promise<unknown>;
 
 /** Workspace routes, written once for `/workspaces/:id` and `/organizations/:org/workspaces/:name`. */
@@ -567,6 +574,52 @@ const CASES: Record<string, Case> = {
       s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })),
     );
     return s.act(() => s.api.delete(`${P}/ssh-keys/${key.id}`));
+  },
+  // The module registry: `vpc/aws` of acme, and a version of it.
+  'POST /organizations/:org/registry-modules': (s) => s.act(() => newModule(s)),
+  'PATCH /organizations/:org/registry-modules/:registry/:namespace/:name/:provider': async (s) => {
+    await ok(newModule(s));
+    return s.act(() => s.api.patch(MODULE, named('registry-modules', { 'no-code': true })));
+  },
+  'DELETE /organizations/:org/registry-modules/:registry/:namespace/:name': async (s) => {
+    await ok(newModule(s));
+    return s.act(() => s.api.delete(`${P}/organizations/acme/registry-modules/private/acme/vpc`));
+  },
+  'DELETE /organizations/:org/registry-modules/:registry/:namespace/:name/:provider': async (s) => {
+    await ok(newModule(s));
+    return s.act(() => s.api.delete(MODULE));
+  },
+  'DELETE /organizations/:org/registry-modules/:registry/:namespace/:name/:provider/:version': async (s) => {
+    await ok(newModule(s));
+    await ok(newModuleVersion(s));
+    return s.act(() => s.api.delete(`${MODULE}/1.0.0`));
+  },
+  'POST /organizations/:org/registry-modules/:registry/:namespace/:name/:provider/versions': async (s) => {
+    await ok(newModule(s));
+    return s.act(() => newModuleVersion(s));
+  },
+  'POST /registry-modules/:org/:name/:provider/versions': async (s) => {
+    await ok(newModule(s));
+    return s.act(() => s.api.post(`${P}/registry-modules/acme/vpc/aws/versions`, moduleVersion));
+  },
+  'POST /registry-modules/actions/delete/:org/:name': async (s) => {
+    await ok(newModule(s));
+    return s.act(() => s.api.post(`${P}/registry-modules/actions/delete/acme/vpc`));
+  },
+  'POST /registry-modules/actions/delete/:org/:name/:provider': async (s) => {
+    await ok(newModule(s));
+    return s.act(() => s.api.post(`${P}/registry-modules/actions/delete/acme/vpc/aws`));
+  },
+  'POST /registry-modules/actions/delete/:org/:name/:provider/:version': async (s) => {
+    await ok(newModule(s));
+    await ok(newModuleVersion(s));
+    return s.act(() => s.api.post(`${P}/registry-modules/actions/delete/acme/vpc/aws/1.0.0`));
+  },
+  'PUT /registry-module-versions/:id/object/module.tar.gz': async (s) => {
+    await ok(newModule(s));
+    const res = await newModuleVersion(s);
+    expect(res.status, res.text).toBe(201);
+    return s.act(() => uploadTo(s, res.body.data.links.upload));
   },
   'POST /organizations/:org/workspaces': (s) =>
     s.act(() => s.api.post(`${P}/organizations/acme/workspaces`, named('workspaces', { name: 'fresh' }))),
