@@ -105,6 +105,12 @@ import RemoteStateAdd from '../commands/remote-state/add.js';
 import RemoteStateList from '../commands/remote-state/list.js';
 import RemoteStateRemove from '../commands/remote-state/remove.js';
 import RemoteStateSet from '../commands/remote-state/set.js';
+import RegistryMirrorPush from '../commands/registry/mirror/push.js';
+import RegistryModuleCreate from '../commands/registry/module/create.js';
+import RegistryModuleDelete from '../commands/registry/module/delete.js';
+import RegistryModuleList from '../commands/registry/module/list.js';
+import RegistryModulePublish from '../commands/registry/module/publish.js';
+import RegistryModuleShow from '../commands/registry/module/show.js';
 import SshKeyCreate from '../commands/ssh-key/create.js';
 import SshKeyDelete from '../commands/ssh-key/delete.js';
 import SshKeyList from '../commands/ssh-key/list.js';
@@ -244,6 +250,12 @@ export const COMMANDS = {
   'remote-state:list': RemoteStateList,
   'remote-state:remove': RemoteStateRemove,
   'remote-state:set': RemoteStateSet,
+  'registry:mirror:push': RegistryMirrorPush,
+  'registry:module:create': RegistryModuleCreate,
+  'registry:module:delete': RegistryModuleDelete,
+  'registry:module:list': RegistryModuleList,
+  'registry:module:publish': RegistryModulePublish,
+  'registry:module:show': RegistryModuleShow,
   'ssh-key:create': SshKeyCreate,
   'ssh-key:delete': SshKeyDelete,
   'ssh-key:list': SshKeyList,
