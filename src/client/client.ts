@@ -103,6 +103,35 @@ export class BerthClient {
     return res;
   }
 
+  /**
+   * A request outside `/api/v2` (the registry: `/api/registry/...`) with the client's credentials.
+   * `file` is sent as the body: streamed from disk over HTTP, read into memory in local mode.
+   * Errors become BerthError unless `allow` lists the status (a 404 that says "not there yet").
+   */
+  async registry(method: string, path: string, options: { file?: string; allow?: number[] } = {}): Promise<Response> {
+    const headers: Record<string, string> = {};
+    if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    const url = `${this.transport.baseUrl}${path}`;
+    let res: Response;
+    if (options.file && this.transport.sendStream) {
+      const { createReadStream, statSync } = await import('node:fs');
+      const { Readable } = await import('node:stream');
+      headers['Content-Type'] = 'application/octet-stream';
+      headers['Content-Length'] = String(statSync(options.file).size);
+      const body = Readable.toWeb(createReadStream(options.file)) as ReadableStream<Uint8Array>;
+      res = await this.transport.sendStream(new Request(url, { method, headers, body, duplex: 'half' }));
+    } else {
+      const body = options.file ? await (await import('node:fs/promises')).readFile(options.file) : undefined;
+      if (body) headers['Content-Type'] = 'application/octet-stream';
+      res = await this.transport.send(new Request(url, { method, headers, body }));
+    }
+    if (!res.ok && !(options.allow ?? []).includes(res.status)) {
+      const text = await res.text();
+      throw decodeError(res.status, parseJson(text), text);
+    }
+    return res;
+  }
+
   async get<A extends Attributes = Attributes>(
     path: string,
     query?: RequestOptions['query'],

@@ -6,6 +6,12 @@ export interface Transport {
   /** Base URL that paths such as `/api/v2/organizations` are resolved against. */
   readonly baseUrl: string;
   send(request: Request): Promise<Response>;
+  /**
+   * Sends a request whose body is a stream, once (no copy kept for a retry, so that an upload of
+   * any size passes through bounded memory). Only the HTTP transport streams; without it, the
+   * caller sends the bytes in memory (local mode).
+   */
+  sendStream?(request: Request): Promise<Response>;
   close(): Promise<void>;
 }
 
@@ -64,6 +70,14 @@ export class HttpTransport implements Transport {
       await res.arrayBuffer().catch(() => undefined);
       await new Promise((resolve) => setTimeout(resolve, wait));
       request = spare;
+    }
+  }
+
+  async sendStream(request: Request): Promise<Response> {
+    try {
+      return await fetch(request);
+    } catch (err) {
+      throw new ServerUnreachableError(this.baseUrl, (err as { cause?: unknown }).cause ?? err);
     }
   }
 
