@@ -4,9 +4,9 @@
  * organization gets the same set: true for what berth does, false for what it does not, so that
  * clients never wait for what will not come (the Terraform CLI and go-tfe wait for a run's cost
  * estimate and policy checks when the set says `cost-estimation`, `sentinel` or
- * `policy-enforcement`; berth has no cost estimates, policies, run tasks, module registry, VCS
- * connections, SSO or Waypoint). berth does: agents, the audit trail, state storage, teams, and
- * `operations`. The Terraform CLI (`cloud` block and `remote` backend) reads `operations`: when
+ * `policy-enforcement`; berth has no cost estimates, policies, run tasks, VCS connections, SSO or
+ * Waypoint). berth does: agents, the audit trail, the private module registry, state storage,
+ * teams, and `operations`. The Terraform CLI (`cloud` block and `remote` backend) reads `operations`: when
  * false it runs every operation locally and keeps the state in berth, whatever the workspace's
  * execution mode (HCP's state-storage-only organizations answer so); when true it asks for a
  * remote run in any workspace whose execution mode is not `local` (`remote`, the default, or
@@ -27,7 +27,7 @@ export const ENTITLEMENTS = {
   'module-tests-generation': false,
   operations: false,
   'policy-enforcement': false,
-  'private-module-registry': false,
+  'private-module-registry': true,
   'private-policy-agents': false,
   'private-run-tasks': false,
   'private-vcs': false,

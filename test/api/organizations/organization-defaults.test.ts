@@ -120,7 +120,8 @@ describe('organizations: the document go-tfe reads', () => {
       // berth executes no runs: the Terraform CLI must run its operations locally.
       operations: false,
       'policy-enforcement': false,
-      'private-module-registry': false,
+      // The module registry (services/registry/modules.ts): nothing waits on it.
+      'private-module-registry': true,
       'private-policy-agents': false,
       'private-run-tasks': false,
       'private-vcs': false,
