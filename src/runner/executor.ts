@@ -427,7 +427,10 @@ export class Executor {
     if (!this.options.apiUrl) return;
     await writeFile(
       join(dir, CLI_CONFIG_FILE),
-      cliConfigText(this.options.apiUrl, this.options.hosts ?? [], claim.token),
+      cliConfigText(this.options.apiUrl, this.options.hosts ?? [], claim.token, {
+        organization: claim.organizationName,
+        mirrorHostnames: claim.mirrorHostnames,
+      }),
       {
         mode: 0o600,
       },

@@ -31,20 +31,46 @@ export function cleanEnv(dir: string, extra: NodeJS.ProcessEnv = {}): NodeJS.Pro
   };
 }
 
+/** Where the run finds its organization's providers (the claim's `organizationName`, `mirrorHostnames`). */
+export interface RunProviderSources {
+  organization?: string;
+  mirrorHostnames?: string[];
+}
+
 /**
  * A Terraform CLI configuration giving each of `hosts` berth's API (`apiUrl` + `/api/v2/`) as its
- * `tfe.v2` services (`tfe.v2.1`, which the `remote` backend requires, and `tfe.v2.2` too) and
- * `token` as its credentials.
+ * `tfe.v2` services (`tfe.v2.1`, which the `remote` backend requires, and `tfe.v2.2` too), its
+ * registries (`modules.v1`, `providers.v1`: modules and private providers under the names clients
+ * use), and `token` as its credentials. With an https `apiUrl`, a `provider_installation` block
+ * puts the organization's network mirror first: the providers of the hostnames it holds packages
+ * of come from it alone (an air-gapped berth never reaches their registry), the others directly.
+ * Terraform accepts only an https mirror: over http, providers come directly (berth's own through
+ * `providers.v1`) and the mirror's pushed packages are not used (docs/api.md, "Runs and the registry").
  */
-export function cliConfigText(apiUrl: string, hosts: string[], token: string): string {
+export function cliConfigText(
+  apiUrl: string,
+  hosts: string[],
+  token: string,
+  sources: RunProviderSources = {},
+): string {
   const q = (s: string) => JSON.stringify(s);
-  const api = `${apiUrl.replace(/\/+$/, '')}/api/v2/`;
-  const services = ['tfe.v2', 'tfe.v2.1', 'tfe.v2.2'].map((s) => `    ${q(s)} = ${q(api)}`).join('\n');
-  return [...new Set(hosts)]
-    .map(
-      (h) => `host ${q(h)} {\n  services = {\n${services}\n  }\n}\ncredentials ${q(h)} {\n  token = ${q(token)}\n}\n`,
-    )
-    .join('\n');
+  const base = apiUrl.replace(/\/+$/, '');
+  const api = `${base}/api/v2/`;
+  const services = [
+    ...['tfe.v2', 'tfe.v2.1', 'tfe.v2.2'].map((s) => `    ${q(s)} = ${q(api)}`),
+    `    "modules.v1" = ${q(`${base}/api/registry/v1/modules/`)}`,
+    `    "providers.v1" = ${q(`${base}/api/registry/v1/providers/`)}`,
+  ].join('\n');
+  const blocks = [...new Set(hosts)].map(
+    (h) => `host ${q(h)} {\n  services = {\n${services}\n  }\n}\ncredentials ${q(h)} {\n  token = ${q(token)}\n}\n`,
+  );
+  if (sources.organization && base.startsWith('https://')) {
+    const mirror = `${base}/api/registry/mirror/${encodeURIComponent(sources.organization)}/`;
+    const excluded = (sources.mirrorHostnames ?? []).map((h) => q(`${h}/*/*`));
+    const direct = excluded.length > 0 ? `  direct {\n    exclude = [${excluded.join(', ')}]\n  }\n` : '  direct {}\n';
+    blocks.push(`provider_installation {\n  network_mirror {\n    url = ${q(mirror)}\n  }\n${direct}}\n`);
+  }
+  return blocks.join('\n');
 }
 
 /**

@@ -3,6 +3,7 @@ import type { ExecutionSetting, ExecutionSource } from '../../domain/workspaces/
 import type { RunStatus } from '../../domain/runs/run.js';
 import { LOG_START, type RunVariable } from '../../domain/runs/run-execution.js';
 import { LIMIT_ONE, literalLimit } from '../../store/literal-limit.js';
+import { mirrorHostnames } from '../registry/mirror-hostnames.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import { executionOf, selectWorkspaces } from '../workspaces/workspaces-read.js';
@@ -39,6 +40,10 @@ export interface ClaimedRun {
   workingDirectory: string | null;
   /** The workspace's name: `terraform.workspace` in the run, as on HCP Terraform. */
   workspaceName: string;
+  /** The workspace's organization: the run's CLI configuration names its provider mirror. */
+  organizationName?: string;
+  /** The registry hostnames that organization's mirror holds packages of (services/registry/mirror-hostnames.ts). */
+  mirrorHostnames?: string[];
 }
 
 /** Who claims: `berth serve --execute-runs` (no target: `remote` workspaces) or an agent of a pool. */
@@ -203,8 +208,10 @@ export async function claimRun(
     if (!claimed) continue;
     const ws = await db
       .selectFrom('workspaces')
-      .select(['terraform_version', 'working_directory', 'name'])
-      .where('id', '=', next.workspace_id)
+      .innerJoin('organizations', 'organizations.id', 'workspaces.organization_id')
+      .select(['workspaces.terraform_version', 'workspaces.working_directory', 'workspaces.name'])
+      .select(['organizations.name as org_name', 'organizations.id as org_id'])
+      .where('workspaces.id', '=', next.workspace_id)
       .executeTakeFirst();
     return {
       runId: next.id,
@@ -224,6 +231,7 @@ export async function claimRun(
       ...(next.terraform_version ? { terraformVersionOf: 'run' as const } : {}),
       workingDirectory: ws?.working_directory || null,
       workspaceName: ws?.name ?? 'default',
+      ...(ws ? { organizationName: ws.org_name, mirrorHostnames: await mirrorHostnames(db, ws.org_id) } : {}),
     };
   }
   return null;
