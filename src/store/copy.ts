@@ -69,7 +69,15 @@ const PARAMETERS_PER_STATEMENT = 30_000;
  * saved plan: megabytes each) are read a row at a time.
  */
 const BATCH_ROWS = 500;
-const FILE_TABLES = new Set(['state_files', 'configuration_files', 'saved_plans', 'plan_json_outputs']);
+const FILE_TABLES = new Set([
+  'state_files',
+  'configuration_files',
+  'saved_plans',
+  'plan_json_outputs',
+  // A megabyte of a provider archive per row; a version's SHA256SUMS and signature.
+  'registry_archive_chunks',
+  'registry_provider_versions',
+]);
 
 /** The rows of `table` after `after` (its key's values), the next `limit` of them in key order. */
 function nextRows(src: Kysely<Tables>, table: TableToCopy, after: unknown[] | null, limit: number) {
