@@ -56,7 +56,7 @@ import {
   tokenKey,
   type RateDecision,
 } from './rate-limit.js';
-import { DEFAULT_AGENT_RATE_LIMIT } from './routes/agent-protocol.js';
+import { DEFAULT_AGENT_RATE_LIMIT } from './routes/agents/agent-protocol.js';
 
 export interface ServeOptions {
   host: string;

@@ -4,7 +4,7 @@ import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT } from '../../../src/api/body.js';
 import { DEFAULT_LIMITS } from '../../../src/api/limits.js';
-import { STATE_BODY_LIMIT } from '../../../src/api/routes/state-versions.js';
+import { STATE_BODY_LIMIT } from '../../../src/api/routes/state/state-versions.js';
 import { isLoopback, startServer, type RunningServer } from '../../../src/api/serve.js';
 import { tempDb } from '../../helpers/cli.js';
 
