@@ -50,6 +50,7 @@ export function serializeExecutedRun(r: ExecutedRun & { executedBy?: ExecutedBy 
         'can-discard': r.permissions.canDiscard,
         'can-force-cancel': r.may.forceCancel,
         'can-force-execute': r.may.forceExecute,
+        'can-comment': r.may.comment,
       },
     },
     relationships: {

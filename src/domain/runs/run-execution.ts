@@ -84,7 +84,7 @@ export interface ExecutedRun extends Run {
   /** force-cancel is possible now (HCP's `is-force-cancelable`). */
   mayForceCancel: boolean;
   /** What the caller may do to executed runs of the workspace, whatever the run's status (HCP's). */
-  may: { forceCancel: boolean; forceExecute: boolean };
+  may: { forceCancel: boolean; forceExecute: boolean; comment: boolean };
 }
 
 /** A run variable: its value is an HCL expression, as in HCP. */

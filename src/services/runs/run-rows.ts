@@ -99,8 +99,9 @@ export function toExecutedRun(ctx: ServiceContext, row: RunRow, facts: OrgFacts)
       row.cancel_requested === 1 &&
       !FINAL_STATUSES.includes(status) &&
       forceCancelAvailable(row.force_cancel_available_at, ctx.clock.now()),
-    // Who may cancel may force-cancel (run-actions.ts); force-execute discards runs: who may apply.
-    may: { forceCancel: mayRun, forceExecute: mayApply },
+    // Who may cancel may force-cancel (run-actions.ts); force-execute discards runs: who may apply;
+    // who may queue runs may comment on them (comments.ts).
+    may: { forceCancel: mayRun, forceExecute: mayApply, comment: mayRun },
     execution: {
       configurationVersionId: row.configuration_version_id!,
       planOnly: row.plan_only === 1,

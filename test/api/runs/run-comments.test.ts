@@ -111,6 +111,11 @@ describe('run comments', () => {
     await grantWorkspace(f, planner.teamId, f.web, 'plan');
     const stranger = await teamMember(f, 'strangers');
 
+    // The run says who may comment (go-tfe's RunPermissions.CanComment).
+    const canComment = async (token: string) =>
+      (await f.api.get(`${P}/runs/${run.id}`, { token })).body.data.attributes.permissions['can-comment'];
+    expect(await canComment(reader.token)).toBe(false);
+    expect(await canComment(planner.token)).toBe(true);
     const refused = await comment(run.id, 'may I?', reader.token);
     expect(refused.status).toBe(404);
     const ok = await comment(run.id, 'planner here', planner.token);
