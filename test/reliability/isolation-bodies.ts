@@ -1,4 +1,4 @@
-import type { SeededOrg } from './seed.js';
+import { REGISTRY_SEED, type SeededOrg } from './seed.js';
 
 /**
  * For every route of the app: the request organization B sends at organization A's resources (a
@@ -46,6 +46,220 @@ const loginRequest = (type: string) => ({
     },
   },
 });
+
+const { moduleVersion, providerVersion, mirrorVersion, os, arch } = REGISTRY_SEED;
+/** The path parameters of A's registry module, provider, its version and platform, and A's mirror package. */
+const moduleAt = (a: SeededOrg) => [a.org, 'private', a.org, a.moduleName, a.moduleProvider];
+const providerAt = (a: SeededOrg) => [a.org, 'private', a.org, a.providerName];
+const mirrorAt = (a: SeededOrg, file: string) => [a.org, a.mirrorHostname, a.mirrorNamespace, a.mirrorType, file];
+const moduleVersionBody = () => ({ data: { type: 'registry-module-versions', attributes: { version: '9.9.9' } } });
+
+/** The registry (issue 44): A's modules, GPG keys, providers, their files, the protocols and A's mirror. */
+const REGISTRY_CASES: Record<string, IsolationCase> = {
+  // A version's archive at its signed URLs (no token: the signature is the credential). A's own
+  // signatures, each for another purpose of the same version, open nothing: the download's does
+  // not upload (else a 409: the version is uploaded), the upload's does not download (else A's
+  // archive). test/api/registry/signed-url-isolation.test.ts tries B's signatures on A's ids.
+  'PUT /api/v2/registry-module-versions/:id/object/module.tar.gz': {
+    expect: 404,
+    params: (a) => [a.moduleVersionId],
+    query: (a) => `?${a.moduleDownloadQuery}`,
+  },
+  'GET /api/v2/registry-module-versions/:id/object/module.tar.gz': {
+    expect: 404,
+    params: (a) => [a.moduleVersionId],
+    query: (a) => `?${a.moduleUploadQuery}`,
+  },
+  'POST /api/v2/organizations/:org/registry-modules': {
+    expect: 404,
+    params: (a) => [a.org],
+    body: () => ({ data: { type: 'registry-modules', attributes: { name: 'intruder', provider: 'intruder' } } }),
+  },
+  'GET /api/v2/organizations/:org/registry-modules': { expect: 404, params: (a) => [a.org] },
+  'GET /api/v2/registry-modules/:id': { expect: 404, params: (a) => [a.moduleId] },
+  'GET /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider': {
+    expect: 404,
+    params: moduleAt,
+  },
+  'PATCH /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider': {
+    expect: 404,
+    params: moduleAt,
+    body: () => ({ data: { type: 'registry-modules', attributes: { 'no-code': true } } }),
+  },
+  'POST /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/versions': {
+    expect: 404,
+    params: moduleAt,
+    body: moduleVersionBody,
+  },
+  'GET /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/version': {
+    expect: 404,
+    params: moduleAt,
+    query: () => `?module_version=${moduleVersion}`,
+  },
+  'DELETE /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider/:version': {
+    expect: 404,
+    params: (a) => [...moduleAt(a), moduleVersion],
+  },
+  'DELETE /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name/:provider': {
+    expect: 404,
+    params: moduleAt,
+  },
+  'DELETE /api/v2/organizations/:org/registry-modules/:registry/:namespace/:name': {
+    expect: 404,
+    params: (a) => moduleAt(a).slice(0, 4),
+  },
+  // go-tfe's legacy paths: private modules of :org.
+  'POST /api/v2/registry-modules/actions/delete/:org/:name': { expect: 404, params: (a) => [a.org, a.moduleName] },
+  'POST /api/v2/registry-modules/actions/delete/:org/:name/:provider': {
+    expect: 404,
+    params: (a) => [a.org, a.moduleName, a.moduleProvider],
+  },
+  'POST /api/v2/registry-modules/actions/delete/:org/:name/:provider/:version': {
+    expect: 404,
+    params: (a) => [a.org, a.moduleName, a.moduleProvider, moduleVersion],
+  },
+  'POST /api/v2/registry-modules/:org/:name/:provider/versions': {
+    expect: 404,
+    params: (a) => [a.org, a.moduleName, a.moduleProvider],
+    body: moduleVersionBody,
+  },
+  // Providers, their versions and platforms.
+  'GET /api/v2/organizations/:org/registry-providers': {
+    expect: 404,
+    params: (a) => [a.org],
+    query: () => '?include=registry_provider_versions',
+  },
+  'POST /api/v2/organizations/:org/registry-providers': {
+    expect: 404,
+    params: (a) => [a.org],
+    body: (a) => ({
+      data: {
+        type: 'registry-providers',
+        attributes: { name: 'intruder', namespace: a.org, 'registry-name': 'private' },
+      },
+    }),
+  },
+  'GET /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name': { expect: 404, params: providerAt },
+  'DELETE /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name': {
+    expect: 404,
+    params: providerAt,
+  },
+  'GET /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions': {
+    expect: 404,
+    params: providerAt,
+  },
+  'POST /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions': {
+    expect: 404,
+    params: providerAt,
+    body: (a) => ({
+      data: {
+        type: 'registry-provider-versions',
+        attributes: { version: '9.9.9', 'key-id': a.gpgKeyKeyId, protocols: ['5.0'] },
+      },
+    }),
+  },
+  'GET /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version': {
+    expect: 404,
+    params: (a) => [...providerAt(a), providerVersion],
+  },
+  'DELETE /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version': {
+    expect: 404,
+    params: (a) => [...providerAt(a), providerVersion],
+  },
+  'GET /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms': {
+    expect: 404,
+    params: (a) => [...providerAt(a), providerVersion],
+  },
+  'POST /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms': {
+    expect: 404,
+    params: (a) => [...providerAt(a), providerVersion],
+    body: () => ({
+      data: {
+        type: 'registry-provider-platforms',
+        attributes: { os: 'intruder', arch: 'amd64', shasum: '0'.repeat(64), filename: 'intruder.zip' },
+      },
+    }),
+  },
+  'GET /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms/:os/:arch':
+    { expect: 404, params: (a) => [...providerAt(a), providerVersion, os, arch] },
+  'DELETE /api/v2/organizations/:org/registry-providers/:registry/:namespace/:name/versions/:version/platforms/:os/:arch':
+    { expect: 404, params: (a) => [...providerAt(a), providerVersion, os, arch] },
+  // The module registry protocol: the namespace is the organization.
+  'GET /api/registry/v1/modules/:namespace/:name/:provider/versions': {
+    expect: 404,
+    params: (a) => [a.org, a.moduleName, a.moduleProvider],
+  },
+  'GET /api/registry/v1/modules/:namespace/:name/:provider/:version/download': {
+    expect: 404,
+    params: (a) => [a.org, a.moduleName, a.moduleProvider, moduleVersion],
+  },
+  // The provider files at their signed URLs (no token). A's signatures of the same version for
+  // another file, or of another archive of A's, open nothing (else a 409 on the uploads, A's bytes
+  // on the downloads).
+  'PUT /api/registry/files/provider-versions/:id/shasums': {
+    expect: 404,
+    params: (a) => [a.providerVersionId],
+    query: (a) => `?${a.shasumsDownloadQuery}`,
+  },
+  'GET /api/registry/files/provider-versions/:id/shasums': {
+    expect: 404,
+    params: (a) => [a.providerVersionId],
+    query: (a) => `?${a.shasumsSigDownloadQuery}`,
+  },
+  'PUT /api/registry/files/provider-versions/:id/shasums-sig': {
+    expect: 404,
+    params: (a) => [a.providerVersionId],
+    query: (a) => `?${a.shasumsSigDownloadQuery}`,
+  },
+  'GET /api/registry/files/provider-versions/:id/shasums-sig': {
+    expect: 404,
+    params: (a) => [a.providerVersionId],
+    query: (a) => `?${a.shasumsDownloadQuery}`,
+  },
+  'PUT /api/registry/files/provider-platforms/:id/binary': {
+    expect: 404,
+    params: (a) => [a.providerPlatformId],
+    query: (a) => `?${a.archiveDownloadQuery}`,
+  },
+  'GET /api/registry/files/archives/:id/:filename': {
+    expect: 404,
+    params: (a) => [a.providerArchiveId, a.providerFilename],
+    query: (a) => `?${a.mirrorDownloadQuery}`,
+  },
+  // GPG keys: A's namespace; B's own key added to it, A's key moved into B's namespace.
+  'GET /api/registry/private/v2/gpg-keys': { expect: 404, query: (a) => `?filter[namespace]=${a.org}` },
+  'POST /api/registry/private/v2/gpg-keys': {
+    expect: 404,
+    body: (a, b) => ({ data: { type: 'gpg-keys', attributes: { namespace: a.org, 'ascii-armor': b.gpgAsciiArmor } } }),
+  },
+  'GET /api/registry/private/v2/gpg-keys/:namespace/:keyId': { expect: 404, params: (a) => [a.org, a.gpgKeyKeyId] },
+  'PATCH /api/registry/private/v2/gpg-keys/:namespace/:keyId': {
+    expect: 404,
+    params: (a) => [a.org, a.gpgKeyKeyId],
+    body: (_a, b) => ({ data: { type: 'gpg-keys', attributes: { namespace: b.org } } }),
+  },
+  'DELETE /api/registry/private/v2/gpg-keys/:namespace/:keyId': { expect: 404, params: (a) => [a.org, a.gpgKeyKeyId] },
+  // The provider registry protocol: the namespace is the organization.
+  'GET /api/registry/v1/providers/:namespace/:type/versions': { expect: 404, params: (a) => [a.org, a.providerName] },
+  'GET /api/registry/v1/providers/:namespace/:type/:version/download/:os/:arch': {
+    expect: 404,
+    params: (a) => [a.org, a.providerName, providerVersion, os, arch],
+  },
+  // A's mirror: its VERSION.json (signed archive URLs), a push into it, a delete of A's package.
+  'GET /api/registry/mirror/:org/:hostname/:namespace/:type/:file': {
+    expect: 404,
+    params: (a) => mirrorAt(a, `${mirrorVersion}.json`),
+  },
+  'PUT /api/registry/mirror/:org/:hostname/:namespace/:type/:file': {
+    expect: 404,
+    params: (a) => mirrorAt(a, a.mirrorFilename),
+    body: () => 'PK intruder',
+  },
+  'DELETE /api/registry/mirror/:org/:hostname/:namespace/:type/:file': {
+    expect: 404,
+    params: (a) => mirrorAt(a, a.mirrorFilename),
+  },
+};
 
 /** The routes of one workspace, by id and by organization and name alike. */
 function workspaceRoutes(base: string): Record<string, IsolationCase> {
@@ -469,4 +683,5 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
   'GET /api/v2/varsets/:id/relationships/vars/:var': { expect: 404 },
   'PATCH /api/v2/varsets/:id/relationships/vars/:var': { expect: 404, body: variable },
   'DELETE /api/v2/varsets/:id/relationships/vars/:var': { expect: 404 },
+  ...REGISTRY_CASES,
 };

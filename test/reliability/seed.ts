@@ -11,6 +11,7 @@ import { claimRun } from '../../src/services/runs/run-claim.js';
 import { createExecutedRun } from '../../src/services/runs/run-queue.js';
 import { TestApi, type ApiResponse } from '../helpers/api.js';
 import { joinOrganization } from '../helpers/members.js';
+import { throwawayKey, zipOf, type ThrowawayKey } from '../helpers/provider-package.js';
 
 /** Everything one seeded organization holds: its ids, names and tokens. */
 export interface SeededOrg {
@@ -70,7 +71,53 @@ export interface SeededOrg {
   varsetVariableId: string;
   /** An agent of the agent pool, registered with one of its tokens. */
   agentId: string;
+  /** A private registry module, `${p}-net` for the provider `${p}cloud`, with an uploaded version. */
+  moduleId: string;
+  moduleName: string;
+  moduleProvider: string;
+  moduleVersionId: string;
+  /** The signed queries (`expires=…&signature=…`) of that version's archive: its (used) upload, a download. */
+  moduleUploadQuery: string;
+  moduleDownloadQuery: string;
+  /** A GPG key of the organization's namespace: its id, key ID and armor. */
+  gpgKeyId: string;
+  gpgKeyKeyId: string;
+  gpgAsciiArmor: string;
+  /** A private provider `${p}-tool`, with a version (SHA256SUMS and signature uploaded) and a platform (archive uploaded). */
+  providerId: string;
+  providerName: string;
+  providerVersionId: string;
+  providerPlatformId: string;
+  providerArchiveId: string;
+  providerFilename: string;
+  providerShasum: string;
+  /** The signed queries of the version's files and the platform's archive (the uploads' already used). */
+  shasumsUploadQuery: string;
+  shasumsSigUploadQuery: string;
+  shasumsDownloadQuery: string;
+  shasumsSigDownloadQuery: string;
+  binaryUploadQuery: string;
+  archiveDownloadQuery: string;
+  /** A package pushed into the organization's mirror, under a registry hostname of its own. */
+  mirrorHostname: string;
+  mirrorNamespace: string;
+  mirrorType: string;
+  mirrorFilename: string;
+  mirrorArchiveId: string;
+  mirrorDownloadQuery: string;
 }
+
+/**
+ * The versions and platform of the seeded registry records: the same in every seeded organization
+ * (so not among the values of one that another must never see).
+ */
+export const REGISTRY_SEED = {
+  moduleVersion: '1.0.0',
+  providerVersion: '1.0.0',
+  mirrorVersion: '2.0.0',
+  os: 'linux',
+  arch: 'amd64',
+} as const;
 
 const EMPTY_STATE = JSON.parse(readFileSync(new URL('../fixtures/state-empty.json', import.meta.url), 'utf8'));
 /** The seeded state: no resources, one sensitive output named after the organization. */
@@ -384,6 +431,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     }),
     'agent',
   ).body.id;
+  const registry = await seedRegistry(api, p, owner.token);
 
   return {
     org,
@@ -431,6 +479,181 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     varsetId: varset,
     varsetVariableId,
     agentId,
+    ...registry,
+  };
+}
+
+/** The query string (without `?`) of a signed URL, absolute or a path. */
+const queryOf = (url: string) => new URL(url, 'http://berth.test').search.slice(1);
+
+/** A request with a binary body (a signed upload, a mirror push), as go-tfe and berth send them. */
+async function sendBytes(api: TestApi, method: string, url: string, body: Buffer, token?: string) {
+  const headers: Record<string, string> = { 'Content-Type': 'application/octet-stream' };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const res = await api.app.fetch(new Request(new URL(url, 'http://berth.test'), { method, headers, body }));
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: null, text } satisfies ApiResponse;
+}
+
+/** One throwaway GPG key per organization prefix, made once per process (RSA keys are slow to make). */
+const gpgKeys = new Map<string, ThrowawayKey>();
+const gpgKeyOf = (p: string) => {
+  let key = gpgKeys.get(p);
+  if (!key) gpgKeys.set(p, (key = throwawayKey(`${p} registry <${p}@berth.test>`)));
+  return key;
+};
+
+/**
+ * The organization's private registry, through the API as go-tfe and berth publish: a module with
+ * an uploaded version, a GPG key, a private provider with a version and a platform whose files are
+ * all uploaded, and a package pushed into its mirror. Names start with `p`; the signed queries
+ * kept are what the tenant-isolation cases try on other ids and purposes.
+ */
+async function seedRegistry(api: TestApi, p: string, token: string) {
+  const t = { token };
+  const { moduleVersion, providerVersion, mirrorVersion, os, arch } = REGISTRY_SEED;
+
+  const moduleName = `${p}-net`;
+  const moduleProvider = `${p}cloud`;
+  const moduleId = ok(
+    await api.post(
+      `/api/v2/organizations/${p}/registry-modules`,
+      { data: { type: 'registry-modules', attributes: { name: moduleName, provider: moduleProvider } } },
+      t,
+    ),
+    'registry module',
+  ).body.data.id;
+  const moduleVersionDoc = ok(
+    await api.post(
+      `/api/v2/organizations/${p}/registry-modules/private/${p}/${moduleName}/${moduleProvider}/versions`,
+      { data: { type: 'registry-module-versions', attributes: { version: moduleVersion } } },
+      t,
+    ),
+    'registry module version',
+  ).body.data;
+  ok(
+    await sendBytes(
+      api,
+      'PUT',
+      moduleVersionDoc.links.upload,
+      gzipSync(Buffer.from(`output "${p}" { value = "${p}-module-output" }`)),
+    ),
+    'registry module upload',
+  );
+  const download = ok(
+    await api.get(`/api/registry/v1/modules/${p}/${moduleName}/${moduleProvider}/${moduleVersion}/download`, t),
+    'registry module download',
+  ).headers.get('x-terraform-get');
+  if (!download) throw new Error('seed registry module download: no X-Terraform-Get');
+
+  const key = gpgKeyOf(p);
+  const gpgKeyId = ok(
+    await api.post(
+      '/api/registry/private/v2/gpg-keys',
+      { data: { type: 'gpg-keys', attributes: { namespace: p, 'ascii-armor': key.asciiArmor } } },
+      t,
+    ),
+    'gpg key',
+  ).body.data.id;
+
+  const providerName = `${p}-tool`;
+  const providerPath = `/api/v2/organizations/${p}/registry-providers/private/${p}/${providerName}`;
+  const providerId = ok(
+    await api.post(
+      `/api/v2/organizations/${p}/registry-providers`,
+      {
+        data: {
+          type: 'registry-providers',
+          attributes: { name: providerName, namespace: p, 'registry-name': 'private' },
+        },
+      },
+      t,
+    ),
+    'registry provider',
+  ).body.data.id;
+  const version = ok(
+    await api.post(
+      `${providerPath}/versions`,
+      {
+        data: {
+          type: 'registry-provider-versions',
+          attributes: { version: providerVersion, 'key-id': key.keyId, protocols: ['5.0'] },
+        },
+      },
+      t,
+    ),
+    'registry provider version',
+  ).body.data;
+  const providerFilename = `terraform-provider-${providerName}_${providerVersion}_${os}_${arch}.zip`;
+  const zip = zipOf({ [`terraform-provider-${providerName}_v${providerVersion}`]: Buffer.from(`#!/bin/sh\n# ${p}\n`) });
+  const providerShasum = createHash('sha256').update(zip).digest('hex');
+  const shasums = Buffer.from(`${providerShasum}  ${providerFilename}\n`);
+  ok(await sendBytes(api, 'PUT', version.links['shasums-upload'], shasums), 'shasums upload');
+  ok(await sendBytes(api, 'PUT', version.links['shasums-sig-upload'], key.sign(shasums)), 'shasums-sig upload');
+  const platform = ok(
+    await api.post(
+      `${providerPath}/versions/${providerVersion}/platforms`,
+      {
+        data: {
+          type: 'registry-provider-platforms',
+          attributes: { os, arch, shasum: providerShasum, filename: providerFilename },
+        },
+      },
+      t,
+    ),
+    'registry provider platform',
+  ).body.data;
+  ok(await sendBytes(api, 'PUT', platform.links['provider-binary-upload'], zip), 'provider binary upload');
+  const versionLinks = ok(await api.get(`${providerPath}/versions/${providerVersion}`, t), 'provider version').body.data
+    .links;
+  const archiveLink = ok(
+    await api.get(`${providerPath}/versions/${providerVersion}/platforms/${os}/${arch}`, t),
+    'platform',
+  ).body.data.links['provider-binary-download'] as string;
+
+  const mirrorHostname = `mirror.${p}.test`;
+  const mirrorNamespace = `${p}-vendor`;
+  const mirrorType = `${p}relay`;
+  const mirrorFilename = `terraform-provider-${mirrorType}_${mirrorVersion}_${os}_${arch}.zip`;
+  const mirrorPath = `/api/registry/mirror/${p}/${mirrorHostname}/${mirrorNamespace}/${mirrorType}`;
+  const mirrorZip = zipOf({
+    [`terraform-provider-${mirrorType}_v${mirrorVersion}`]: Buffer.from(`#!/bin/sh\n# ${p} mirrored\n`),
+  });
+  ok(await sendBytes(api, 'PUT', `${mirrorPath}/${mirrorFilename}`, mirrorZip, token), 'mirror push');
+  const mirrored = ok(await api.get(`${mirrorPath}/${mirrorVersion}.json`, t), 'mirror version').body.archives[
+    `${os}_${arch}`
+  ].url as string;
+
+  const archiveIdOf = (url: string) => new URL(url, 'http://berth.test').pathname.split('/')[5];
+  return {
+    moduleId,
+    moduleName,
+    moduleProvider,
+    moduleVersionId: moduleVersionDoc.id as string,
+    moduleUploadQuery: queryOf(moduleVersionDoc.links.upload),
+    moduleDownloadQuery: queryOf(download),
+    gpgKeyId,
+    gpgKeyKeyId: key.keyId,
+    gpgAsciiArmor: key.asciiArmor,
+    providerId,
+    providerName,
+    providerVersionId: version.id as string,
+    providerPlatformId: platform.id as string,
+    providerArchiveId: archiveIdOf(archiveLink),
+    providerFilename,
+    providerShasum,
+    shasumsUploadQuery: queryOf(version.links['shasums-upload']),
+    shasumsSigUploadQuery: queryOf(version.links['shasums-sig-upload']),
+    shasumsDownloadQuery: queryOf(versionLinks['shasums-download']),
+    shasumsSigDownloadQuery: queryOf(versionLinks['shasums-sig-download']),
+    binaryUploadQuery: queryOf(platform.links['provider-binary-upload']),
+    archiveDownloadQuery: queryOf(archiveLink),
+    mirrorHostname,
+    mirrorNamespace,
+    mirrorType,
+    mirrorFilename,
+    mirrorArchiveId: archiveIdOf(mirrored),
+    mirrorDownloadQuery: queryOf(mirrored),
   };
 }
 
