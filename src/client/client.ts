@@ -253,12 +253,12 @@ export class BerthClient {
   };
 
   tokens = {
-    createForUser: async (userId: string, description?: string) =>
+    createForUser: async (userId: string, description?: string, expiredAt?: string) =>
       (
         await this.request<SingleResult<TokenAttributes>>(
           'POST',
           `/users/${encodeURIComponent(userId)}/authentication-tokens`,
-          { body: resourceBody('authentication-tokens', { description }) },
+          { body: resourceBody('authentication-tokens', { description, 'expired-at': expiredAt }) },
         )
       ).body!,
     createSiteAdmin: async (description?: string) =>

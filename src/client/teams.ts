@@ -1,7 +1,7 @@
 import { BerthError } from '../domain/common/errors.js';
 import type { BerthClient, ListAllOptions } from './client.js';
 import { resourceBody, type Resource, type SingleResult } from './jsonapi.js';
-import type { IdentityAttributes, TeamAttributes, TokenAttributes } from './resources.js';
+import type { IdentityAttributes, TeamAttributes, TokenAttributes, UserAttributes } from './resources.js';
 
 const enc = encodeURIComponent;
 
@@ -74,5 +74,7 @@ export function tokensApi(client: BerthClient) {
       client.listAll<TokenAttributes>(`/users/${enc(userId)}/authentication-tokens`, {}, options),
     revoke: (id: string) => client.delete(`/authentication-tokens/${enc(id)}`),
     whoami: () => client.get<IdentityAttributes>('/whoami'),
+    /** The caller's account (HCP Terraform's Account API): a user, or a service account for a team or organization token. */
+    accountDetails: () => client.get<UserAttributes>('/account/details'),
   };
 }

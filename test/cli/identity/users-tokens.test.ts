@@ -50,10 +50,11 @@ describe('berth user and berth token (local mode)', () => {
     expect((await runCli(['user', 'create', 'mallory', '--email', 'm@m.test'], asCarol)).code).toBe(3);
   });
 
-  it('needs to be told whose token to create', async () => {
+  it('without saying whose, mints a token of the caller: in local mode the user admin', async () => {
     const r = await cli('token', 'create');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--user NAME, --team TEAM, --org ORG or --site-admin');
+    expect(r.code, r.stderr).toBe(0);
+    const me = await runCli(['whoami', '--json'], { ...env, BERTH_TOKEN: r.stdout.trim() });
+    expect(JSON.parse(me.stdout).attributes.username).toBe('admin');
   });
 
   it('two processes opening a new database at once both succeed (migrations take turns)', async () => {
