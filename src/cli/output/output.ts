@@ -13,6 +13,11 @@ export interface Column<T> {
   value: (row: T) => unknown;
   /** Shown only when --columns names it (extra detail a default table leaves out). */
   optional?: boolean;
+  /**
+   * What names the row (its NAME, or its ID where it has no name): never cut to fit a terminal.
+   * When no column of a table says so, the column headed NAME is the one, else the first.
+   */
+  identifier?: boolean;
 }
 
 /** An API timestamp (UTC ISO-8601): shown relative in tables (`3 minutes ago`), as is in CSV and JSON. */
@@ -102,17 +107,23 @@ const GAP = 4;
 const MIN_WIDTH = 6;
 
 /**
- * The widths the columns of a table get on a terminal `width` characters wide: columns narrower
- * than an even share of the room keep their width, the widest share what is left (never below
- * MIN_WIDTH); `null` when the table fits as it is, or when there is no terminal to fit (scripts:
- * unchanged).
+ * The widths the columns of a table get on a terminal `width` characters wide: the identifier
+ * columns (`keep`, by index: the first one unless the table says otherwise) keep their width, so
+ * that a row's name is never cut; of the others, those narrower than an even share of the room
+ * left keep their width, and the widest share what is left (never below MIN_WIDTH). `null` when
+ * the table fits as it is, or when there is no terminal to fit (scripts: unchanged). When even
+ * that does not fit, the line is wider than the terminal rather than a name cut.
  */
-export function fitColumns(widths: number[], width: number | undefined): number[] | null {
+export function fitColumns(widths: number[], width: number | undefined, keep: number[] = [0]): number[] | null {
   if (!width || width <= 0) return null;
   let room = width - GAP * (widths.length - 1);
   if (widths.reduce((a, b) => a + b, 0) <= room) return null;
   const fitted = [...widths];
-  const order = widths.map((w, i) => i).sort((a, b) => widths[a] - widths[b]);
+  for (const i of keep) room -= widths[i] ?? 0;
+  const order = widths
+    .map((w, i) => i)
+    .filter((i) => !keep.includes(i))
+    .sort((a, b) => widths[a] - widths[b]);
   for (let k = 0; k < order.length; k++) {
     const share = Math.floor(room / (order.length - k));
     const i = order[k];
@@ -131,6 +142,17 @@ export function fitColumns(widths: number[], width: number | undefined): number[
   return fitted;
 }
 
+/**
+ * The columns that name a table's rows, by index: those marked `identifier`, else the one headed
+ * NAME (wherever --columns put it), else the first.
+ */
+function identifierColumns<T>(columns: Column<T>[]): number[] {
+  const marked = columns.flatMap((c, i) => (c.identifier ? [i] : []));
+  if (marked.length > 0) return marked;
+  const name = columns.findIndex((c) => c.header === 'NAME');
+  return [name === -1 ? 0 : name];
+}
+
 /** `text` cut to `width` characters, the last one an ellipsis; colours are kept only when it fits. */
 export function truncateCell(text: string, width: number): string {
   if (visibleLength(text) <= width) return text;
@@ -146,7 +168,8 @@ export function truncateCell(text: string, width: number): string {
 
 /**
  * A table for humans. When stdout is a terminal, the table fits its width: the widest columns are
- * cut with an ellipsis. When it is not (scripts, pipes), every cell is printed whole.
+ * cut with an ellipsis, never the identifier (`Column.identifier`, else NAME, else the first).
+ * When it is not (scripts, pipes), every cell is printed whole.
  */
 export function renderTable<T>(rows: T[], allColumns: Column<T>[], options: { diagnostic?: boolean } = {}): string {
   // A diagnostic table (a preview on stderr) is for people: --columns and --output csv shape stdout only.
@@ -159,6 +182,7 @@ export function renderTable<T>(rows: T[], allColumns: Column<T>[], options: { di
   const fitted = fitColumns(
     headers.map((h, i) => Math.max(visibleLength(h), ...cells.map((r) => visibleLength(r[i])))),
     stream.isTTY ? stream.columns : undefined,
+    identifierColumns(columns),
   );
   if (fitted) {
     headers.forEach((h, i) => (headers[i] = truncateCell(h, fitted[i])));
