@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempDb } from '../../helpers/cli.js';
+import { KEYS, runCli, runCliInPty, tempDb } from '../../helpers/cli.js';
 
 describe('berth org members, invite, join and members remove (local mode)', () => {
   const tmp = tempDb();
@@ -62,16 +62,47 @@ describe('berth org members, invite, join and members remove (local mode)', () =
     expect(bad.stderr).toContain('Email is invalid');
   });
 
-  it('removes a member by email, username or id; the user leaves its teams', async () => {
-    expect((await cli('org', 'members', 'remove', 'newbie@corp.test')).code).toBe(0);
-    const removed = await cli('org', 'members', 'remove', 'alice', '--json');
+  // Issue 46, item 3: it removed at once, without asking, even on a terminal.
+  it('asks before removing on a terminal; elsewhere refuses without --yes (exit 2), changing nothing', async () => {
+    const refused = await cli('org', 'members', 'remove', 'alice');
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(
+      /refusing to remove alice \(ou-\w{16}\) from organization acme without --yes when not on a terminal/,
+    );
+    expect((await cli('org', 'members', 'remove', 'alice', '--json')).code).toBe(2);
+    const kept = await runCliInPty(
+      ['org', 'members', 'remove', 'alice'],
+      [{ expect: 'Really remove alice', send: `n${KEYS.enter}` }],
+      env,
+    );
+    expect(kept.code).toBe(2);
+    expect(kept.output).toContain('aborted');
+    expect((await cli('org', 'members', '--search', 'alice')).stdout).toMatch(/alice@acme\.test\s+active/);
+    // Not a member: exit 3 before any question.
+    const missing = await runCliInPty(['org', 'members', 'remove', 'nobody@corp.test'], [], env);
+    expect(missing.code).toBe(3);
+    expect(missing.output).not.toContain('Really');
+    const removed = await runCliInPty(
+      ['org', 'members', 'remove', 'newbie@corp.test'],
+      [{ expect: 'Really remove newbie@corp.test', send: `y${KEYS.enter}` }],
+      env,
+    );
+    expect(removed.code).toBe(0);
+    expect(removed.output).toContain('Removed newbie@corp.test from organization acme.');
+    expect((await cli('org', 'members', '--search', 'newbie')).stdout).not.toContain('newbie');
+  });
+
+  it('removes a member by email, username or id with --yes; the user leaves its teams', async () => {
+    expect((await cli('org', 'invite', 'other@corp.test')).code).toBe(0);
+    expect((await cli('org', 'members', 'remove', 'other@corp.test', '--yes')).code).toBe(0);
+    const removed = await cli('org', 'members', 'remove', 'alice', '--json', '--yes');
     expect(removed.code).toBe(0);
     expect(JSON.parse(removed.stdout)).toMatchObject({ type: 'organization-memberships', deleted: true });
     expect((await cli('team', 'show', 'devs')).stdout).toMatch(/Members\s+-/);
-    expect((await cli('org', 'members', 'remove', 'alice')).code).toBe(3);
+    expect((await cli('org', 'members', 'remove', 'alice', '--yes')).code).toBe(3);
     // The last owner cannot leave.
     const admin = JSON.parse((await cli('org', 'members', '--json')).stdout)[0].id;
-    expect((await cli('org', 'members', 'remove', admin)).code).toBe(5);
+    expect((await cli('org', 'members', 'remove', admin, '-y')).code).toBe(5);
   });
 
   it('needs an organization', async () => {
