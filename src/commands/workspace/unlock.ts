@@ -6,6 +6,7 @@ import { lockHeldBy, lockHolderName } from '../../cli/workspaces/lock-holder.js'
 import { renderTable } from '../../cli/output/output.js';
 import { usageError } from '../../cli/common/prompts.js';
 import { parseWorkspaceArg } from '../../cli/workspaces/resolve-workspace.js';
+import type { BerthClient } from '../../client/client.js';
 import type { Resource } from '../../client/jsonapi.js';
 import type { WorkspaceAttributes } from '../../client/resources.js';
 import { WorkspaceStateClient } from '../../client/state.js';
@@ -97,6 +98,8 @@ With --all-matching and the filters of \`workspace list\`, unlocks every matchin
     }
     if (!this.args.workspace) throw usageError('say which workspace to unlock, or use --all-matching with filters');
     const id = await state.workspaceId(parseWorkspaceArg(this.args.workspace, f.org));
+    // A run's lock: force-unlocking it ends the run (it never applies); say so once done.
+    const runHolder = f.force ? await lockingRun(client, id) : null;
     const ws = await state
       .unlock(id, f.force)
       .catch((err) => (isNotLocked(err) ? null : explainLockConflict(err, client, id)));
@@ -108,6 +111,14 @@ With --all-matching and the filters of \`workspace list\`, unlocks every matchin
       this.print(current.data, () => message);
       return;
     }
-    this.print(ws, () => `${f.force ? 'Force-unlocked' : 'Unlocked'} workspace ${ws.attributes.name}.`);
+    const ended = runHolder ? ` Run ${runHolder} held the lock: it was ended and will not apply.` : '';
+    this.print(ws, () => `${f.force ? 'Force-unlocked' : 'Unlocked'} workspace ${ws.attributes.name}.${ended}`);
   }
+}
+
+/** The run holding the workspace's lock, if a run does. */
+async function lockingRun(client: BerthClient, id: string): Promise<string | null> {
+  const doc = await client.get<WorkspaceAttributes>(`/workspaces/${encodeURIComponent(id)}`);
+  const holder = doc.data.relationships?.['locked-by']?.data;
+  return holder && !Array.isArray(holder) && holder.type === 'runs' ? holder.id : null;
 }

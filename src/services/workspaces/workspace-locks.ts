@@ -25,6 +25,8 @@ import {
 } from './workspaces-read.js';
 import { inWorkspaceOrganization } from '../write-scope.js';
 import { LIMIT_ONE } from '../../store/literal-limit.js';
+import { endRunLosingItsLock } from '../runs/force-unlocked-run.js';
+import { userOf } from '../runs/run-events.js';
 
 /** Seconds a client should wait before retrying an unlock refused with 503. */
 export const UNLOCK_RETRY_AFTER = 2;
@@ -169,10 +171,21 @@ export async function unlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): P
  */
 export async function forceUnlockWorkspace(ctx: ServiceContext, ref: WorkspaceRef): Promise<Workspace> {
   return writeTransaction(inWorkspaceOrganization(ctx, ref), async (tx) => {
-    const { row, facts } = await lockable(ctx, tx, ref, 'workspace:update');
-    if (!holderOfRow(row)) throw conflict(NOT_LOCKED_FORCE);
-    const promoted = await promoteIntermediateState(tx, row.id, true, undefined, ctx.clock.now().toISOString());
-    const unlocked = await setLock(tx, row, null, null, ctx.clock.now().toISOString());
+    const found = await lockable(ctx, tx, ref, 'workspace:update');
+    const holder = holderOfRow(found.row);
+    if (!holder) throw conflict(NOT_LOCKED_FORCE);
+    const now = ctx.clock.now().toISOString();
+    // A run's lock: the run ends without applying (force-unlocked-run.ts), and its end may
+    // already release the lock; read the workspace again after it.
+    if (holder.kind === 'runs') await endRunLosingItsLock(tx, holder.id, now, userOf(ctx.actor));
+    const row = (await findWorkspaceRow(tx, { id: found.row.id })) ?? found.row;
+    const facts = found.facts;
+    // Released by the run's end (and perhaps taken by the run queued next, which is not the lock
+    // that was asked to go): answered as it is.
+    const still = holderOfRow(row);
+    if (!still || !sameHolder(still, holder)) return workspaceOf(ctx, tx, row, facts);
+    const promoted = await promoteIntermediateState(tx, row.id, true, undefined, now);
+    const unlocked = await setLock(tx, row, null, null, now);
     const done = await answer(tx, { row: unlocked, facts }, promoted);
     return workspaceOf(ctx, tx, done.row, done.facts);
   });

@@ -15,10 +15,11 @@ import {
 } from '../../helpers/run-execution.js';
 
 /**
- * The state an apply writes when its run lost the workspace's lock on the way: force-unlocked by an
- * admin (the apply goes on: its state still becomes current when it ends), or force-canceled (its
- * terraform killed, the next run may hold the workspace: the late state is kept in the history but
- * never made current by itself). The executor's side is driven on the services.
+ * A run that loses the workspace's lock never applies (issue 46): force-unlocked by an admin while it
+ * waits or plans, it ends (discarded, or canceled); while it applies, the force-unlock is refused.
+ * Force-canceled while applying (its terraform killed, the next run may hold the workspace), the
+ * late state is kept in the history but never made current by itself. The executor's side is
+ * driven on the services.
  */
 
 const STATE = (serial: number) => stateOf(serial, 'lock-loss-test', { serial: { value: serial, type: 'number' } });
@@ -42,20 +43,55 @@ describe('state written by a run that lost its lock', () => {
   });
   afterEach(() => f.api.close());
 
-  it('force-unlocked before its apply: the apply still makes its state current when the run ends', async () => {
+  const forceUnlock = () => f.api.post(`${P}/workspaces/${f.web}/actions/force-unlock`, undefined, t());
+  const lockAs = (token: string) =>
+    f.api.post(`${P}/workspaces/${f.web}/actions/lock`, { reason: 'state surgery' }, { token });
+
+  it('force-unlocked while it waits for confirmation: the run is discarded and can never apply', async () => {
     const run = await queueRun(f, f.web);
     await claim(f, run.id, 'plan');
     await finish(f, run.id, 'plan');
     expect(await runStatus(f, run.id)).toBe('planned');
-    const unlocked = await f.api.post(`${P}/workspaces/${f.web}/actions/force-unlock`, undefined, t());
+    const unlocked = await forceUnlock();
     expect(unlocked.status, unlocked.text).toBe(200);
-    expect((await act(run.id, 'apply')).status).toBe(202);
+    expect(unlocked.body.data.attributes.locked).toBe(false);
+    expect(await runStatus(f, run.id)).toBe('discarded');
+    const doc = (await f.api.get(`${P}/runs/${run.id}`, t())).body.data;
+    expect(doc.attributes['error-message']).toContain('force-unlocked');
+    // Another party locks the workspace for its own change; the run's apply is refused.
+    expect((await lockAs(f.owner.token)).status).toBe(200);
+    expect((await act(run.id, 'apply')).status).toBe(409);
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(true);
+    expect(await current()).toBeUndefined();
+  });
+
+  it('force-unlocked while its plan executes: the lock goes now, the plan ends canceled, nothing applies', async () => {
+    const run = await queueRun(f, f.web, { 'auto-apply': true });
+    await claim(f, run.id, 'plan');
+    expect(await runStatus(f, run.id)).toBe('planning');
+    const unlocked = await forceUnlock();
+    expect(unlocked.status, unlocked.text).toBe(200);
+    expect(unlocked.body.data.attributes.locked).toBe(false);
+    // The plan finishes before terraform hears of the cancel: the run ends canceled, not applying.
+    await finish(f, run.id, 'plan');
+    expect(await runStatus(f, run.id)).toBe('canceled');
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
+  });
+
+  it('a run that applies keeps its lock: the force-unlock is refused (409) and says to cancel the run', async () => {
+    const run = await queueRun(f, f.web, { 'auto-apply': true });
+    await claim(f, run.id, 'plan');
+    await finish(f, run.id, 'plan');
     await claim(f, run.id, 'apply');
+    expect(await runStatus(f, run.id)).toBe('applying');
+    const refused = await forceUnlock();
+    expect(refused.status, refused.text).toBe(409);
+    expect(refused.body.errors[0].detail).toMatch(/applying.*Cancel the run/);
+    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(true);
     const sv = await storeRunState(f.api.store.db, run.id, STATE(1), now());
     await finish(f, run.id, 'apply');
     expect(await runStatus(f, run.id)).toBe('applied');
     expect(await current()).toBe(sv);
-    expect((await workspaceDoc(f, f.web)).data.attributes.locked).toBe(false);
   });
 
   it('force-canceled while applying: its late state is kept, not made current, not even by the next run', async () => {
