@@ -33,6 +33,7 @@ import { userRoutes } from './routes/identity/users.js';
 import { adminSettingsRoutes } from './routes/instance/admin-settings.js';
 import { workspaceRoutes } from './routes/workspaces/workspaces.js';
 import { workspaceRelationRoutes } from './routes/workspaces/workspace-relations.js';
+import { runTriggerRoutes } from './routes/workspaces/run-triggers.js';
 import { runRoutes } from './routes/runs/runs.js';
 import { assessmentResultRoutes } from './routes/workspaces/assessment-results.js';
 import { organizationRunQueueRoutes } from './routes/runs/organization-run-queue.js';
@@ -164,6 +165,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', taskStageRoutes());
   v2.route('/', assessmentResultRoutes());
   v2.route('/', workspaceRelationRoutes());
+  v2.route('/', runTriggerRoutes());
   v2.route('/', variableRoutes());
   v2.route('/', auditTrailRoutes());
   v2.route('/', organizationTagRoutes());
@@ -189,6 +191,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
       clock: options.clock ?? systemClock,
       agentTimeoutMs: options.agentTimeoutMs ?? DEFAULT_AGENT_TIMEOUT_MS,
       rateLimit: options.agentRateLimit,
+      executesRuns: (options.settings ?? DEFAULT_SETTINGS).executesRuns === true,
     }),
   );
   return app;

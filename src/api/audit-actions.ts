@@ -212,6 +212,9 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'PATCH /workspaces/:id/relationships/remote-state-consumers': keeping(
     r('workspace.remote-state-consumers.replace', 'workspaces'),
   ),
+  // A run trigger is recorded on the workspace whose runs it queues (its target).
+  'POST /workspaces/:id/run-triggers': r('run-trigger.create', 'workspaces', true, 'run-triggers'),
+  'DELETE /run-triggers/:id': r('run-trigger.delete', 'run-triggers'),
   'POST /workspaces/:id/relationships/tags': keeping(r('workspace.tags.add', 'workspaces')),
   'DELETE /workspaces/:id/relationships/tags': keeping(r('workspace.tags.remove', 'workspaces')),
   'PATCH /workspaces/:id/tag-bindings': keeping(r('workspace.tag-bindings.add', 'workspaces')),

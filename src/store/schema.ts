@@ -509,6 +509,17 @@ export interface RemoteStateConsumersTable {
   consumer_id: string;
 }
 
+/** A source workspace that queues runs in a target workspace (migration 049). */
+export interface RunTriggersTable {
+  seq: Generated<number>;
+  id: string;
+  /** The target: the workspace whose runs the trigger queues. */
+  workspace_id: string;
+  /** The source: the workspace whose applies fire it. */
+  sourceable_id: string;
+  created_at: string;
+}
+
 export interface DataRetentionPoliciesTable {
   seq: Generated<number>;
   id: string;
@@ -876,6 +887,7 @@ export interface DB {
   settings: SettingsTable;
   ssh_keys: SshKeysTable;
   remote_state_consumers: RemoteStateConsumersTable;
+  run_triggers: RunTriggersTable;
   data_retention_policies: DataRetentionPoliciesTable;
   audit_events: AuditEventsTable;
   console_sign_in_links: ConsoleSignInLinksTable;

@@ -602,6 +602,14 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
     body: () => ({ data: { type: 'ssh-keys', attributes: { name: 'renamed' } } }),
   },
   'DELETE /api/v2/ssh-keys/:id': { expect: 404 },
+  // Run triggers: B's own workspace as the source of A's, and A's trigger by its id.
+  'POST /api/v2/workspaces/:id/run-triggers': {
+    expect: 404,
+    body: (_a, b) => ({ data: { relationships: { sourceable: { data: { type: 'workspaces', id: b.workspaceId } } } } }),
+  },
+  'GET /api/v2/workspaces/:id/run-triggers': { expect: 404, query: () => '?filter[run-trigger][type]=inbound' },
+  'GET /api/v2/run-triggers/:id': { expect: 404, params: (a) => [a.runTriggerId] },
+  'DELETE /api/v2/run-triggers/:id': { expect: 404, params: (a) => [a.runTriggerId] },
   'GET /api/v2/organizations/:org/tags': { expect: 404 },
   'GET /api/v2/organizations/:org/relationships/data-retention-policy': { expect: 404 },
   'POST /api/v2/organizations/:org/relationships/data-retention-policy': { expect: 404, body: policy },

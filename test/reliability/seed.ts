@@ -37,6 +37,8 @@ export interface SeededOrg {
   teamProjectId: string;
   teamWorkspaceId: string;
   sshKeyId: string;
+  /** A run trigger: the consumer workspace queues runs in the web workspace. */
+  runTriggerId: string;
   sshKeyName: string;
   agentPoolId: string;
   agentPoolName: string;
@@ -212,6 +214,14 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     ),
     'consumer',
   );
+  const runTriggerId = ok(
+    await api.post(
+      `/api/v2/workspaces/${workspaceId}/run-triggers`,
+      { data: { relationships: { sourceable: { data: { type: 'workspaces', id: consumerId } } } } },
+      t,
+    ),
+    'run trigger',
+  ).body.data.id;
 
   const sshKeyName = `${p}-deploy-key`;
   const sshKeyId = ok(
@@ -456,6 +466,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     teamProjectId,
     teamWorkspaceId,
     sshKeyId,
+    runTriggerId,
     sshKeyName,
     agentPoolId,
     agentPoolName,

@@ -27,6 +27,8 @@ describe('tenant isolation between two organizations', () => {
       `/api/v2/organizations/${a.org}/tags`,
       `/api/v2/workspaces/${a.workspaceId}/relationships/remote-state-consumers`,
       `/api/v2/workspaces/${a.workspaceId}/relationships/tags`,
+      `/api/v2/workspaces/${a.workspaceId}/run-triggers?filter[run-trigger][type]=inbound`,
+      `/api/v2/run-triggers/${a.runTriggerId}`,
       `/api/v2/workspaces/${a.workspaceId}/state-versions`,
       `/api/v2/workspaces/${a.workspaceId}/runs`,
       `/api/v2/team-projects?filter[project][id]=${a.projectId}`,

@@ -69,7 +69,9 @@ export type IdPrefix =
   | 'mirarch'
   /** A registry module and one of its versions (HCP's `mod-`, `modver-`). */
   | 'mod'
-  | 'modver';
+  | 'modver'
+  /** A run trigger (HCP's `rt-`). */
+  | 'rt';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

@@ -121,6 +121,7 @@ export type Action =
   | 'workspace:manage-team-access'
   | 'workspace:replace-consumers'
   | 'workspace:add-remove-consumers'
+  | 'workspace:manage-run-triggers'
   | 'project:read-teams'
   | 'project:manage-teams'
   | 'project:move-workspaces'
@@ -440,6 +441,9 @@ export function can(actor: Actor, action: Action, facts: OrgFacts | null, settin
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces);
     case 'workspace:add-remove-consumers':
       return orgToken || isOwner(facts) || facts.teams.some((t) => t.manageWorkspaces) || ws().admin;
+    // Run triggers of a workspace (their sources): its admins (HCP: "admin access to the workspace").
+    case 'workspace:manage-run-triggers':
+      return ws().admin;
   }
 }
 

@@ -223,8 +223,18 @@ async function agentRun(db: Db, cred: AgentCredential, agent: Agent, runId: stri
   return run;
 }
 
-/** What the agent may do with a run it executes; `agentId` names the calling agent. */
-export function agentRunOps(db: Db, cred: AgentCredential, agentId: string | undefined, now: () => Date) {
+/**
+ * What the agent may do with a run it executes; `agentId` names the calling agent. `executesRuns`:
+ * whether serve executes runs itself (the runs an applied run's triggers queue in `remote`
+ * workspaces wait for it; without it they end errored, as any run there would).
+ */
+export function agentRunOps(
+  db: Db,
+  cred: AgentCredential,
+  agentId: string | undefined,
+  now: () => Date,
+  executesRuns = false,
+) {
   const run = async (runId: string) => {
     const agent = await callingAgent(db, cred, agentId);
     return agentRun(db, cred, agent, runId);
@@ -258,7 +268,7 @@ export function agentRunOps(db: Db, cred: AgentCredential, agentId: string | und
     },
     async finishPhase(runId: string, phase: Phase, result: PhaseResult): Promise<void> {
       await run(runId);
-      await finishPhase(db, runId, phase, result, now().toISOString());
+      await finishPhase(db, runId, phase, result, now().toISOString(), executesRuns);
     },
     async currentState(runId: string): Promise<Buffer | null> {
       await run(runId);

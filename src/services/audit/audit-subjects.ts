@@ -225,6 +225,16 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
       const r = await db.selectFrom('runs').select('workspace_id').where('id', '=', id).executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);
     }
+    // A run trigger: in the organization of its workspace (the target), named after its source.
+    case 'run-triggers': {
+      const r = await db
+        .selectFrom('run_triggers')
+        .innerJoin('workspaces', 'workspaces.id', 'run_triggers.sourceable_id')
+        .select(['run_triggers.workspace_id', 'workspaces.name'])
+        .where('run_triggers.id', '=', id)
+        .executeTakeFirst();
+      return workspaceSubject(db, type, id, r?.workspace_id ?? null, r?.name ?? null);
+    }
     case 'configuration-versions': {
       const r = await db
         .selectFrom('configuration_versions')

@@ -12,6 +12,7 @@ import { type StateVersionRow } from '../state/state-versions.js';
 import { appendLogTx, stamped, type Phase, type RunRow } from './run-rows.js';
 import { setStatus } from './run-queue.js';
 import { finishAssessment } from './assessments.js';
+import { queueTriggeredRuns } from './triggered-runs.js';
 import { isStale, STALE_MESSAGE } from './stale-saved-plans.js';
 
 /**
@@ -47,9 +48,18 @@ export interface PhaseResult {
  * Ends a phase: closes its log (ETX) and moves the run on, in one transaction. A plan that
  * finished: planned_and_finished (plan-only, or no changes without allow-empty-apply),
  * planned_and_saved (a saved plan), apply_queued (auto-apply) or planned (awaits confirmation). Nothing happens to a run that ended
- * meanwhile (force-canceled).
+ * meanwhile (force-canceled). An apply that finished queues, in the same transaction, the runs of
+ * the workspaces its workspace triggers (triggered-runs.ts); `executesRuns`: whether this instance
+ * executes runs itself (false: an agent's apply on a serve without an executor).
  */
-export async function finishPhase(db: Db, runId: string, phase: Phase, result: PhaseResult, now: string) {
+export async function finishPhase(
+  db: Db,
+  runId: string,
+  phase: Phase,
+  result: PhaseResult,
+  now: string,
+  executesRuns = true,
+) {
   await writeTransaction(db, async (tx) => {
     const row = await tx.selectFrom('runs').selectAll().where('id', '=', runId).executeTakeFirst();
     if (!row || FINAL_STATUSES.includes(row.status as RunStatus)) return;
@@ -103,6 +113,7 @@ export async function finishPhase(db: Db, runId: string, phase: Phase, result: P
       error_message: result.errorMessage ?? null,
       ...(c ? { apply_additions: c.additions, apply_changes: c.changes, apply_destructions: c.destructions } : {}),
     });
+    if (to === 'applied') await queueTriggeredRuns(tx, row, now, executesRuns);
   });
 }
 

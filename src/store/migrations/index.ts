@@ -44,6 +44,7 @@ import * as m045 from './045_keep_remote_state_default.js';
 import * as m046 from './046_provider_registry.js';
 import * as m047 from './047_registry_modules.js';
 import * as m048 from './048_project_owned_varsets.js';
+import * as m049 from './049_run_triggers.js';
 
 export interface Migration {
   version: number;
@@ -98,4 +99,5 @@ export const MIGRATIONS: Migration[] = [
   { version: 46, name: 'provider_registry', up: m046.up },
   { version: 47, name: 'registry_modules', up: m047.up },
   { version: 48, name: 'project_owned_varsets', up: m048.up },
+  { version: 49, name: 'run_triggers', up: m049.up },
 ];

@@ -39,6 +39,9 @@ const svAttributes = {
 const bindings = { data: [{ type: 'tag-bindings', attributes: { key: 'env', value: 'prod' } }] };
 const named = (type: string, attributes: Record<string, unknown>) => ({ data: { type, attributes } });
 const wsList = (...ids: string[]) => ({ data: ids.map((id) => ({ type: 'workspaces', id })) });
+const sourceable = (id: string) => ({
+  data: { type: 'run-triggers', relationships: { sourceable: { data: { type: 'workspaces', id } } } },
+});
 
 interface Scene extends AccessFixture {
   /** Runs the request under test: it must succeed and add exactly one record. */
@@ -574,6 +577,15 @@ const CASES: Record<string, Case> = {
       s.api.post(`${P}/organizations/acme/ssh-keys`, named('ssh-keys', { name: 'k', value: 'secret' })),
     );
     return s.act(() => s.api.delete(`${P}/ssh-keys/${key.id}`));
+  },
+  'POST /workspaces/:id/run-triggers': async (s) => {
+    const source = await newWorkspace(s, 'network');
+    return s.act(() => s.api.post(`${P}/workspaces/${s.web}/run-triggers`, sourceable(source.id)));
+  },
+  'DELETE /run-triggers/:id': async (s) => {
+    const source = await newWorkspace(s, 'network');
+    const trigger = await ok(s.api.post(`${P}/workspaces/${s.web}/run-triggers`, sourceable(source.id)));
+    return s.act(() => s.api.delete(`${P}/run-triggers/${trigger.id}`));
   },
   // The module registry: `vpc/aws` of acme, and a version of it.
   'POST /organizations/:org/registry-modules': (s) => s.act(() => newModule(s)),

@@ -52,6 +52,8 @@ export function agentProtocolRoutes(options: {
   agentTimeoutMs: number;
   /** Requests per second per agent token; 0 or absent: none (serve gives DEFAULT_AGENT_RATE_LIMIT). */
   rateLimit?: number;
+  /** serve executes runs itself (what the runs an agent's applied run triggers need, triggered-runs.ts). */
+  executesRuns?: boolean;
 }) {
   const { db, clock } = options;
   const now = () => clock.now();
@@ -86,7 +88,8 @@ export function agentProtocolRoutes(options: {
   const agentId = (c: Context<ProtocolEnv>) => requestHeader(c as Context, AGENT_HEADER);
   // The request's id (request-id.ts, the app's first middleware), for the audit records.
   const requestIdOf = (c: Context<ProtocolEnv>) => ((c as Context).get('requestId') as string | undefined) ?? null;
-  const ops = (c: Context<ProtocolEnv>) => agentRunOps(db, c.get('cred'), agentId(c), now);
+  const ops = (c: Context<ProtocolEnv>) =>
+    agentRunOps(db, c.get('cred'), agentId(c), now, options.executesRuns === true);
   const phaseOf = (c: Context<ProtocolEnv>): Phase => {
     const p = c.req.param('phase');
     if (p !== 'plan' && p !== 'apply') throw badRequest(`the phase is plan or apply, not ${p}`);
