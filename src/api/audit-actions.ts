@@ -235,6 +235,8 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
   'DELETE /vars/:id': r('variable.delete', 'vars'),
 
   'POST /workspaces/:id/state-versions': r('state-version.create', 'workspaces', true),
+  // Named from inside its transaction: the new version (whose audit name says what it rolled back to).
+  'PATCH /workspaces/:id/state-versions': r('state-version.rollback', 'workspaces', true, 'state-versions'),
   'PUT /state-versions/:id/content': r('state-version.upload', 'state-versions'),
   'PUT /state-versions/:id/json-content': r('state-version.upload', 'state-versions'),
   'POST /state-versions/:id/actions/soft_delete_backing_data': r(

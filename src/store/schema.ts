@@ -325,6 +325,8 @@ export interface StateVersionsTable {
   finalized_at: string | null;
   format_version: number | null;
   has_json_state: Generated<number>;
+  /** The version a rollback copied (migration 051); null for every other version. */
+  rollback_of_id: Generated<string | null>;
 }
 
 /** A version's state (`kind` 'state') or its JSON form ('json-state'), as the bytes uploaded. */

@@ -521,6 +521,15 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
     expect: 404,
     body: () => ({ data: { type: 'state-versions', attributes: { serial: 99, md5: '0'.repeat(32) } } }),
   },
+  'PATCH /api/v2/workspaces/:id/state-versions': {
+    expect: 404,
+    body: (a) => ({
+      data: {
+        type: 'state-versions',
+        relationships: { 'rollback-state-version': { data: { type: 'state-versions', id: a.stateVersionId } } },
+      },
+    }),
+  },
   'GET /api/v2/workspaces/:id/state-versions': { expect: 404 },
   'GET /api/v2/workspaces/:id/current-state-version': { expect: 404 },
   'GET /api/v2/state-versions/:id': { expect: 404 },

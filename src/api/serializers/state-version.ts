@@ -40,6 +40,10 @@ export function serializeStateVersion(sv: StateVersion, origin: string): Resourc
       workspace: toOne('workspaces', sv.workspaceId, `${API_PREFIX}/workspaces/${sv.workspaceId}`),
       run: sv.runId ? toOne('runs', sv.runId, `${API_PREFIX}/runs/${sv.runId}`) : { data: null },
       outputs: { data: sv.outputIds.map((id) => ({ type: 'state-version-outputs', id })) },
+      // HCP Terraform's: the version a rollback copied (PATCH /workspaces/:id/state-versions), else null.
+      'rollback-state-version': sv.rollbackOfId
+        ? toOne('state-versions', sv.rollbackOfId, `${API_PREFIX}/state-versions/${sv.rollbackOfId}`)
+        : { data: null },
     },
     links: { self: `${API_PREFIX}/state-versions/${sv.id}` },
   };

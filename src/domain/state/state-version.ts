@@ -24,6 +24,8 @@ export interface StateVersion {
   hasJsonState: boolean;
   /** The run berth executed that wrote this version (its apply), else null. */
   runId: string | null;
+  /** The earlier version a rollback copied into this one (HCP's `rollback-state-version`), else null. */
+  rollbackOfId: string | null;
   createdAt: string;
   finalizedAt: string | null;
   /** The signed query strings of its hosted-state URLs, each null where the version offers none. */

@@ -243,9 +243,15 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
         .executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);
     }
+    // A rollback's version is named by what it restored (migration 051); other versions have no name.
     case 'state-versions': {
-      const r = await db.selectFrom('state_versions').select('workspace_id').where('id', '=', id).executeTakeFirst();
-      return workspaceSubject(db, type, id, r?.workspace_id ?? null);
+      const r = await db
+        .selectFrom('state_versions')
+        .select(['workspace_id', 'rollback_of_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      const name = r?.rollback_of_id ? `rollback to ${r.rollback_of_id}` : null;
+      return workspaceSubject(db, type, id, r?.workspace_id ?? null, name);
     }
     case 'registry-modules': {
       const r = await db

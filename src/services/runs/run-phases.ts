@@ -172,6 +172,7 @@ export async function storeRunState(
       finalized_at: null,
       format_version: null,
       has_json_state: 0,
+      rollback_of_id: null,
     };
     const { seq: _seq, ...values } = row;
     await tx.insertInto('state_versions').values(values).execute();

@@ -105,6 +105,7 @@ export async function stateVersionsOf(db: Tx, rows: StateVersionRow[], currentId
     formatVersion: row.format_version,
     hasJsonState: row.has_json_state === 1,
     runId: row.created_by_kind === 'runs' ? row.created_by_id : null,
+    rollbackOfId: row.rollback_of_id ?? null,
     createdAt: row.created_at,
     finalizedAt: row.finalized_at,
     urls: urlsOf(row, sign),
@@ -181,6 +182,7 @@ export async function createStateVersion(
       finalized_at: null,
       format_version: null,
       has_json_state: 0,
+      rollback_of_id: null,
     };
     const { seq: _seq, ...values } = row;
     await tx.insertInto('state_versions').values(values).execute();

@@ -653,6 +653,17 @@ const CASES: Record<string, Case> = {
       ),
     );
   },
+  'PATCH /workspaces/:id/state-versions': async (s) => {
+    const old = await releasedVersion(s);
+    await lock(s);
+    const body = {
+      data: {
+        type: 'state-versions',
+        relationships: { 'rollback-state-version': { data: { type: 'state-versions', id: old } } },
+      },
+    };
+    return s.act(() => s.api.patch(`${P}/workspaces/${s.web}/state-versions`, body));
+  },
   'PUT /state-versions/:id/content': async (s) => {
     await lock(s);
     const sv = await ok(s.api.post(`${P}/workspaces/${s.web}/state-versions`, named('state-versions', svAttributes)));

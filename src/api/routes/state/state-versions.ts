@@ -6,6 +6,7 @@ import { BACKING_DATA_ACTIONS } from '../../../domain/common/backing-data.js';
 import { manageStateBackingData } from '../../../services/state/state-backing-data.js';
 import { downloadStateFile, uploadStateFile, type StateFileKind } from '../../../services/state/state-content.js';
 import { outputsOfVersion } from '../../../services/state/state-outputs.js';
+import { parseRollbackRelationships, rollbackStateVersion } from '../../../services/state/state-rollback.js';
 import type { StateUrlQuery } from '../../../services/state/state-urls.js';
 import * as states from '../../../services/state/state-versions.js';
 import { readResource } from '../../body.js';
@@ -63,6 +64,13 @@ export function stateVersionRoutes(): Hono<AppEnv> {
     const include = includesOf(c, STATE_VERSION_INCLUDES);
     const input = states.parseStateVersionAttributes((await readResource(c, 'state-versions')).attributes);
     const sv = await states.createStateVersion(c.get('ctx'), { id: c.req.param('id') }, input);
+    return sendVersion(c, sv, 201, include);
+  });
+  // HCP Terraform's rollback: a new version copied from an earlier one of the workspace (201, as its docs say).
+  r.patch('/workspaces/:id/state-versions', async (c) => {
+    const include = includesOf(c, STATE_VERSION_INCLUDES);
+    const sourceId = parseRollbackRelationships((await readResource(c, 'state-versions')).relationships);
+    const sv = await rollbackStateVersion(c.get('ctx'), { id: c.req.param('id') }, sourceId);
     return sendVersion(c, sv, 201, include);
   });
   r.get('/workspaces/:id/state-versions', async (c) => {
