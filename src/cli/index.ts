@@ -140,6 +140,9 @@ import WorkspaceTagBindingsRemove from '../commands/workspace/tag-bindings/remov
 import WorkspaceTagsAdd from '../commands/workspace/tags/add.js';
 import WorkspaceTagsList from '../commands/workspace/tags/list.js';
 import WorkspaceTagsRemove from '../commands/workspace/tags/remove.js';
+import WorkspaceTriggersAdd from '../commands/workspace/triggers/add.js';
+import WorkspaceTriggersList from '../commands/workspace/triggers/list.js';
+import WorkspaceTriggersRemove from '../commands/workspace/triggers/remove.js';
 import Version from '../commands/version.js';
 import Api from '../commands/api.js';
 import { BerthCommand } from './base-command.js';
@@ -285,6 +288,9 @@ export const COMMANDS = {
   'workspace:tags:add': WorkspaceTagsAdd,
   'workspace:tags:list': WorkspaceTagsList,
   'workspace:tags:remove': WorkspaceTagsRemove,
+  'workspace:triggers:add': WorkspaceTriggersAdd,
+  'workspace:triggers:list': WorkspaceTriggersList,
+  'workspace:triggers:remove': WorkspaceTriggersRemove,
   version: Version,
   api: Api,
 };
