@@ -510,9 +510,13 @@ export class Executor {
         `The run asks for Terraform ${wanted}, but this executor runs Terraform ${have ?? '(unknown version)'} ` +
         `(${this.options.terraformPath}); start a plan-only run without terraform-version, or with ${have ?? 'its version'}`
       );
+    // In the CLI's words (its flag is --engine-version), with the API's attribute for other clients.
+    const workspace = claim.organizationName ? `${claim.organizationName}/${claim.workspaceName}` : claim.workspaceName;
+    const version = have ?? 'latest';
     return (
       `The workspace asks for Terraform ${wanted}, but this berth runs Terraform ${have ?? '(unknown version)'} ` +
-      `(${this.options.terraformPath}); set the workspace's terraform-version to ${have ?? 'latest'} or latest`
+      `(${this.options.terraformPath}); set the workspace's engine version to ${version} or latest: ` +
+      `berth workspace update ${workspace} --engine-version ${version} (terraform-version in the API)`
     );
   }
 
