@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import type { SeededOrg } from './seed.js';
-import { fillPath, paramsOf, realParam, type Route } from './routes.js';
+import { ISOLATION_CASES } from './isolation-bodies.js';
+import { fillPath, paramsOf, realParam, routeKey, type Route } from './routes.js';
 
 /** One generated request, before the seeded values are put in. */
 export interface FuzzRequest {
@@ -453,10 +454,13 @@ export function withSeededIds(value: unknown, s: SeededOrg, other: SeededOrg): u
 
 /** The request URL path (with query) for a generated request. */
 export function pathOf(req: FuzzRequest, s: SeededOrg, other: SeededOrg): string {
+  // Routes whose parameters realParam cannot name (the registry's) have them in their isolation case.
+  const named = ISOLATION_CASES[routeKey(req.route)]?.params;
   const values = paramsOf(req.route.path).map((p, i) => {
     const choice = req.params[i];
     if (choice.kind === 'hostile') return choice.raw;
-    return encodeURIComponent(realParam(p, choice.kind === 'real' ? s : other));
+    const org = choice.kind === 'real' ? s : other;
+    return encodeURIComponent(named ? named(org, org === s ? other : s)[i] : realParam(p, org));
   });
   return fillPath(req.route.path, values) + req.query;
 }
