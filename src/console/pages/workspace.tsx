@@ -22,6 +22,7 @@ import {
 import { href, orgPath } from '../router.js';
 import { useApi } from '../use-api.js';
 import { AuditTable, auditPath } from './audit.js';
+import { RunTriggersCard } from './workspace/run-triggers-card.js';
 
 type Workspace = Document<WorkspaceAttributes>;
 
@@ -61,6 +62,7 @@ export function WorkspacePage({ org, name }: { org: string; name: string }) {
             <AttributesCard org={org} ws={ws} project={project} />
             <TagsCard ws={ws} included={doc.data?.included} />
             <RemoteStateCard ws={ws} />
+            <RunTriggersCard org={org} ws={ws} />
             <SshKeyCard ws={ws} />
           </div>
           <WorkspaceVariablesCard workspaceId={ws.id} />
