@@ -63,6 +63,7 @@ import StateList from '../commands/state/list.js';
 import StateOutputs from '../commands/state/outputs.js';
 import StatePull from '../commands/state/pull.js';
 import StatePush from '../commands/state/push.js';
+import StateRollback from '../commands/state/rollback.js';
 import TeamAccess from '../commands/team/access.js';
 import TeamAccessList from '../commands/team/access/list.js';
 import TeamAddMember from '../commands/team/add-member.js';
@@ -211,6 +212,7 @@ export const COMMANDS = {
   'state:outputs': StateOutputs,
   'state:pull': StatePull,
   'state:push': StatePush,
+  'state:rollback': StateRollback,
   'team:access': TeamAccess,
   'team:access:list': TeamAccessList,
   'team:add-member': TeamAddMember,

@@ -40,6 +40,33 @@ export class WorkspaceStateClient {
     ).body!.data;
   }
 
+  /** HCP Terraform's rollback: a new version of the workspace with the content of its version `sourceId` (under the caller's lock). */
+  async rollback(id: string, sourceId: string): Promise<Resource<StateVersionAttributes>> {
+    return (
+      await this.client.request<SingleResult<StateVersionAttributes>>(
+        'PATCH',
+        `/workspaces/${enc(id)}/state-versions`,
+        {
+          body: {
+            data: {
+              type: 'state-versions',
+              relationships: { 'rollback-state-version': { data: { type: 'state-versions', id: sourceId } } },
+            },
+          },
+        },
+      )
+    ).body!.data;
+  }
+
+  async stateVersion(id: string): Promise<Resource<StateVersionAttributes>> {
+    return (await this.client.get<StateVersionAttributes>(`/state-versions/${enc(id)}`)).data;
+  }
+
+  /** The outputs of one state version, values included (sensitive ones too: it needs the state outputs permission). */
+  versionOutputs(id: string): Promise<Resource[]> {
+    return this.client.listAll(`/state-versions/${enc(id)}/outputs`, {}, {});
+  }
+
   currentStateVersion(id: string): Promise<SingleResult<StateVersionAttributes>> {
     return this.client.get<StateVersionAttributes>(`/workspaces/${enc(id)}/current-state-version`);
   }
