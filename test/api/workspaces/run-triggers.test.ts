@@ -209,6 +209,16 @@ describe('run triggers', () => {
     expect((await api.delete(`${P}/run-triggers/${rt.body.data.id}`, { token: admin.token })).status).toBe(204);
   });
 
+  it('creates made at once (the provider applies tfe_run_trigger with count in parallel) keep the limit of 20', async () => {
+    const sources: string[] = [];
+    for (let i = 0; i < 25; i++) sources.push(await ws(`parallel-${i}`));
+    const answers = await Promise.all(sources.map((id) => create(target, goTfeBody(id))));
+    expect(answers.filter((r) => r.status === 201)).toHaveLength(20);
+    expect(answers.filter((r) => r.status === 422)).toHaveLength(5);
+    expect(answers.every((r) => r.status === 201 || r.status === 422)).toBe(true);
+    expect(await rows()).toHaveLength(20);
+  });
+
   it('deleting a workspace deletes its triggers both ways', async () => {
     await create(target, goTfeBody(source));
     await create(other, goTfeBody(source));
