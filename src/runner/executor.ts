@@ -29,6 +29,7 @@ import {
 } from './run-folder.js';
 import { digest, removeRunRecord, sweepRunFolders, writeRunRecord } from './left-behind.js';
 import { resolved, sandboxed, type SandboxConfig } from './sandbox.js';
+import { openBridge, type Bridge } from './berth-bridge.js';
 import { onRunsMayHaveQueued, onRunsMayHaveStopped, runLogMayHaveGrown } from './wake.js';
 
 /**
@@ -120,6 +121,8 @@ export class Executor {
   private readonly active = new Set<Promise<void>>();
   /** Per run: terraform's own name for the workspace (TF_WORKSPACE: `terraform.workspace`). */
   private readonly cliWorkspace = new Map<string, string>();
+  /** The bridge to berth of each phase executing with --run-network none (berth-bridge.ts). */
+  private readonly bridges = new Map<string, Bridge>();
   private timer: NodeJS.Timeout | null = null;
   private beatTimer: NodeJS.Timeout | null = null;
   private beating: Promise<void> = Promise.resolve();
@@ -239,6 +242,7 @@ export class Executor {
       log: (line) => this.log(`run ${claim.runId}: ${line}`),
     });
     let dir: string | null = null;
+    let bridge: Bridge | null = null;
     let result: PhaseResult;
     // Three lines first, as HCP's logs start: the CLI skips the first three lines of an apply's log.
     log.write(`Terraform run ${claim.runId} (${claim.phase})\non berth\nInitializing plugins and modules...\n`);
@@ -260,6 +264,11 @@ export class Executor {
           dir = await newRunFolder(this.folderBase);
           writeRunRecord(dir, { runId: claim.runId, phase: claim.phase });
           await this.writeCliConfig(claim, dir);
+          // With --run-network none, berth is the one address a run reaches (berth-bridge.ts).
+          if (this.options.sandbox?.network === 'none' && this.options.apiUrl) {
+            bridge = await openBridge(dir, this.options.apiUrl);
+            this.bridges.set(claim.runId, bridge);
+          }
           // The apply's init installs the providers the plan was made with: its lock file.
           result = await this.prepare(claim, dir, log, plan ? fileInZip(plan, LOCK_FILE) : null);
           if (result.outcome === 'finished' && plan) {
@@ -280,6 +289,8 @@ export class Executor {
     }
     this.variables.delete(claim.runId);
     this.cliWorkspace.delete(claim.runId);
+    this.bridges.delete(claim.runId);
+    await bridge?.close();
     await log.flush();
     // A log berth will not take ends the phase: canceled when its run is gone, errored otherwise.
     if (log.failure?.kind === 'vanished') result = { outcome: 'canceled' };
@@ -400,13 +411,11 @@ export class Executor {
     const cwd = workingDir(claim, dir);
     const sandbox = this.options.sandbox;
     const binary = sandbox ? resolved(this.options.terraformPath) : this.options.terraformPath;
+    const bridge = this.bridges.get(claim.runId);
+    const [command, ...commandArgs] = bridge ? [...bridge.prefix, binary, ...args] : [binary, ...args];
+    const readOnly = [binary, ...(this.options.caFile ? [this.options.caFile] : []), ...(bridge?.readOnly ?? [])];
     const run = sandbox
-      ? sandboxed(
-          sandbox,
-          { dir, cwd, readOnly: [binary, ...(this.options.caFile ? [this.options.caFile] : [])] },
-          binary,
-          args,
-        )
+      ? sandboxed(sandbox, { dir, cwd, readOnly, hostsFile: bridge?.hostsFile }, command, commandArgs)
       : dyingWithParent(binary, args);
     return spawnInGroup(run.command, run.args, { cwd, env: this.runEnv(claim, dir), stdio });
   }

@@ -10,7 +10,8 @@ import { delimiter, join } from 'node:path';
  * visible), and nothing else of the machine: not berth's database, configuration, home, temporary
  * folders nor other runs' folders. It dies with its executor (`--die-with-parent`), and whatever
  * it started dies with it (the PID namespace ends with its first process). The network is shared
- * unless `network` is `none` (then only a loopback of its own).
+ * unless `network` is `none`: then only a loopback of its own, and on it berth's port, relayed to
+ * berth and nowhere else (berth-bridge.ts).
  */
 
 /** Whether a run's terraform reaches the network: `host` (the machine's, by default) or `none`. */
@@ -30,6 +31,8 @@ export interface SandboxMounts {
   cwd: string;
   /** Files made visible read-only at their own path (terraform's binary, serve's CA certificate). */
   readOnly: string[];
+  /** A file shown as /etc/hosts instead of the machine's (berth-bridge.ts, with network none). */
+  hostsFile?: string | null;
 }
 
 /** The system's programs and libraries, read-only (symbolic links, as merged-/usr systems have them, stay links). */
@@ -122,6 +125,7 @@ export function sandboxArgs(config: SandboxConfig, mounts: SandboxMounts): strin
     '--cap-drop',
     'ALL',
     ...systemMounts(),
+    ...(mounts.hostsFile ? ['--ro-bind', mounts.hostsFile, '/etc/hosts'] : []),
     '--dev',
     '/dev',
     '--proc',

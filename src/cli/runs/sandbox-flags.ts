@@ -18,7 +18,7 @@ export const sandboxFlags = {
   }),
   'run-network': Flags.string({
     description:
-      'the network of a sandboxed run: "host" (default: providers download and reach their APIs) or "none" (a loopback of its own: nothing outside, berth included, is reachable)',
+      'the network of a sandboxed run: "host" (default: providers download and reach their APIs) or "none" (a loopback of its own, on which only berth is reachable: its state, registry and mirror)',
     options: ['host', 'none'],
     default: 'host',
     env: 'BERTH_RUN_NETWORK',
