@@ -5,7 +5,8 @@
 // Why one CommonJS file: Node 20 reuses compiled code only for scripts compiled with node:vm's
 // `cachedData`, not for ES modules, and compiling the bundle is the largest part of start-up.
 // What must stay lazy is kept out of the bundle and required only when used: the prompt library
-// (a prompt is shown), the HTTP server adapter (`serve`), jq (`--jq`), and the native SQLite addon.
+// (a prompt is shown), the HTTP server adapter (`serve`), jq (`--jq`), the mailer (serve's email
+// notifications), and the native SQLite addon.
 import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
@@ -81,7 +82,8 @@ await build({
   charset: 'ascii',
   // Loaded from node_modules when first needed. typescript: only oclif's development mode would
   // load it (to read tsconfig), never a built CLI.
-  external: ['better-sqlite3', 'pg', 'typescript', '@inquirer/prompts', '@hono/node-server', 'jq-wasm'],
+  // nodemailer: serve's email notifications only, loaded when a mail goes out.
+  external: ['better-sqlite3', 'pg', 'typescript', '@inquirer/prompts', '@hono/node-server', 'jq-wasm', 'nodemailer'],
   // `await import(x)` of those becomes a require() inside a promise: the bundle is run through
   // node:vm, where require() is the cheap and predictable way to load a package.
   supported: { 'dynamic-import': false },

@@ -56,6 +56,7 @@ import { moduleArchiveRoutes } from './routes/registry/module-archives.js';
 import { moduleProtocolRoutes } from './routes/registry/module-protocol.js';
 import { providerRoutes } from './routes/registry/provider-routes.js';
 import { providerRegistryRoutes } from './routes/registry/provider-registry-app.js';
+import { notificationConfigurationRoutes } from './routes/notifications/notification-configurations.js';
 import { systemClock } from '../domain/common/clock.js';
 import { DEFAULT_SETTINGS } from '../services/context.js';
 import { databaseErrorAnswer } from '../store/database-errors.js';
@@ -174,6 +175,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', varsetRoutes());
   v2.route('/', registryModuleRoutes());
   v2.route('/', providerRoutes());
+  v2.route('/', notificationConfigurationRoutes());
 
   app.route('/api/v2', v2);
   // The registry protocols (discovery's `modules.v1`; `providers.v1` beside it), token-authenticated.

@@ -150,6 +150,23 @@ export const AUDIT_ROUTES: Record<string, AuditRoute> = {
     'registry-provider-platform.delete',
     'organizations',
   ),
+  'POST /workspaces/:id/notification-configurations': r(
+    'notification-configuration.create',
+    'workspaces',
+    true,
+    'notification-configurations',
+  ),
+  'POST /teams/:id/notification-configurations': r(
+    'notification-configuration.create',
+    'teams',
+    true,
+    'notification-configurations',
+  ),
+  'PATCH /notification-configurations/:id': r('notification-configuration.update', 'notification-configurations'),
+  'DELETE /notification-configurations/:id': r('notification-configuration.delete', 'notification-configurations'),
+  'POST /notification-configurations/:id/actions/verify': keeping(
+    r('notification-configuration.verify', 'notification-configurations'),
+  ),
   'POST /organizations/:org/ssh-keys': r('ssh-key.create', 'organizations', true, 'ssh-keys'),
   'PATCH /ssh-keys/:id': r('ssh-key.update', 'ssh-keys'),
   'DELETE /ssh-keys/:id': r('ssh-key.delete', 'ssh-keys'),

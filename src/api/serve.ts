@@ -9,6 +9,8 @@ import { getRequestListener, type Http2Bindings, type HttpBindings } from '@hono
 import { getPath } from 'hono/utils/url';
 import { ensureSiteAdminToken } from '../services/identity/tokens.js';
 import { loadSettings, saveEdition } from '../services/instance/settings.js';
+import { savePrivateDestinations } from '../services/notifications/delivery-settings.js';
+import { smtpUrlProblem } from '../services/notifications/email-sender.js';
 import type { InstanceSettings } from '../services/context.js';
 import type { DatabaseLocation } from '../store/location.js';
 import { openStore, type Durability } from '../store/open.js';
@@ -134,6 +136,19 @@ export interface ServeOptions {
    * BERTH_SECRET_KEY, else `<SQLite file>.key` (store/secrets/key-source.ts).
    */
   secretKeyFile?: string;
+  /**
+   * Notifications (services/notifications/, src/scheduler/notification-deliverer.ts): the SMTP
+   * server of email notifications (`--smtp-url`), their sender, whether notification URLs may
+   * name private or loopback addresses (`--notification-private-destinations`, stored in the
+   * database when given), and the deliverer's round interval (tests).
+   */
+  notifications?: {
+    smtpUrl?: string;
+    emailFrom?: string;
+    privateDestinations?: 'allow' | 'deny';
+    intervalMs?: number;
+    timeoutMs?: number;
+  };
 }
 
 /** A start-up problem that is the operator's to fix (bad TLS files, bad limits, address in use). */
@@ -186,6 +201,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       `the state URL lifetime must be a whole number of seconds from 1 to ${MAX_STATE_URL_TTL_SECONDS}, not ${stateUrlTtlSeconds}`,
     );
 
+  const smtpProblem = options.notifications?.smtpUrl ? smtpUrlProblem(options.notifications.smtpUrl) : null;
+  if (smtpProblem) throw new ServeSetupError(`--smtp-url: ${smtpProblem}`);
   const store = await openStore(options.database, { durability: options.durability });
   // The key of sensitive values (store/secrets/): created beside a new SQLite database; a missing
   // or wrong one stops serve here, before anything could need it.
@@ -206,11 +223,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   statistics.unref();
   store.offloadCheckpoints();
   if (options.edition) await saveEdition(store.db, options.edition);
-  const settings = {
+  if (options.notifications?.privateDestinations)
+    await savePrivateDestinations(store.db, options.notifications.privateDestinations);
+  const settings: InstanceSettings = {
     ...(await loadSettings(store.db)),
     stateUrlTtlSeconds,
     executesRuns: options.executeRuns !== undefined,
     terraformVersion: options.executeRuns?.terraformVersion,
+    // The base URL of links is known once serve listens (below).
+    notifications: {
+      smtpUrl: options.notifications?.smtpUrl,
+      emailFrom: options.notifications?.emailFrom,
+      timeoutMs: options.notifications?.timeoutMs,
+    },
   };
   // Hosted-state URLs are counted by their signature, checked here without a database read.
   const signedStateUrl = limiter ? await stateUrlChecker({ db: store.db, clock: appClock }) : undefined;
@@ -287,6 +312,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     log: options.log,
   });
   scheduler.start();
+  // Notifications: the outbox's deliverer (every instance delivers; each delivery is claimed by one).
+  const { NotificationDeliverer } = await import('../scheduler/notification-deliverer.js');
+  const deliverer = new NotificationDeliverer({
+    db: store.db,
+    clock: appClock,
+    edition: settings.edition,
+    delivery: settings.notifications!,
+    intervalMs: options.notifications?.intervalMs,
+    log: options.log,
+  });
   // Agents (`berth agent`) that stop pinging: marked exited, their runs ended (services/agents/agent-liveness.ts).
   // Whether or not serve executes runs itself: agents execute those of agent workspaces either way.
   const { watchAgents, DEFAULT_AGENT_TIMEOUT_MS } = await import('../services/agents/agent-liveness.js');
@@ -577,6 +612,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   if (options.executeRuns) executor = await startExecutor(options, store.db, appClock, host, address.port);
+  // Links in notifications name berth as clients reach it: its first --hostname, else its address.
+  const names = options.executeRuns?.hostnames ?? [];
+  settings.notifications!.baseUrl = `${options.tls ? 'https' : 'http'}://${names[0] ?? `${host}:${address.port}`}`;
+  deliverer.start();
   if (!options.tls && !isLoopback(address.address)) {
     options.log(
       `warning: listening on ${address.address}, beyond loopback, without TLS: tokens and state cross the network in clear text. Serve HTTPS with --tls-cert and --tls-key, or put a TLS-terminating proxy in front.`,
@@ -593,7 +632,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
       clearInterval(statistics);
-      const executorStopped = Promise.all([executor?.stop(), scheduler.stop(), agentWatch.stop()]);
+      const executorStopped = Promise.all([executor?.stop(), scheduler.stop(), agentWatch.stop(), deliverer.stop()]);
       collector.stop();
       // Stop accepting; answer what arrives on open connections with Connection: close; close the
       // ones that stay quiet, cleanly (connections.ts): no client meets a reset.

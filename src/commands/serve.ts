@@ -31,6 +31,8 @@ export default class Serve extends BerthCommand<typeof Serve> {
     '<%= config.bin %> serve --no-execute-runs',
     '<%= config.bin %> serve --run-network none',
     '<%= config.bin %> serve --sandbox off',
+    '<%= config.bin %> serve --smtp-url smtp://mail.internal:25 --smtp-from berth@example.com',
+    '<%= config.bin %> serve --edition hosted --notification-private-destinations allow',
   ];
   static override flags = {
     host: Flags.string({ description: 'address to bind', default: '127.0.0.1' }),
@@ -171,6 +173,27 @@ export default class Serve extends BerthCommand<typeof Serve> {
       default: 24,
       min: 0,
       env: 'BERTH_AGENT_RETENTION',
+    }),
+    'smtp-url': Flags.string({
+      description:
+        'the SMTP server of email notifications: smtp://HOST:PORT, smtp://USER:PASSWORD@HOST:PORT, or smtps:// (TLS from the start); without one, email notifications are recorded as skipped',
+      env: 'BERTH_SMTP_URL',
+    }),
+    'smtp-from': Flags.string({
+      description: "the sender of notification emails (default: berth@ the SMTP server's host)",
+      env: 'BERTH_SMTP_FROM',
+    }),
+    'notification-private-destinations': Flags.string({
+      description:
+        'whether notification URLs may name private, loopback or link-local addresses (every address a name resolves to is checked, when saved and at each delivery); stored in the database. Unset: allowed on the self-hosted edition, refused on the hosted one',
+      options: ['allow', 'deny'],
+      env: 'BERTH_NOTIFICATION_PRIVATE_DESTINATIONS',
+    }),
+    'notification-interval-ms': Flags.integer({
+      description: "milliseconds between the notification deliverer's rounds; for tests",
+      default: 1000,
+      min: 10,
+      hidden: true,
     }),
     ...sandboxFlags,
     'keep-alive-timeout': Flags.integer({
@@ -314,6 +337,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
       scheduler: {
         intervalMs: this.flags['scheduler-interval-ms'],
         assessmentIntervalMinutes: this.flags['assessment-interval'],
+      },
+      notifications: {
+        smtpUrl: this.flags['smtp-url'] || undefined,
+        emailFrom: this.flags['smtp-from'] || undefined,
+        privateDestinations: this.flags['notification-private-destinations'] as 'allow' | 'deny' | undefined,
+        intervalMs: this.flags['notification-interval-ms'],
       },
       agentTimeoutMs: this.flags['agent-timeout'] * 1000,
       agentRetentionMs: this.flags['agent-retention'] * 3_600_000,

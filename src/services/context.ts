@@ -3,6 +3,7 @@ import type { Actor } from '../domain/permissions/actor.js';
 import type { Clock } from '../domain/common/clock.js';
 import type { DB } from '../store/schema.js';
 import type { CommitHook } from '../store/transaction.js';
+import type { NotificationDeliveryOptions } from './notifications/delivery-settings.js';
 
 /** Instance-wide settings (stored in the `settings` table, except where said). */
 export interface InstanceSettings {
@@ -21,6 +22,11 @@ export interface InstanceSettings {
    * instance executes runs: the terraform-version of a workspace created without one.
    */
   terraformVersion?: string;
+  /**
+   * How notifications are delivered (not stored: `berth serve --smtp-url`, its URL for links, a
+   * delivery's time limit; services/notifications/delivery-settings.ts). Absent: no SMTP server.
+   */
+  notifications?: NotificationDeliveryOptions;
 }
 
 /** What every service operation receives. */

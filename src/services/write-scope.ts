@@ -56,7 +56,8 @@ const byId = (
     | 'tags'
     | 'oauth_tokens'
     | 'organization_memberships'
-    | 'varsets',
+    | 'varsets'
+    | 'notification_configurations',
 ) => memoQuery((db, p: { id: string }) => db.selectFrom(table).select('organization_id').where('id', '=', p.id));
 
 /** Where each kind of row finds its organization, by the row's id. */
@@ -71,6 +72,7 @@ const OWNER_OF = {
   oauth_tokens: byId('oauth_tokens'),
   organization_memberships: byId('organization_memberships'),
   varsets: byId('varsets'),
+  notification_configurations: byId('notification_configurations'),
   runs: memoQuery((db, p: { id: string }) =>
     db
       .selectFrom('runs')

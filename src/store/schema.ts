@@ -522,6 +522,51 @@ export interface RunTriggersTable {
   created_at: string;
 }
 
+/** A workspace's or a team's notification configuration (migration 050). */
+export interface NotificationConfigurationsTable {
+  seq: Generated<number>;
+  id: string;
+  organization_id: string;
+  /** The subscribable: exactly one of the workspace and the team. */
+  workspace_id: string | null;
+  team_id: string | null;
+  name: string;
+  destination_type: string;
+  enabled: number;
+  url: string | null;
+  /** The HMAC key of generic deliveries; write-only (never shown). */
+  token: string | null;
+  /** JSON arrays of strings. */
+  triggers: string;
+  email_addresses: string;
+  /** JSON: the latest delivery response, as `delivery-responses` shows it. */
+  delivery_responses: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The users an email notification configuration mails (migration 050). */
+export interface NotificationConfigurationUsersTable {
+  configuration_id: string;
+  user_id: string;
+  position: number;
+}
+
+/** A delivery waiting in the outbox of notifications (migration 050). */
+export interface NotificationDeliveriesTable {
+  seq: Generated<number>;
+  id: string;
+  configuration_id: string;
+  trigger: string;
+  /** JSON: the payload's facts, frozen when the event happened. */
+  payload: string;
+  attempts: number;
+  next_attempt_at: string;
+  /** While an instance sends it: until when its claim holds. */
+  claimed_until: string | null;
+  created_at: string;
+}
+
 export interface DataRetentionPoliciesTable {
   seq: Generated<number>;
   id: string;
@@ -891,6 +936,9 @@ export interface DB {
   remote_state_consumers: RemoteStateConsumersTable;
   run_triggers: RunTriggersTable;
   data_retention_policies: DataRetentionPoliciesTable;
+  notification_configurations: NotificationConfigurationsTable;
+  notification_configuration_users: NotificationConfigurationUsersTable;
+  notification_deliveries: NotificationDeliveriesTable;
   audit_events: AuditEventsTable;
   console_sign_in_links: ConsoleSignInLinksTable;
   terraform_login_codes: TerraformLoginCodesTable;

@@ -28,6 +28,18 @@ const policy = () => ({
 });
 const report = () => ({ data: { type: 'run-reports', attributes: { status: 'planning' } } });
 const none = undefined;
+const notification = (triggers = ['run:created']) => ({
+  data: {
+    type: 'notification-configurations',
+    attributes: {
+      'destination-type': 'generic',
+      enabled: false,
+      name: 'intruder',
+      url: 'http://127.0.0.1:9/x',
+      triggers,
+    },
+  },
+});
 const variable = () => ({ data: { type: 'vars', attributes: { key: 'intruder', value: 'x', category: 'terraform' } } });
 const varset = () => ({ data: { type: 'varsets', attributes: { name: 'renamed' } } });
 const ownWorkspace = (_a: SeededOrg, b: SeededOrg) => ({ data: [{ type: 'workspaces', id: b.workspaceId }] });
@@ -611,6 +623,18 @@ export const ISOLATION_CASES: Record<string, IsolationCase> = {
     body: () => ({ data: { type: 'ssh-keys', attributes: { name: 'renamed' } } }),
   },
   'DELETE /api/v2/ssh-keys/:id': { expect: 404 },
+  // Notification configurations: A's workspace's and team's, and A's configuration by its id.
+  'POST /api/v2/workspaces/:id/notification-configurations': { expect: 404, body: () => notification() },
+  'GET /api/v2/workspaces/:id/notification-configurations': { expect: 404 },
+  'POST /api/v2/teams/:id/notification-configurations': {
+    expect: 404,
+    body: () => notification(['change_request:created']),
+  },
+  'GET /api/v2/teams/:id/notification-configurations': { expect: 404 },
+  'GET /api/v2/notification-configurations/:id': { expect: 404 },
+  'PATCH /api/v2/notification-configurations/:id': { expect: 404, body: () => notification() },
+  'DELETE /api/v2/notification-configurations/:id': { expect: 404 },
+  'POST /api/v2/notification-configurations/:id/actions/verify': { expect: 404 },
   // Run triggers: B's own workspace as the source of A's, and A's trigger by its id.
   'POST /api/v2/workspaces/:id/run-triggers': {
     expect: 404,

@@ -62,6 +62,7 @@ export function realParam(param: { name: string; before: string; path?: string }
     plans: s.planId,
     applies: s.applyId,
     'ssh-keys': s.sshKeyId,
+    'notification-configurations': s.notificationConfigurationId,
     'authentication-tokens': s.userTokenId,
     'organization-memberships': s.membershipId,
     users: s.ownerUserId,

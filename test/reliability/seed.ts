@@ -37,6 +37,8 @@ export interface SeededOrg {
   teamProjectId: string;
   teamWorkspaceId: string;
   sshKeyId: string;
+  /** A notification configuration of the workspace (generic, disabled). */
+  notificationConfigurationId: string;
   /** A run trigger: the consumer workspace queues runs in the web workspace. */
   runTriggerId: string;
   sshKeyName: string;
@@ -240,6 +242,26 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     ),
     'assign ssh key',
   );
+  const notificationConfigurationId = ok(
+    await api.post(
+      `/api/v2/workspaces/${workspaceId}/notification-configurations`,
+      {
+        data: {
+          type: 'notification-configurations',
+          attributes: {
+            'destination-type': 'generic',
+            enabled: false,
+            name: `${p}-hook`,
+            url: `http://127.0.0.1:9/${p}-hook`,
+            token: `${p}-hook-token`,
+            triggers: ['run:created'],
+          },
+        },
+      },
+      t,
+    ),
+    'notification configuration',
+  ).body.data.id;
 
   ok(await api.post(`/api/v2/workspaces/${workspaceId}/actions/lock`, { reason: `${p} state push` }, t), 'lock');
   const STATE = stateOf(p);
@@ -466,6 +488,7 @@ export async function seedOrganization(api: TestApi, p: string): Promise<SeededO
     teamProjectId,
     teamWorkspaceId,
     sshKeyId,
+    notificationConfigurationId,
     runTriggerId,
     sshKeyName,
     agentPoolId,

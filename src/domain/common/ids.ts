@@ -71,7 +71,10 @@ export type IdPrefix =
   | 'mod'
   | 'modver'
   /** A run trigger (HCP's `rt-`). */
-  | 'rt';
+  | 'rt'
+  /** A notification configuration (HCP's `nc-`) and one delivery waiting in its outbox. */
+  | 'nc'
+  | 'ncd';
 
 /** A type prefix plus 16 characters of [A-Za-z0-9], e.g. `ws-6jrRyVDv1J8zQMB5`. */
 export function newId(prefix: IdPrefix): string {

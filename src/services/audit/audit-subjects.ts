@@ -221,6 +221,18 @@ export async function resolveSubject(db: Db, ref: SubjectRef): Promise<Subject> 
         .executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null, r?.key ?? null);
     }
+    // A notification configuration: in its workspace (a team's: in its organization), by its name.
+    case 'notification-configurations': {
+      const r = await db
+        .selectFrom('notification_configurations')
+        .select(['name', 'organization_id', 'workspace_id'])
+        .where('id', '=', id)
+        .executeTakeFirst();
+      if (!r) return unresolved(type, id);
+      return r.workspace_id
+        ? workspaceSubject(db, type, id, r.workspace_id, r.name)
+        : inOrg(db, type, id, r.name, r.organization_id);
+    }
     case 'runs': {
       const r = await db.selectFrom('runs').select('workspace_id').where('id', '=', id).executeTakeFirst();
       return workspaceSubject(db, type, id, r?.workspace_id ?? null);

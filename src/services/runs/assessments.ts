@@ -10,6 +10,7 @@ import { executionOf, readableWorkspace, selectWorkspaces } from '../workspaces/
 import { inWorkspaceOrganization } from '../write-scope.js';
 import { insertAndQueue, newRunRow } from './run-queue.js';
 import { claimDueTime, latestConfiguration } from './scheduled-runs.js';
+import { notifyAssessment } from '../notifications/notification-outbox.js';
 
 /**
  * Health assessments (hosted edition, issue 36): the scheduler (src/scheduler/) queues, every
@@ -166,7 +167,7 @@ export async function finishAssessment(
 ): Promise<void> {
   const row = await tx
     .selectFrom('assessment_results')
-    .select(['id', 'workspace_id'])
+    .select(['id', 'workspace_id', 'created_at'])
     .where('run_id', '=', runId)
     .where('status', '=', 'pending')
     .executeTakeFirst();
@@ -183,11 +184,32 @@ export async function finishAssessment(
     })
     .where('id', '=', row.id)
     .execute();
+  const prior = await tx
+    .selectFrom('workspaces')
+    .innerJoin('assessment_results', 'assessment_results.id', 'workspaces.current_assessment_result_id')
+    .select([
+      'assessment_results.id',
+      'assessment_results.succeeded',
+      'assessment_results.drifted',
+      'assessment_results.created_at',
+    ])
+    .where('workspaces.id', '=', row.workspace_id)
+    .executeTakeFirst();
   await tx
     .updateTable('workspaces')
     .set({ current_assessment_result_id: row.id })
     .where('id', '=', row.workspace_id)
     .execute();
+  // Its notifications (assessment:drifted, assessment:failed), in the outbox with this result.
+  await notifyAssessment(
+    tx,
+    row.workspace_id,
+    { id: row.id, succeeded, drifted: succeeded && result.hasChanges === true, createdAt: row.created_at },
+    prior
+      ? { id: prior.id, succeeded: prior.succeeded === 1, drifted: prior.drifted === 1, createdAt: prior.created_at }
+      : null,
+    now,
+  );
 }
 
 /** An assessment result (hosted edition; 404 unless its workspace is readable). */

@@ -7,6 +7,7 @@ import { claimRouteOf } from './run-claim.js';
 import { insertAndQueue, newRunRow } from './run-queue.js';
 import { runsAreExecuted } from './run-without-executor.js';
 import { claimDueTime, latestConfiguration, recordScheduled } from './scheduled-runs.js';
+import { notifyAutoDestroy } from '../notifications/notification-outbox.js';
 
 /**
  * Auto-destroy (issue 36): when a workspace's `auto-destroy-at` has passed, the scheduler
@@ -21,6 +22,14 @@ import { claimDueTime, latestConfiguration, recordScheduled } from './scheduled-
 
 type Db = Kysely<DB>;
 
+/** Why no destroy run was queued, as an auto-destroy results notification says it. */
+const SKIPPED: Record<string, string> = {
+  'destroy-not-allowed': 'The workspace does not allow destroy plans',
+  'local-execution': 'The workspace executes its runs locally',
+  'no-configuration': 'Configuration version is missing',
+  'no-resources': 'The workspace has no resources to destroy',
+};
+
 export interface AutoDestroyOutcome {
   workspaceId: string;
   dueAt: string;
@@ -29,7 +38,7 @@ export interface AutoDestroyOutcome {
   runId: string | null;
 }
 
-function candidates(db: Db | Tx) {
+export function candidates(db: Db | Tx) {
   return db
     .selectFrom('workspaces')
     .innerJoin('projects', 'projects.id', 'workspaces.project_id')
@@ -161,6 +170,21 @@ async function queueOne(db: Db, workspaceId: string, dueAt: string, now: string,
       organizationName: ws.org_name,
       workspaceId: ws.id,
     });
+    // No run: its results are told now (a queued run's when it ends: notification-outbox.ts).
+    if (!run)
+      await notifyAutoDestroy(
+        tx,
+        ws.id,
+        {
+          triggerType: 'results',
+          autoDestroyAt: null,
+          runCreatedAt: null,
+          runStatus: null,
+          runExternalId: null,
+          runCreateErrorMessage: SKIPPED[outcome] ?? outcome,
+        },
+        now,
+      );
     return { workspaceId: ws.id, dueAt, outcome, runId: run?.id ?? null } satisfies AutoDestroyOutcome;
   });
 }

@@ -12,6 +12,7 @@ import type { Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { seesUserDetails, usersByIds } from '../identity/users.js';
 import { json, readableRunRow } from './run-rows.js';
+import { notifyRunMove } from '../notifications/notification-outbox.js';
 
 /**
  * A run's history (HCP's run events): recorded in the transaction of each move, by the code that
@@ -47,9 +48,14 @@ export async function recordRunEvent(tx: Tx, e: EventInput): Promise<string> {
   return id;
 }
 
-/** The event of a run's move to `to`, by `by` (null: berth). */
-export function recordMove(tx: Tx, runId: string, to: RunStatus, at: string, by: string | null = null) {
-  return recordRunEvent(tx, { runId, action: moveAction(to), at, actorUserId: by });
+/**
+ * The event of a run's move to `to`, by `by` (null: berth), and the notifications the move
+ * triggers, written to their outbox in the same transaction (services/notifications/notification-outbox.ts).
+ */
+export async function recordMove(tx: Tx, runId: string, to: RunStatus, at: string, by: string | null = null) {
+  const id = await recordRunEvent(tx, { runId, action: moveAction(to), at, actorUserId: by });
+  await notifyRunMove(tx, runId, to, at, by);
+  return id;
 }
 
 /**
@@ -70,7 +76,8 @@ export async function recordStampedMove(
   for (const [key, time] of Object.entries(json<Record<string, string>>(stamps.after, {}))) {
     const status = statusOfStamp(key);
     if (key in before || status === null || status === to) continue;
-    await recordMove(tx, runId, status, time);
+    // A status passed on the way (an auto-applied plan's `planned`) is history, not a move to notify.
+    await recordRunEvent(tx, { runId, action: moveAction(status), at: time });
   }
   return recordMove(tx, runId, to, at, by);
 }

@@ -11,7 +11,8 @@ import { recordAuditEvent } from '../audit/audit-trail.js';
 /** The actor of the runs berth's scheduler queues: no token, no user. */
 export const SCHEDULER_ACTOR: AuditActor = { kind: 'berth', id: null, tokenId: null, name: 'scheduler' };
 
-export type ScheduledKind = 'auto-destroy' | 'assessment';
+/** `auto-destroy-reminder`: the notification sent before an auto-destroy (services/notifications/). */
+export type ScheduledKind = 'auto-destroy' | 'assessment' | 'auto-destroy-reminder';
 
 /**
  * Records that the scheduler handled `dueAt` of `kind` for the workspace. False when that due time

@@ -45,6 +45,7 @@ import * as m046 from './046_provider_registry.js';
 import * as m047 from './047_registry_modules.js';
 import * as m048 from './048_project_owned_varsets.js';
 import * as m049 from './049_run_triggers.js';
+import * as m050 from './050_notification_configurations.js';
 import * as m051 from './051_state_version_rollback.js';
 
 export interface Migration {
@@ -101,5 +102,6 @@ export const MIGRATIONS: Migration[] = [
   { version: 47, name: 'registry_modules', up: m047.up },
   { version: 48, name: 'project_owned_varsets', up: m048.up },
   { version: 49, name: 'run_triggers', up: m049.up },
+  { version: 50, name: 'notification_configurations', up: m050.up },
   { version: 51, name: 'state_version_rollback', up: m051.up },
 ];

@@ -43,6 +43,16 @@ const sourceable = (id: string) => ({
   data: { type: 'run-triggers', relationships: { sourceable: { data: { type: 'workspaces', id } } } },
 });
 
+/** A disabled notification configuration (generic: to a loopback URL nothing is sent to). */
+const hook = (type = 'generic', triggers = ['run:created']) =>
+  named('notification-configurations', {
+    'destination-type': type,
+    enabled: false,
+    name: 'hook',
+    ...(type === 'email' ? {} : { url: 'http://127.0.0.1:9/hook' }),
+    triggers,
+  });
+
 interface Scene extends AccessFixture {
   /** Runs the request under test: it must succeed and add exactly one record. */
   act: (request: () => Promise<ApiResponse>) => Promise<ApiResponse>;
@@ -581,6 +591,32 @@ const CASES: Record<string, Case> = {
   'POST /workspaces/:id/run-triggers': async (s) => {
     const source = await newWorkspace(s, 'network');
     return s.act(() => s.api.post(`${P}/workspaces/${s.web}/run-triggers`, sourceable(source.id)));
+  },
+  'POST /workspaces/:id/notification-configurations': (s) =>
+    s.act(() => s.api.post(`${P}/workspaces/${s.web}/notification-configurations`, hook())),
+  'POST /teams/:id/notification-configurations': async (s) => {
+    const team = await ok(s.api.post(`${P}/organizations/acme/teams`, named('teams', { name: 'notified' })));
+    return s.act(() =>
+      s.api.post(`${P}/teams/${team.id}/notification-configurations`, hook('generic', ['change_request:created'])),
+    );
+  },
+  'PATCH /notification-configurations/:id': async (s) => {
+    const nc = await ok(s.api.post(`${P}/workspaces/${s.web}/notification-configurations`, hook()));
+    return s.act(() =>
+      s.api.patch(
+        `${P}/notification-configurations/${nc.id}`,
+        named('notification-configurations', { name: 'renamed' }),
+      ),
+    );
+  },
+  'DELETE /notification-configurations/:id': async (s) => {
+    const nc = await ok(s.api.post(`${P}/workspaces/${s.web}/notification-configurations`, hook()));
+    return s.act(() => s.api.delete(`${P}/notification-configurations/${nc.id}`));
+  },
+  // An email configuration: its verification, without an SMTP server, is recorded as skipped (200).
+  'POST /notification-configurations/:id/actions/verify': async (s) => {
+    const nc = await ok(s.api.post(`${P}/workspaces/${s.web}/notification-configurations`, hook('email')));
+    return s.act(() => s.api.post(`${P}/notification-configurations/${nc.id}/actions/verify`));
   },
   'DELETE /run-triggers/:id': async (s) => {
     const source = await newWorkspace(s, 'network');
