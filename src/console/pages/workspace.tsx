@@ -23,6 +23,7 @@ import { href, orgPath } from '../router.js';
 import { useApi } from '../use-api.js';
 import { AuditTable, auditPath } from './audit.js';
 import { RunTriggersCard } from './workspace/run-triggers-card.js';
+import { useRollback } from './workspace/state-rollback.js';
 
 type Workspace = Document<WorkspaceAttributes>;
 
@@ -68,7 +69,7 @@ export function WorkspacePage({ org, name }: { org: string; name: string }) {
           <WorkspaceVariablesCard workspaceId={ws.id} />
           <ExecutedRunsCard workspaceId={ws.id} />
           <RunsCard ws={ws} />
-          <StateVersionsCard ws={ws} />
+          <StateVersionsCard ws={ws} onChanged={doc.reload} />
           <WorkspaceAuditCard org={org} ws={ws} />
         </>
       )}
@@ -378,16 +379,21 @@ function formatSize(bytes: number | null): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-function StateVersionsCard({ ws }: { ws: Resource<WorkspaceAttributes> }) {
+function StateVersionsCard({ ws, onChanged }: { ws: Resource<WorkspaceAttributes>; onChanged?: () => void }) {
   const [page, setPage] = useState(1);
   const list = useApi<Collection<StateVersionAttributes>>(
     `/workspaces/${encodeURIComponent(ws.id)}/state-versions${query({ 'page[number]': page, 'page[size]': 10 })}`,
   );
+  // "Roll back to this version": afterwards the list and the workspace (its current state) are read again.
+  const rollback = useRollback(ws, () => {
+    list.reload();
+    onChanged?.();
+  });
   return (
     <Section title="State versions" id="state-versions">
       <ErrorMessage message={list.error} />
       <DataTable
-        headings={['Serial', 'Created', 'Resources', 'Size', 'Download']}
+        headings={['Serial', 'Created', 'Resources', 'Size', 'Download', 'Actions']}
         loading={list.loading}
         skeleton={!list.data && list.loading}
         skeletonRows={3}
@@ -415,17 +421,19 @@ function StateVersionsCard({ ws }: { ws: Resource<WorkspaceAttributes> }) {
                   <span class="muted">{a.status}</span>
                 )}
               </td>
+              <td>{rollback.cell(sv)}</td>
             </tr>
           );
         })}
         {list.data?.data.length === 0 && (
           <tr>
-            <td colSpan={5} class="muted" data-testid="empty">
+            <td colSpan={6} class="muted" data-testid="empty">
               No state yet.
             </td>
           </tr>
         )}
       </DataTable>
+      {rollback.panel}
       <LocalPager pagination={list.data?.meta?.pagination} setPage={setPage} />
     </Section>
   );
