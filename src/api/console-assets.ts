@@ -1,13 +1,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { notFound } from '../domain/common/errors.js';
+import { consoleLocationOf } from './console-app-paths.js';
 
 /**
  * The web console's static files (built by `npm run build` into dist/console, docs/console.md):
  * `GET /` answers its index.html, `GET /console/NAME` its hashed assets. Only `berth serve`
  * mounts these routes; the folder is read lazily, once, at the first request, and only the names
- * it held then are ever answered (no path from the request reaches the file system).
+ * it held then are ever answered (no path from the request reaches the file system). `/app/...`,
+ * HCP Terraform's browser paths, redirect to the console's pages.
  */
 
 /** The security headers of every console answer (the console's own code needs nothing more). */
@@ -85,5 +87,18 @@ export function consoleAssetRoutes(dir: string): Hono {
     // Hashed names: a new build has new names, so an answer never goes stale.
     return send(asset.body, asset.type, 'public, max-age=31536000, immutable');
   });
+  // HCP Terraform's browser paths (the Terraform CLI prints /app/ORG/WS/runs/RUN): a redirect to
+  // the console's page for them (console-app-paths.ts), built or not.
+  const toConsole = (c: Context) =>
+    new Response(null, {
+      status: 302,
+      headers: {
+        Location: consoleLocationOf(c.req.path),
+        'Cache-Control': 'no-store',
+        'Referrer-Policy': 'no-referrer',
+      },
+    });
+  r.get('/app', toConsole);
+  r.get('/app/*', toConsole);
   return r;
 }
