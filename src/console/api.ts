@@ -79,8 +79,9 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
     }
     throw new ApiError(res.status, message);
   }
-  if (res.status === 204) return undefined as T;
-  return (await res.json()) as T;
+  // No content (204), or an action's 202 with an empty body (run actions): nothing to parse.
+  const text = await res.text();
+  return (text === '' ? undefined : JSON.parse(text)) as T;
 }
 
 /** A query string from parameters (undefined and empty values left out), with its `?`. */

@@ -10,7 +10,7 @@ import { ProjectPage } from './pages/project.js';
 import { ProjectsPage } from './pages/projects.js';
 import { SignInPage } from './pages/sign-in.js';
 import { TerraformLoginPage } from './pages/terraform-login.js';
-import { WorkspacePage } from './pages/workspace.js';
+import { WorkspacePage } from './pages/workspace/workspace-page.js';
 import { WorkspacesPage } from './pages/workspaces.js';
 import { useRoute, type Route } from './router.js';
 import { exchangeSignInCode, takeSignInCode } from './sign-in-link.js';
@@ -107,7 +107,7 @@ function Page({ route }: { route: Route }) {
     case 'workspaces':
       return <WorkspacesPage org={route.org} query={route.query} />;
     case 'workspace':
-      return <WorkspacePage key={`${route.org}/${route.name}`} org={route.org} name={route.name} />;
+      return <WorkspacePage key={`${route.org}/${route.name}`} org={route.org} name={route.name} query={route.query} />;
     case 'locks':
       return <LocksPage org={route.org} query={route.query} />;
     case 'agents':

@@ -73,7 +73,15 @@ export interface WorkspacePermissions {
   'can-unlock': boolean;
   'can-force-unlock': boolean;
   'can-read-state-versions': boolean;
+  'can-read-state-outputs'?: boolean;
   'can-read-variable'?: boolean;
+  'can-update-variable'?: boolean;
+  'can-queue-run'?: boolean;
+  'can-queue-apply'?: boolean;
+  'can-queue-destroy'?: boolean;
+  /** Safe delete. */
+  'can-destroy'?: boolean;
+  'can-force-delete'?: boolean;
 }
 
 export interface WorkspaceAttributes {
@@ -95,6 +103,9 @@ export interface WorkspaceAttributes {
   'plan-duration-average': number | null;
   'apply-duration-average': number | null;
   'run-failures': number | null;
+  'allow-destroy-plan'?: boolean;
+  /** `is-destroyable`: a safe delete would succeed (not locked, no resources). */
+  actions?: { 'is-destroyable'?: boolean };
   permissions: WorkspacePermissions;
 }
 

@@ -11,11 +11,12 @@ export interface Loaded<T> {
 }
 
 /**
- * A GET of `path` (null: nothing to load), again whenever the path changes or `reload` is called.
+ * A GET of `path` (null: nothing to load), again whenever the path or `again` changes (a value the
+ * answer depends on, such as the id of the current state version) or `reload` is called.
  * The previous answer stays shown while the next one loads (no flash of empty content); a request
  * the page no longer needs is aborted.
  */
-export function useApi<T>(path: string | null): Loaded<T> {
+export function useApi<T>(path: string | null, again?: unknown): Loaded<T> {
   const [state, setState] = useState<{ data: T | null; error: string | null; status: number | null; loading: boolean }>(
     {
       data: null,
@@ -42,7 +43,7 @@ export function useApi<T>(path: string | null): Loaded<T> {
       },
     );
     return () => controller.abort();
-  }, [path, tick]);
+  }, [path, tick, again]);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   return { ...state, reload };
 }

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ago, duration } from '../../src/console/components/common.js';
 import { runDurations } from '../../src/console/components/run-chart.js';
-import type { Resource, RunAttributes } from '../../src/console/jsonapi.js';
+import type { Resource, RunAttributes, VariableAttributes } from '../../src/console/jsonapi.js';
 import { mayReadAuditTrail } from '../../src/console/components/layout.js';
 import { auditPath, isActorId, isWorkspaceId, memberLookupPath, userIdNamed } from '../../src/console/pages/audit.js';
+import { outputText } from '../../src/console/pages/workspace/outputs-card.js';
+import { shownRunId } from '../../src/console/pages/workspace/runs/run-format.js';
+import { startRunBody } from '../../src/console/pages/workspace/runs/start-run.js';
+import { fieldsOf, variableBody } from '../../src/console/pages/workspace/variables/variable-body.js';
 import { pageSizeOf, workspaceListPath } from '../../src/console/pages/workspaces.js';
 import { href, orgPath, parseRoute } from '../../src/console/router.js';
 import { parseTagged, taggedParams } from '../../src/console/tags.js';
@@ -158,5 +162,72 @@ describe('the console: run durations and times', () => {
     expect(duration(5)).toBe('5 s');
     expect(duration(125)).toBe('2 min 5 s');
     expect(duration(120)).toBe('2 min');
+  });
+});
+
+describe('the console: runs, outputs and variables of the workspace page', () => {
+  const run = (id: string, status: string, confirmable = false) =>
+    ({
+      id,
+      type: 'runs',
+      attributes: { status, actions: { 'is-confirmable': confirmable } },
+    }) as unknown as Resource<RunAttributes>;
+
+  it('keeps ?run= in the workspace route', () => {
+    const r = parseRoute('#/orgs/acme/workspaces/web?run=run-1');
+    expect(r).toMatchObject({ page: 'workspace', org: 'acme', name: 'web' });
+    expect(r.query.get('run')).toBe('run-1');
+  });
+
+  it('shows the run the URL names, else the one held on to, else the newest awaiting approval, else the newest', () => {
+    const list = [run('run-3', 'applying'), run('run-2', 'planned', true), run('run-1', 'planned', true)];
+    expect(shownRunId(list, 'run-9')).toBe('run-9');
+    expect(shownRunId(list, null)).toBe('run-2');
+    expect(shownRunId([run('run-3', 'applied'), run('run-2', 'planned')], null)).toBe('run-3');
+    expect(shownRunId([], null)).toBeNull();
+    // The run held on to (awaiting approval when the page opened, or acted on) stays shown.
+    expect(shownRunId([run('run-4', 'pending'), run('run-2', 'applying')], null, 'run-2')).toBe('run-2');
+    expect(shownRunId(list, 'run-1', 'run-2')).toBe('run-1');
+  });
+
+  it("starts a run of the workspace's current configuration version", () => {
+    expect(startRunBody('ws-1', 'cv-1', 'destroy', 'tear down')).toEqual({
+      data: {
+        type: 'runs',
+        attributes: { message: 'tear down', 'is-destroy': true, 'plan-only': false },
+        relationships: {
+          workspace: { data: { type: 'workspaces', id: 'ws-1' } },
+          'configuration-version': { data: { type: 'configuration-versions', id: 'cv-1' } },
+        },
+      },
+    });
+    const planOnly = startRunBody('ws-1', 'cv-1', 'plan-only', ' ').data.attributes;
+    expect(planOnly).toEqual({ 'is-destroy': false, 'plan-only': true });
+  });
+
+  it('sends a sensitive variable its new value alone, any other variable every field', () => {
+    const secret = {
+      id: 'var-1',
+      type: 'vars',
+      attributes: { key: 'token', value: null, category: 'env', hcl: false, sensitive: true, description: 'd' },
+    } as Resource<VariableAttributes>;
+    expect(fieldsOf(secret).value).toBe('');
+    expect(variableBody(secret, { ...fieldsOf(secret), value: 'new', key: 'other' })).toEqual({
+      data: { type: 'vars', id: 'var-1', attributes: { value: 'new' } },
+    });
+    const plain = { ...secret, attributes: { ...secret.attributes, sensitive: false, value: 'v' } };
+    expect(fieldsOf(plain).value).toBe('v');
+    expect(variableBody(plain, { ...fieldsOf(plain), sensitive: true }).data).toEqual({
+      type: 'vars',
+      id: 'var-1',
+      attributes: { key: 'token', value: 'v', category: 'env', hcl: false, sensitive: true, description: 'd' },
+    });
+    expect(variableBody(null, fieldsOf(null)).data).not.toHaveProperty('id');
+  });
+
+  it('shows an output as text: strings as they are, anything else as JSON', () => {
+    expect(outputText('hello')).toBe('hello');
+    expect(outputText(3)).toBe('3');
+    expect(outputText({ a: [1] })).toBe('{\n  "a": [\n    1\n  ]\n}');
   });
 });

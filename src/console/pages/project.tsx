@@ -1,6 +1,6 @@
 import { query } from '../api.js';
 import { ErrorMessage, Section, TagBinding } from '../components/common.js';
-import { VarsetList } from '../components/variables.js';
+import { VarsetList } from '../components/varset-list.js';
 import {
   findIncluded,
   relatedMany,
