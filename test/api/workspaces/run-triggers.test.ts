@@ -167,6 +167,28 @@ describe('run triggers', () => {
     );
   });
 
+  it('a malformed body is a 4xx JSON:API error, never a 500, and stores nothing', async () => {
+    const bodies: unknown[] = [
+      { data: [] },
+      { data: 'x' },
+      { data: { relationships: 'x' } },
+      { data: { relationships: { sourceable: 'x' } } },
+      { data: { relationships: { sourceable: { data: 'ws-x' } } } },
+      { data: { relationships: { sourceable: { data: { type: 'workspaces', id: 7 } } } } },
+      { data: { relationships: { sourceable: { data: { type: 'workspaces', id: '' } } } } },
+      {},
+    ];
+    for (const body of bodies) {
+      const res = await create(target, body);
+      expect(res.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
+      expect(res.status, JSON.stringify(body)).toBeLessThan(500);
+      expect(res.body.errors[0].status).toBe(String(res.status));
+    }
+    const raw = await api.request('POST', `${P}/workspaces/${target}/run-triggers`, { raw: '{"data":', ...t() });
+    expect(raw.status).toBe(400);
+    expect(await rows()).toEqual([]);
+  });
+
   it('404 for an unknown workspace or source, and for a source of another organization', async () => {
     expect((await create('ws-0000000000000000', goTfeBody(source))).status).toBe(404);
     const unknown = await create(target, goTfeBody('ws-0000000000000000'));
