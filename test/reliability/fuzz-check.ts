@@ -16,6 +16,13 @@ const NON_JSONAPI = new Set([
 ]);
 
 /**
+ * The registry's protocols (Terraform's module and provider registry protocols, the network mirror)
+ * and its signed file URLs answer what Terraform reads: plain JSON or bytes (docs/api.md). Their
+ * refusals are JSON:API errors like every other.
+ */
+const REGISTRY_PROTOCOL = /^\/api\/registry\/(v1|mirror|files)\//;
+
+/**
  * OAuth endpoints of `terraform login` (docs/api.md "terraform login (login.v1)"): the token
  * endpoint answers as OAuth 2.0 says, in JSON (`{"error": ...}` on refusal, `{"access_token": ...}`
  * on success); the authorization page redirects a browser (302, no body) or refuses with a
@@ -98,7 +105,7 @@ export async function problemWith(w: World, req: FuzzRequest): Promise<string | 
       (res.status === 200 && (req.route.path.endsWith('/content') || req.route.path.includes('/run-logs/')))
       ? null
       : `empty body: ${where}`;
-  if (res.status < 400 && NON_JSONAPI.has(routeKey(req.route))) return null;
+  if (res.status < 400 && (NON_JSONAPI.has(routeKey(req.route)) || REGISTRY_PROTOCOL.test(req.route.path))) return null;
   if (res.contentType !== 'application/vnd.api+json') return `content type ${res.contentType}: ${where}`;
   let doc: any;
   try {
