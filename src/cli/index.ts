@@ -141,6 +141,12 @@ import WorkspaceTagBindingsRemove from '../commands/workspace/tag-bindings/remov
 import WorkspaceTagsAdd from '../commands/workspace/tags/add.js';
 import WorkspaceTagsList from '../commands/workspace/tags/list.js';
 import WorkspaceTagsRemove from '../commands/workspace/tags/remove.js';
+import WorkspaceNotificationsAdd from '../commands/workspace/notifications/add.js';
+import WorkspaceNotificationsList from '../commands/workspace/notifications/list.js';
+import WorkspaceNotificationsRemove from '../commands/workspace/notifications/remove.js';
+import WorkspaceNotificationsShow from '../commands/workspace/notifications/show.js';
+import WorkspaceNotificationsUpdate from '../commands/workspace/notifications/update.js';
+import WorkspaceNotificationsVerify from '../commands/workspace/notifications/verify.js';
 import WorkspaceTriggersAdd from '../commands/workspace/triggers/add.js';
 import WorkspaceTriggersList from '../commands/workspace/triggers/list.js';
 import WorkspaceTriggersRemove from '../commands/workspace/triggers/remove.js';
@@ -290,6 +296,12 @@ export const COMMANDS = {
   'workspace:tags:add': WorkspaceTagsAdd,
   'workspace:tags:list': WorkspaceTagsList,
   'workspace:tags:remove': WorkspaceTagsRemove,
+  'workspace:notifications:add': WorkspaceNotificationsAdd,
+  'workspace:notifications:list': WorkspaceNotificationsList,
+  'workspace:notifications:remove': WorkspaceNotificationsRemove,
+  'workspace:notifications:show': WorkspaceNotificationsShow,
+  'workspace:notifications:update': WorkspaceNotificationsUpdate,
+  'workspace:notifications:verify': WorkspaceNotificationsVerify,
   'workspace:triggers:add': WorkspaceTriggersAdd,
   'workspace:triggers:list': WorkspaceTriggersList,
   'workspace:triggers:remove': WorkspaceTriggersRemove,
