@@ -1,3 +1,5 @@
+import { jsonLine, type LogFormat } from './serve-log.js';
+
 /**
  * The access log of `serve`: one line per request, written in batches. Each write is a system
  * call, and a write to a pipe wakes its reader: one per request, or even one per turn of the
@@ -5,7 +7,9 @@
  * `maxDelayMs` (or until `maxLines` are waiting); `flush` writes the rest at shutdown.
  *
  * Each line starts with the time it was added (when the answer was sent), UTC ISO-8601 with
- * milliseconds: `2026-01-31T09:15:02.123Z GET /api/v2/ping 200 0.4ms <request id>`.
+ * milliseconds: `2026-01-31T09:15:02.123Z GET /api/v2/ping 200 0.4ms <request id>`. With the
+ * `json` format (`serve --log-format json`), each is an object instead (`accessRecord`). `off`
+ * (a `--log-level` above info) writes none.
  */
 export class AccessLog {
   #lines: string[] = [];
@@ -15,10 +19,14 @@ export class AccessLog {
     private readonly write: (text: string) => void,
     private readonly options: { maxDelayMs: number; maxLines: number } = { maxDelayMs: 50, maxLines: 1000 },
     private readonly now: () => Date = () => new Date(),
+    private readonly output: { format?: LogFormat; off?: boolean } = {},
   ) {}
 
   add(line: string): void {
-    if (this.#lines.push(`${this.now().toISOString()} ${line}`) >= this.options.maxLines) {
+    if (this.output.off) return;
+    const entry =
+      this.output.format === 'json' ? accessRecord(this.now(), line) : `${this.now().toISOString()} ${line}`;
+    if (this.#lines.push(entry) >= this.options.maxLines) {
       this.flush();
     } else if (!this.#timer) {
       this.#timer = setTimeout(() => this.flush(), this.options.maxDelayMs);
@@ -35,6 +43,23 @@ export class AccessLog {
     this.#lines = [];
     this.write(lines.join('\n'));
   }
+}
+
+/**
+ * An access line (`METHOD PATH STATUS MSms REQUEST-ID`, as serve and cached-answers.ts write it)
+ * as one JSON object: `{"time", "level": "info", "msg": "request", "method", "path", "status",
+ * "duration_ms", "request_id"}`. A line of another shape keeps its text as the `msg`.
+ */
+export function accessRecord(time: Date, line: string): string {
+  const m = /^(\S+) (\S+) (\d{3}) (\d+(?:\.\d+)?)ms (\S+)$/.exec(line);
+  if (!m) return jsonLine(time, 'info', line);
+  return jsonLine(time, 'info', 'request', {
+    method: m[1],
+    path: m[2],
+    status: Number(m[3]),
+    duration_ms: Number(m[4]),
+    request_id: m[5],
+  });
 }
 
 /**

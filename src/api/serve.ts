@@ -33,6 +33,8 @@ import { cachedAnswers, stampFailures, type NodeListener } from './cached-answer
 import { expectationFailed, refuse, refuseConnect, requestProblem } from './refusals.js';
 import { databaseErrorAnswer, isDatabaseUnavailable } from '../store/database-errors.js';
 import { AccessLog, loggedPath } from './access-log.js';
+import { logRunMoves } from './run-lifecycle-log.js';
+import { serveLogger, type ServeLogger } from './serve-log.js';
 import { DEFAULT_READ_CACHE, ReadCache } from './read-cache.js';
 import { FairGate, MAX_CONCURRENT_READS, TokenSubjects, gateSubject, readsPerSubject } from './read-gate.js';
 import { consoleAssetRoutes } from './console-assets.js';
@@ -71,6 +73,11 @@ export interface ServeOptions {
   edition?: InstanceSettings['edition'];
   /** Where log lines go (stderr in the CLI). */
   log: (line: string) => void;
+  /**
+   * The log's format and level (`--log-format`, `--log-level`; serve-log.ts), for the access log
+   * and the runs' lifecycle lines; `log` is then its `line`. Absent: text, from info on, over `log`.
+   */
+  logger?: ServeLogger;
   /**
    * Milliseconds between runs of the retention pruning task (self-hosted edition); 0 or absent
    * turns it off. The first run comes one interval after the start.
@@ -334,7 +341,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   );
 
   // Access log lines are written in batches (access-log.ts).
-  const accessLog = new AccessLog(options.log);
+  const logger = options.logger ?? serveLogger(options.log);
+  const accessLog = new AccessLog(logger.raw, undefined, undefined, {
+    format: logger.format,
+    off: !logger.enabled('info'),
+  });
   // Successful GET answers, reused while the database is unchanged (read-cache.ts).
   const readCache =
     options.readCacheEntries === 0
@@ -611,6 +622,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   });
   const address = server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  // A line for each move of a run, whoever made it (run-lifecycle-log.ts).
+  const stopRunLog = logRunMoves(logger);
   if (options.executeRuns) executor = await startExecutor(options, store.db, appClock, host, address.port);
   // Links in notifications name berth as clients reach it: its first --hostname, else its address.
   const names = options.executeRuns?.hostnames ?? [];
@@ -631,6 +644,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     secretKeyLines: keyAttachmentLines(secrets),
     close() {
       if (pruneTimer) clearInterval(pruneTimer);
+      stopRunLog();
       clearInterval(statistics);
       const executorStopped = Promise.all([executor?.stop(), scheduler.stop(), agentWatch.stop(), deliverer.stop()]);
       collector.stop();

@@ -6,6 +6,7 @@ import { survivesUnhandledRejections } from '../cli/last-resort.js';
 import { chooseSandbox, sandboxFlags, sandboxLine } from '../cli/runs/sandbox-flags.js';
 import { executableFile, terraformVersion } from '../cli/runs/terraform-binary.js';
 import type { SandboxConfig } from '../runner/sandbox.js';
+import type { LogFormat, LogLevel } from '../api/serve-log.js';
 import { DatabaseUnreachableError, NewerSchemaError } from '../store/database-errors.js';
 import { DEFAULT_STATE_URL_TTL_SECONDS, MAX_STATE_URL_TTL_SECONDS } from '../domain/state/state-url.js';
 
@@ -14,7 +15,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
   /** Sets berth up: may create the SQLite database file. */
   static override createsDatabase = true;
   static override description =
-    'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), signs hosted-state URLs for --state-url-ttl seconds (300), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Executes runs (plans and applies of the Terraform CLI and of berth run start) with the terraform binary it finds (--terraform-binary, else terraform on the PATH), and says on stderr when it finds none; --no-execute-runs turns that off. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
+    'Serves /api/v2 on the given address (loopback by default) over the database file, over HTTPS with --tls-cert and --tls-key; warns when it listens beyond loopback without TLS. Limits each token to --rate-limit requests per second (30; 0 turns it off), signs hosted-state URLs for --state-url-ttl seconds (300), and bounds header size, URL length (8 KiB) and the time clients take to send requests. On a database without a site-administrator token, it creates one and prints it once on stderr. Executes runs (plans and applies of the Terraform CLI and of berth run start) with the terraform binary it finds (--terraform-binary, else terraform on the PATH), and says on stderr when it finds none; --no-execute-runs turns that off. Logs on stderr a line per request and per move of a run (queued, claimed by serve or an agent, planned, applied, errored, canceled, discarded, with the run, its workspace and organization); --log-format json writes each line as one JSON object (time, level, msg and the fields), --log-level leaves out what is below it. Stops cleanly on SIGINT or SIGTERM: in-flight requests finish, then the database is closed.';
   static override examples = [
     '<%= config.bin %> serve',
     '<%= config.bin %> serve --port 9000 --db /var/lib/berth/berth.db',
@@ -195,6 +196,19 @@ export default class Serve extends BerthCommand<typeof Serve> {
       min: 10,
       hidden: true,
     }),
+    'log-format': Flags.string({
+      description:
+        'text (the lines as they always were; run lifecycle and request lines start with their time) or json (one object per line: time, level, msg, then the fields)',
+      options: ['text', 'json'],
+      default: 'text',
+      env: 'BERTH_LOG_FORMAT',
+    }),
+    'log-level': Flags.string({
+      description: 'leave out log lines below this level (warn: no request or run lifecycle lines but errored runs)',
+      options: ['debug', 'info', 'warn', 'error'],
+      default: 'info',
+      env: 'BERTH_LOG_LEVEL',
+    }),
     ...sandboxFlags,
     'keep-alive-timeout': Flags.integer({
       description: 'seconds an idle keep-alive connection stays open',
@@ -295,7 +309,12 @@ export default class Serve extends BerthCommand<typeof Serve> {
 
   async run(): Promise<void> {
     const { startServer, ServeSetupError } = await import('../api/serve.js');
-    const log = (line: string) => process.stderr.write(`${line}\n`);
+    const { serveLogger } = await import('../api/serve-log.js');
+    const logger = serveLogger((text) => process.stderr.write(`${text}\n`), {
+      format: this.flags['log-format'] as LogFormat,
+      level: this.flags['log-level'] as LogLevel,
+    });
+    const log = logger.line;
     survivesUnhandledRejections(log);
     const tls = this.readTls();
     const terraform = this.findTerraform();
@@ -314,6 +333,7 @@ export default class Serve extends BerthCommand<typeof Serve> {
       secretKeyFile: this.flags['secret-key-file'],
       edition: this.flags.edition as 'self-hosted' | 'hosted' | undefined,
       log,
+      logger,
       pruneIntervalMs: this.flags['prune-interval'] * 60_000,
       tls,
       rateLimit: this.flags['rate-limit'],
@@ -359,15 +379,26 @@ export default class Serve extends BerthCommand<typeof Serve> {
       if (err instanceof NewerSchemaError) return this.error(err.message, { exit: 2 });
       throw err;
     });
-    if (server.createdToken) {
-      log('');
-      log('A site-administrator token was created for this database. It is shown only this once:');
-      log('');
-      log(`    ${server.createdToken}`);
-      log('');
-      log('Use it with --token or BERTH_TOKEN, e.g. to create users and their tokens.');
-      log('');
-    }
+    // Written whatever --log-level says: the token is shown only this once.
+    if (server.createdToken && logger.format === 'json')
+      logger.entry(
+        'info',
+        'A site-administrator token was created for this database. It is shown only this once; use it with --token or BERTH_TOKEN',
+        { token: server.createdToken },
+        { always: true },
+      );
+    else if (server.createdToken)
+      logger.raw(
+        [
+          '',
+          'A site-administrator token was created for this database. It is shown only this once:',
+          '',
+          `    ${server.createdToken}`,
+          '',
+          'Use it with --token or BERTH_TOKEN, e.g. to create users and their tokens.',
+          '',
+        ].join('\n'),
+      );
     // Handlers first, then the line that tells others we are ready: a supervisor may signal us
     // the moment it reads it.
     const stopped = new Promise<void>((resolve) => {
@@ -393,7 +424,13 @@ export default class Serve extends BerthCommand<typeof Serve> {
       log(
         `cannot execute runs: ${missing}. Until then runs of agent workspaces go to their agents (berth agent), and elsewhere the Terraform CLI runs plans and applies locally`,
       );
-    log(`berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`);
+    // Whatever --log-level says: the line that tells others serve is ready.
+    logger.line(
+      `berth listening on ${server.url} (${server.edition} edition), database ${server.database}${durability}`,
+      {
+        always: true,
+      },
+    );
     await stopped;
     log('berth stopped');
   }

@@ -166,16 +166,58 @@ async function sqliteWriteTransaction<T>(
   }
 }
 
+/** What runs once the write transaction of a `tx` has committed (`afterCommit`), by transaction. */
+const committedWork = new WeakMap<Tx, (() => void)[]>();
+
+/**
+ * Runs `fn` once the write transaction `tx` belongs to has committed, and never if it rolls back
+ * (e.g. to tell this process's listeners what the transaction did: a run's move, for serve's
+ * log). `fn` must not throw; if it does, the error is dropped (the write stands). Only for a `tx`
+ * given by `writeTransaction`.
+ */
+export function afterCommit(tx: Tx, fn: () => void): void {
+  const list = committedWork.get(tx);
+  if (list) list.push(fn);
+  else committedWork.set(tx, [fn]);
+}
+
 /**
  * Runs `fn` in one write transaction that holds berth's write lock from its start (see `begin`),
  * so that operations which race (locks, unique names, moves) are serialised across connections,
  * processes and instances (on PostgreSQL, per organization when the scope names one). Commits on
  * success, rolls back on any error. With a scope that carries a commit hook, the hook's work
- * commits (or rolls back) with it.
+ * commits (or rolls back) with it. What `fn` left for `afterCommit` runs once the commit is done.
  */
 export function writeTransaction<T>(scope: Kysely<DB> | TransactionScope, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  if (scope instanceof Kysely) return inTransaction(scope, undefined, true, fn);
-  return inTransaction(scope.db, scope.commitHook, true, fn, scope.organization);
+  // The work `fn` leaves for after the commit is taken when it ends: the transactions of a group
+  // commit share one connection, but each runs whole before the next one starts (group-commit.ts).
+  let committed: (() => void)[] | undefined;
+  const work = async (tx: Tx): Promise<T> => {
+    try {
+      return await fn(tx);
+    } finally {
+      committed = committedWork.get(tx);
+      if (committed) committedWork.delete(tx);
+    }
+  };
+  const done =
+    scope instanceof Kysely
+      ? inTransaction(scope, undefined, true, work)
+      : inTransaction(scope.db, scope.commitHook, true, work, scope.organization);
+  return done.then((result) => {
+    if (committed) runCommitted(committed);
+    return result;
+  });
+}
+
+function runCommitted(list: (() => void)[]): void {
+  for (const fn of list) {
+    try {
+      fn();
+    } catch {
+      // A listener's failure is not the write's: it committed.
+    }
+  }
 }
 
 /** A read transaction: one consistent snapshot for several queries. */

@@ -12,6 +12,7 @@ import type { Tx } from '../../store/transaction.js';
 import type { ServiceContext } from '../context.js';
 import { seesUserDetails, usersByIds } from '../identity/users.js';
 import { json, readableRunRow } from './run-rows.js';
+import { noteRunEvent } from './run-lifecycle.js';
 import { notifyRunMove } from '../notifications/notification-outbox.js';
 
 /**
@@ -45,6 +46,8 @@ export async function recordRunEvent(tx: Tx, e: EventInput): Promise<string> {
       created_at: e.at,
     })
     .execute();
+  // A move is told to this process's listeners (serve's log) once the transaction commits.
+  await noteRunEvent(tx, e.runId, e.action, e.at);
   return id;
 }
 
