@@ -106,6 +106,9 @@ import RemoteStateAdd from '../commands/remote-state/add.js';
 import RemoteStateList from '../commands/remote-state/list.js';
 import RemoteStateRemove from '../commands/remote-state/remove.js';
 import RemoteStateSet from '../commands/remote-state/set.js';
+import RegistryGpgKeyAdd from '../commands/registry/gpg-key/add.js';
+import RegistryGpgKeyDelete from '../commands/registry/gpg-key/delete.js';
+import RegistryGpgKeyList from '../commands/registry/gpg-key/list.js';
 import RegistryMirrorPush from '../commands/registry/mirror/push.js';
 import RegistryModuleCreate from '../commands/registry/module/create.js';
 import RegistryModuleDelete from '../commands/registry/module/delete.js';
@@ -261,6 +264,9 @@ export const COMMANDS = {
   'remote-state:list': RemoteStateList,
   'remote-state:remove': RemoteStateRemove,
   'remote-state:set': RemoteStateSet,
+  'registry:gpg-key:add': RegistryGpgKeyAdd,
+  'registry:gpg-key:delete': RegistryGpgKeyDelete,
+  'registry:gpg-key:list': RegistryGpgKeyList,
   'registry:mirror:push': RegistryMirrorPush,
   'registry:module:create': RegistryModuleCreate,
   'registry:module:delete': RegistryModuleDelete,

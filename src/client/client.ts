@@ -105,12 +105,23 @@ export class BerthClient {
 
   /**
    * A request outside `/api/v2` (the registry: `/api/registry/...`) with the client's credentials.
-   * `file` is sent as the body: streamed from disk over HTTP, read into memory in local mode.
-   * Errors become BerthError unless `allow` lists the status (a 404 that says "not there yet").
+   * `file` is sent as the body: streamed from disk over HTTP, read into memory in local mode;
+   * `bytes` is sent as it is, `json` as a JSON:API document (the GPG Keys API's). Errors become
+   * BerthError unless `allow` lists the status (a 404 that says "not there yet").
    */
-  async registry(method: string, path: string, options: { file?: string; allow?: number[] } = {}): Promise<Response> {
-    const headers: Record<string, string> = {};
+  async registry(
+    method: string,
+    path: string,
+    options: { file?: string; bytes?: Buffer; json?: unknown; allow?: number[] } = {},
+  ): Promise<Response> {
+    const headers: Record<string, string> = { Accept: 'application/vnd.api+json, application/json' };
     if (this.token) headers.Authorization = `Bearer ${this.token}`;
+    if (options.json !== undefined || options.bytes) {
+      headers['Content-Type'] = options.bytes ? 'application/octet-stream' : 'application/vnd.api+json';
+      const body = options.bytes ?? JSON.stringify(options.json);
+      const res = await this.transport.send(new Request(`${this.transport.baseUrl}${path}`, { method, headers, body }));
+      return this.registryAnswer(res, options.allow);
+    }
     const url = `${this.transport.baseUrl}${path}`;
     let res: Response;
     if (options.file && this.transport.sendStream) {
@@ -125,7 +136,11 @@ export class BerthClient {
       if (body) headers['Content-Type'] = 'application/octet-stream';
       res = await this.transport.send(new Request(url, { method, headers, body }));
     }
-    if (!res.ok && !(options.allow ?? []).includes(res.status)) {
+    return this.registryAnswer(res, options.allow);
+  }
+
+  private async registryAnswer(res: Response, allow: number[] = []): Promise<Response> {
+    if (!res.ok && !allow.includes(res.status)) {
       const text = await res.text();
       throw decodeError(res.status, parseJson(text), text);
     }
