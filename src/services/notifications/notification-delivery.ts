@@ -81,7 +81,7 @@ async function deliverOne(
   });
   // Turned off (or deleted) since the event: nothing is sent.
   if (!config || config.enabled !== 1) {
-    await o.db.deleteFrom('notification_deliveries').where('id', '=', row.id).execute();
+    await writeTransaction(o.db, (tx) => tx.deleteFrom('notification_deliveries').where('id', '=', row.id).execute());
     return report('skipped');
   }
   let outcome: DeliveryOutcome;
