@@ -115,6 +115,10 @@ import RegistryModuleDelete from '../commands/registry/module/delete.js';
 import RegistryModuleList from '../commands/registry/module/list.js';
 import RegistryModulePublish from '../commands/registry/module/publish.js';
 import RegistryModuleShow from '../commands/registry/module/show.js';
+import RegistryProviderDelete from '../commands/registry/provider/delete.js';
+import RegistryProviderList from '../commands/registry/provider/list.js';
+import RegistryProviderPublish from '../commands/registry/provider/publish.js';
+import RegistryProviderShow from '../commands/registry/provider/show.js';
 import SshKeyCreate from '../commands/ssh-key/create.js';
 import SshKeyDelete from '../commands/ssh-key/delete.js';
 import SshKeyList from '../commands/ssh-key/list.js';
@@ -273,6 +277,10 @@ export const COMMANDS = {
   'registry:module:list': RegistryModuleList,
   'registry:module:publish': RegistryModulePublish,
   'registry:module:show': RegistryModuleShow,
+  'registry:provider:delete': RegistryProviderDelete,
+  'registry:provider:list': RegistryProviderList,
+  'registry:provider:publish': RegistryProviderPublish,
+  'registry:provider:show': RegistryProviderShow,
   'ssh-key:create': SshKeyCreate,
   'ssh-key:delete': SshKeyDelete,
   'ssh-key:list': SshKeyList,
