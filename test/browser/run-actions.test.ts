@@ -149,7 +149,7 @@ describeTerraform('console: starting runs, approving and discarding them, output
     await page.getByTestId('force-unlock-button').click();
     const warning = page.getByTestId('force-unlock-run-warning');
     expect(await warning.textContent()).toContain(runs.approved);
-    expect(await warning.textContent()).toMatch(/discarded.*errored.*can no longer apply/);
+    expect(await warning.textContent()).toMatch(/discarded.*can no longer apply.*applying keeps its lock/);
     await screenshot(page, 'workspace-force-unlock-run');
     await page.getByTestId('cancel').click();
     expect(await page.getByTestId('force-unlock-run-warning').count()).toBe(0);

@@ -3,7 +3,8 @@ import { href, orgPath } from '../../router.js';
 
 /**
  * The force-unlock confirmation, in the page. When a run holds the lock it says what becomes of
- * that run: the server ends it (discarded, or errored if it is applying), so it can never apply.
+ * that run: the server ends it (discarded, or canceled), so it can never apply; a run that is applying
+ * keeps its lock (the server refuses, 409: the error shows).
  */
 export function ForceUnlockConfirm({
   org,
@@ -28,8 +29,8 @@ export function ForceUnlockConfirm({
           <a href={href(orgPath(org, 'workspaces', name), { run: holder.id })}>
             <code>{holder.id}</code>
           </a>{' '}
-          holds this lock. Force-unlocking {name} ends that run: it is discarded (errored if it is already applying) and
-          can no longer apply. Start a new run to apply its changes.
+          holds this lock. Force-unlocking {name} ends that run: it is discarded (or canceled) and can no longer apply.
+          Start a new run to apply its changes. A run that is applying keeps its lock: cancel it first.
         </p>
       ) : (
         <p>Force-unlock {name}? Its holder may still be writing state.</p>
