@@ -16,6 +16,7 @@ const SCRIPTS = [
   'tenant-fairness.mjs',
   'remote-runs.mjs',
   'configuration-bomb.mjs',
+  'registry.mjs',
   'postgres.mjs',
 ];
 let failed = 0;
