@@ -116,11 +116,10 @@ async function send(
   );
 }
 
-function verificationFailed(response: DeliveryResponse, saved: boolean): BerthError {
+function verificationFailed(response: DeliveryResponse): BerthError {
   const why = response.code !== '' ? `the destination answered ${response.code}` : response.body;
-  return badRequest(
-    `Verification failed: ${why}. ${saved ? 'Its response is kept in delivery-responses.' : 'Nothing was saved.'}`,
-  );
+  const said = response.code !== '' && response.body.trim() !== '' ? ` (${response.body.trim().slice(0, 200)})` : '';
+  return badRequest(`Verification failed: ${why}${said}. Nothing was saved.`);
 }
 
 /** A verification before an enabled configuration that POSTs is saved; email needs none (HCP). */
@@ -130,7 +129,7 @@ async function verifyBeforeSaving(
 ): Promise<DeliveryResponse[] | null> {
   if (target.shape.destinationType === 'email') return null;
   const { response } = await send(ctx, target, []);
-  if (!response.successful) throw verificationFailed(response, false);
+  if (!response.successful) throw verificationFailed(response);
   return [response];
 }
 
@@ -314,8 +313,8 @@ export async function deleteNotificationConfiguration(ctx: ServiceContext, id: s
 
 /**
  * Sends a verification now, enabled or not, and keeps its response. A POST that fails is a 400
- * (its response kept all the same); an email configuration without an SMTP server or recipients
- * records why it was skipped and answers 200.
+ * that keeps nothing (the answer is in its detail), as every refused request; an email
+ * configuration without an SMTP server or recipients records why it was skipped and answers 200.
  */
 export async function verifyNotificationConfiguration(
   ctx: ServiceContext,
@@ -324,11 +323,8 @@ export async function verifyNotificationConfiguration(
   const { row } = await manageableConfiguration(ctx, ctx.db, id);
   const shape = mergedShape(row, {}, await emailUserIdsOf(ctx.db, id));
   const outcome = await send(ctx, { id, name: row.name, shape }, await recipientsOf(ctx.db, row));
-  const failed = !outcome.response.successful && !outcome.skipped;
-  // A failed verification answers 400: its response is kept, but the request is no change of the
-  // audit trail's (no commit hook), as every failed request.
-  const scope = inOrganizationOf(failed ? { ...ctx, commitHook: undefined } : ctx, 'notification_configurations', id);
-  const saved = await writeTransaction(scope, async (tx) => {
+  if (!outcome.response.successful && !outcome.skipped) throw verificationFailed(outcome.response);
+  return writeTransaction(inOrganizationOf(ctx, 'notification_configurations', id), async (tx) => {
     await manageableConfiguration(ctx, tx, id);
     await tx
       .updateTable('notification_configurations')
@@ -337,6 +333,4 @@ export async function verifyNotificationConfiguration(
       .execute();
     return toConfiguration(tx, await rowOf(tx, id));
   });
-  if (failed) throw verificationFailed(outcome.response, true);
-  return saved;
 }

@@ -7,7 +7,7 @@ import { NotificationConfigurationsClient } from '../../../client/notification-c
 export default class WorkspaceNotificationsVerify extends BerthCommand<typeof WorkspaceNotificationsVerify> {
   static override summary = 'Send a notification configuration a verification now, and show the answer.';
   static override description =
-    'A generic, Slack or Teams configuration gets a verification payload (enabled or not); an email one a verification email (recorded as skipped when serve has no SMTP server). A URL that does not answer 2xx is an error (exit 1), its response kept in delivery-responses.';
+    'A generic, Slack or Teams configuration gets a verification payload (enabled or not); an email one a verification email (recorded as skipped when serve has no SMTP server). A URL that does not answer 2xx is an error (exit 1) that says what it answered, and changes nothing.';
   static override examples = [
     '<%= config.bin %> workspace notifications verify app-prod deploys --org acme',
     '<%= config.bin %> workspace notifications verify acme/app-prod deploys --json',
