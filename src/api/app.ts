@@ -55,6 +55,7 @@ import { registryModuleRoutes } from './routes/registry/modules.js';
 import { moduleArchiveRoutes } from './routes/registry/module-archives.js';
 import { moduleProtocolRoutes } from './routes/registry/module-protocol.js';
 import { providerRoutes } from './routes/registry/provider-routes.js';
+import { mirrorPackageRoutes } from './routes/registry/mirror-package-routes.js';
 import { providerRegistryRoutes } from './routes/registry/provider-registry-app.js';
 import { notificationConfigurationRoutes } from './routes/notifications/notification-configurations.js';
 import { systemClock } from '../domain/common/clock.js';
@@ -175,6 +176,7 @@ export function createApp(options: AppOptions): Hono<AppEnv> {
   v2.route('/', varsetRoutes());
   v2.route('/', registryModuleRoutes());
   v2.route('/', providerRoutes());
+  v2.route('/', mirrorPackageRoutes());
   v2.route('/', notificationConfigurationRoutes());
 
   app.route('/api/v2', v2);

@@ -109,6 +109,8 @@ import RemoteStateSet from '../commands/remote-state/set.js';
 import RegistryGpgKeyAdd from '../commands/registry/gpg-key/add.js';
 import RegistryGpgKeyDelete from '../commands/registry/gpg-key/delete.js';
 import RegistryGpgKeyList from '../commands/registry/gpg-key/list.js';
+import RegistryMirrorDelete from '../commands/registry/mirror/delete.js';
+import RegistryMirrorList from '../commands/registry/mirror/list.js';
 import RegistryMirrorPush from '../commands/registry/mirror/push.js';
 import RegistryModuleCreate from '../commands/registry/module/create.js';
 import RegistryModuleDelete from '../commands/registry/module/delete.js';
@@ -271,6 +273,8 @@ export const COMMANDS = {
   'registry:gpg-key:add': RegistryGpgKeyAdd,
   'registry:gpg-key:delete': RegistryGpgKeyDelete,
   'registry:gpg-key:list': RegistryGpgKeyList,
+  'registry:mirror:delete': RegistryMirrorDelete,
+  'registry:mirror:list': RegistryMirrorList,
   'registry:mirror:push': RegistryMirrorPush,
   'registry:module:create': RegistryModuleCreate,
   'registry:module:delete': RegistryModuleDelete,

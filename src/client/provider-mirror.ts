@@ -1,8 +1,30 @@
-import type { BerthClient } from './client.js';
+import type { BerthClient, ListAllOptions } from './client.js';
+
+/** A package pushed into a mirror, as `GET /organizations/:org/mirror-packages` answers it. */
+export interface MirrorPackageAttributes extends Record<string, unknown> {
+  hostname: string;
+  namespace: string;
+  'provider-type': string;
+  version: string;
+  os: string;
+  arch: string;
+  filename: string;
+  size: number;
+  hashes: string[];
+  'created-at': string;
+}
+
+export interface MirrorProviderFilter {
+  hostname?: string;
+  namespace?: string;
+  type?: string;
+  version?: string;
+}
 
 /**
  * An organization's provider network mirror (`/api/registry/mirror/:org/`): what the mirror
- * already holds for a version (its `VERSION.json`), and the push of one archive.
+ * already holds for a version (its `VERSION.json`), the push and delete of one archive, and the
+ * list of every package pushed (`/api/v2/organizations/:org/mirror-packages`).
  */
 export class ProviderMirrorClient {
   constructor(private readonly client: BerthClient) {}
@@ -23,6 +45,24 @@ export class ProviderMirrorClient {
     }
     const doc = (await res.json()) as { archives?: Record<string, { hashes?: string[] }> };
     return new Map(Object.entries(doc.archives ?? {}).map(([p, a]) => [p, a.hashes ?? []]));
+  }
+
+  packages(org: string, filter: MirrorProviderFilter = {}, options: ListAllOptions = {}) {
+    return this.client.listAll<MirrorPackageAttributes>(
+      `/organizations/${encodeURIComponent(org)}/mirror-packages`,
+      {
+        'filter[hostname]': filter.hostname,
+        'filter[namespace]': filter.namespace,
+        'filter[type]': filter.type,
+        'filter[version]': filter.version,
+      },
+      options,
+    );
+  }
+
+  async delete(org: string, a: { hostname: string; namespace: string; type: string; filename: string }) {
+    const res = await this.client.registry('DELETE', this.path(org, a.hostname, a.namespace, a.type, a.filename));
+    await res.arrayBuffer();
   }
 
   async push(

@@ -271,6 +271,12 @@ const REGISTRY_CASES: Record<string, IsolationCase> = {
     expect: 404,
     params: (a) => mirrorAt(a, a.mirrorFilename),
   },
+  // What A's mirror holds (berth's own list, for `berth registry mirror list`).
+  'GET /api/v2/organizations/:org/mirror-packages': {
+    expect: 404,
+    params: (a) => [a.org],
+    query: (a) => `?filter[hostname]=${a.mirrorHostname}`,
+  },
 };
 
 /** The routes of one workspace, by id and by organization and name alike. */
