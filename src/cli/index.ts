@@ -335,8 +335,11 @@ export { BerthHelp } from './command-line/help.js';
  * oclif parses and runs the command.
  */
 export async function execute(options: { development?: boolean; dir: string }): Promise<unknown> {
-  const commands: Record<string, { args?: object; strict?: boolean }> = COMMANDS;
-  const resolved = dispatch(process.argv.slice(2), Object.keys(COMMANDS), {
+  // A command's `aliases` (`module publish` for `registry module publish`) are ids of their own.
+  const commands: Record<string, { args?: object; strict?: boolean; aliases?: string[] }> = { ...COMMANDS };
+  for (const command of Object.values(COMMANDS) as { aliases?: string[] }[])
+    for (const alias of command.aliases ?? []) commands[alias] = command;
+  const resolved = dispatch(process.argv.slice(2), Object.keys(commands), {
     globalFlags: Object.entries(BerthCommand.baseFlags).map(([name, flag]) => ({
       name,
       char: (flag as { char?: string }).char,

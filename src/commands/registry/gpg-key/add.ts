@@ -7,6 +7,7 @@ import { BerthError } from '../../../domain/common/errors.js';
 import { readArmoredKeyDetails } from '../../../domain/registry/gpg-armor.js';
 
 export default class RegistryGpgKeyAdd extends BerthCommand<typeof RegistryGpgKeyAdd> {
+  static override aliases = ['gpg-key:add'];
   static override summary =
     "Add a GPG public key to the organization's registry (the key that signs provider releases).";
   static override description =

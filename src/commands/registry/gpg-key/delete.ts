@@ -8,6 +8,7 @@ import { notFound } from '../../../domain/common/errors.js';
 import { plural } from '../../../domain/common/plural.js';
 
 export default class RegistryGpgKeyDelete extends BerthCommand<typeof RegistryGpgKeyDelete> {
+  static override aliases = ['gpg-key:delete'];
   static override summary = "Delete a GPG key from the organization's registry.";
   static override description =
     'The provider versions that name the key keep its key ID but no longer install (terraform init finds no key to check their signature against): the confirmation says how many. Asks on a terminal; elsewhere give --yes.';

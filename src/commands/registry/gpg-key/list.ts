@@ -5,6 +5,7 @@ import { GpgKeysClient } from '../../../client/gpg-keys.js';
 import { readArmoredKeyDetails } from '../../../domain/registry/gpg-armor.js';
 
 export default class RegistryGpgKeyList extends BerthCommand<typeof RegistryGpgKeyList> {
+  static override aliases = ['gpg-key:list'];
   static override summary = "List the GPG keys of the organization's registry, oldest first.";
   static override examples = [
     '<%= config.bin %> registry gpg-key list --org acme',

@@ -5,6 +5,7 @@ import { parseModuleArg } from '../../../cli/registry/module-args.js';
 import { RegistryModulesClient } from '../../../client/registry-modules.js';
 
 export default class RegistryModuleDelete extends BerthCommand<typeof RegistryModuleDelete> {
+  static override aliases = ['module:delete'];
   static override summary = 'Delete a registry module (every provider of NAME), one provider, or one version.';
   static override description =
     'Configurations that use what is deleted no longer init. Asks for confirmation on a terminal; elsewhere give --yes.';

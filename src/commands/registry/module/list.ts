@@ -5,6 +5,7 @@ import { moduleTable } from '../../../cli/registry/module-args.js';
 import { RegistryModulesClient } from '../../../client/registry-modules.js';
 
 export default class RegistryModuleList extends BerthCommand<typeof RegistryModuleList> {
+  static override aliases = ['module:list'];
   static override summary = "List the modules of the organization's registry, with their newest version.";
   static override examples = [
     '<%= config.bin %> registry module list --org acme',

@@ -8,6 +8,7 @@ import { RegistryModulesClient } from '../../../client/registry-modules.js';
 import { BerthError } from '../../../domain/common/errors.js';
 
 export default class RegistryModulePublish extends BerthCommand<typeof RegistryModulePublish> {
+  static override aliases = ['module:publish'];
   static override summary = 'Publish a version of a registry module from a folder (packed like `berth run start`).';
   static override description =
     'Creates the module when it is missing, then the version (pending), then uploads the folder as a tar.gz (.terraformignore honoured, .terraform left out); the version is ok, and terraform can use it, once the upload is in. A version is published once: publish a new one to change it.';

@@ -5,6 +5,7 @@ import { parseModuleArg } from '../../../cli/registry/module-args.js';
 import { RegistryModulesClient } from '../../../client/registry-modules.js';
 
 export default class RegistryModuleShow extends BerthCommand<typeof RegistryModuleShow> {
+  static override aliases = ['module:show'];
   static override summary = 'Show a registry module: its source address and its versions with their status.';
   static override description =
     'A version is pending until its archive is uploaded in full, ok after; terraform sees only ok versions.';

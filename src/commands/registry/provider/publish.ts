@@ -6,6 +6,7 @@ import { publishRelease } from '../../../cli/registry/provider-publish.js';
 import { readProviderRelease } from '../../../cli/registry/provider-release-folder.js';
 
 export default class RegistryProviderPublish extends BerthCommand<typeof RegistryProviderPublish> {
+  static override aliases = ['provider:publish'];
   static override summary =
     "Publish a provider release folder (goreleaser's, HashiCorp's) into the organization's private registry.";
   static override description = `DIR holds terraform-provider-NAME_VERSION_OS_ARCH.zip archives, terraform-provider-NAME_VERSION_SHA256SUMS and its detached signature (…_SHA256SUMS.sig), and maybe …_manifest.json (its protocol versions; else ["5.0"]). Every archive must be listed in SHA256SUMS with its own SHA-256, and the key that signed it must be registered first (berth registry gpg-key add). Creates the provider when missing, then the version, uploads SHA256SUMS and its signature, then each platform and its archive. A version published in full is refused; one left half-published is completed. Terraform then installs it as source = "HOST/ORG/NAME". Needs owners or a team with manage-providers.`;
