@@ -8,6 +8,7 @@ import { LocksPage } from './pages/locks.js';
 import { OrganizationsPage } from './pages/organizations.js';
 import { ProjectPage } from './pages/project.js';
 import { ProjectsPage } from './pages/projects.js';
+import { RegistryPage } from './pages/registry/registry-page.js';
 import { SignInPage } from './pages/sign-in.js';
 import { TerraformLoginPage } from './pages/terraform-login.js';
 import { WorkspacePage } from './pages/workspace/workspace-page.js';
@@ -114,6 +115,8 @@ function Page({ route }: { route: Route }) {
       return <AgentsPage org={route.org} query={route.query} />;
     case 'audit':
       return <AuditPage org={route.org} query={route.query} />;
+    case 'registry':
+      return <RegistryPage key={route.org} org={route.org} />;
     case 'terraform-login':
       return <TerraformLoginPage query={route.query} />;
     default:
@@ -144,6 +147,8 @@ function titleOf(route: Route, signedIn: boolean): string {
       return `Agents of ${route.org}`;
     case 'audit':
       return `Audit trail of ${route.org}`;
+    case 'registry':
+      return `Registry of ${route.org}`;
     case 'terraform-login':
       return 'Terraform login';
     default:

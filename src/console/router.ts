@@ -13,6 +13,7 @@ export type Route =
   | { page: 'locks'; org: string; query: URLSearchParams }
   | { page: 'agents'; org: string; query: URLSearchParams }
   | { page: 'audit'; org: string; query: URLSearchParams }
+  | { page: 'registry'; org: string; query: URLSearchParams }
   | { page: 'terraform-login'; query: URLSearchParams }
   | { page: 'not-found'; query: URLSearchParams };
 
@@ -47,7 +48,8 @@ export function parseRoute(hash: string): Route {
     section === 'workspaces' ||
     section === 'locks' ||
     section === 'agents' ||
-    section === 'audit'
+    section === 'audit' ||
+    section === 'registry'
   )
     return { page: section, org, query };
   return { page: 'not-found', query };

@@ -54,6 +54,7 @@ export function Layout({
               {link('projects', 'Projects')}
               {link('locks', 'Locks')}
               {link('agents', 'Agents')}
+              {link('registry', 'Registry')}
               {mayReadAuditTrail(orgDoc.data) && link('audit', 'Audit trail')}
             </ul>
           </nav>
