@@ -76,9 +76,14 @@ describe('berth team, token and whoami (local mode)', () => {
     expect(local.stdout).toMatch(/Token\s+none \(local mode\)/);
   });
 
-  it('BERTH_ORG alone does not mint an organization token', async () => {
-    const r = await cli('token', 'create');
-    expect(r.code).toBe(2);
+  it('BERTH_ORG alone does not mint an organization token: the caller gets a token of its own', async () => {
+    const r = await cli('token', 'create', '--json');
+    expect(r.code, r.stderr).toBe(0);
+    const me = await runCli(['whoami', '--json'], {
+      BERTH_DB: tmp.db,
+      BERTH_TOKEN: JSON.parse(r.stdout).attributes.token,
+    });
+    expect(JSON.parse(me.stdout).attributes).toMatchObject({ kind: 'user', username: 'admin' });
   });
 
   it('sets every organization-access flag and the team settings on create and update', async () => {
@@ -175,7 +180,9 @@ describe('berth team, token and whoami (local mode)', () => {
     );
     expect(JSON.parse(at.stdout).attributes['expired-at']).toBe('2099-01-31T00:00:00.000Z');
     expect((await cli('token', 'create', '--team', 'deployers', '--expires', 'soon')).code).toBe(2);
-    expect((await cli('token', 'create', '--user', 'alice', '--expires', '30d')).code).toBe(2);
+    // User tokens expire too (issue 46, item 1).
+    const alice = await cli('token', 'create', '--user', 'alice', '--expires', '2099-01-31T00:00:00Z', '--json');
+    expect(JSON.parse(alice.stdout).attributes['expired-at']).toBe('2099-01-31T00:00:00.000Z');
   });
 
   it('lists and revokes user tokens', async () => {
