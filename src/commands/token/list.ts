@@ -4,6 +4,7 @@ import { limitFlag } from '../../cli/flags/paging.js';
 import { renderTable } from '../../cli/output/output.js';
 import { usageError } from '../../cli/common/prompts.js';
 import { teamsApi, tokensApi } from '../../client/teams.js';
+import { tokenUser } from '../../cli/identity/token-user.js';
 
 export default class TokenList extends BerthCommand<typeof TokenList> {
   static override summary = "List a user's or a team's tokens (never their secrets).";
@@ -32,7 +33,8 @@ export default class TokenList extends BerthCommand<typeof TokenList> {
       });
     } else {
       let userId: string;
-      if (this.flags.user) userId = (await client.users.byName(this.flags.user)).id;
+      // One's own name needs no site-administrator rights (tokenUser resolves it through the account).
+      if (this.flags.user) userId = (await tokenUser(client, this.flags.user)).id;
       else {
         const me = (await tokens.whoami()).data.attributes;
         if (!me['user-id']) throw usageError('this token does not act as a user: pass --user NAME or --team TEAM');

@@ -39,9 +39,15 @@ describe('token create: a token of your own, and user tokens that expire', () =>
     const named = await bob('token', 'create', '--user', 'bob');
     expect(named.code, named.stderr).toBe(0);
     expect(await whoami(named.stdout.trim())).toEqual({ code: 0, username: 'bob' });
+    // token list --user of oneself needs no admin rights either: bob sees his two tokens.
+    const listed = await bob('token', 'list', '--user', 'bob', '--json');
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(JSON.parse(listed.stdout).map((t: any) => t.attributes.description)).toContain('laptop');
+    expect(JSON.parse(listed.stdout)).toHaveLength(3);
     // Another user's name still goes through the site administrators' user list: not bob's to see.
     const other = await bob('token', 'create', '--user', 'carol');
     expect(other.code).toBe(3);
+    expect((await bob('token', 'list', '--user', 'carol')).code).toBe(3);
     expect(await tokenIdsOf('carol')).toEqual([]);
   });
 
