@@ -3,6 +3,7 @@ import type { Clock } from '../../domain/common/clock.js';
 import type { NotificationFacts } from '../../domain/notifications/payloads.js';
 import type { DB } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
+import { literalLimit } from '../../store/literal-limit.js';
 import { inOrganizationOf } from '../write-scope.js';
 import { deliverTo, type DeliveryOutcome } from './deliver.js';
 import {
@@ -154,7 +155,7 @@ export async function deliverDueNotifications(o: DeliverDueOptions): Promise<Del
     .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<', now)]))
     .orderBy('next_attempt_at')
     .orderBy('seq')
-    .limit(BATCH)
+    .limit(literalLimit(BATCH))
     .execute();
   if (due.length === 0) return [];
   const allowPrivate = await privateDestinationsAllowed(o.db, o.edition);
