@@ -230,11 +230,21 @@ describeTerraform(
       expect((await berth.remote('workspace', 'lock', 'app', '--reason', 'maintenance')).code).toBe(0);
 
       const timedOut = await tf().run(dir, ['apply', '-auto-approve', '-lock-timeout=5s', ...AUTO]);
-      // The CLI interrupts itself and cancels the run, then exits 0 (its own behaviour, HCP alike).
+      // The CLI interrupts itself and cancels the run (its own behaviour, HCP alike): berth says
+      // the pending run is cancelable when the CLI checks, before its interrupt.
       expect(timedOut.output).toContain('Waiting for the manually locked workspace to be unlocked...');
       expect(timedOut.output).toContain('Lock timeout exceeded, sending interrupt to cancel the remote operation.');
-      expect(timedOut.output).toContain('The remote operation was successfully cancelled.');
-      expect((await run(runIdOf(timedOut.stdout)!)).attributes.status).toBe('canceled');
+      const timedOutRun = runIdOf(timedOut.stdout)!;
+      if (timedOut.output.includes('The remote operation was successfully cancelled.'))
+        expect((await run(timedOutRun)).attributes.status).toBe('canceled');
+      else {
+        // Terraform's own race (internal/cloud's waitForRun): when its interrupt lands while it
+        // reads the run, it forgets the run and cancels nothing. Seen on a loaded machine only; the
+        // run is then still pending, as berth must leave it, and the test cancels it.
+        expect((await run(timedOutRun)).attributes.status).toBe('pending');
+        await api(`/runs/${timedOutRun}/actions/cancel`, { method: 'POST' });
+        expect((await run(timedOutRun)).attributes.status).toBe('canceled');
+      }
       const ws = await workspace(org);
       expect(ws.attributes.locked).toBe(true);
       expect(ws.relationships['locked-by'].data.type).toBe('users');
