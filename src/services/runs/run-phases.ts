@@ -1,14 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Updateable } from 'kysely';
 import { sql, type Kysely } from 'kysely';
-import { newId, randomTail } from '../../domain/common/ids.js';
+import { newStateVersionRow } from '../state/new-state-version-row.js';
 import { FINAL_STATUSES, type RunStatus } from '../../domain/runs/run.js';
 import { LOG_END, type ResourceCounts } from '../../domain/runs/run-execution.js';
 import type { DB, RunsTable } from '../../store/schema.js';
 import { writeTransaction } from '../../store/transaction.js';
 import { storeState } from '../state/state-content.js';
 import { parseUploadedState } from '../state/state-parser.js';
-import { type StateVersionRow } from '../state/state-versions.js';
 import { appendLogTx, stamped, type Phase, type RunRow } from './run-rows.js';
 import { setStatus } from './run-queue.js';
 import { finishAssessment } from './assessments.js';
@@ -153,27 +152,15 @@ export async function storeRunState(
       .select(['workspace_id', 'status'])
       .where('id', '=', runId)
       .executeTakeFirstOrThrow();
-    const row: StateVersionRow = {
-      seq: 0,
-      id: newId('sv'),
-      workspace_id: run.workspace_id,
+    const row = newStateVersionRow({
+      workspaceId: run.workspace_id,
       serial: state.serial ?? 0,
       lineage: state.lineage ?? null,
       md5,
-      status: 'pending',
       intermediate: run.status === 'applying' && !options.historyOnly ? 1 : 0,
-      resource_count: 0,
-      size: 0,
-      terraform_version: null,
-      url_secret: randomTail(32),
-      created_by_kind: 'runs',
-      created_by_id: runId,
-      created_at: now,
-      finalized_at: null,
-      format_version: null,
-      has_json_state: 0,
-      rollback_of_id: null,
-    };
+      createdBy: { kind: 'runs', id: runId },
+      now,
+    });
     const { seq: _seq, ...values } = row;
     await tx.insertInto('state_versions').values(values).execute();
     await storeState(tx, row, { bytes: body, size: body.length }, state, now);

@@ -1,5 +1,5 @@
 import { conflict, invalid, notAuthorized, notFound, Problems } from '../../domain/common/errors.js';
-import { newId, randomTail } from '../../domain/common/ids.js';
+import { newStateVersionRow } from './new-state-version-row.js';
 import { can } from '../../domain/permissions/policy.js';
 import { toOneId } from '../../domain/common/relationships.js';
 import { md5Hex } from '../../domain/state/state.js';
@@ -153,27 +153,16 @@ export async function rollbackStateVersion(
     const succession = await successionOf(tx, row, again);
     if (succession.serial !== planned.serial || succession.lineage !== planned.lineage)
       throw conflict("The workspace's state changed while the rollback was prepared; try again");
-    const version: StateVersionRow = {
-      seq: 0,
-      id: newId('sv'),
-      workspace_id: row.id,
+    const version = newStateVersionRow({
+      workspaceId: row.id,
       serial: planned.serial,
       lineage: planned.lineage ?? parsed.lineage,
       md5,
-      status: 'pending',
       intermediate: 1,
-      resource_count: 0,
-      size: 0,
-      terraform_version: null,
-      url_secret: randomTail(32),
-      created_by_kind: ctx.actor.kind,
-      created_by_id: ctx.actor.tokenId,
-      created_at: now,
-      finalized_at: null,
-      format_version: null,
-      has_json_state: 0,
-      rollback_of_id: source.id,
-    };
+      createdBy: { kind: ctx.actor.kind, id: ctx.actor.tokenId },
+      now,
+      rollbackOfId: source.id,
+    });
     const { seq: _seq, ...values } = version;
     await tx.insertInto('state_versions').values(values).execute();
     let stored = await storeState(tx, version, { bytes, size: bytes.length }, parsed, now);

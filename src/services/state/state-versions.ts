@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { bool, checkAttributes, int, nullable, str, text } from '../../domain/common/attributes.js';
 import { TEXT_LIMITS } from '../../domain/common/limits.js';
 import { conflict, invalid, notAuthorized, notFound } from '../../domain/common/errors.js';
-import { newId, randomTail } from '../../domain/common/ids.js';
+import { newStateVersionRow } from './new-state-version-row.js';
 import type { PageRequest, Paged } from '../../domain/common/paging.js';
 import { can, type Action, type OrgFacts } from '../../domain/permissions/policy.js';
 import { decodeBase64 } from '../../domain/state/state.js';
@@ -162,28 +162,15 @@ export async function createStateVersion(
     const lineage = input.lineage ?? parsed?.lineage ?? null;
     if (!input.force) await checkSuccession(tx, ws.id, ws.current_state_version_id, input.serial, lineage);
 
-    const row: StateVersionRow = {
-      seq: 0,
-      id: newId('sv'),
-      workspace_id: ws.id,
+    const row = newStateVersionRow({
+      workspaceId: ws.id,
       serial: input.serial,
       lineage,
       md5: input.md5,
-      status: 'pending',
       intermediate: 1,
-      resource_count: 0,
-      size: 0,
-      terraform_version: null,
-      // No longer what authorizes the hosted-state URLs (they are signed: state-urls.ts); kept filled.
-      url_secret: randomTail(32),
-      created_by_kind: ctx.actor.kind,
-      created_by_id: ctx.actor.tokenId,
-      created_at: now,
-      finalized_at: null,
-      format_version: null,
-      has_json_state: 0,
-      rollback_of_id: null,
-    };
+      createdBy: { kind: ctx.actor.kind, id: ctx.actor.tokenId },
+      now,
+    });
     const { seq: _seq, ...values } = row;
     await tx.insertInto('state_versions').values(values).execute();
     let stored = row;
